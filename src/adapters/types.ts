@@ -1,0 +1,90 @@
+/**
+ * What a user implements: a memory store for TIVARQ. camelCase here; the
+ * NDJSON wire protocol (`tivarq.adapter.v1`) and result files keep upstream
+ * snake_case, and the command adapter translates. Every method may be sync or
+ * async.
+ */
+import type { AnswerState, AnswerValue, Op, Scope } from '../tivarq/schema.js'
+
+export type Track = 'structured' | 'conversation'
+
+/** What a store declares. Optional probe capabilities are scored only when declared. */
+export interface StoreCapabilities {
+  /** Tracks the store can run. @default ['structured'] */
+  tracks?: Track[]
+  /** Honours `advanceClock(asOf)` before each query (probes with capability `clock`). @default false */
+  clock?: boolean
+  /** Answers as-of questions about the past (probes with capability `history`). @default false */
+  history?: boolean
+  /** Answers `inspect()`; reserved, not scored by v1. @default false */
+  inspection?: boolean
+  /** Recorded in the run manifest. */
+  adapterVersion?: string
+}
+
+/** The structured-track assertion an adapter may see (never in the conversation track). */
+export interface StoreAssertion {
+  op: Op
+  slot: string
+  scope: Scope
+  value: string | null
+  /** Valid time: when the fact starts to hold. */
+  effectiveAt: string
+  /** Valid time: when the fact stops holding, if it expires. */
+  expiresAt?: string
+}
+
+/** One conversation turn as an adapter sees it: a fresh copy, no gold beyond the track's. */
+export interface StoreEvent {
+  eventId: string
+  /** Arrival (transaction) time, ISO-8601 UTC. */
+  arrivedAt: string
+  speaker: 'user' | 'assistant'
+  text: string
+  /** Present in the structured track only. */
+  assertion?: StoreAssertion
+}
+
+export interface StoreQuery {
+  question: string
+  /** The instant the question is asked as of, ISO-8601 UTC. */
+  asOf: string
+  /** Structured track only. */
+  slot?: string
+  /** Structured track only. */
+  scope?: Scope
+}
+
+export interface StoreAnswer {
+  state: AnswerState
+  value: AnswerValue
+  rawAnswer?: string
+  usage?: { promptTokens?: number; completionTokens?: number }
+  costUsd?: number
+}
+
+export interface EpisodeContext {
+  episodeId: string
+  seed: number
+}
+
+type MaybePromise<T> = T | Promise<T>
+
+/** A conversational memory store under test. */
+export interface MemoryStore {
+  /** A plain object, or a method returning one. */
+  capabilities?: StoreCapabilities | (() => MaybePromise<StoreCapabilities>)
+  /** Forget everything: called before each episode when the store is reused. */
+  reset?(context: EpisodeContext): MaybePromise<void>
+  /** Ingest one turn. Must be idempotent on a repeated `eventId`. */
+  ingest(event: StoreEvent): MaybePromise<void>
+  /** Move the store's notion of "now" (sent before each query when `clock` is declared). */
+  advanceClock?(asOf: string): MaybePromise<void>
+  query(query: StoreQuery): MaybePromise<StoreAnswer>
+  /** Reserved: a debugging view of the store. */
+  inspect?(): MaybePromise<unknown>
+  close?(): MaybePromise<void>
+}
+
+/** A factory of stores: called for a fresh store per episode. */
+export type StoreFactory = () => MaybePromise<MemoryStore>

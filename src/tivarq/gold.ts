@@ -1,0 +1,107 @@
+/**
+ * The gold resolver (the oracle): what a perfect bitemporal memory answers for
+ * a slot and scope, as of an instant, after ingesting a prefix of an episode.
+ * Pure functions; spec section 2.
+ */
+import type { Answer, AnswerValue, Assertion, TivarqEvent } from './schema.js'
+
+/** Python's `str.casefold`, close enough for the keys we sort by. */
+export function casefold(text: string): string {
+  return text.toLowerCase().replace(/ß/g, 'ss').replace(/ς/g, 'σ')
+}
+
+/**
+ * canonical(list) = unique values sorted case-insensitively (ties broken by
+ * code unit so the result never depends on input order); anything else: itself.
+ */
+export function canonical(value: AnswerValue): AnswerValue {
+  if (!Array.isArray(value)) return value
+  return [...new Set(value)].sort((a, b) => {
+    const ka = casefold(a)
+    const kb = casefold(b)
+    if (ka !== kb) return ka < kb ? -1 : 1
+    return a < b ? -1 : a > b ? 1 : 0
+  })
+}
+
+/** Two canonical values are equal (strings by ===, lists element-wise). */
+export function sameValue(a: AnswerValue | undefined, b: AnswerValue | undefined): boolean {
+  const ca = canonical(a ?? null)
+  const cb = canonical(b ?? null)
+  if (Array.isArray(ca) || Array.isArray(cb)) {
+    if (!Array.isArray(ca) || !Array.isArray(cb) || ca.length !== cb.length) return false
+    return ca.every((item, i) => item === cb[i])
+  }
+  return ca === cb
+}
+
+/** Two answers are the same when their states are equal and canonical values are equal. */
+export function sameAnswer(a: Answer, b: Answer): boolean {
+  return a.state === b.state && sameValue(a.value, b.value)
+}
+
+function instant(iso: string): number {
+  return Date.parse(iso)
+}
+
+export interface GoldQuery {
+  slot: string
+  scope: string
+  /** ISO-8601 UTC instant the question is asked as of. */
+  asOf: string
+}
+
+/**
+ * Resolve the gold answer for `query` over `events` (already cut to the
+ * ingested prefix). Replays (a repeated event_id) have no effect; noop and
+ * assertion-less events are skipped; assertions effective after `asOf` never
+ * matter; expiry yields `expired` and never resurrects an earlier value.
+ */
+export function resolveGold(events: readonly Pick<TivarqEvent, 'event_id' | 'assertion'>[], query: GoldQuery): Answer {
+  const asOf = instant(query.asOf)
+  const seen = new Set<string>()
+  const kept: { assertion: Assertion; arrival: number }[] = []
+  events.forEach((event, arrival) => {
+    if (seen.has(event.event_id)) return
+    seen.add(event.event_id)
+    const assertion = event.assertion
+    if (!assertion || assertion.op === 'noop') return
+    if (assertion.slot !== query.slot || assertion.scope !== query.scope) return
+    if (instant(assertion.effective_at) > asOf) return
+    kept.push({ assertion, arrival })
+  })
+  kept.sort((a, b) => instant(a.assertion.effective_at) - instant(b.assertion.effective_at) || a.arrival - b.arrival)
+
+  let answer: Answer = { state: 'unknown', value: null }
+  let expiresAt: string | undefined
+  for (const { assertion } of kept) {
+    switch (assertion.op) {
+      case 'set':
+        answer = { state: 'known', value: canonical(assertion.value) }
+        expiresAt = assertion.expires_at
+        break
+      case 'add': {
+        const previous: string[] =
+          answer.state !== 'known' ? [] : Array.isArray(answer.value) ? answer.value : answer.value === null ? [] : [answer.value]
+        const added = assertion.value === null ? previous : [...previous, assertion.value]
+        answer = { state: 'known', value: canonical(added) }
+        expiresAt = assertion.expires_at
+        break
+      }
+      case 'withdraw':
+        answer = { state: 'withdrawn', value: null }
+        expiresAt = undefined
+        break
+      case 'uncertain':
+        answer = { state: 'needs_clarification', value: null }
+        expiresAt = undefined
+        break
+      case 'noop':
+        break
+    }
+  }
+  if (answer.state === 'known' && expiresAt !== undefined && asOf >= instant(expiresAt)) {
+    return { state: 'expired', value: null }
+  }
+  return answer
+}

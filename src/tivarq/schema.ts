@@ -1,0 +1,126 @@
+/**
+ * The TIVARQ v1 data model: zod schemas for the published rows, their inferred
+ * types, and JSON Schemas for adapter authors in other languages.
+ * Field names stay snake_case: these are the rows of the upstream files.
+ */
+import { z } from 'zod'
+
+export const SCHEMA_VERSION = 'tivarq.v1'
+export const DATASET_SEED = 20261001
+
+export const FAMILIES = [
+  'replacement',
+  'reversal',
+  'withdrawal',
+  'add_vs_replace',
+  'scoped_change',
+  'future_effective',
+  'expiration',
+  'retro_correction',
+  'delayed_arrival',
+  'duplicate_event',
+  'third_party_quote',
+  'ambiguity',
+] as const
+export type Family = (typeof FAMILIES)[number]
+
+export const SPLITS = ['smoke', 'dev', 'test'] as const
+export type Split = (typeof SPLITS)[number]
+
+export const OPS = ['set', 'add', 'withdraw', 'uncertain', 'noop'] as const
+export type Op = (typeof OPS)[number]
+
+export const STATES = ['known', 'unknown', 'withdrawn', 'needs_clarification', 'expired'] as const
+export type AnswerState = (typeof STATES)[number]
+
+export const SCOPES = ['personal', 'work'] as const
+export type Scope = (typeof SCOPES)[number]
+
+export const ROLES = ['target', 'control', 'scope_control'] as const
+export const PHASES = ['pre', 'post', 'check'] as const
+export const CAPABILITIES = ['basic', 'clock', 'history'] as const
+export type ProbeCapability = (typeof CAPABILITIES)[number]
+
+/** ISO-8601 UTC instant with a trailing `Z`, as the dataset writes them. */
+export const isoInstant = z.iso.datetime({ offset: false, local: false })
+
+export const assertionSchema = z.strictObject({
+  op: z.enum(OPS),
+  slot: z.string().min(1),
+  scope: z.enum(SCOPES),
+  value: z.string().nullable(),
+  effective_at: isoInstant,
+  expires_at: isoInstant.optional(),
+})
+export type Assertion = z.infer<typeof assertionSchema>
+
+export const eventSchema = z.strictObject({
+  event_id: z.string().min(1),
+  arrived_at: isoInstant,
+  speaker: z.enum(['user', 'assistant']),
+  text: z.string(),
+  assertion: assertionSchema.optional(),
+})
+export type TivarqEvent = z.infer<typeof eventSchema>
+
+export const episodeSchema = z.strictObject({
+  schema_version: z.literal(SCHEMA_VERSION),
+  episode_id: z.string().min(1),
+  family: z.enum(FAMILIES),
+  split: z.enum(SPLITS),
+  seed: z.number().int(),
+  topic: z.string().min(1),
+  events: z.array(eventSchema),
+})
+export type Episode = z.infer<typeof episodeSchema>
+
+/** A known value is a string or a list of strings; every other state carries null. */
+export const answerValueSchema = z.union([z.string(), z.array(z.string()), z.null()])
+export type AnswerValue = z.infer<typeof answerValueSchema>
+
+export const answerSchema = z
+  .strictObject({ state: z.enum(STATES), value: answerValueSchema })
+  .superRefine((answer, ctx) => {
+    if (answer.state === 'known' && answer.value === null) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'a known answer needs a value (a string or a list of strings)' })
+    }
+    if (answer.state !== 'known' && answer.value !== null) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `state ${answer.state} carries a null value` })
+    }
+  })
+export type Answer = z.infer<typeof answerSchema>
+
+export const probeSchema = z.strictObject({
+  probe_id: z.string().min(1),
+  episode_id: z.string().min(1),
+  after_event_index: z.number().int().min(0),
+  as_of: isoInstant,
+  question: z.string().min(1),
+  slot: z.string().min(1),
+  scope: z.enum(SCOPES),
+  expected: answerSchema,
+  role: z.enum(ROLES),
+  transition_id: z.string().min(1),
+  phase: z.enum(PHASES),
+  capability: z.enum(CAPABILITIES),
+  old_value: z.union([z.string(), z.array(z.string()), z.null()]),
+})
+export type Probe = z.infer<typeof probeSchema>
+
+export const manifestSchema = z.strictObject({
+  episode_count: z.number().int(),
+  families: z.array(z.string()),
+  files: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
+  schema_version: z.literal(SCHEMA_VERSION),
+  seed: z.number().int(),
+})
+export type Manifest = z.infer<typeof manifestSchema>
+
+/** JSON Schemas (draft 2020-12) of the rows, for adapter authors in other languages. */
+export const jsonSchemas = {
+  episode: z.toJSONSchema(episodeSchema),
+  event: z.toJSONSchema(eventSchema),
+  assertion: z.toJSONSchema(assertionSchema),
+  probe: z.toJSONSchema(probeSchema),
+  answer: z.toJSONSchema(answerSchema),
+} as const

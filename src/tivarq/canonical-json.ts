@@ -1,0 +1,171 @@
+/**
+ * JSON text written exactly as the upstream Python generator writes it, so the
+ * dataset files (and their SHA-256) come out byte for byte:
+ * `json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(',', ':'))`
+ * for rows and `json.dumps(value, indent=2, sort_keys=True)` for the manifest.
+ *
+ * Numbers: a safe integer prints as an integer (Python `int`); any other finite
+ * number prints as Python's float `repr` (`0.1`, `1e-07`, `1e+16`), which
+ * differs from JavaScript's `String(number)`. NaN and infinities are refused
+ * (Python would write the non-JSON tokens `NaN`/`Infinity`).
+ */
+import { TimegroundedError } from '../errors.js'
+
+/** A value `canonicalJsonLine` and `prettyJson` can write. */
+export type JsonValue = null | boolean | number | bigint | string | readonly JsonValue[] | { readonly [key: string]: JsonValue | undefined }
+
+/** Options shared by both writers. */
+export interface CanonicalJsonOptions {
+  /**
+   * Escape every character outside printable ASCII as `\uXXXX` (Python's
+   * `ensure_ascii=True`, its default). The dataset rows keep non-ASCII as-is.
+   * @default false
+   */
+  ensureAscii?: boolean
+}
+
+/** Raised for a value JSON cannot carry (NaN, a function, a cycle...); code `CANONICAL_JSON_UNSUPPORTED`, names the path. */
+export class CanonicalJsonError extends TimegroundedError {
+  /** Where in the value the problem is, e.g. `$.events[2].value`. */
+  readonly path: string
+  constructor(path: string, detail: string) {
+    super('CANONICAL_JSON_UNSUPPORTED', `Cannot write ${path} as JSON: ${detail}. Pass plain objects, arrays, strings, finite numbers, booleans and null.`)
+    this.path = path
+  }
+}
+
+/**
+ * One dataset row: recursively sorted keys (by code point, like Python's
+ * `sort_keys`), `,` and `:` with no spaces, non-ASCII kept as-is. No newline.
+ */
+export function canonicalJsonLine(value: unknown, options: CanonicalJsonOptions = {}): string {
+  return write(value, '$', { ensureAscii: options.ensureAscii ?? false, indent: null, depth: 0, seen: new Set() })
+}
+
+/**
+ * Pretty form, as Python `json.dumps(value, indent=2, sort_keys=True)` plus a
+ * trailing newline: items separated by `,` + newline, `": "` after keys, empty
+ * lists and objects as `[]` and `{}`. Non-ASCII kept as-is unless `ensureAscii`.
+ */
+export function prettyJson(value: unknown, options: CanonicalJsonOptions = {}): string {
+  return `${write(value, '$', { ensureAscii: options.ensureAscii ?? false, indent: '  ', depth: 0, seen: new Set() })}\n`
+}
+
+interface WriteState {
+  ensureAscii: boolean
+  indent: string | null
+  depth: number
+  seen: Set<object>
+}
+
+function write(value: unknown, path: string, state: WriteState): string {
+  if (value === null) return 'null'
+  switch (typeof value) {
+    case 'boolean':
+      return value ? 'true' : 'false'
+    case 'string':
+      return quote(value, state.ensureAscii)
+    case 'number':
+      return writeNumber(value, path)
+    case 'bigint':
+      return value.toString()
+    case 'object':
+      break
+    default:
+      throw new CanonicalJsonError(path, `a ${typeof value} has no JSON form`)
+  }
+  const container = value as object
+  if (state.seen.has(container)) throw new CanonicalJsonError(path, 'the value contains itself (a cycle)')
+  state.seen.add(container)
+  try {
+    if (Array.isArray(container)) {
+      const items = container.map((item: unknown, index) => write(item === undefined ? null : item, `${path}[${index}]`, inner(state)))
+      return join('[', items, ']', state)
+    }
+    const record = container as Record<string, unknown>
+    // Python drops nothing, but JSON.stringify drops undefined members; a row
+    // with an optional field left undefined must not print it.
+    const keys = Object.keys(record)
+      .filter((key) => record[key] !== undefined)
+      .sort(compareCodePoints)
+    const separator = state.indent === null ? ':' : ': '
+    const members = keys.map((key) => `${quote(key, state.ensureAscii)}${separator}${write(record[key], `${path}.${key}`, inner(state))}`)
+    return join('{', members, '}', state)
+  } finally {
+    state.seen.delete(container)
+  }
+}
+
+function inner(state: WriteState): WriteState {
+  return { ...state, depth: state.depth + 1 }
+}
+
+function join(open: string, items: string[], close: string, state: WriteState): string {
+  if (items.length === 0) return open + close
+  if (state.indent === null) return open + items.join(',') + close
+  const pad = state.indent.repeat(state.depth + 1)
+  const closePad = state.indent.repeat(state.depth)
+  return `${open}\n${pad}${items.join(`,\n${pad}`)}\n${closePad}${close}`
+}
+
+/** Python sorts `str` keys by code point; JavaScript's default sort compares UTF-16 units. */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length)
+  for (let i = 0; i < length; i++) {
+    const ca = a.codePointAt(i) ?? 0
+    const cb = b.codePointAt(i) ?? 0
+    if (ca !== cb) return ca - cb
+    if (ca > 0xffff) i++
+  }
+  return a.length - b.length
+}
+
+const SHORT_ESCAPES: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+}
+
+// Python's ESCAPE (ensure_ascii=False) touches only C0 controls, `"` and `\`;
+// U+2028/U+2029 and DEL pass through. ESCAPE_ASCII also escapes anything
+// outside printable ASCII, astral characters as surrogate pairs.
+const ESCAPE_UNICODE = /["\\\u0000-\u001f]/g
+const ESCAPE_ASCII = /["\\]|[^ -~]/g
+
+function quote(text: string, ensureAscii: boolean): string {
+  const pattern = ensureAscii ? ESCAPE_ASCII : ESCAPE_UNICODE
+  return `"${text.replace(pattern, (char) => SHORT_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`
+}
+
+function writeNumber(value: number, path: string): string {
+  if (!Number.isFinite(value)) throw new CanonicalJsonError(path, `${value} is not a finite number`)
+  if (Number.isSafeInteger(value)) return String(value === 0 ? 0 : value)
+  return pythonFloatRepr(value)
+}
+
+/**
+ * Python's `repr(float)`: the shortest round-tripping digits, fixed notation
+ * when the decimal exponent is in [-4, 16), otherwise `d.ddde±XX`.
+ */
+export function pythonFloatRepr(value: number): string {
+  if (Object.is(value, -0)) return '-0.0'
+  if (value === 0) return '0.0'
+  const sign = value < 0 ? '-' : ''
+  // toExponential() with no argument yields the shortest round-trip digits.
+  const [mantissa = '', exponentText = '0'] = Math.abs(value).toExponential().split('e')
+  const digits = mantissa.replace('.', '')
+  const exponent = Number(exponentText)
+  if (exponent < -4 || exponent >= 16) {
+    const rest = digits.length > 1 ? `.${digits.slice(1)}` : ''
+    const expDigits = String(Math.abs(exponent)).padStart(2, '0')
+    return `${sign}${digits[0]}${rest}e${exponent < 0 ? '-' : '+'}${expDigits}`
+  }
+  if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`
+  const whole = digits.length > exponent + 1 ? digits.slice(0, exponent + 1) : digits.padEnd(exponent + 1, '0')
+  const fraction = digits.length > exponent + 1 ? digits.slice(exponent + 1) : '0'
+  return `${sign}${whole}.${fraction}`
+}

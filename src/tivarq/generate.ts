@@ -1,0 +1,184 @@
+/**
+ * The TIVARQ v1 generator: templates (generate-templates.ts) + parameter rules
+ * + the gold resolver, written out exactly as the published files, so every
+ * file's SHA-256 equals the published one. Pure and deterministic; only
+ * `writeDataset` touches the disk.
+ */
+import { createHash } from 'node:crypto'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { TimegroundedError } from '../errors.js'
+import { canonicalJsonLine, prettyJson } from './canonical-json.js'
+import { resolveGold, sameAnswer } from './gold.js'
+import type { Episode, Manifest, Probe, Split, TivarqEvent } from './schema.js'
+import { DATASET_SEED, FAMILIES, SCHEMA_VERSION, SPLITS } from './schema.js'
+import { SPLIT_EPISODES, episodeParameters, isoDate, planEpisode, questionText } from './generate-templates.js'
+import type { EpisodeParameters, EventPlan } from './generate-templates.js'
+
+/** The seven dataset files in the order they are written (JSONL files, then the manifest). */
+export const DATASET_FILE_NAMES = [
+  'episodes_smoke.jsonl',
+  'episodes_dev.jsonl',
+  'episodes_test.jsonl',
+  'probes_smoke.jsonl',
+  'probes_dev.jsonl',
+  'probes_test.jsonl',
+  'manifest.json',
+] as const
+export type DatasetFileName = (typeof DATASET_FILE_NAMES)[number]
+
+/** What `generateDataset` returns: the exact file texts and the rows they hold. */
+export interface GeneratedDataset {
+  /** File name → exact text (UTF-8 when written), in DATASET_FILE_NAMES order. */
+  readonly files: Readonly<Record<DatasetFileName, string>>
+  readonly episodes: Readonly<Record<Split, readonly Episode[]>>
+  readonly probes: Readonly<Record<Split, readonly Probe[]>>
+  readonly manifest: Manifest
+}
+
+/** A probe whose template disagrees with the gold resolver (code `GENERATOR_GOLD_MISMATCH`): the template is wrong, not the data. */
+export class GeneratorGoldMismatchError extends TimegroundedError {
+  readonly probeId: string
+  constructor(probeId: string, intended: unknown, gold: unknown) {
+    super(
+      'GENERATOR_GOLD_MISMATCH',
+      `Probe ${probeId}: the family template intends ${JSON.stringify(intended)} but resolveGold gives ${JSON.stringify(gold)}. ` +
+        'Fix the template in src/tivarq/generate-templates.ts.',
+    )
+    this.probeId = probeId
+  }
+}
+
+function isoInstant(params: EpisodeParameters, day: number): string {
+  return `${isoDate(params.dayZeroMs, day)}T00:00:00Z`
+}
+
+function buildEvent(params: EpisodeParameters, plan: EventPlan, number: number, earlier: readonly TivarqEvent[]): TivarqEvent {
+  const arrivedAt = isoInstant(params, plan.arrivedDay)
+  if (plan.kind === 'replay') {
+    // A replay keeps the original event_id: the gold resolver must ignore it.
+    const original = earlier[plan.eventNumber - 1]
+    if (!original) throw new RangeError(`${params.episodeId}: event ${number} replays event ${plan.eventNumber}, which does not exist yet`)
+    return { ...original, arrived_at: arrivedAt }
+  }
+  const { assertion } = plan
+  return {
+    event_id: `${params.episodeId}-e${number}`,
+    arrived_at: arrivedAt,
+    speaker: plan.speaker,
+    text: plan.text,
+    assertion: {
+      op: assertion.op,
+      slot: assertion.slot,
+      scope: assertion.scope,
+      value: assertion.value,
+      effective_at: isoInstant(params, assertion.effectiveDay),
+      ...(assertion.expiresDay === undefined ? {} : { expires_at: isoInstant(params, assertion.expiresDay) }),
+    },
+  }
+}
+
+/** One episode and its probes; every expected answer comes from resolveGold and is checked against the template. */
+export function generateEpisode(params: EpisodeParameters, split: Split): { episode: Episode; probes: Probe[] } {
+  const plan = planEpisode(params)
+  const events: TivarqEvent[] = []
+  plan.events.forEach((eventPlan, index) => events.push(buildEvent(params, eventPlan, index + 1, events)))
+  const probes = plan.probes.map((probePlan, index): Probe => {
+    const probeId = `${params.episodeId}-q${index + 1}`
+    const asOf = isoInstant(params, probePlan.asOfDay)
+    const expected = resolveGold(events.slice(0, probePlan.afterEventIndex), { slot: probePlan.slot, scope: probePlan.scope, asOf })
+    if (!sameAnswer(expected, probePlan.intended)) throw new GeneratorGoldMismatchError(probeId, probePlan.intended, expected)
+    return {
+      probe_id: probeId,
+      episode_id: params.episodeId,
+      after_event_index: probePlan.afterEventIndex,
+      as_of: asOf,
+      question: questionText(probePlan.slot, probePlan.scope, isoDate(params.dayZeroMs, probePlan.asOfDay)),
+      slot: probePlan.slot,
+      scope: probePlan.scope,
+      expected,
+      role: probePlan.role,
+      transition_id: `${params.episodeId}-${probePlan.transition}`,
+      phase: probePlan.phase,
+      capability: probePlan.capability,
+      old_value: probePlan.oldValue,
+    }
+  })
+  const episode: Episode = {
+    schema_version: SCHEMA_VERSION,
+    episode_id: params.episodeId,
+    family: params.family,
+    split,
+    seed: DATASET_SEED,
+    topic: params.topic.slot,
+    events,
+  }
+  return { episode, probes }
+}
+
+function jsonl(rows: readonly unknown[]): string {
+  let text = ''
+  for (const row of rows) text += `${canonicalJsonLine(row)}\n`
+  return text
+}
+
+/** SHA-256 (lowercase hex) of a text's UTF-8 bytes. */
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex')
+}
+
+/**
+ * Generate the whole TIVARQ v1 dataset (240 episodes, 1,200 probes, 12
+ * families) in memory. Deterministic: two calls give identical files.
+ */
+export function generateDataset(): GeneratedDataset {
+  const episodes = {} as Record<Split, Episode[]>
+  const probes = {} as Record<Split, Probe[]>
+  for (const split of SPLITS) {
+    episodes[split] = []
+    probes[split] = []
+    for (const family of FAMILIES) {
+      for (const episodeIndex of SPLIT_EPISODES[split]) {
+        const generated = generateEpisode(episodeParameters(family, episodeIndex), split)
+        episodes[split].push(generated.episode)
+        probes[split].push(...generated.probes)
+      }
+    }
+  }
+  const rowFiles: Record<string, string> = {}
+  for (const split of SPLITS) rowFiles[`episodes_${split}.jsonl`] = jsonl(episodes[split])
+  for (const split of SPLITS) rowFiles[`probes_${split}.jsonl`] = jsonl(probes[split])
+  const hashes: Record<string, string> = {}
+  for (const [name, text] of Object.entries(rowFiles)) hashes[name] = sha256Hex(text)
+  const manifest: Manifest = {
+    episode_count: SPLITS.reduce((count, split) => count + episodes[split].length, 0),
+    families: [...FAMILIES],
+    files: hashes,
+    schema_version: SCHEMA_VERSION,
+    seed: DATASET_SEED,
+  }
+  const files = { ...rowFiles, 'manifest.json': prettyJson(manifest) } as Record<DatasetFileName, string>
+  return { files, episodes, probes, manifest }
+}
+
+/** One file `writeDataset` wrote. */
+export interface WrittenDatasetFile {
+  readonly name: DatasetFileName
+  readonly path: string
+  readonly bytes: number
+  readonly sha256: string
+}
+
+/** Generate the dataset and write the seven files into `dir` (created if missing; existing files replaced). */
+export async function writeDataset(dir: string): Promise<WrittenDatasetFile[]> {
+  const { files } = generateDataset()
+  await mkdir(dir, { recursive: true })
+  const written: WrittenDatasetFile[] = []
+  for (const name of DATASET_FILE_NAMES) {
+    const text = files[name]
+    const path = join(dir, name)
+    await writeFile(path, text, 'utf8')
+    written.push({ name, path, bytes: Buffer.byteLength(text, 'utf8'), sha256: sha256Hex(text) })
+  }
+  return written
+}

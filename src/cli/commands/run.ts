@@ -1,0 +1,338 @@
+/**
+ * `timegrounded run`: run a TIVARQ split against a builtin baseline or an
+ * adapter command, write the upstream result files, print the summary.
+ * Exit 0 complete, 1 incomplete (error rows or interrupted), 2 usage or data error.
+ */
+import { appendFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Command } from 'commander'
+import { SingleBar } from 'cli-progress'
+import { BUILTIN_ADAPTERS, BUILTIN_NAMES, builtinAdapter, isBuiltinName } from '../../adapters/baselines/index.js'
+import { DEFAULT_TIMEOUT_MS, commandAdapter, describeCommand } from '../../adapters/command.js'
+import { openPool, type MemorySource, type StorePool } from '../../adapters/pool.js'
+import type { Track } from '../../adapters/types.js'
+import { TimegroundedError } from '../../errors.js'
+import { bundledDatasetDir, loadSplit, MANIFEST_FILE, sha256File } from '../../tivarq/dataset.js'
+import { aggregateReports, buildRunManifest, harnessCommit, runFileNames, RunWriter, type PredictionsFile } from '../../tivarq/output.js'
+import type { PredictionRow } from '../../tivarq/results.js'
+import { runSplit } from '../../tivarq/runner.js'
+import { DATASET_SEED, SPLITS, type Split } from '../../tivarq/schema.js'
+import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
+import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
+import { renderMarkdown } from '../../report/markdown.js'
+import { renderReport } from '../../report/terminal.js'
+import { formatScore } from '../../report/format.js'
+
+const TRACKS: readonly Track[] = ['structured', 'conversation']
+
+/** A command line the user must fix (exit 2). */
+export class UsageError extends TimegroundedError {
+  constructor(message: string) {
+    super('USAGE', message)
+  }
+}
+
+/** Parse a whole-number option; names the option in the error. */
+export function parseWholeNumber(flag: string, text: string | undefined, fallback: number, minimum: number): number {
+  if (text === undefined) return fallback
+  if (!/^\d+$/.test(text.trim()) || Number(text) < minimum) {
+    throw new UsageError(`\`${flag}\` must be a whole number ≥ ${minimum}; got ${JSON.stringify(text)}.`)
+  }
+  return Number(text)
+}
+
+interface RawRunOptions {
+  dataset?: string
+  split?: string
+  track?: string
+  adapter?: string
+  output?: string
+  repeat?: string
+  seed?: string
+  updatePolls?: string
+  pollIntervalMs?: string
+  concurrency?: string
+  timeoutMs?: string
+  resamples?: string
+  modelConfig?: string
+  promptConfig?: string
+  color?: boolean
+}
+
+/** The resolved settings of one `run`, defaults applied. */
+export interface RunSettings {
+  datasetDir: string | undefined
+  split: Split
+  track: Track
+  source: { kind: 'builtin'; name: string } | { kind: 'command'; argv: string[] }
+  output: string
+  repeats: number
+  /** Run seed (bootstrap). @default the dataset seed, 20261001 */
+  seed: number | undefined
+  updatePolls: number
+  pollIntervalMs: number
+  concurrency: number
+  timeoutMs: number
+  resamples: number
+  modelConfig: string | undefined
+  promptConfig: string | undefined
+}
+
+/** Check and default the options of `run`; throws UsageError naming the option. */
+export function resolveRunSettings(raw: RawRunOptions, command: readonly string[]): RunSettings {
+  if (raw.split === undefined) throw new UsageError(`\`--split\` is required: one of ${SPLITS.join(', ')}.`)
+  if (!(SPLITS as readonly string[]).includes(raw.split)) throw new UsageError(`\`--split ${raw.split}\` is not a split; use one of ${SPLITS.join(', ')}.`)
+  if (raw.output === undefined) throw new UsageError('`--output DIR` is required: the directory the result files go to.')
+  if (raw.adapter !== undefined && command.length > 0) {
+    throw new UsageError(`give either \`--adapter ${raw.adapter}\` or an adapter command after \`--\`, not both.`)
+  }
+  let source: RunSettings['source']
+  let defaultTrack: Track = 'structured'
+  if (raw.adapter !== undefined) {
+    const name = raw.adapter.startsWith('builtin:') ? raw.adapter.slice('builtin:'.length) : ''
+    if (!isBuiltinName(name)) {
+      throw new UsageError(`\`--adapter ${raw.adapter}\` is not a builtin; use builtin:NAME with NAME one of ${BUILTIN_NAMES.join(', ')}, or pass an adapter command after \`--\`.`)
+    }
+    source = { kind: 'builtin', name }
+    defaultTrack = BUILTIN_ADAPTERS[name].track
+  } else if (command.length > 0) {
+    source = { kind: 'command', argv: [...command] }
+  } else {
+    throw new UsageError('say what to run: `--adapter builtin:NAME` or `-- COMMAND [ARGS…]` (an adapter process speaking tivarq.adapter.v1).')
+  }
+  const track = (raw.track ?? defaultTrack) as Track
+  if (!TRACKS.includes(track)) throw new UsageError(`\`--track ${raw.track}\` is not a track; use structured or conversation.`)
+  return {
+    datasetDir: raw.dataset,
+    split: raw.split as Split,
+    track,
+    source,
+    output: raw.output,
+    repeats: parseWholeNumber('--repeat', raw.repeat, 1, 1),
+    seed: raw.seed === undefined ? undefined : parseWholeNumber('--seed', raw.seed, 0, 0),
+    updatePolls: parseWholeNumber('--update-polls', raw.updatePolls, 0, 0),
+    pollIntervalMs: parseWholeNumber('--poll-interval-ms', raw.pollIntervalMs, 0, 0),
+    concurrency: parseWholeNumber('--concurrency', raw.concurrency, 1, 1),
+    timeoutMs: parseWholeNumber('--timeout-ms', raw.timeoutMs, DEFAULT_TIMEOUT_MS, 1),
+    resamples: parseWholeNumber('--resamples', raw.resamples, DEFAULT_RESAMPLES, MIN_RESAMPLES),
+    modelConfig: raw.modelConfig,
+    promptConfig: raw.promptConfig,
+  }
+}
+
+// ─── Progress ────────────────────────────────────────────────────────────────
+
+interface Progress {
+  row(row: PredictionRow): void
+  stop(): void
+}
+
+/** A bar on a terminal; otherwise a plain line at every 10% (logs stay readable in CI). */
+function startProgress(total: number, stream: NodeJS.WriteStream): Progress {
+  let done = 0
+  let errors = 0
+  if (stream.isTTY === true) {
+    const bar = new SingleBar(
+      { format: 'run {bar} {value}/{total} probes | {errors} errors | {eta_formatted} left', stream, hideCursor: true, clearOnComplete: true, etaBuffer: 50 },
+    )
+    bar.start(total, 0, { errors: 0 })
+    return {
+      row(row) {
+        done++
+        if (row.status === 'error') errors++
+        bar.update(done, { errors })
+      },
+      stop: () => bar.stop(),
+    }
+  }
+  const step = Math.max(1, Math.ceil(total / 10))
+  return {
+    row(row) {
+      done++
+      if (row.status === 'error') errors++
+      if (done % step === 0 || done === total) stream.write(`run: ${done}/${total} probes (${Math.floor((done * 100) / total)}%), ${errors} ${errors === 1 ? 'error' : 'errors'}\n`)
+    },
+    stop() {},
+  }
+}
+
+// ─── The command ─────────────────────────────────────────────────────────────
+
+function fail(message: string, code: number): void {
+  process.stderr.write(`timegrounded run: ${message}\n`)
+  process.exitCode = code
+}
+
+function summaryOfRepeats(reports: readonly TivarqReport[]): string {
+  const spread = aggregateReports(reports).transition_success_rate
+  return `Transition success over ${reports.length} repetitions: mean ${formatScore(spread.mean)}, sample sd ${formatScore(spread.stddev)}, range [${formatScore(spread.min)}, ${formatScore(spread.max)}] (${spread.scores.map(formatScore).join(', ')})`
+}
+
+async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> {
+  let settings: RunSettings
+  try {
+    settings = resolveRunSettings(raw, command)
+  } catch (error) {
+    if (error instanceof UsageError) return fail(`${error.message}\nSee \`timegrounded run --help\`.`, 2)
+    throw error
+  }
+
+  let split: Awaited<ReturnType<typeof loadSplit>>
+  let manifestHash: string
+  const datasetDir = settings.datasetDir ?? bundledDatasetDir()
+  try {
+    split = await loadSplit(settings.datasetDir, settings.split)
+    manifestHash = await sha256File(join(datasetDir, MANIFEST_FILE))
+  } catch (error) {
+    if (error instanceof TimegroundedError || (error instanceof Error && 'syscall' in error)) return fail(error.message, 2)
+    throw error
+  }
+  const seed = settings.seed ?? split.manifest.seed ?? DATASET_SEED
+
+  const source: MemorySource =
+    settings.source.kind === 'builtin' ? builtinAdapter(settings.source.name) : commandAdapter(settings.source.argv, { timeoutMs: settings.timeoutMs })
+  const who = settings.source.kind === 'builtin' ? `builtin:${settings.source.name}` : describeCommand(settings.source.argv)
+  let pool: StorePool
+  try {
+    pool = await openPool(source, { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs })
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    return fail(`could not start the adapter ${who}: ${reason}`, 2)
+  }
+
+  let writer: RunWriter
+  try {
+    writer = new RunWriter(settings.output)
+  } catch (error) {
+    await pool.close()
+    return fail(`cannot write to \`--output ${settings.output}\`: ${error instanceof Error ? error.message : String(error)}`, 2)
+  }
+  const info = pool.info()
+  writer.writeManifest(
+    buildRunManifest({
+      datasetDir: settings.datasetDir,
+      datasetManifest: split.manifest,
+      fileHashes: { ...split.fileHashes, [MANIFEST_FILE]: manifestHash },
+      track: settings.track,
+      split: settings.split,
+      adapter: info,
+      modelConfig: settings.modelConfig,
+      promptConfig: settings.promptConfig,
+      seed,
+      repeats: settings.repeats,
+      updatePolls: settings.updatePolls,
+      pollIntervalMs: settings.pollIntervalMs,
+      concurrency: settings.concurrency,
+      timeoutMs: settings.timeoutMs,
+      resamples: settings.resamples,
+      harnessCommit: harnessCommit(),
+    }),
+  )
+
+  const expected = split.probes.length
+  const reports: TivarqReport[] = []
+  const written: string[] = ['run_manifest.json']
+  const progress = startProgress(expected * settings.repeats, process.stderr)
+  let current: { file: PredictionsFile; repetition: number } | null = null
+
+  // Ctrl-C: keep what finished. The rows so far are already on disk; score them
+  // into a report marked incomplete, then leave (adapter processes get EOF).
+  const onInterrupt = (): void => {
+    progress.stop()
+    if (current !== null) {
+      current.file.close()
+      const partial = scoreRows(current.file.rows(), { seed, resamples: settings.resamples, expectedProbes: expected })
+      writer.writeReport(partial, current.repetition, settings.repeats)
+      reports.push(partial)
+      if (settings.repeats > 1) writer.writeAggregate(aggregateReports(reports))
+      process.stderr.write(
+        `\ntimegrounded run: interrupted after ${partial.probe_counts.total} of ${expected} probes of repetition ${current.repetition}; ` +
+          `wrote ${runFileNames(current.repetition, settings.repeats).predictions} and ${runFileNames(current.repetition, settings.repeats).report} (marked incomplete) to ${writer.dir}\n`,
+      )
+    }
+    const exit = (): never => process.exit(1)
+    setTimeout(exit, 2000).unref()
+    pool.close().then(exit, exit)
+  }
+  process.once('SIGINT', onInterrupt)
+  process.once('SIGTERM', onInterrupt)
+
+  try {
+    for (let repetition = 1; repetition <= settings.repeats; repetition++) {
+      const file = writer.openPredictions(repetition, settings.repeats)
+      current = { file, repetition }
+      const rows = await runSplit({
+        episodes: split.episodes,
+        probes: split.probes,
+        pool,
+        options: { track: settings.track, repetition, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs },
+        concurrency: settings.concurrency,
+        onRow: (row) => {
+          file.append(row)
+          progress.row(row)
+        },
+      })
+      file.close(rows)
+      current = null
+      const report = scoreRows(rows, { seed, resamples: settings.resamples, expectedProbes: expected })
+      writer.writeReport(report, repetition, settings.repeats)
+      reports.push(report)
+      const names = runFileNames(repetition, settings.repeats)
+      written.push(names.predictions, names.report)
+    }
+    if (settings.repeats > 1) {
+      writer.writeAggregate(aggregateReports(reports))
+      written.push('aggregate.json')
+    }
+  } finally {
+    progress.stop()
+    process.removeListener('SIGINT', onInterrupt)
+    process.removeListener('SIGTERM', onInterrupt)
+    await pool.close()
+  }
+
+  const last = reports[reports.length - 1] as TivarqReport
+  const color = raw.color !== false && process.stdout.isTTY === true && process.env.NO_COLOR === undefined
+  const title = `TIVARQ ${settings.split} · ${settings.track} track · ${info.name}${settings.repeats > 1 ? ` · repetition ${reports.length} of ${settings.repeats}` : ''}`
+  let out = `${renderReport(last, { color, title })}\n`
+  if (settings.repeats > 1) out += `\n${summaryOfRepeats(reports)}\n`
+  out += `\nWrote ${written.join(', ')} to ${writer.dir}\n`
+  process.stdout.write(out)
+  // In GitHub Actions, the same report lands in the job summary.
+  if (process.env.GITHUB_STEP_SUMMARY) {
+    try {
+      appendFileSync(process.env.GITHUB_STEP_SUMMARY, renderMarkdown(last, { title }))
+    } catch {
+      // A summary that cannot be written must not fail the run.
+    }
+  }
+  process.exitCode = reports.every((report) => report.complete) ? 0 : 1
+}
+
+/** Register `run` on the CLI program. */
+export function registerRun(program: Command): void {
+  program
+    .command('run')
+    .description('Run a TIVARQ split against a builtin baseline or an adapter command; write predictions.jsonl, report.json and run_manifest.json.')
+    .argument('[command...]', 'adapter command and its arguments, after `--` (speaks tivarq.adapter.v1 on stdin/stdout)')
+    .option('--dataset <dir>', 'TIVARQ directory (default: the bundled tivarq-v1 fixtures)')
+    .option('--split <split>', `split to run: ${SPLITS.join(' | ')} (required)`)
+    .option('--track <track>', 'structured | conversation (default: the builtin\'s own track, else structured)')
+    .option('--adapter <builtin:NAME>', `a builtin baseline: ${BUILTIN_NAMES.map((name) => `builtin:${name}`).join(', ')}`)
+    .option('--output <dir>', 'directory for the result files (created if missing; required)')
+    .option('--repeat <n>', 'run the split N times: predictions-K.jsonl, report-K.json and aggregate.json (default: 1)')
+    .option('--seed <n>', 'run seed (bootstrap) (default: the dataset seed, 20261001)')
+    .option('--update-polls <n>', 're-asks of a wrong post-change answer, to measure update lag (default: 0)')
+    .option('--poll-interval-ms <n>', 'wait before each re-ask, in ms (default: 0)')
+    .option('--concurrency <n>', 'episodes in flight at once (adapter processes for a command) (default: 1)')
+    .option('--timeout-ms <n>', `time one adapter call may take (default: ${DEFAULT_TIMEOUT_MS})`)
+    .option('--resamples <n>', `bootstrap resamples (at least ${MIN_RESAMPLES}) (default: ${DEFAULT_RESAMPLES})`)
+    .option('--model-config <s>', 'model configuration to record in run_manifest.json (JSON or free text)')
+    .option('--prompt-config <s>', 'prompt configuration to record in run_manifest.json (JSON or free text)')
+    .option('--no-color', 'no colours in the summary')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  timegrounded run --split smoke --adapter builtin:latest --output out/latest\n  timegrounded run --split dev --output out/mine -- python3 my_adapter.py\n\nExit codes: 0 complete, 1 incomplete (error rows or interrupted), 2 usage or data error.',
+    )
+    .action(async (command: string[], options: RawRunOptions) => runCommand(options, command))
+}

@@ -1,0 +1,67 @@
+/**
+ * `timegrounded score PREDICTIONS.jsonl --output DIR`: re-score any predictions
+ * file (ours or the upstream harness's) into DIR/report.json and print the
+ * summary. Exit 0 complete, 1 incomplete (error rows), 2 usage or invalid file.
+ */
+import type { Command } from 'commander'
+import { TimegroundedError } from '../../errors.js'
+import { readPredictions, RunWriter } from '../../tivarq/output.js'
+import { DATASET_SEED } from '../../tivarq/schema.js'
+import { scoreRows } from '../../tivarq/score.js'
+import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
+import { renderReport } from '../../report/terminal.js'
+import { parseWholeNumber, UsageError } from './run.js'
+
+interface RawScoreOptions {
+  output?: string
+  seed?: string
+  resamples?: string
+  color?: boolean
+}
+
+function fail(message: string, code: number): void {
+  process.stderr.write(`timegrounded score: ${message}\n`)
+  process.exitCode = code
+}
+
+/** Register `score` on the CLI program. */
+export function registerScore(program: Command): void {
+  program
+    .command('score')
+    .description('Re-score a predictions.jsonl file (ours or upstream\'s) into DIR/report.json.')
+    .argument('<predictions>', 'predictions file, one JSON row per line')
+    .option('--output <dir>', 'directory for report.json (required)')
+    .option('--seed <n>', `bootstrap seed (default: the dataset seed, ${DATASET_SEED})`)
+    .option('--resamples <n>', `bootstrap resamples (at least ${MIN_RESAMPLES}) (default: ${DEFAULT_RESAMPLES})`)
+    .option('--no-color', 'no colours in the summary')
+    .addHelpText('after', '\nExit codes: 0 complete, 1 incomplete (error rows), 2 usage error or invalid file.')
+    .action((file: string, options: RawScoreOptions) => {
+      let seed: number
+      let resamples: number
+      try {
+        if (options.output === undefined) throw new UsageError('`--output DIR` is required: the directory report.json goes to.')
+        seed = parseWholeNumber('--seed', options.seed, DATASET_SEED, 0)
+        resamples = parseWholeNumber('--resamples', options.resamples, DEFAULT_RESAMPLES, MIN_RESAMPLES)
+      } catch (error) {
+        if (error instanceof UsageError) return fail(`${error.message}\nSee \`timegrounded score --help\`.`, 2)
+        throw error
+      }
+      let rows
+      try {
+        rows = readPredictions(file)
+      } catch (error) {
+        if (error instanceof TimegroundedError) return fail(error.message, 2)
+        throw error
+      }
+      const report = scoreRows(rows, { seed, resamples })
+      let path: string
+      try {
+        path = new RunWriter(options.output).writeReport(report)
+      } catch (error) {
+        return fail(`cannot write report.json to \`--output ${options.output}\`: ${error instanceof Error ? error.message : String(error)}`, 2)
+      }
+      const color = options.color !== false && process.stdout.isTTY === true && process.env.NO_COLOR === undefined
+      process.stdout.write(`${renderReport(report, { color, title: `TIVARQ report · ${file}` })}\n\nWrote ${path}\n`)
+      process.exitCode = report.complete ? 0 : 1
+    })
+}

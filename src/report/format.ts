@@ -1,0 +1,74 @@
+/**
+ * Number formatting shared by every renderer: a rate always travels with its
+ * denominator, and a null rate is a dash, never a 0.
+ */
+import type { DetectionMetrics, Rate, TivarqReport } from '../tivarq/score.js'
+
+/** A score as Python prints it: `1.0`, `0.9`, `0.944444`; `—` for null. */
+export function formatScore(score: number | null): string {
+  if (score === null) return '—'
+  return Number.isInteger(score) ? score.toFixed(1) : String(score)
+}
+
+/** A rate with its denominator: `0.944444 (54)`, or `— (0)` when undefined. */
+export function formatRate(rate: Rate): string {
+  return `${formatScore(rate.score)} (${rate.cases})`
+}
+
+/** Precision, recall and F1 with the counts behind them. */
+export function formatDetection(detection: DetectionMetrics): string {
+  return `P ${formatScore(detection.precision)}  R ${formatScore(detection.recall)}  F1 ${formatScore(detection.f1)}  (tp ${detection.tp}, fp ${detection.fp}, fn ${detection.fn})`
+}
+
+/** Milliseconds, or `—`. */
+export function formatMs(ms: number | null): string {
+  return ms === null ? '—' : `${ms} ms`
+}
+
+/** The bootstrap interval: `[0.7, 1.0]`, or `[—, —]` when no resample held a transition. */
+export function formatInterval(report: TivarqReport): string {
+  const ci = report.transition_success_95pct_bootstrap_ci
+  return `[${formatScore(ci.low)}, ${formatScore(ci.high)}]`
+}
+
+/** How the interval was made, with the seed that replays it. */
+export function describeBootstrap(report: TivarqReport): string {
+  const ci = report.transition_success_95pct_bootstrap_ci
+  return `${Math.round(ci.level * 100)}% episode bootstrap, ${ci.resamples} resamples, seed ${ci.seed}`
+}
+
+/** One headline line of a report, as the renderers list them. */
+export interface HeadlineMetric {
+  label: string
+  /** `higher` or `lower` is better. */
+  better: 'higher' | 'lower'
+  rate: Rate
+}
+
+/** The rates every renderer leads with, primary metric first. */
+export function headlineMetrics(report: TivarqReport): HeadlineMetric[] {
+  const m = report.metrics
+  return [
+    { label: 'Transition success', better: 'higher', rate: m.transition_success_rate },
+    { label: 'Current-state accuracy', better: 'higher', rate: m.current_state_accuracy },
+    { label: 'Stale-value leakage', better: 'lower', rate: m.stale_value_leakage_rate },
+    { label: 'Unaffected-fact retention', better: 'higher', rate: m.unaffected_fact_retention },
+    { label: 'Historical accuracy', better: 'higher', rate: m.historical_accuracy },
+    { label: 'Expiration accuracy', better: 'higher', rate: m.expiration_accuracy },
+  ]
+}
+
+/** `60 probes: 54 answered, 6 unsupported, 0 errors`. */
+export function formatCounts(report: TivarqReport): string {
+  const c = report.probe_counts
+  return `${c.total} probes: ${c.answered} answered, ${c.unsupported} unsupported, ${c.error} ${c.error === 1 ? 'error' : 'errors'}`
+}
+
+/** `complete`, or why not. */
+export function formatCompleteness(report: TivarqReport): string {
+  if (report.interrupted !== undefined) {
+    return `INCOMPLETE: interrupted after ${report.interrupted.finished_probes} of ${report.interrupted.expected_probes} probes`
+  }
+  if (!report.complete) return `INCOMPLETE: ${report.probe_counts.error} ${report.probe_counts.error === 1 ? 'probe' : 'probes'} errored`
+  return 'complete'
+}

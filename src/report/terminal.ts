@@ -1,0 +1,84 @@
+/** The terminal rendering of a report: headline metrics, family table, counts. */
+import { Chalk } from 'chalk'
+import Table from 'cli-table3'
+import type { TivarqReport } from '../tivarq/score.js'
+import {
+  describeBootstrap,
+  formatCompleteness,
+  formatCounts,
+  formatDetection,
+  formatInterval,
+  formatMs,
+  formatRate,
+  headlineMetrics,
+} from './format.js'
+
+// No rule between body rows: a dozen families stay readable in one screen.
+const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' }
+
+export interface RenderOptions {
+  /** Emit ANSI colours. @default false */
+  color?: boolean
+  /** First line of the output. @default 'TIVARQ report' */
+  title?: string
+}
+
+/** The family breakdown as a table: probes, answered, and the four headline rates per family. */
+export function renderFamilyTable(report: TivarqReport, options: { color?: boolean } = {}): string {
+  const table = new Table({
+    chars: COMPACT,
+    head: ['Family', 'Probes', 'Answered', 'Transition success', 'Current-state acc.', 'Stale leakage ↓', 'Retention'],
+    style: options.color === true ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] },
+    colAligns: ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
+  })
+  for (const [family, slice] of Object.entries(report.by_family)) {
+    const m = slice.metrics
+    table.push([
+      family,
+      String(slice.probe_counts.total),
+      String(slice.probe_counts.answered),
+      formatRate(m.transition_success_rate),
+      formatRate(m.current_state_accuracy),
+      formatRate(m.stale_value_leakage_rate),
+      formatRate(m.unaffected_fact_retention),
+    ])
+  }
+  return table.toString()
+}
+
+/** A report for the terminal. Pure: returns the text, writes nothing. */
+export function renderReport(report: TivarqReport, options: RenderOptions = {}): string {
+  const c = new Chalk({ level: options.color === true ? 1 : 0 })
+  const m = report.metrics
+  const lines: string[] = [c.bold(options.title ?? 'TIVARQ report'), '']
+  const headline = headlineMetrics(report)
+  const width = Math.max(...headline.map((h) => h.label.length), 'Clarification'.length) + 2
+  for (const [i, h] of headline.entries()) {
+    const value = formatRate(h.rate)
+    let line = `  ${h.label.padEnd(width)}${i === 0 ? c.bold(value) : value}`
+    if (i === 0) line += `   95% CI ${formatInterval(report)}  (${describeBootstrap(report)})`
+    if (h.better === 'lower') line += c.dim('   lower is better')
+    lines.push(line)
+  }
+  lines.push(`  ${'Clarification'.padEnd(width)}${formatDetection(m.clarification)}`)
+  lines.push(`  ${'Abstention'.padEnd(width)}${formatDetection(m.abstention)}`)
+  lines.push(`  ${'Query latency'.padEnd(width)}p50 ${formatMs(m.query_latency_ms.p50)}, p95 ${formatMs(m.query_latency_ms.p95)}`)
+  const lag = m.update_lag_ms
+  if (lag.observed + lag.censored > 0) {
+    lines.push(
+      `  ${'Update lag'.padEnd(width)}mean ${formatMs(lag.observed_mean)}, p95 ${formatMs(lag.observed_p95)} (${lag.observed} observed, ${lag.censored} censored, of ${lag.post_change_cases} post-change)`,
+    )
+  }
+  if (m.reported_tokens.cases_with_usage > 0 || m.reported_cost_usd.cases_with_cost > 0) {
+    lines.push(
+      `  ${'Reported usage'.padEnd(width)}${m.reported_tokens.prompt} prompt + ${m.reported_tokens.completion} completion tokens (${m.reported_tokens.cases_with_usage} cases), cost ${m.reported_cost_usd.total ?? '—'} USD (${m.reported_cost_usd.cases_with_cost} cases)`,
+    )
+  }
+  lines.push('')
+  if (Object.keys(report.by_family).length > 0) lines.push(renderFamilyTable(report, options), '')
+  const counts = formatCounts(report)
+  lines.push(report.probe_counts.error > 0 ? c.red(counts) : counts)
+  const completeness = formatCompleteness(report)
+  lines.push(report.complete ? c.green(completeness) : c.red(completeness))
+  return lines.join('\n')
+}

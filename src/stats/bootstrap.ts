@@ -1,0 +1,129 @@
+/**
+ * Seeded percentile bootstrap intervals: resample units with replacement,
+ * recompute a statistic on each resample, and read the interval off the sorted
+ * resampled values with the percentile index rule of `quantile.ts`.
+ */
+import { TimegroundedError } from '../errors.js'
+import { seededRandom } from './random.js'
+import { percentileIndex, sortSamples, mean } from './quantile.js'
+
+/** The fewest resamples an interval may rest on. */
+export const MIN_RESAMPLES = 500
+/** Resamples used when none are given. */
+export const DEFAULT_RESAMPLES = 1000
+
+export interface BootstrapOptions {
+  /** Seed of the resampling stream (printed with the interval). */
+  seed: number
+  /** How many resamples. @default 1000 (at least 500) */
+  resamples?: number
+  /** Two-sided coverage of the interval. @default 0.95 */
+  level?: number
+}
+
+/** A percentile interval and everything needed to replay it. */
+export interface BootstrapInterval {
+  /** Lower bound, or null when no resample had a defined statistic. */
+  low: number | null
+  high: number | null
+  level: number
+  seed: number
+  resamples: number
+  /** Resamples whose statistic was defined (non-null); the percentiles are read among these. */
+  defined: number
+}
+
+/** Thrown for a bootstrap option out of range (code `BOOTSTRAP_OPTION_INVALID`). */
+export class BootstrapOptionError extends TimegroundedError {
+  constructor(message: string) {
+    super('BOOTSTRAP_OPTION_INVALID', message)
+  }
+}
+
+function resolve(options: BootstrapOptions): { seed: number; resamples: number; level: number } {
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES
+  if (!Number.isInteger(resamples) || resamples < MIN_RESAMPLES) {
+    throw new BootstrapOptionError(`\`resamples\` must be an integer of at least ${MIN_RESAMPLES}, got ${resamples}; use the default ${DEFAULT_RESAMPLES}.`)
+  }
+  if (!Number.isFinite(options.seed)) throw new BootstrapOptionError(`\`seed\` must be a finite number, got ${options.seed}.`)
+  const level = options.level ?? 0.95
+  if (!(level > 0 && level < 1)) throw new BootstrapOptionError(`\`level\` must lie strictly between 0 and 1, got ${level}.`)
+  return { seed: options.seed, resamples, level }
+}
+
+/** Percentile bounds among sorted defined values: indices floor(α/2·(n-1)) and floor((1-α/2)·(n-1)). */
+function bounds(values: number[], level: number): { low: number | null; high: number | null } {
+  if (values.length === 0) return { low: null, high: null }
+  const sorted = sortSamples(values)
+  const tail = (1 - level) / 2
+  return {
+    low: sorted[percentileIndex(sorted.length, tail)] as number,
+    high: sorted[percentileIndex(sorted.length, 1 - tail)] as number,
+  }
+}
+
+/**
+ * Percentile bootstrap interval of `statistic` over `units`. Each resample
+ * draws `units.length` units with replacement and passes them as an array in
+ * which every draw is its own element: a unit drawn twice appears twice and
+ * must be counted twice by the statistic. Resamples where the statistic is
+ * null are left out of the percentiles (see `defined`).
+ */
+export function bootstrapPercentileInterval<T>(
+  units: readonly T[],
+  statistic: (draws: readonly T[]) => number | null,
+  options: BootstrapOptions,
+): BootstrapInterval {
+  const { seed, resamples, level } = resolve(options)
+  const random = seededRandom(seed)
+  const values: number[] = []
+  const draws: T[] = new Array<T>(units.length)
+  if (units.length > 0) {
+    for (let r = 0; r < resamples; r++) {
+      for (let i = 0; i < units.length; i++) draws[i] = units[random.below(units.length)] as T
+      const value = statistic(draws)
+      if (value !== null && Number.isFinite(value)) values.push(value)
+    }
+  }
+  return { ...bounds(values, level), level, seed, resamples, defined: values.length }
+}
+
+/** A paired difference of means with its bootstrap interval. */
+export interface PairedDelta {
+  /** mean(probe) − mean(control) over the matched items, or null when there are none. */
+  delta: number | null
+  low: number | null
+  high: number | null
+  /** Matched items. */
+  n: number
+  seed: number
+  resamples: number
+  level: number
+}
+
+/**
+ * Paired bootstrap of mean(probe) − mean(control): item i of `control` and of
+ * `probe` are the same question under two conditions, so each resample draws
+ * item indices and keeps both scores of a drawn item together. A negative
+ * delta means the probe condition scored lower. Values are not rounded.
+ */
+export function pairedBootstrapDelta(
+  control: readonly number[],
+  probe: readonly number[],
+  options: BootstrapOptions,
+): PairedDelta {
+  if (control.length !== probe.length) {
+    throw new BootstrapOptionError(`paired bootstrap needs matched items: \`control\` has ${control.length} scores and \`probe\` has ${probe.length}.`)
+  }
+  const differences = probe.map((score, i) => score - (control[i] as number))
+  const interval = bootstrapPercentileInterval(differences, mean, options)
+  return {
+    delta: mean(differences),
+    low: interval.low,
+    high: interval.high,
+    n: differences.length,
+    seed: interval.seed,
+    resamples: interval.resamples,
+    level: interval.level,
+  }
+}

@@ -1,0 +1,449 @@
+/**
+ * The TIVARQ v1 scorer (spec section 5): prediction rows in, `report.json` out.
+ * One scorer for the CLI, the library and the Vitest reporter. Pure: no I/O.
+ *
+ * Every rate is `{ score, cases }`: `score` rounded half-to-even to 6 decimals
+ * (as Python's `round`) and `null` — never 0 — when `cases` is 0.
+ */
+import { FAMILIES } from './schema.js'
+import type { Answer, AnswerValue } from './schema.js'
+import { sameAnswer, sameValue } from './gold.js'
+import type { AnsweredRow, PredictionRow } from './results.js'
+import { bootstrapPercentileInterval, DEFAULT_RESAMPLES } from '../stats/bootstrap.js'
+import { quantileSorted, roundHalfEven, sortSamples } from '../stats/quantile.js'
+
+// ─── Report shape ────────────────────────────────────────────────────────────
+
+/** A rate with its denominator. `score` is null when `cases` is 0. */
+export interface Rate {
+  score: number | null
+  cases: number
+}
+
+/** Precision, recall and F1 of predicting a set of states, with the counts they come from. */
+export interface DetectionMetrics {
+  /** tp / (tp + fp); null when nothing was predicted in the set. */
+  precision: number | null
+  /** tp / (tp + fn); null when gold is never in the set. */
+  recall: number | null
+  /** 2tp / (2tp + fp + fn); null when all three are 0. */
+  f1: number | null
+  tp: number
+  fp: number
+  fn: number
+}
+
+/** Every metric of section 5, over one set of rows. */
+export interface TivarqMetrics {
+  /** Primary metric: transitions whose pre and post answers, controls and no-leak all hold. Higher is better. */
+  transition_success_rate: Rate
+  /** Correct answers among answered non-history rows. Higher is better. */
+  current_state_accuracy: Rate
+  /** Invalidated values returned as current, among stale-risk rows. Lower is better. */
+  stale_value_leakage_rate: Rate
+  /** Correct control answers (phase not `pre`) among answered non-history rows. Higher is better. */
+  unaffected_fact_retention: Rate
+  /** Detection of `needs_clarification`. */
+  clarification: DetectionMetrics
+  /** Detection of `unknown`, `withdrawn` and `expired`. */
+  abstention: DetectionMetrics
+  /** Correct answers among answered `history` rows. */
+  historical_accuracy: Rate
+  /** Correct answers among answered rows whose gold state is `expired`. */
+  expiration_accuracy: Rate
+  /** Answer latency over answered rows (percentile index rule), 3 decimals. */
+  query_latency_ms: { p50: number | null; p95: number | null }
+  /** Time until a post-change answer is right, over answered post-change target rows. */
+  update_lag_ms: {
+    observed_mean: number | null
+    observed_p95: number | null
+    /** Post-change rows with a measured, uncensored lag. */
+    observed: number
+    /** Post-change rows still wrong after the last poll. */
+    censored: number
+    /** Answered target rows of phase `post`. */
+    post_change_cases: number
+  }
+  /** Token counts the adapter reported (never part of correctness). */
+  reported_tokens: { prompt: number; completion: number; cases_with_usage: number }
+  /** Cost the adapter reported, total rounded to 8 decimals (null when no row reported one). */
+  reported_cost_usd: { total: number | null; cases_with_cost: number }
+}
+
+export interface ProbeCounts {
+  total: number
+  answered: number
+  unsupported: number
+  error: number
+}
+
+/** The episode-level percentile bootstrap interval of transition success. */
+export interface TransitionSuccessInterval {
+  low: number | null
+  high: number | null
+  level: number
+  /** Seed of the resampling stream: the same rows and seed give the same interval. */
+  seed: number
+  resamples: number
+  /** Resamples that held at least one transition (the percentiles are read among these). */
+  defined: number
+  /** What was resampled. */
+  unit: 'episode'
+  /** An episode drawn twice counts twice (upstream collapses repeated draws by episode id). */
+  repeated_draws: 'counted_separately'
+}
+
+/** Per-family slice of the report. */
+export interface FamilyReport {
+  probe_counts: { total: number; answered: number }
+  metrics: TivarqMetrics
+}
+
+/** `report.json`: snake_case, as upstream writes it. */
+export interface TivarqReport {
+  /** Every expected row is present and answered or unsupported (no errors). */
+  complete: boolean
+  probe_counts: ProbeCounts
+  metrics: TivarqMetrics
+  transition_success_95pct_bootstrap_ci: TransitionSuccessInterval
+  by_family: Record<string, FamilyReport>
+  /** Present only when fewer rows than expected were scored (an interrupted run). */
+  interrupted?: { expected_probes: number; finished_probes: number }
+}
+
+export interface ScoreOptions {
+  /** Seed of the bootstrap; the CLI uses the run seed. */
+  seed: number
+  /** Bootstrap resamples. @default 1000 (at least 500) */
+  resamples?: number
+  /** Rows a finished run would have; fewer rows make the report incomplete and `interrupted`. @default rows.length */
+  expectedProbes?: number
+}
+
+// ─── Row-level judgements (shared with the Vitest reporter) ─────────────────
+
+/** What one row came to, for messages: a stale leak is a wrong answer worth naming. */
+export type RowOutcome = 'correct' | 'stale_leak' | 'wrong' | 'unsupported' | 'error'
+
+/** The answered prediction equals gold (same state, same canonical value). */
+export function isCorrect(row: PredictionRow): boolean {
+  return row.status === 'answered' && sameAnswer(predictionAnswer(row), row.expected)
+}
+
+/** The row is at risk of a stale value: it has an old value, and gold is not that value. */
+export function isStaleRisk(row: Pick<PredictionRow, 'old_value' | 'expected'>): boolean {
+  if (row.old_value === null || row.old_value === undefined) return false
+  return row.expected.state !== 'known' || !sameValue(row.expected.value, row.old_value)
+}
+
+/** A stale-risk row answered with the invalidated value as current. */
+export function isStaleLeak(row: PredictionRow): boolean {
+  if (row.status !== 'answered' || !isStaleRisk(row)) return false
+  return row.prediction.state === 'known' && sameValue(row.prediction.value, row.old_value as AnswerValue)
+}
+
+/** Classify one row: correct, stale_leak, wrong, unsupported or error. */
+export function classifyRow(row: PredictionRow): RowOutcome {
+  if (row.status !== 'answered') return row.status
+  if (isCorrect(row)) return 'correct'
+  return isStaleLeak(row) ? 'stale_leak' : 'wrong'
+}
+
+function predictionAnswer(row: AnsweredRow): Answer {
+  return { state: row.prediction.state, value: row.prediction.value ?? null } as Answer
+}
+
+function isCurrent(row: PredictionRow): row is AnsweredRow {
+  return row.status === 'answered' && row.capability !== 'history'
+}
+
+function isControl(row: AnsweredRow): boolean {
+  return (row.role === 'control' || row.role === 'scope_control') && row.phase !== 'pre'
+}
+
+// ─── Transitions ────────────────────────────────────────────────────────────
+
+/** One scored transition: the first answered target `pre` and `post` rows of (episode, transition). */
+export interface TransitionOutcome {
+  episode_id: string
+  transition_id: string
+  family: string
+  success: boolean
+  pre_correct: boolean
+  post_correct: boolean
+  /** The post answer returned the invalidated value. */
+  leak: boolean
+  /** The episode's controls: answered non-history control rows of phase check/post. */
+  controls: { cases: number; correct: number }
+  pre_probe_id: string
+  post_probe_id: string
+}
+
+/**
+ * Transitions in row order. A group counts only with both a `pre` and a `post`
+ * answered target row; success needs both right, every episode control right
+ * (and at least one control), and no leak of the old value.
+ */
+export function transitionOutcomes(rows: readonly PredictionRow[]): TransitionOutcome[] {
+  const controls = new Map<string, { cases: number; correct: number }>()
+  const groups = new Map<string, { pre?: AnsweredRow; post?: AnsweredRow; first: AnsweredRow }>()
+  for (const row of rows) {
+    if (row.status !== 'answered') continue
+    if (isCurrent(row) && isControl(row)) {
+      const tally = controls.get(row.episode_id) ?? { cases: 0, correct: 0 }
+      tally.cases++
+      if (isCorrect(row)) tally.correct++
+      controls.set(row.episode_id, tally)
+    }
+    if (row.role !== 'target') continue
+    // JSON of the pair: no separator character can make two keys collide.
+    const key = JSON.stringify([row.episode_id, row.transition_id])
+    const group = groups.get(key) ?? { first: row }
+    if (row.phase === 'pre' && group.pre === undefined) group.pre = row
+    if (row.phase === 'post' && group.post === undefined) group.post = row
+    groups.set(key, group)
+  }
+  const outcomes: TransitionOutcome[] = []
+  for (const { pre, post, first } of groups.values()) {
+    if (pre === undefined || post === undefined) continue
+    const episodeControls = controls.get(first.episode_id) ?? { cases: 0, correct: 0 }
+    const preCorrect = isCorrect(pre)
+    const postCorrect = isCorrect(post)
+    const leak = isStaleLeak(post)
+    outcomes.push({
+      episode_id: first.episode_id,
+      transition_id: first.transition_id,
+      family: familyOf(first),
+      success: preCorrect && postCorrect && episodeControls.cases > 0 && episodeControls.correct === episodeControls.cases && !leak,
+      pre_correct: preCorrect,
+      post_correct: postCorrect,
+      leak,
+      controls: episodeControls,
+      pre_probe_id: pre.probe_id,
+      post_probe_id: post.probe_id,
+    })
+  }
+  return outcomes
+}
+
+/** A row's family; upstream rows without one take it from `episode_id` ("<family>-<NN>"). */
+export function familyOf(row: Pick<PredictionRow, 'family' | 'episode_id'>): string {
+  if (typeof row.family === 'string' && row.family.length > 0) return row.family
+  const cut = row.episode_id.lastIndexOf('-')
+  return cut > 0 ? row.episode_id.slice(0, cut) : row.episode_id
+}
+
+// ─── Metrics ────────────────────────────────────────────────────────────────
+
+function rate(hits: number, cases: number): Rate {
+  return { score: cases === 0 ? null : roundHalfEven(hits / cases, 6), cases }
+}
+
+function ratio(numerator: number, denominator: number): number | null {
+  return denominator === 0 ? null : roundHalfEven(numerator / denominator, 6)
+}
+
+const CLARIFICATION_STATES: ReadonlySet<string> = new Set(['needs_clarification'])
+const ABSTENTION_STATES: ReadonlySet<string> = new Set(['unknown', 'withdrawn', 'expired'])
+
+function detection(rows: readonly AnsweredRow[], states: ReadonlySet<string>): DetectionMetrics {
+  let tp = 0
+  let fp = 0
+  let fn = 0
+  for (const row of rows) {
+    const predicted = states.has(row.prediction.state)
+    const gold = states.has(row.expected.state)
+    if (predicted && gold) tp++
+    else if (predicted) fp++
+    else if (gold) fn++
+  }
+  return { precision: ratio(tp, tp + fp), recall: ratio(tp, tp + fn), f1: ratio(2 * tp, 2 * tp + fp + fn), tp, fp, fn }
+}
+
+function accuracy(rows: readonly AnsweredRow[]): Rate {
+  let correct = 0
+  for (const row of rows) if (isCorrect(row)) correct++
+  return rate(correct, rows.length)
+}
+
+function percentile3(values: readonly number[], p: number): number | null {
+  const value = quantileSorted(sortSamples(values), p)
+  return value === null ? null : roundHalfEven(value, 3)
+}
+
+// Upstream rows may carry usage and cost inside `prediction` (the adapter's response as received).
+function usageOf(row: AnsweredRow): { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined {
+  const nested = (row.prediction as { usage?: unknown }).usage
+  const usage = row.usage ?? nested
+  return usage !== null && typeof usage === 'object' ? (usage as { prompt_tokens?: unknown; completion_tokens?: unknown }) : undefined
+}
+
+function costOf(row: AnsweredRow): number | undefined {
+  const cost = row.cost_usd ?? (row.prediction as { cost_usd?: unknown }).cost_usd
+  return typeof cost === 'number' && Number.isFinite(cost) ? cost : undefined
+}
+
+function finiteNumber(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0
+}
+
+/** Every section-5 metric over `rows` (no bootstrap). */
+export function computeMetrics(rows: readonly PredictionRow[]): TivarqMetrics {
+  const answered = rows.filter((row): row is AnsweredRow => row.status === 'answered')
+  const current = answered.filter(isCurrent)
+  const controls = current.filter(isControl)
+  const transitions = transitionOutcomes(rows)
+  const staleRisk = answered.filter(isStaleRisk)
+  const postChange = answered.filter((row) => row.role === 'target' && row.phase === 'post')
+  const censored = postChange.filter((row) => row.update_lag_censored === true)
+  const observedLags = postChange
+    .filter((row) => row.update_lag_censored !== true && typeof row.update_lag_ms === 'number' && Number.isFinite(row.update_lag_ms))
+    .map((row) => row.update_lag_ms as number)
+  const latencies = answered.map((row) => row.latency_ms).filter((ms): ms is number => typeof ms === 'number' && Number.isFinite(ms))
+
+  let prompt = 0
+  let completion = 0
+  let withUsage = 0
+  let cost = 0
+  let withCost = 0
+  for (const row of answered) {
+    const usage = usageOf(row)
+    if (usage !== undefined) {
+      withUsage++
+      prompt += finiteNumber(usage.prompt_tokens)
+      completion += finiteNumber(usage.completion_tokens)
+    }
+    const rowCost = costOf(row)
+    if (rowCost !== undefined) {
+      withCost++
+      cost += rowCost
+    }
+  }
+  let observedTotal = 0
+  for (const lag of observedLags) observedTotal += lag
+
+  return {
+    transition_success_rate: rate(transitions.filter((t) => t.success).length, transitions.length),
+    current_state_accuracy: accuracy(current),
+    stale_value_leakage_rate: rate(staleRisk.filter(isStaleLeak).length, staleRisk.length),
+    unaffected_fact_retention: accuracy(controls),
+    clarification: detection(answered, CLARIFICATION_STATES),
+    abstention: detection(answered, ABSTENTION_STATES),
+    historical_accuracy: accuracy(answered.filter((row) => row.capability === 'history')),
+    expiration_accuracy: accuracy(answered.filter((row) => row.expected.state === 'expired')),
+    query_latency_ms: { p50: percentile3(latencies, 0.5), p95: percentile3(latencies, 0.95) },
+    update_lag_ms: {
+      observed_mean: observedLags.length === 0 ? null : roundHalfEven(observedTotal / observedLags.length, 3),
+      observed_p95: percentile3(observedLags, 0.95),
+      observed: observedLags.length,
+      censored: censored.length,
+      post_change_cases: postChange.length,
+    },
+    reported_tokens: { prompt, completion, cases_with_usage: withUsage },
+    reported_cost_usd: { total: withCost === 0 ? null : roundHalfEven(cost, 8), cases_with_cost: withCost },
+  }
+}
+
+/** Row counts by status. */
+export function probeCounts(rows: readonly PredictionRow[]): ProbeCounts {
+  const counts: ProbeCounts = { total: rows.length, answered: 0, unsupported: 0, error: 0 }
+  for (const row of rows) counts[row.status]++
+  return counts
+}
+
+// ─── Bootstrap ──────────────────────────────────────────────────────────────
+
+/** Per-episode transition tallies: the unit the bootstrap resamples. */
+export interface EpisodeTally {
+  episode_id: string
+  successes: number
+  transitions: number
+}
+
+/** Transition successes and counts per episode, every episode of `rows` in first-seen order (zero tallies kept). */
+export function episodeTallies(rows: readonly PredictionRow[]): EpisodeTally[] {
+  const tallies = new Map<string, EpisodeTally>()
+  for (const row of rows) if (!tallies.has(row.episode_id)) tallies.set(row.episode_id, { episode_id: row.episode_id, successes: 0, transitions: 0 })
+  for (const outcome of transitionOutcomes(rows)) {
+    const tally = tallies.get(outcome.episode_id) as EpisodeTally
+    tally.transitions++
+    if (outcome.success) tally.successes++
+  }
+  return [...tallies.values()]
+}
+
+/**
+ * Episode-level bootstrap of transition success. Transition success of an
+ * episode depends on that episode's rows alone, so each draw contributes its
+ * own tally: an episode drawn twice counts twice, as if its copies were
+ * relabelled apart. (Upstream regroups the resampled rows by episode id, so a
+ * repeated draw collapses into one and the interval comes out too narrow.)
+ */
+export function transitionSuccessInterval(rows: readonly PredictionRow[], options: { seed: number; resamples?: number }): TransitionSuccessInterval {
+  const interval = bootstrapPercentileInterval(
+    episodeTallies(rows),
+    (draws) => {
+      let successes = 0
+      let transitions = 0
+      for (const draw of draws) {
+        successes += draw.successes
+        transitions += draw.transitions
+      }
+      return transitions === 0 ? null : successes / transitions
+    },
+    { seed: options.seed, resamples: options.resamples ?? DEFAULT_RESAMPLES, level: 0.95 },
+  )
+  return {
+    low: interval.low === null ? null : roundHalfEven(interval.low, 6),
+    high: interval.high === null ? null : roundHalfEven(interval.high, 6),
+    level: interval.level,
+    seed: interval.seed,
+    resamples: interval.resamples,
+    defined: interval.defined,
+    unit: 'episode',
+    repeated_draws: 'counted_separately',
+  }
+}
+
+// ─── Report ─────────────────────────────────────────────────────────────────
+
+/** Families in the benchmark's order, then any others alphabetically. */
+function familyOrder(families: Iterable<string>): string[] {
+  const known: readonly string[] = FAMILIES
+  return [...new Set(families)].sort((a, b) => {
+    const ia = known.indexOf(a)
+    const ib = known.indexOf(b)
+    if (ia !== -1 || ib !== -1) return (ia === -1 ? Infinity : ia) - (ib === -1 ? Infinity : ib)
+    return a < b ? -1 : a > b ? 1 : 0
+  })
+}
+
+/** Score prediction rows into `report.json` (section 5), with a seeded episode-level bootstrap. */
+export function scoreRows(rows: readonly PredictionRow[], options: ScoreOptions): TivarqReport {
+  const counts = probeCounts(rows)
+  const expected = options.expectedProbes ?? rows.length
+  const byFamilyRows = new Map<string, PredictionRow[]>()
+  for (const row of rows) {
+    const family = familyOf(row)
+    const list = byFamilyRows.get(family) ?? []
+    list.push(row)
+    byFamilyRows.set(family, list)
+  }
+  const byFamily: Record<string, FamilyReport> = {}
+  for (const family of familyOrder(byFamilyRows.keys())) {
+    const familyRows = byFamilyRows.get(family) as PredictionRow[]
+    byFamily[family] = {
+      probe_counts: { total: familyRows.length, answered: familyRows.filter((row) => row.status === 'answered').length },
+      metrics: computeMetrics(familyRows),
+    }
+  }
+  const report: TivarqReport = {
+    complete: counts.error === 0 && rows.length >= expected,
+    probe_counts: counts,
+    metrics: computeMetrics(rows),
+    transition_success_95pct_bootstrap_ci: transitionSuccessInterval(rows, options),
+    by_family: byFamily,
+  }
+  if (rows.length < expected) report.interrupted = { expected_probes: expected, finished_probes: rows.length }
+  return report
+}

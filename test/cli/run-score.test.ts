@@ -1,0 +1,261 @@
+/**
+ * The real built CLI, as subprocesses: `npm test` builds dist/ first; run
+ * `npx tsc -p tsconfig.build.json` before running this file on its own.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const CLI = join(ROOT, 'dist/cli/main.js')
+const SCRIPTED = fileURLToPath(new URL('./fixtures/scripted-adapter.mjs', import.meta.url))
+let work: string
+
+beforeAll(() => {
+  if (!existsSync(CLI)) spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'ignore' })
+  work = mkdtempSync(join(tmpdir(), 'tg-cli-'))
+})
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' } })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'))
+const jsonl = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line))
+
+describe('run --adapter builtin:latest on smoke', () => {
+  let out: string
+  let result: ReturnType<typeof cli>
+  beforeAll(() => {
+    out = join(work, 'latest')
+    result = cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', out])
+  })
+
+  test('exit 0 and the three files', () => {
+    expect(result.stderr).toContain('run: 60/60 probes (100%), 0 errors')
+    expect(result.status).toBe(0)
+    expect(readdirSync(out).sort()).toEqual(['predictions.jsonl', 'report.json', 'run_manifest.json'])
+  })
+
+  test('report.json carries the published latest figures', () => {
+    const report = json(join(out, 'report.json'))
+    expect(report.complete).toBe(true)
+    expect(report.probe_counts).toEqual({ total: 60, answered: 54, unsupported: 6, error: 0 })
+    expect(report.metrics.transition_success_rate).toEqual({ score: 0.9, cases: 10 })
+    expect(report.metrics.current_state_accuracy).toEqual({ score: 0.944444, cases: 54 })
+    expect(report.metrics.stale_value_leakage_rate).toEqual({ score: 0.083333, cases: 12 })
+    expect(report.metrics.unaffected_fact_retention).toEqual({ score: 1, cases: 13 })
+    expect(report.transition_success_95pct_bootstrap_ci).toMatchObject({ seed: 20261001, resamples: 1000 })
+    expect(Object.keys(report.by_family)).toHaveLength(12)
+  })
+
+  test('predictions.jsonl: one row per probe, in probe order, with the upstream fields', () => {
+    const rows = jsonl(join(out, 'predictions.jsonl'))
+    const probes = jsonl(join(ROOT, 'fixtures/tivarq-v1/probes_smoke.jsonl'))
+    expect(rows).toHaveLength(60)
+    expect(new Set(rows.map((r) => r.probe_id))).toEqual(new Set(probes.map((p) => p.probe_id)))
+    for (const key of ['probe_id', 'episode_id', 'family', 'expected', 'role', 'transition_id', 'phase', 'capability', 'old_value', 'repetition', 'status', 'prediction', 'latency_ms', 'error']) {
+      expect(rows[0]).toHaveProperty(key)
+    }
+    expect(rows.filter((r) => r.status === 'unsupported')).toHaveLength(6)
+  })
+
+  test('run_manifest.json records dataset, adapter, settings', () => {
+    const manifest = json(join(out, 'run_manifest.json'))
+    expect(manifest).toMatchObject({
+      schema_version: 'tivarq.run.v1',
+      track: 'structured',
+      split: 'smoke',
+      run_seed: 20261001,
+      repeats: 1,
+      update_polls: 0,
+      poll_interval_ms: 0,
+      adapter: { name: 'builtin:latest', command: null, capabilities: { clock: false, history: false } },
+      dataset: { source: 'bundled', seed: 20261001 },
+    })
+    const published = json(join(ROOT, 'fixtures/tivarq-v1/manifest.json'))
+    expect(manifest.dataset.files['probes_smoke.jsonl']).toBe(published.files['probes_smoke.jsonl'])
+    expect(manifest.dataset.files['episodes_smoke.jsonl']).toBe(published.files['episodes_smoke.jsonl'])
+  })
+
+  test('the summary shows headline metrics with denominators, the interval and its seed, the family table', () => {
+    expect(result.stdout).toContain('0.9 (10)')
+    expect(result.stdout).toContain('0.944444 (54)')
+    expect(result.stdout).toContain('0.083333 (12)')
+    expect(result.stdout).toMatch(/95% CI \[[0-9.]+, [0-9.]+\]/)
+    expect(result.stdout).toContain('seed 20261001')
+    expect(result.stdout).toContain('delayed_arrival')
+    expect(result.stdout).toContain('60 probes: 54 answered, 6 unsupported, 0 errors')
+  })
+
+  test('score re-scores predictions.jsonl into the same report', () => {
+    const rescored = join(work, 'latest-rescored')
+    const scored = cli(['score', join(out, 'predictions.jsonl'), '--output', rescored])
+    expect(scored.status).toBe(0)
+    expect(json(join(rescored, 'report.json'))).toEqual(json(join(out, 'report.json')))
+  })
+
+  test('score accepts upstream-shaped rows (no family or repetition, extra fields, usage inside prediction)', () => {
+    const rows = jsonl(join(out, 'predictions.jsonl')).map((row) => {
+      const { family: _family, repetition: _repetition, ...rest } = row
+      if (rest.status === 'answered') rest.prediction = { ...rest.prediction, usage: { prompt_tokens: 3, completion_tokens: 1 } }
+      return { ...rest, harness_note: 'upstream' }
+    })
+    const file = join(work, 'upstream.jsonl')
+    writeFileSync(file, rows.map((row) => JSON.stringify(row)).join('\n') + '\n')
+    const scored = cli(['score', file, '--output', join(work, 'upstream-report')])
+    expect(scored.status).toBe(0)
+    const report = json(join(work, 'upstream-report', 'report.json'))
+    const original = json(join(out, 'report.json'))
+    expect(report.metrics.transition_success_rate).toEqual(original.metrics.transition_success_rate)
+    expect(report.by_family.delayed_arrival).toBeDefined()
+    expect(report.metrics.reported_tokens).toEqual({ prompt: 3 * 54, completion: 54, cases_with_usage: 54 })
+  })
+})
+
+describe('oracle and versioned: transition success 1.0 on every split', () => {
+  test.each([
+    ['oracle', 'smoke'],
+    ['oracle', 'dev'],
+    ['oracle', 'test'],
+    ['versioned', 'smoke'],
+    ['versioned', 'dev'],
+    ['versioned', 'test'],
+  ])('builtin:%s on %s', (name, split) => {
+    const out = join(work, `${name}-${split}`)
+    const result = cli(['run', '--split', split, '--adapter', `builtin:${name}`, '--output', out])
+    expect(result.status).toBe(0)
+    const report = json(join(out, 'report.json'))
+    expect(report.metrics.transition_success_rate.score).toBe(1)
+    expect(report.probe_counts.unsupported).toBe(0)
+  })
+})
+
+describe('adapter commands (the subprocess path)', () => {
+  test('-- node dist/cli/main.js baseline oracle: 1.0 on 13 transitions, 60/60 answered', () => {
+    const out = join(work, 'oracle-process')
+    const result = cli(['run', '--split', 'smoke', '--output', out, '--', process.execPath, CLI, 'baseline', 'oracle'])
+    expect(result.status).toBe(0)
+    const report = json(join(out, 'report.json'))
+    expect(report.metrics.transition_success_rate).toEqual({ score: 1, cases: 13 })
+    expect(report.probe_counts).toEqual({ total: 60, answered: 60, unsupported: 0, error: 0 })
+    expect(json(join(out, 'run_manifest.json')).adapter.command).toEqual([process.execPath, CLI, 'baseline', 'oracle'])
+  })
+
+  test('a faulty adapter: exit 1, error rows recorded, report incomplete, files valid', () => {
+    const out = join(work, 'faulty')
+    const result = cli(['run', '--split', 'smoke', '--output', out, '--', process.execPath, SCRIPTED, '--error-every', '7'])
+    expect(result.status).toBe(1)
+    const rows = jsonl(join(out, 'predictions.jsonl'))
+    expect(rows).toHaveLength(60)
+    const errors = rows.filter((r) => r.status === 'error')
+    expect(errors.length).toBe(Math.floor(54 / 7)) // 54 basic probes asked; every 7th query fails
+    expect(errors[0].error).toContain('scripted failure')
+    const report = json(join(out, 'report.json'))
+    expect(report.complete).toBe(false)
+    expect(report.probe_counts.error).toBe(errors.length)
+    expect(result.stdout).toContain('INCOMPLETE')
+  })
+
+  test('SIGINT: predictions so far and a report marked incomplete, exit 1', async () => {
+    const out = join(work, 'interrupted')
+    const child = spawn(process.execPath, [CLI, 'run', '--split', 'smoke', '--output', out, '--', process.execPath, SCRIPTED, '--delay-ms', '40'], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1' },
+    })
+    let stderr = ''
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+    await new Promise<void>((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString()
+        if (stderr.includes('run: 12/60')) resolve()
+      })
+    })
+    child.kill('SIGINT')
+    expect(await exited).toBe(1)
+    expect(stderr).toContain('interrupted after')
+    const rows = jsonl(join(out, 'predictions.jsonl'))
+    expect(rows.length).toBeGreaterThanOrEqual(12)
+    expect(rows.length).toBeLessThan(60)
+    const report = json(join(out, 'report.json'))
+    expect(report.complete).toBe(false)
+    expect(report.interrupted).toEqual({ expected_probes: 60, finished_probes: rows.length })
+    expect(readdirSync(out).filter((name) => name.endsWith('.tmp'))).toEqual([])
+  })
+})
+
+describe('repeats', () => {
+  test('--repeat 3: numbered predictions and reports, aggregate.json', () => {
+    const out = join(work, 'repeat')
+    const result = cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', out, '--repeat', '3', '--seed', '7'])
+    expect(result.status).toBe(0)
+    expect(readdirSync(out).sort()).toEqual([
+      'aggregate.json',
+      'predictions-1.jsonl',
+      'predictions-2.jsonl',
+      'predictions-3.jsonl',
+      'report-1.json',
+      'report-2.json',
+      'report-3.json',
+      'run_manifest.json',
+    ])
+    expect(jsonl(join(out, 'predictions-2.jsonl')).every((row) => row.repetition === 2)).toBe(true)
+    expect(json(join(out, 'report-3.json')).transition_success_95pct_bootstrap_ci.seed).toBe(7)
+    const aggregate = json(join(out, 'aggregate.json'))
+    // latest is deterministic: three identical scores, so sd 0 and a point range.
+    expect(aggregate).toMatchObject({ repeats: 3, complete: true, reports: ['report-1.json', 'report-2.json', 'report-3.json'] })
+    expect(aggregate.transition_success_rate).toEqual({ mean: 0.9, stddev: 0, min: 0.9, max: 0.9, scores: [0.9, 0.9, 0.9], cases: [10, 10, 10] })
+    expect(json(join(out, 'run_manifest.json')).repeats).toBe(3)
+    expect(result.stdout).toContain('over 3 repetitions')
+  })
+})
+
+describe('usage and data errors exit 2', () => {
+  test.each([
+    [['run', '--adapter', 'builtin:latest', '--output', 'x'], '`--split` is required'],
+    [['run', '--split', 'huge', '--adapter', 'builtin:latest', '--output', 'x'], '`--split huge` is not a split'],
+    [['run', '--split', 'smoke', '--adapter', 'builtin:nope', '--output', 'x'], 'builtin:NAME'],
+    [['run', '--split', 'smoke', '--output', 'x'], 'say what to run'],
+    [['run', '--split', 'smoke', '--adapter', 'builtin:latest'], '`--output DIR` is required'],
+    [['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', 'x', '--repeat', '0'], '`--repeat` must be a whole number'],
+    [['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', 'x', '--resamples', '100'], '`--resamples` must be a whole number ≥ 500'],
+    [['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', 'x', '--bogus'], "unknown option '--bogus'"],
+    [['score', 'does-not-exist.jsonl', '--output', 'x'], 'no such file'],
+  ])('%j', (args, message) => {
+    const result = cli(args)
+    expect(result.status).toBe(2)
+    expect(result.stderr).toContain(message)
+  })
+
+  test('an invalid dataset directory', () => {
+    const dir = join(work, 'empty-dataset')
+    mkdirSync(dir, { recursive: true })
+    const result = cli(['run', '--dataset', dir, '--split', 'smoke', '--adapter', 'builtin:latest', '--output', join(work, 'never')])
+    expect(result.status).toBe(2)
+    expect(result.stderr).toContain(dir)
+  })
+
+  test('an adapter command that cannot start', () => {
+    const result = cli(['run', '--split', 'smoke', '--output', join(work, 'never'), '--', join(work, 'no-such-adapter')])
+    expect(result.status).toBe(2)
+    expect(result.stderr).toContain('could not start the adapter')
+  })
+
+  test('a bad predictions line is named by file:line', () => {
+    const file = join(work, 'bad.jsonl')
+    const good = readFileSync(join(work, 'latest', 'predictions.jsonl'), 'utf8').split('\n')[0]
+    writeFileSync(file, `${good}\n{"probe_id": "x"}\nnot json\n`)
+    const result = cli(['score', file, '--output', join(work, 'never')])
+    expect(result.status).toBe(2)
+    expect(result.stderr).toContain(`${file}:2`)
+    expect(result.stderr).toContain(`${file}:3: not JSON`)
+  })
+})

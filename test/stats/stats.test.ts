@@ -1,0 +1,150 @@
+import { describe, expect, test } from 'vitest'
+import seedrandom from 'seedrandom'
+import {
+  bootstrapPercentileInterval,
+  mean,
+  pairedBootstrapDelta,
+  percentileIndex,
+  quantileSorted,
+  roundHalfEven,
+  sampleStddev,
+  seededRandom,
+  sortSamples,
+} from '../../src/stats/index.js'
+
+describe('percentile index rule min(n-1, floor((n-1)·p))', () => {
+  test('reference indices', () => {
+    // 999·0.025 = 24.975 and 999·0.975 = 974.025: the bootstrap bounds of 1,000 resamples.
+    expect(percentileIndex(1000, 0.025)).toBe(24)
+    expect(percentileIndex(1000, 0.975)).toBe(974)
+    expect(percentileIndex(10, 0.95)).toBe(8) // floor(8.55)
+    expect(percentileIndex(21, 0.95)).toBe(19) // 20·0.95 is exactly 19 in doubles
+    expect(percentileIndex(1, 0.5)).toBe(0)
+    expect(percentileIndex(5, 1)).toBe(4)
+    expect(() => percentileIndex(0, 0.5)).toThrow(RangeError)
+  })
+  test('quantileSorted picks an observed sample, no interpolation', () => {
+    const sorted = sortSamples([10, 3, 7, 1, 9, 2, 8, 4, 6, 5])
+    expect([...sorted]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    expect(quantileSorted(sorted, 0.5)).toBe(5) // index floor(4.5) = 4
+    expect(quantileSorted(sorted, 0.95)).toBe(9) // index 8
+    expect(quantileSorted(sortSamples([]), 0.5)).toBeNull()
+  })
+})
+
+describe('roundHalfEven matches Python round() (references computed with Python 3)', () => {
+  test('reference values from Python 3', () => {
+    expect(roundHalfEven(17 / 18, 6)).toBe(0.944444)
+    expect(roundHalfEven(1 / 12, 6)).toBe(0.083333)
+    expect(roundHalfEven(1 / 128, 6)).toBe(0.007812) // exact tie 0.0078125 → even
+    expect(roundHalfEven(3 / 128, 6)).toBe(0.023438) // exact tie 0.0234375 → even
+    expect(roundHalfEven(-1 / 128, 6)).toBe(-0.007812)
+    expect(roundHalfEven(2.675, 2)).toBe(2.67) // 2.675 is 2.67499999… in binary
+    expect(roundHalfEven(0.5, 0)).toBe(0)
+    expect(roundHalfEven(1.5, 0)).toBe(2)
+    expect(roundHalfEven(2.5, 0)).toBe(2)
+    expect(roundHalfEven(123.4565, 3)).toBe(123.457) // 123.45650000000000546… in binary
+    expect(roundHalfEven(3.5e-6, 8)).toBe(0.0000035)
+    expect(roundHalfEven(2 / 3, 6)).toBe(0.666667)
+  })
+})
+
+describe('mean and sample standard deviation', () => {
+  test('reference values', () => {
+    expect(mean([2, 4, 4, 4, 5, 5, 7, 9])).toBe(5)
+    // population sd is 2; the sample sd is sqrt(32/7) = 2.1380899352993952
+    expect(sampleStddev([2, 4, 4, 4, 5, 5, 7, 9])).toBeCloseTo(2.1380899352993952, 15)
+    expect(sampleStddev([1])).toBeNull()
+    expect(mean([])).toBeNull()
+  })
+})
+
+describe('seededRandom', () => {
+  test('same seed, same stream; the stream is seedrandom ARC4 of String(seed)', () => {
+    const a = seededRandom(7)
+    const b = seededRandom(7)
+    const reference = seedrandom('7')
+    for (let i = 0; i < 5; i++) {
+      const value = a.next()
+      expect(value).toBe(b.next())
+      expect(value).toBe(reference())
+    }
+    const ints = seededRandom(3)
+    for (let i = 0; i < 100; i++) {
+      const k = ints.below(6)
+      expect(Number.isInteger(k) && k >= 0 && k < 6).toBe(true)
+    }
+  })
+})
+
+describe('bootstrapPercentileInterval', () => {
+  const coin = Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? 1 : 0))
+
+  test('Bernoulli(0.5), n=100: close to the normal interval 0.5 ± 1.96·0.05 = [0.402, 0.598]', () => {
+    const interval = bootstrapPercentileInterval(coin, mean, { seed: 20261001 })
+    expect(interval.resamples).toBe(1000)
+    expect(interval.defined).toBe(1000)
+    expect(interval.low as number).toBeGreaterThan(0.37)
+    expect(interval.low as number).toBeLessThan(0.43)
+    expect(interval.high as number).toBeGreaterThan(0.57)
+    expect(interval.high as number).toBeLessThan(0.63)
+  })
+
+  test('equals a naive re-implementation with the same seeded stream', () => {
+    const data = [0.1, 0.9, 0.4, 0.4, 0.75, 0.2, 1, 0]
+    const interval = bootstrapPercentileInterval(data, mean, { seed: 99, resamples: 600 })
+    const prng = seedrandom('99')
+    const scores: number[] = []
+    for (let r = 0; r < 600; r++) {
+      let total = 0
+      for (let i = 0; i < data.length; i++) total += data[Math.floor(prng() * data.length)] as number
+      scores.push(total / data.length)
+    }
+    scores.sort((x, y) => x - y)
+    expect(interval.low).toBe(scores[Math.floor(599 * 0.025)])
+    expect(interval.high).toBe(scores[Math.floor(599 * 0.975)])
+  })
+
+  test('deterministic for a seed, different for another seed', () => {
+    const values = Array.from({ length: 40 }, (_, i) => (i * 37) % 11)
+    const a = bootstrapPercentileInterval(values, mean, { seed: 1 })
+    expect(bootstrapPercentileInterval(values, mean, { seed: 1 })).toEqual(a)
+    const others = [2, 3, 4, 5].map((seed) => bootstrapPercentileInterval(values, mean, { seed }))
+    expect(others.some((other) => other.low !== a.low || other.high !== a.high)).toBe(true)
+  })
+
+  test('null statistics are left out; nothing defined gives null bounds', () => {
+    const interval = bootstrapPercentileInterval([1, 2, 3], () => null, { seed: 1 })
+    expect(interval).toMatchObject({ low: null, high: null, defined: 0, resamples: 1000 })
+    expect(bootstrapPercentileInterval([], mean, { seed: 1 })).toMatchObject({ low: null, high: null, defined: 0 })
+  })
+
+  test('fewer than 500 resamples is refused with a stable code', () => {
+    expect(() => bootstrapPercentileInterval([1], mean, { seed: 1, resamples: 499 })).toThrow(
+      expect.objectContaining({ code: 'BOOTSTRAP_OPTION_INVALID' }),
+    )
+  })
+})
+
+describe('pairedBootstrapDelta', () => {
+  test('a constant paired drop of 0.25 gives a degenerate interval at -0.25, however spread the controls', () => {
+    const control = [1, 0.5, 0.75, 0.25, 1, 0.5, 1, 0.25]
+    const probe = control.map((score) => score - 0.25)
+    const result = pairedBootstrapDelta(control, probe, { seed: 5 })
+    expect(result).toEqual({ delta: -0.25, low: -0.25, high: -0.25, n: 8, seed: 5, resamples: 1000, level: 0.95 })
+  })
+
+  test('12 items, probe loses 3 of 12: delta -0.25 inside its interval, interval below 0', () => {
+    const control = Array.from({ length: 12 }, () => 1)
+    const probe = control.map((_, i) => (i < 3 ? 0 : 1))
+    const result = pairedBootstrapDelta(control, probe, { seed: 20261001 })
+    expect(result.delta).toBe(-0.25)
+    expect(result.low as number).toBeLessThan(-0.25)
+    expect(result.high as number).toBeLessThanOrEqual(0)
+    expect(result.high as number).toBeGreaterThan(-0.25)
+  })
+
+  test('unmatched lengths are refused', () => {
+    expect(() => pairedBootstrapDelta([1, 2], [1], { seed: 1 })).toThrow(/matched items/)
+  })
+})

@@ -1,0 +1,128 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
+import { aggregateReports, buildRunManifest, parsePredictions, readPredictions, RunWriter, runFileNames } from '../../src/tivarq/output.js'
+import { scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
+import { simulatedRows } from './score-fixtures.js'
+
+const work = mkdtempSync(join(tmpdir(), 'tg-output-'))
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+describe('RunWriter', () => {
+  test('predictions are on disk line by line as they are appended; reports are whole JSON', () => {
+    const writer = new RunWriter(join(work, 'a', 'nested'))
+    const rows = simulatedRows('smoke', 'latest')
+    const file = writer.openPredictions()
+    file.append(rows[0]!)
+    file.append(rows[1]!)
+    // Before close: both lines already written (an interrupted run keeps them).
+    expect(readFileSync(file.path, 'utf8').split('\n')).toHaveLength(3)
+    for (const row of rows.slice(2)) file.append(row)
+    file.close(rows)
+    expect(readPredictions(file.path)).toEqual(rows)
+    const firstLine = readFileSync(file.path, 'utf8').split('\n')[0] as string
+    expect(firstLine.startsWith('{"capability":')).toBe(true) // keys sorted, as in the dataset
+    writer.writeReport(scoreRows(rows, { seed: 1 }))
+    expect(JSON.parse(readFileSync(join(writer.dir, 'report.json'), 'utf8')).metrics.transition_success_rate).toEqual({ score: 0.9, cases: 10 })
+    expect(readdirSync(writer.dir).sort()).toEqual(['predictions.jsonl', 'report.json'])
+  })
+
+  test('close(canonical) rewrites rows that arrived out of order', () => {
+    const writer = new RunWriter(join(work, 'b'))
+    const rows = simulatedRows('smoke', 'oracle').slice(0, 5)
+    const file = writer.openPredictions(2, 3)
+    for (const row of [...rows].reverse()) file.append(row)
+    file.close(rows)
+    expect(file.path.endsWith('predictions-2.jsonl')).toBe(true)
+    expect(readPredictions(file.path).map((r) => r.probe_id)).toEqual(rows.map((r) => r.probe_id))
+  })
+
+  test('file names: plain for one run, numbered with repeats', () => {
+    expect(runFileNames(1, 1)).toEqual({ predictions: 'predictions.jsonl', report: 'report.json' })
+    expect(runFileNames(3, 4)).toEqual({ predictions: 'predictions-3.jsonl', report: 'report-3.json' })
+  })
+})
+
+describe('readPredictions', () => {
+  test('every problem is reported with file:line and field path', () => {
+    const good = JSON.stringify(simulatedRows('smoke', 'latest')[0])
+    const text = [good, '', '{"status":"answered"}', 'nope', JSON.stringify({ ...JSON.parse(good), prediction: { state: 'maybe', value: null } })].join('\n')
+    let caught: unknown
+    try {
+      parsePredictions(text, 'p.jsonl')
+    } catch (error) {
+      caught = error
+    }
+    expect(caught).toMatchObject({ code: 'PREDICTIONS_INVALID', file: 'p.jsonl' })
+    const issues = (caught as { issues: { line: number; path: string }[] }).issues
+    expect(new Set(issues.map((i) => i.line))).toEqual(new Set([3, 4, 5]))
+    expect(issues.some((i) => i.line === 3 && i.path === 'probe_id')).toBe(true)
+    expect(issues.some((i) => i.line === 5 && i.path === 'prediction.state')).toBe(true)
+    expect((caught as Error).message).toContain('p.jsonl:4: not JSON')
+  })
+
+  test('upstream leniency: missing family comes from episode_id, repetition defaults to 1, extra fields kept', () => {
+    const original = simulatedRows('smoke', 'latest').find((r) => r.episode_id === 'third_party_quote-00')!
+    const { family: _f, repetition: _r, ...row } = original as unknown as Record<string, unknown>
+    const [parsed] = parsePredictions(JSON.stringify({ ...row, judge: 'none' }), 'u.jsonl')
+    expect(parsed).toMatchObject({ family: 'third_party_quote', repetition: 1, judge: 'none' })
+  })
+})
+
+describe('buildRunManifest', () => {
+  test('snake_case fields, revision from the manifest hash, configs parsed when JSON', () => {
+    const manifest = buildRunManifest({
+      datasetManifest: { episode_count: 240, families: [], files: {}, schema_version: 'tivarq.v1', seed: 20261001 },
+      fileHashes: { 'probes_dev.jsonl': 'ab', 'manifest.json': 'cd' },
+      track: 'conversation',
+      split: 'dev',
+      adapter: { name: 'mine', command: ['python3', 'a.py'], adapterVersion: '2.0', capabilities: { clock: true, history: false, inspection: false, tracks: ['conversation'] } },
+      modelConfig: '{"model":"small","temperature":0}',
+      promptConfig: 'prompt v3',
+      seed: 5,
+      repeats: 2,
+      updatePolls: 3,
+      pollIntervalMs: 50,
+      concurrency: 4,
+      timeoutMs: 1000,
+      resamples: 1000,
+      harnessCommit: null,
+      startedAt: '2026-01-01T00:00:00.000Z',
+    })
+    expect(manifest).toEqual({
+      schema_version: 'tivarq.run.v1',
+      harness: { name: 'timegrounded', version: expect.any(String), commit: null },
+      dataset: { source: 'bundled', revision: 'sha256:cd', schema_version: 'tivarq.v1', seed: 20261001, files: { 'probes_dev.jsonl': 'ab', 'manifest.json': 'cd' } },
+      track: 'conversation',
+      split: 'dev',
+      adapter: { name: 'mine', command: ['python3', 'a.py'], version: '2.0', capabilities: { clock: true, history: false, inspection: false, tracks: ['conversation'] } },
+      model_config: { model: 'small', temperature: 0 },
+      prompt_config: 'prompt v3',
+      sampling: { concurrency: 4, timeout_ms: 1000, bootstrap_resamples: 1000 },
+      run_seed: 5,
+      repeats: 2,
+      update_polls: 3,
+      poll_interval_ms: 50,
+      started_at: '2026-01-01T00:00:00.000Z',
+    })
+  })
+})
+
+describe('aggregateReports', () => {
+  test('mean, sample stddev and range of transition success (reference: 0.9, 1.0, 0.8 → mean 0.9, sd 0.1)', () => {
+    const base = scoreRows(simulatedRows('smoke', 'latest'), { seed: 1 })
+    const withScore = (score: number | null): TivarqReport => ({ ...base, metrics: { ...base.metrics, transition_success_rate: { score, cases: 10 } } })
+    const aggregate = aggregateReports([withScore(0.9), withScore(1), withScore(0.8)])
+    expect(aggregate.transition_success_rate).toEqual({ mean: 0.9, stddev: 0.1, min: 0.8, max: 1, scores: [0.9, 1, 0.8], cases: [10, 10, 10] })
+    expect(aggregate.reports).toEqual(['report-1.json', 'report-2.json', 'report-3.json'])
+    expect(aggregateReports([withScore(null), withScore(0.5)]).transition_success_rate).toMatchObject({ mean: 0.5, stddev: null, min: 0.5, max: 0.5 })
+  })
+})
+
+test('writeFileAtomic leaves no temporary file', () => {
+  const writer = new RunWriter(join(work, 'c'))
+  writer.writeAggregate(aggregateReports([scoreRows([], { seed: 1 })]))
+  writeFileSync(join(writer.dir, 'keep.txt'), '')
+  expect(readdirSync(writer.dir).sort()).toEqual(['aggregate.json', 'keep.txt'])
+})

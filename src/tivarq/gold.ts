@@ -5,23 +5,55 @@
  */
 import type { Answer, AnswerValue, Assertion, TivarqEvent } from './schema.js'
 
-/** Python's `str.casefold`, close enough for the keys we sort by. */
+const ASCII_ONLY = /^[\x00-\x7f]*$/
+
+/**
+ * Python's `str.casefold` (full case folding), as the key canonical lists are
+ * sorted by. Upper-then-lower casing reproduces full folding for nearly every
+ * character (ß → ss, ſ → s, µ → μ, ligatures, Greek symbol forms); the
+ * exceptions are patched: dotless ı folds to itself, final ς to σ, ẞ to ss.
+ * Known gap: Python folds Cherokee to upper case, we to lower (same classes).
+ */
 export function casefold(text: string): string {
-  return text.toLowerCase().replace(/ß/g, 'ss').replace(/ς/g, 'σ')
+  if (ASCII_ONLY.test(text)) return text.toLowerCase()
+  return text
+    .split('\u0131')
+    .map((part) => part.toUpperCase().toLowerCase())
+    .join('\u0131')
+    .replace(/\u00df/g, 'ss')
+    .replace(/\u03c2/g, '\u03c3')
 }
 
 /**
- * canonical(list) = unique values sorted case-insensitively (ties broken by
- * code unit so the result never depends on input order); anything else: itself.
+ * Order two strings by Unicode code point, as Python compares str. JavaScript's
+ * `<` compares UTF-16 code units, which puts astral characters (emoji, say)
+ * before U+E000..U+FFFF; remapping the units fixes that without allocating.
+ */
+function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length)
+  for (let i = 0; i < length; i++) {
+    const ua = a.charCodeAt(i)
+    const ub = b.charCodeAt(i)
+    if (ua === ub) continue
+    return codePointRank(ua) - codePointRank(ub)
+  }
+  return a.length - b.length
+}
+
+function codePointRank(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000
+  if (unit >= 0xe000) return unit - 0x800
+  return unit
+}
+
+/**
+ * canonical(list) = unique values sorted case-insensitively (casefold key,
+ * compared by code point as Python does; ties broken by the values themselves
+ * so the result never depends on input order); anything else: itself.
  */
 export function canonical(value: AnswerValue): AnswerValue {
   if (!Array.isArray(value)) return value
-  return [...new Set(value)].sort((a, b) => {
-    const ka = casefold(a)
-    const kb = casefold(b)
-    if (ka !== kb) return ka < kb ? -1 : 1
-    return a < b ? -1 : a > b ? 1 : 0
-  })
+  return [...new Set(value)].sort((a, b) => compareCodePoints(casefold(a), casefold(b)) || compareCodePoints(a, b))
 }
 
 /** Two canonical values are equal (strings by ===, lists element-wise). */

@@ -116,11 +116,41 @@ export const manifestSchema = z.strictObject({
 })
 export type Manifest = z.infer<typeof manifestSchema>
 
-/** JSON Schemas (draft 2020-12) of the rows, for adapter authors in other languages. */
+/**
+ * The answer as JSON Schema sees it: one branch per kind of state, so that a
+ * validator in another language also enforces "known carries a value, every
+ * other state carries null" (the zod schema says it with a refinement, which
+ * JSON Schema cannot express).
+ */
+const answerShapeForJsonSchema = z.discriminatedUnion('state', [
+  z.strictObject({ state: z.literal('known'), value: z.union([z.string(), z.array(z.string())]) }),
+  z.strictObject({ state: z.enum(STATES.filter((state) => state !== 'known')), value: z.null() }),
+])
+
+function toJsonSchema(schema: z.ZodType, title: string): Record<string, unknown> {
+  const answerJson = z.toJSONSchema(answerShapeForJsonSchema) as Record<string, unknown>
+  delete answerJson['$schema']
+  const json = z.toJSONSchema(schema, {
+    override(ctx) {
+      if (ctx.zodSchema !== answerSchema) return
+      for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Record<string, unknown>)[key]
+      Object.assign(ctx.jsonSchema, structuredClone(answerJson))
+    },
+  }) as Record<string, unknown>
+  const { $schema, ...rest } = json
+  return { $schema, title, ...rest }
+}
+
+/**
+ * JSON Schemas (draft 2020-12) of the rows, for adapter authors in other
+ * languages: `episode`, `event`, `assertion`, `probe` and `answer` (tivarq.v1),
+ * plus `manifest` (manifest.json). Plain JSON objects; serialize with JSON.stringify.
+ */
 export const jsonSchemas = {
-  episode: z.toJSONSchema(episodeSchema),
-  event: z.toJSONSchema(eventSchema),
-  assertion: z.toJSONSchema(assertionSchema),
-  probe: z.toJSONSchema(probeSchema),
-  answer: z.toJSONSchema(answerSchema),
+  episode: toJsonSchema(episodeSchema, 'tivarq.v1 episode (one line of episodes_<split>.jsonl)'),
+  event: toJsonSchema(eventSchema, 'tivarq.v1 event'),
+  assertion: toJsonSchema(assertionSchema, 'tivarq.v1 assertion (gold structured reading of an event)'),
+  probe: toJsonSchema(probeSchema, 'tivarq.v1 probe (one line of probes_<split>.jsonl)'),
+  answer: toJsonSchema(answerSchema, 'tivarq.v1 answer {state, value}'),
+  manifest: toJsonSchema(manifestSchema, 'tivarq.v1 manifest.json'),
 } as const

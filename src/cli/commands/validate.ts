@@ -1,0 +1,51 @@
+/**
+ * `timegrounded validate [--dataset DIR] [--json]`: check a TIVARQ directory
+ * (default: the bundled fixtures) and print a readable summary, or the
+ * validation result as JSON. Exit 0 valid, 1 invalid, 2 usage error.
+ */
+import { stat } from 'node:fs/promises'
+import { InvalidArgumentError, Option, type Command } from 'commander'
+import { SPLITS, type Split } from '../../tivarq/schema.js'
+import { renderValidationResult, validateDataset, type ValidationResult } from '../../tivarq/validate.js'
+
+interface ValidateCommandOptions {
+  dataset?: string
+  json?: boolean
+  maxIssues: number
+  split?: Split[]
+}
+
+/** The exit code of a validation: 0 valid, 1 invalid. */
+export function validationExitCode(result: ValidationResult): 0 | 1 {
+  return result.status === 'valid' ? 0 : 1
+}
+
+function parseMaxIssues(text: string): number {
+  const value = Number(text)
+  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError('expected a whole number of at least 1.')
+  return value
+}
+
+/** Register `validate` on the CLI program. */
+export function registerValidate(program: Command): void {
+  program
+    .command('validate')
+    .description('Check a TIVARQ directory: manifest hashes, every row, gold answers, ids and canonical counts.')
+    .option('--dataset <dir>', 'TIVARQ directory to check (default: the bundled TIVARQ v1 fixtures)')
+    .option('--json', 'print the validation result as JSON instead of a summary')
+    .option('--max-issues <n>', 'list at most this many issues (the rest are counted)', parseMaxIssues, 100)
+    .addOption(new Option('--split <split...>', 'check only these splits').choices(SPLITS))
+    .action(async (options: ValidateCommandOptions) => {
+      if (options.dataset !== undefined) {
+        const isDirectory = await stat(options.dataset).then((info) => info.isDirectory(), () => false)
+        if (!isDirectory) {
+          process.stderr.write(`timegrounded validate: \`--dataset ${options.dataset}\` is not a directory; pass the folder that holds manifest.json and the episodes_*/probes_* files.\n`)
+          process.exitCode = 2
+          return
+        }
+      }
+      const result = await validateDataset(options.dataset, { maxIssues: options.maxIssues, ...(options.split ? { splits: options.split } : {}) })
+      process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : renderValidationResult(result))
+      process.exitCode = validationExitCode(result)
+    })
+}

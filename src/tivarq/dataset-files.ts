@@ -1,0 +1,37 @@
+/**
+ * Where a TIVARQ directory keeps its files, and how their bytes are hashed.
+ * Shared by the validator and the loaders (kept apart so neither imports the other).
+ */
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { PACKAGE_ROOT } from '../version.js'
+import type { Split } from './schema.js'
+
+/** Name of the manifest that records the seed, families, episode count and SHA-256 of each file. */
+export const MANIFEST_FILE = 'manifest.json'
+
+/** `episodes_<split>.jsonl` */
+export function episodesFileName(split: Split): string {
+  return `episodes_${split}.jsonl`
+}
+
+/** `probes_<split>.jsonl` */
+export function probesFileName(split: Split): string {
+  return `probes_${split}.jsonl`
+}
+
+/** Absolute path of the TIVARQ v1 dataset bundled with the package (`fixtures/tivarq-v1`). */
+export function bundledDatasetDir(): string {
+  return fileURLToPath(new URL('fixtures/tivarq-v1', PACKAGE_ROOT))
+}
+
+/** Lower-case hex SHA-256 of some bytes. */
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex')
+}
+
+/** Lower-case hex SHA-256 of a file's bytes, as `sha256sum` prints it and manifest.json records it. */
+export async function sha256File(path: string): Promise<string> {
+  return sha256Hex(await readFile(path))
+}

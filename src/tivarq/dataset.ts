@@ -1,0 +1,78 @@
+/**
+ * Loading TIVARQ data: the bundled fixtures or any directory laid out like
+ * them. Loaders validate first (see validate.ts) and throw a DatasetError that
+ * lists every issue when the directory is invalid, so a run never starts on
+ * data that does not match its manifest.
+ */
+import { DatasetError, TimegroundedError } from '../errors.js'
+import { inspectDataset, renderIssues, type DatasetInspection } from './validate.js'
+import { SPLITS, type Episode, type Manifest, type Probe, type Split } from './schema.js'
+
+export { bundledDatasetDir, sha256File, episodesFileName, probesFileName, MANIFEST_FILE } from './dataset-files.js'
+
+/** One split's rows, in file order. */
+export interface SplitData {
+  episodes: Episode[]
+  probes: Probe[]
+}
+
+/** What loadSplit returns. */
+export interface LoadedSplit extends SplitData {
+  manifest: Manifest
+  /** SHA-256 of the split's two files (`episodes_<split>.jsonl`, `probes_<split>.jsonl`), keyed by file name. */
+  fileHashes: Record<string, string>
+}
+
+/** What loadDataset returns: all three splits. */
+export interface LoadedDataset {
+  /** Absolute path of the directory read. */
+  dir: string
+  manifest: Manifest
+  /** Whether manifest.json declares the canonical TIVARQ v1 set (seed 20261001, 240 episodes). */
+  canonicalSet: boolean
+  splits: Record<Split, SplitData>
+  /** SHA-256 of every file the manifest lists, keyed by file name. */
+  fileHashes: Record<string, string>
+}
+
+/** Options of the loaders. */
+export interface LoadOptions {
+  /** Keep at most this many issues in a thrown DatasetError. @default 100 */
+  maxIssues?: number
+}
+
+function throwIfInvalid(inspection: DatasetInspection): asserts inspection is DatasetInspection & { result: { status: 'valid' } } {
+  const { result } = inspection
+  if (result.status === 'invalid') {
+    throw new DatasetError(result.dir, result.issues, result.omittedIssues, renderIssues(result.issues, result.omittedIssues))
+  }
+}
+
+/**
+ * Load and validate one split (its two files plus manifest.json).
+ * Throws DatasetError (code `DATASET_INVALID`, with `issues`) when anything is wrong.
+ * @default dir: the bundled fixtures
+ */
+export async function loadSplit(dir: string | undefined, split: Split, options: LoadOptions = {}): Promise<LoadedSplit> {
+  if (!(SPLITS as readonly string[]).includes(split)) {
+    throw new TimegroundedError('UNKNOWN_SPLIT', `unknown split ${JSON.stringify(split)}; pass one of ${SPLITS.join(', ')}`)
+  }
+  const inspection = await inspectDataset(dir, { ...options, splits: [split] })
+  throwIfInvalid(inspection)
+  const { manifest, fileHashes } = inspection.result
+  const rows = inspection.rows[split] ?? { episodes: [], probes: [] }
+  return { episodes: rows.episodes, probes: rows.probes, manifest, fileHashes }
+}
+
+/**
+ * Load and validate a whole TIVARQ directory (all three splits).
+ * Throws DatasetError (code `DATASET_INVALID`, with `issues`) when anything is wrong.
+ * @default dir: the bundled fixtures
+ */
+export async function loadDataset(dir?: string, options: LoadOptions = {}): Promise<LoadedDataset> {
+  const inspection = await inspectDataset(dir, options)
+  throwIfInvalid(inspection)
+  const { result, rows } = inspection
+  const splits = Object.fromEntries(SPLITS.map((split) => [split, rows[split] ?? { episodes: [], probes: [] }])) as Record<Split, SplitData>
+  return { dir: result.dir, manifest: result.manifest, canonicalSet: result.canonicalSet, splits, fileHashes: result.fileHashes }
+}

@@ -1,0 +1,700 @@
+/**
+ * The TIVARQ validator: reads a dataset directory (the bundled fixtures or a
+ * user's download), checks bytes, rows and cross-row facts, and reports every
+ * problem as data — `{ code, file, line, path, value, message }` — collected up
+ * to a bound and rendered once, one issue per line. It never throws for bad
+ * data; the loaders in dataset.ts turn an invalid result into a DatasetError.
+ */
+import { readFile, stat } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import type { z } from 'zod'
+import {
+  MANIFEST_FILE,
+  bundledDatasetDir,
+  episodesFileName,
+  probesFileName,
+  sha256Hex,
+} from './dataset-files.js'
+import { resolveGold, sameAnswer } from './gold.js'
+import {
+  DATASET_SEED,
+  FAMILIES,
+  SPLITS,
+  episodeSchema,
+  manifestSchema,
+  probeSchema,
+  type Episode,
+  type Manifest,
+  type Probe,
+  type Split,
+} from './schema.js'
+
+// ---------------------------------------------------------------------------
+// Issues as data
+// ---------------------------------------------------------------------------
+
+/** Stable identifiers of the problems the validator reports. */
+export type DatasetIssueCode =
+  | 'missing_directory'
+  | 'missing_file'
+  | 'unreadable_file'
+  | 'missing_manifest'
+  | 'invalid_manifest'
+  | 'missing_hash'
+  | 'hash_mismatch'
+  | 'invalid_utf8'
+  | 'byte_order_mark'
+  | 'crlf_line_endings'
+  | 'blank_line'
+  | 'truncated_line'
+  | 'missing_final_newline'
+  | 'invalid_json'
+  | 'missing_field'
+  | 'unknown_field'
+  | 'unknown_value'
+  | 'invalid_field'
+  | 'wrong_split'
+  | 'duplicate_id'
+  | 'unknown_episode'
+  | 'index_out_of_bounds'
+  | 'gold_mismatch'
+  | 'manifest_mismatch'
+  | 'canonical_counts'
+
+/** One problem found in a TIVARQ directory. */
+export interface DatasetIssue {
+  code: DatasetIssueCode
+  /** File name inside the dataset directory (e.g. `probes_dev.jsonl`), or the directory itself. */
+  file: string
+  /** 1-based line number, or null for a problem with the whole file. */
+  line: number | null
+  /** Field path inside the row (e.g. `events[1].assertion.op`), or null. */
+  path: string | null
+  /** The offending value (undefined when there is none, e.g. a missing file). */
+  value: unknown
+  /** What is wrong and, where it helps, how to fix it. */
+  message: string
+}
+
+/** Rows of one split as read from its files. */
+export interface SplitCounts {
+  episodes: number
+  probes: number
+}
+
+interface ValidationBase {
+  /** Absolute path of the directory validated. */
+  dir: string
+  /** Splits that were checked. */
+  splits: Split[]
+  /** Rows read per split (including rows that failed validation). */
+  counts: Partial<Record<Split, SplitCounts>>
+  /** Whether manifest.json declares the canonical TIVARQ v1 set (seed 20261001, 240 episodes). */
+  canonicalSet: boolean
+}
+
+/** Every check passed. */
+export interface ValidDataset extends ValidationBase {
+  status: 'valid'
+  manifest: Manifest
+  /** SHA-256 of each file read, keyed by file name. */
+  fileHashes: Record<string, string>
+}
+
+/** At least one problem was found. */
+export interface InvalidDataset extends ValidationBase {
+  status: 'invalid'
+  /** The first `maxIssues` problems, in file and line order. */
+  issues: DatasetIssue[]
+  /** How many more problems were found but not kept. */
+  omittedIssues: number
+}
+
+/** The outcome of validating a directory, keyed on `status`. */
+export type ValidationResult = ValidDataset | InvalidDataset
+
+/** Options of validateDataset. */
+export interface ValidateOptions {
+  /** Keep at most this many issues; the rest are only counted. @default 100 */
+  maxIssues?: number
+  /** Check only these splits (and the manifest entries of their files). @default all of smoke, dev, test */
+  splits?: readonly Split[]
+}
+
+/** One issue as a line: `file:line: path: message`. */
+export function renderIssue(issue: DatasetIssue): string {
+  const where = issue.line === null ? issue.file : `${issue.file}:${issue.line}`
+  return issue.path === null ? `${where}: ${issue.message}` : `${where}: ${issue.path}: ${issue.message}`
+}
+
+/** Issues one per line, plus a closing line counting those that were cut (if any). */
+export function renderIssues(issues: readonly DatasetIssue[], omittedIssues = 0): string {
+  const lines = issues.map(renderIssue)
+  if (omittedIssues > 0) {
+    lines.push(`… and ${omittedIssues} more ${omittedIssues === 1 ? 'issue' : 'issues'} not shown (raise \`maxIssues\` or \`--max-issues\` to list them)`)
+  }
+  return lines.join('\n')
+}
+
+/** The readable summary `timegrounded validate` prints. */
+export function renderValidationResult(result: ValidationResult): string {
+  if (result.status === 'invalid') {
+    const total = result.issues.length + result.omittedIssues
+    return `TIVARQ dataset at ${result.dir}: INVALID, ${total} ${total === 1 ? 'issue' : 'issues'}\n${renderIssues(result.issues, result.omittedIssues)}\n`
+  }
+  const lines = [`TIVARQ dataset at ${result.dir}: valid`]
+  let episodes = 0
+  let probes = 0
+  const width = Math.max(...result.splits.map((split) => split.length))
+  for (const split of result.splits) {
+    const counts = result.counts[split] ?? { episodes: 0, probes: 0 }
+    episodes += counts.episodes
+    probes += counts.probes
+    lines.push(`  ${split.padEnd(width)}  ${String(counts.episodes).padStart(4)} episodes  ${String(counts.probes).padStart(5)} probes`)
+  }
+  lines.push(`  total  ${episodes} episodes, ${probes} probes, ${result.manifest.families.length} families, seed ${result.manifest.seed}`)
+  lines.push(`  ${Object.keys(result.fileHashes).length} files match the SHA-256 hashes in ${MANIFEST_FILE}`)
+  lines.push(
+    result.canonicalSet
+      ? '  canonical TIVARQ v1 set (TIVARQ dataset, CC BY 4.0): every gold answer, id and per-family count checked'
+      : '  not the canonical set (manifest seed/episode count differ): canonical per-family counts not checked',
+  )
+  return `${lines.join('\n')}\n`
+}
+
+// ---------------------------------------------------------------------------
+// The validator
+// ---------------------------------------------------------------------------
+
+/** Episodes per family in each split of the canonical set, and probes per split. */
+const CANONICAL = {
+  episodeCount: 240,
+  episodesPerFamily: { smoke: 1, dev: 4, test: 15 },
+  probes: { smoke: 60, dev: 240, test: 900 },
+} as const
+
+/** What the loaders need besides the verdict. */
+export interface DatasetInspection {
+  result: ValidationResult
+  rows: Partial<Record<Split, { episodes: Episode[]; probes: Probe[] }>>
+}
+
+class IssueCollector {
+  readonly issues: DatasetIssue[] = []
+  omitted = 0
+  constructor(private readonly max: number) {}
+  add(code: DatasetIssueCode, file: string, line: number | null, path: string | null, value: unknown, message: string): void {
+    if (this.issues.length < this.max) this.issues.push({ code, file, line, path, value, message })
+    else this.omitted++
+  }
+  get count(): number {
+    return this.issues.length + this.omitted
+  }
+}
+
+/**
+ * Validate a TIVARQ directory: manifest.json hashes, every row against the
+ * tivarq.v1 schema, and cross-checks (ids unique, each probe's episode exists,
+ * `after_event_index` in bounds, `expected` equal to the gold resolver's
+ * answer; the canonical counts when the manifest declares the canonical set).
+ * Never throws for bad data. @default dir: the bundled fixtures
+ */
+export async function validateDataset(dir?: string, options: ValidateOptions = {}): Promise<ValidationResult> {
+  return (await inspectDataset(dir, options)).result
+}
+
+/** validateDataset plus the parsed rows (for the loaders). */
+export async function inspectDataset(dir: string | undefined, options: ValidateOptions = {}): Promise<DatasetInspection> {
+  const root = resolve(dir ?? bundledDatasetDir())
+  const splits = [...new Set(options.splits ?? SPLITS)].sort((a, b) => SPLITS.indexOf(a) - SPLITS.indexOf(b))
+  const allSplits = splits.length === SPLITS.length
+  const issues = new IssueCollector(Math.max(0, options.maxIssues ?? 100))
+  const counts: Partial<Record<Split, SplitCounts>> = {}
+  const rows: DatasetInspection['rows'] = {}
+  const fileHashes: Record<string, string> = {}
+  let declaredCanonical = false
+  const invalid = (): DatasetInspection => ({
+    result: { status: 'invalid', dir: root, splits, counts, canonicalSet: declaredCanonical, issues: issues.issues, omittedIssues: issues.omitted },
+    rows,
+  })
+
+  const isDirectory = await stat(root).then((info) => info.isDirectory(), () => false)
+  if (!isDirectory) {
+    issues.add('missing_directory', root, null, null, root, 'no such directory; pass the folder that holds manifest.json and the episodes_*/probes_* files')
+    return invalid()
+  }
+
+  // Read every file at once; each is small and hashed from the same bytes.
+  const splitFiles = splits.flatMap((split) => [episodesFileName(split), probesFileName(split)])
+  const [manifestBytes, ...splitBytes] = await Promise.all([MANIFEST_FILE, ...splitFiles].map((name) => readBytes(root, name, issues)))
+  // null: the file does not exist; undefined: it exists but could not be read (already reported).
+  const bytesByFile = new Map<string, Uint8Array | null | undefined>(splitFiles.map((name, i) => [name, splitBytes[i]]))
+
+  const manifest = manifestBytes === null || manifestBytes === undefined ? undefined : checkManifest(manifestBytes, issues)
+  if (manifestBytes === null) {
+    issues.add(
+      'missing_manifest',
+      MANIFEST_FILE,
+      null,
+      null,
+      undefined,
+      `not found in ${root}; without it no file can be checked against its published SHA-256 — download it with the dataset or regenerate the directory with \`timegrounded generate\``,
+    )
+  }
+  // The canonical-set checks apply when the manifest declares that set; a
+  // user's own set (another seed or size) is checked for everything else.
+  const canonicalSet = manifest !== undefined && manifest.seed === DATASET_SEED && manifest.episode_count === CANONICAL.episodeCount
+  declaredCanonical = canonicalSet
+
+  for (const [name, bytes] of bytesByFile) {
+    if (bytes === undefined) continue
+    if (bytes === null) {
+      issues.add('missing_file', name, null, null, join(root, name), `file not found in ${root}; a TIVARQ directory holds episodes_<split>.jsonl and probes_<split>.jsonl for smoke, dev and test`)
+      continue
+    }
+    fileHashes[name] = sha256Hex(bytes)
+  }
+  if (manifest !== undefined) {
+    await checkHashes(root, manifest, fileHashes, bytesByFile, allSplits, issues)
+  }
+
+  // Rows, split by split; ids are unique across every split checked.
+  const episodeIds = new Map<string, string>()
+  const probeIds = new Map<string, string>()
+  let episodeTotal = 0
+  // Counts are only compared (with the manifest, with the canonical set) over
+  // files whose every line became a row: a lost row is already reported, and
+  // a count off by one because of it would only repeat the news.
+  let episodeFilesWhole = true
+  for (const split of splits) {
+    const episodesFile = episodesFileName(split)
+    const probesFile = probesFileName(split)
+    const episodeBytes = bytesByFile.get(episodesFile) ?? null
+    const probeBytes = bytesByFile.get(probesFile) ?? null
+    const { lines: episodeLines, lost: episodeLinesLost } = readLines(episodesFile, episodeBytes, issues)
+    const { lines: probeLines, lost: probeLinesLost } = readLines(probesFile, probeBytes, issues)
+    counts[split] = { episodes: episodeLines.length + episodeLinesLost, probes: probeLines.length + probeLinesLost }
+    episodeTotal += episodeLines.length + episodeLinesLost
+    // Whether every episode row's id could be read: if not, a probe naming an
+    // unseen episode may belong to the broken row, so it is not reported.
+    let episodeIdsComplete = episodeBytes !== null && episodeLinesLost === 0
+
+    const episodes: Episode[] = []
+    // Every episode_id named on a row of this file, even one whose row is invalid,
+    // so a probe of a broken episode is not also reported as pointing nowhere.
+    const episodesById = new Map<string, Episode | null>()
+    for (const { line, text } of episodeLines) {
+      const raw = parseJsonLine(episodesFile, line, text, issues)
+      const rawId = isRecord(raw) && typeof raw['episode_id'] === 'string' ? raw['episode_id'] : undefined
+      if (rawId === undefined) episodeIdsComplete = false
+      if (raw === undefined) continue
+      const episode = parseRow(episodeSchema, raw, episodesFile, line, issues)
+      if (rawId !== undefined) {
+        const first = episodeIds.get(rawId)
+        if (first !== undefined) {
+          issues.add('duplicate_id', episodesFile, line, 'episode_id', rawId, `duplicate episode_id ${JSON.stringify(rawId)}; first seen at ${first}`)
+          continue
+        }
+        episodeIds.set(rawId, `${episodesFile}:${line}`)
+        episodesById.set(rawId, episode ?? null)
+      }
+      if (episode === undefined) continue
+      if (episode.split !== split) {
+        issues.add('wrong_split', episodesFile, line, 'split', episode.split, `episode says split ${JSON.stringify(episode.split)} but sits in ${episodesFile}; move the row or fix the field`)
+      }
+      if (manifest !== undefined && episode.seed !== manifest.seed) {
+        issues.add('manifest_mismatch', episodesFile, line, 'seed', episode.seed, `seed ${episode.seed} differs from the seed ${manifest.seed} in ${MANIFEST_FILE}`)
+      }
+      if (manifest !== undefined && !manifest.families.includes(episode.family)) {
+        issues.add('manifest_mismatch', episodesFile, line, 'family', episode.family, `family ${JSON.stringify(episode.family)} is not among the families listed in ${MANIFEST_FILE}`)
+      }
+      episodes.push(episode)
+    }
+
+    const probes: Probe[] = []
+    for (const { line, text } of probeLines) {
+      const raw = parseJsonLine(probesFile, line, text, issues)
+      if (raw === undefined) continue
+      const rawId = isRecord(raw) && typeof raw['probe_id'] === 'string' ? raw['probe_id'] : undefined
+      const probe = parseRow(probeSchema, raw, probesFile, line, issues)
+      if (rawId !== undefined) {
+        const first = probeIds.get(rawId)
+        if (first !== undefined) {
+          issues.add('duplicate_id', probesFile, line, 'probe_id', rawId, `duplicate probe_id ${JSON.stringify(rawId)}; first seen at ${first}`)
+          continue
+        }
+        probeIds.set(rawId, `${probesFile}:${line}`)
+      }
+      if (probe === undefined) continue
+      probes.push(probe)
+      checkProbe(probe, probesFile, line, episodesFile, episodesById, episodeIdsComplete, episodeIds, issues)
+    }
+
+    const episodesWhole = episodeBytes !== null && episodeLinesLost === 0 && episodes.length === episodeLines.length
+    const probesWhole = probeBytes !== null && probeLinesLost === 0 && probes.length === probeLines.length
+    if (!episodesWhole) episodeFilesWhole = false
+    if (canonicalSet) checkCanonicalSplit(split, episodesWhole ? episodes : null, probesWhole ? probes : null, episodesFile, probesFile, issues)
+    rows[split] = { episodes, probes }
+  }
+
+  if (manifest !== undefined && allSplits && episodeFilesWhole) {
+    if (manifest.episode_count !== episodeTotal) {
+      issues.add('manifest_mismatch', MANIFEST_FILE, null, 'episode_count', manifest.episode_count, `says ${manifest.episode_count} episodes but the split files hold ${episodeTotal}`)
+    }
+  }
+  if (canonicalSet) {
+    const missing = FAMILIES.filter((family) => !manifest.families.includes(family))
+    const extra = manifest.families.filter((family) => !(FAMILIES as readonly string[]).includes(family))
+    if (missing.length > 0 || extra.length > 0) {
+      issues.add(
+        'canonical_counts',
+        MANIFEST_FILE,
+        null,
+        'families',
+        manifest.families,
+        `the canonical TIVARQ v1 set has exactly the 12 families ${FAMILIES.join(', ')}` +
+          (missing.length > 0 ? `; missing: ${missing.join(', ')}` : '') +
+          (extra.length > 0 ? `; not canonical: ${extra.join(', ')}` : ''),
+      )
+    }
+  }
+
+  if (issues.count > 0 || manifest === undefined) return invalid()
+  return { result: { status: 'valid', dir: root, splits, counts, canonicalSet, manifest, fileHashes }, rows }
+}
+
+// ---------------------------------------------------------------------------
+// Files, bytes and lines
+// ---------------------------------------------------------------------------
+
+/** The file's bytes; null when it does not exist; undefined when it cannot be read (reported). */
+async function readBytes(root: string, name: string, issues: IssueCollector): Promise<Uint8Array | null | undefined> {
+  try {
+    return await readFile(join(root, name))
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'EISDIR') return null
+    issues.add('unreadable_file', name, null, null, code, `cannot be read (${code ?? String(error)}); check its permissions`)
+    return undefined
+  }
+}
+
+// ignoreBOM keeps a leading U+FEFF in the text so it can be reported.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+interface Line {
+  line: number
+  text: string
+}
+
+/**
+ * Split a JSONL file into its non-empty lines, reporting a BOM, CRLF endings,
+ * blank lines and a last line without its newline (truncated when it is not
+ * complete JSON). Each is reported once and then tolerated, so the rows behind
+ * it are still checked.
+ */
+function readLines(file: string, bytes: Uint8Array | null, issues: IssueCollector): { lines: Line[]; lost: number } {
+  if (bytes === null) return { lines: [], lost: 0 }
+  let text: string
+  try {
+    text = utf8.decode(bytes)
+  } catch {
+    issues.add('invalid_utf8', file, null, null, undefined, 'not valid UTF-8; TIVARQ files are UTF-8 text — re-download the file')
+    return { lines: [], lost: 1 }
+  }
+  if (text.charCodeAt(0) === 0xfeff) {
+    issues.add('byte_order_mark', file, 1, null, '\ufeff', 'starts with a byte order mark (U+FEFF); TIVARQ files are UTF-8 without BOM — save the file without it')
+    text = text.slice(1)
+  }
+  const parts = text.split('\n')
+  const last = parts.pop() ?? ''
+  const lines: Line[] = []
+  let lost = 0
+  let crlf = 0
+  let firstCrlf = 0
+  const take = (raw: string, number: number): void => {
+    let body = raw
+    if (body.endsWith('\r')) {
+      body = body.slice(0, -1)
+      if (crlf++ === 0) firstCrlf = number
+    }
+    if (body.trim() === '') {
+      issues.add('blank_line', file, number, null, raw, 'blank line; TIVARQ files hold exactly one JSON row per line — delete the line')
+      return
+    }
+    lines.push({ line: number, text: body })
+  }
+  parts.forEach((raw, i) => take(raw, i + 1))
+  if (last !== '') {
+    const number = parts.length + 1
+    if (isCompleteJson(last.endsWith('\r') ? last.slice(0, -1) : last)) {
+      issues.add('missing_final_newline', file, number, null, undefined, 'the last line does not end with a newline (\\n); every TIVARQ row ends with one — add it')
+      take(last, number)
+    } else {
+      issues.add('truncated_line', file, number, null, last, `line is cut off (the file ends mid-row, without a newline): ${preview(last)} — the file was truncated; re-download it`)
+      lost++
+    }
+  }
+  if (crlf > 0) {
+    issues.add(
+      'crlf_line_endings',
+      file,
+      firstCrlf,
+      null,
+      '\r\n',
+      `CRLF line ending (\\r\\n) here and on ${crlf - 1} more ${crlf - 1 === 1 ? 'line' : 'lines'}; TIVARQ files end lines with \\n only — convert the file (e.g. \`dos2unix ${file}\`)`,
+    )
+  }
+  return { lines, lost }
+}
+
+function isCompleteJson(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The first 60 characters of a line, JSON-quoted, for messages. */
+function preview(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)
+}
+
+function parseJsonLine(file: string, line: number, text: string, issues: IssueCollector): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    issues.add('invalid_json', file, line, null, text, `not valid JSON: ${preview(text)}; each line must be one complete JSON object`)
+    return undefined
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+// ---------------------------------------------------------------------------
+// Manifest and hashes
+// ---------------------------------------------------------------------------
+
+function checkManifest(bytes: Uint8Array, issues: IssueCollector): Manifest | undefined {
+  let raw: unknown
+  try {
+    raw = JSON.parse(new TextDecoder('utf-8').decode(bytes))
+  } catch {
+    issues.add('invalid_manifest', MANIFEST_FILE, null, null, undefined, 'not valid JSON; restore manifest.json from the dataset download')
+    return undefined
+  }
+  const parsed = manifestSchema.safeParse(raw)
+  if (parsed.success) return parsed.data
+  for (const issue of parsed.error.issues) addZodIssue(issue, raw, MANIFEST_FILE, null, issues, 'invalid_manifest')
+  return undefined
+}
+
+async function checkHashes(
+  root: string,
+  manifest: Manifest,
+  fileHashes: Record<string, string>,
+  bytesByFile: Map<string, Uint8Array | null | undefined>,
+  allSplits: boolean,
+  issues: IssueCollector,
+): Promise<void> {
+  for (const [name, bytes] of bytesByFile) {
+    const recorded = manifest.files[name]
+    if (recorded === undefined) {
+      issues.add('missing_hash', MANIFEST_FILE, null, `files.${name}`, undefined, `no SHA-256 recorded for ${name}; add it (\`sha256sum ${name}\`) or restore manifest.json from the dataset download`)
+      continue
+    }
+    if (bytes === null || bytes === undefined) continue
+    const actual = fileHashes[name]
+    if (actual !== recorded) {
+      issues.add(
+        'hash_mismatch',
+        name,
+        null,
+        null,
+        actual,
+        `SHA-256 is ${actual} but ${MANIFEST_FILE} records ${recorded}; the file is not the one the manifest describes — re-download it, or regenerate the directory if you changed it on purpose`,
+      )
+    }
+  }
+  // Files the manifest lists beyond the split files (only when checking the whole directory).
+  if (!allSplits) return
+  for (const [name, recorded] of Object.entries(manifest.files)) {
+    if (bytesByFile.has(name)) continue
+    const bytes = await readBytes(root, name, issues)
+    if (bytes === undefined) continue
+    if (bytes === null) {
+      issues.add('missing_file', name, null, null, join(root, name), `listed in ${MANIFEST_FILE} but not found in ${root}`)
+      continue
+    }
+    const actual = sha256Hex(bytes)
+    fileHashes[name] = actual
+    if (actual !== recorded) {
+      issues.add('hash_mismatch', name, null, null, actual, `SHA-256 is ${actual} but ${MANIFEST_FILE} records ${recorded}; re-download the file`)
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Rows against the schema (zod issues reworded as dataset issues)
+// ---------------------------------------------------------------------------
+
+function parseRow<T>(schema: z.ZodType<T>, raw: unknown, file: string, line: number, issues: IssueCollector): T | undefined {
+  const parsed = schema.safeParse(raw)
+  if (parsed.success) return parsed.data
+  for (const issue of parsed.error.issues) addZodIssue(issue, raw, file, line, issues)
+  return undefined
+}
+
+type ZodIssue = z.core.$ZodIssue
+
+function addZodIssue(issue: ZodIssue, raw: unknown, file: string, line: number | null, issues: IssueCollector, codeOverride?: DatasetIssueCode): void {
+  const path = issue.path.filter((key): key is string | number => typeof key !== 'symbol')
+  const value = valueAt(raw, path)
+  const field = path.length > 0 ? String(path[path.length - 1]) : 'row'
+  const add = (code: DatasetIssueCode, at: (string | number)[], found: unknown, message: string): void =>
+    issues.add(codeOverride ?? code, file, line, at.length > 0 ? renderPath(at) : null, found, message)
+
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      for (const key of issue.keys) add('unknown_field', [...path, key], valueAt(value, [key]), 'unknown field; tivarq.v1 rows have no such field (a typo?)')
+      return
+    case 'invalid_value': {
+      const allowed = issue.values.map((option) => (typeof option === 'string' ? option : JSON.stringify(option)))
+      if (issue.values.length === 1) add('invalid_field', path, value, `expected ${JSON.stringify(issue.values[0])}, got ${describe(value)}`)
+      else add('unknown_value', path, value, `unknown ${field} ${describe(value)}; expected one of ${allowed.join(', ')}`)
+      return
+    }
+    case 'invalid_type':
+      if (value === undefined) add('missing_field', path, undefined, `missing; a ${issue.expected} is required`)
+      else if (path.length === 0) add('invalid_field', path, value, `expected a JSON object, got ${describe(value)}`)
+      else add('invalid_field', path, value, `expected ${article(issue.expected)}, got ${describe(value)}`)
+      return
+    case 'invalid_format':
+      if (issue.format === 'datetime') add('invalid_field', path, value, `expected an ISO-8601 UTC instant such as 2025-01-01T00:00:00Z, got ${describe(value)}`)
+      else add('invalid_field', path, value, `expected ${issue.format} format, got ${describe(value)}`)
+      return
+    case 'invalid_union':
+      add('invalid_field', path, value, `expected a string, a list of strings or null, got ${describe(value)}`)
+      return
+    case 'too_small':
+      if (issue.origin === 'string') add('invalid_field', path, value, 'must not be empty')
+      else add('invalid_field', path, value, `must be at least ${String(issue.minimum)}, got ${describe(value)}`)
+      return
+    default:
+      add('invalid_field', path, value, issue.message)
+  }
+}
+
+function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
+  let current = root
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined
+    current = (current as Record<string | number, unknown>)[key]
+  }
+  return current
+}
+
+/** `events[1].assertion.op` */
+function renderPath(path: readonly (string | number)[]): string {
+  return path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`)).join('')
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return `array ${preview(JSON.stringify(value)).slice(1, -1)}`
+  if (typeof value === 'object') return 'an object'
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)
+  return `${typeof value} ${String(value)}`
+}
+
+function article(expected: string): string {
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`
+}
+
+// ---------------------------------------------------------------------------
+// Cross-row checks
+// ---------------------------------------------------------------------------
+
+function checkProbe(
+  probe: Probe,
+  probesFile: string,
+  line: number,
+  episodesFile: string,
+  episodesById: Map<string, Episode | null>,
+  episodeIdsComplete: boolean,
+  episodeIdsAnywhere: Map<string, string>,
+  issues: IssueCollector,
+): void {
+  if (!episodesById.has(probe.episode_id)) {
+    if (!episodeIdsComplete) return
+    const elsewhere = episodeIdsAnywhere.get(probe.episode_id)
+    issues.add(
+      'unknown_episode',
+      probesFile,
+      line,
+      'episode_id',
+      probe.episode_id,
+      `no episode ${JSON.stringify(probe.episode_id)} in ${episodesFile}` + (elsewhere === undefined ? '' : ` (it is at ${elsewhere}, another split)`),
+    )
+    return
+  }
+  const episode = episodesById.get(probe.episode_id)
+  if (episode === null || episode === undefined) return // its row is invalid and already reported
+  const eventCount = episode.events.length
+  if (probe.after_event_index > eventCount) {
+    issues.add(
+      'index_out_of_bounds',
+      probesFile,
+      line,
+      'after_event_index',
+      probe.after_event_index,
+      `${probe.after_event_index} is past the end of episode ${JSON.stringify(episode.episode_id)}, which has ${eventCount} events (allowed 0..${eventCount})`,
+    )
+    return
+  }
+  const gold = resolveGold(episode.events.slice(0, probe.after_event_index), { slot: probe.slot, scope: probe.scope, asOf: probe.as_of })
+  if (!sameAnswer(gold, probe.expected)) {
+    issues.add(
+      'gold_mismatch',
+      probesFile,
+      line,
+      'expected',
+      probe.expected,
+      `gold resolver says ${answerJson(gold)} but the row says ${answerJson(probe.expected)}`,
+    )
+  }
+}
+
+function answerJson(answer: { state: string; value: unknown }): string {
+  return JSON.stringify({ state: answer.state, value: answer.value })
+}
+
+function checkCanonicalSplit(split: Split, episodes: Episode[] | null, probes: Probe[] | null, episodesFile: string, probesFile: string, issues: IssueCollector): void {
+  if (episodes !== null) checkCanonicalFamilies(split, episodes, episodesFile, issues)
+  if (probes !== null && probes.length !== CANONICAL.probes[split]) {
+    issues.add('canonical_counts', probesFile, null, null, probes.length, `holds ${probes.length} probes; the canonical TIVARQ v1 set has ${CANONICAL.probes[split]} in ${split}`)
+  }
+}
+
+function checkCanonicalFamilies(split: Split, episodes: Episode[], episodesFile: string, issues: IssueCollector): void {
+  const perFamily = new Map<string, number>()
+  for (const episode of episodes) perFamily.set(episode.family, (perFamily.get(episode.family) ?? 0) + 1)
+  const wanted = CANONICAL.episodesPerFamily[split]
+  for (const family of FAMILIES) {
+    const found = perFamily.get(family) ?? 0
+    if (found !== wanted) {
+      issues.add(
+        'canonical_counts',
+        episodesFile,
+        null,
+        'family',
+        family,
+        `family ${JSON.stringify(family)} has ${found} ${found === 1 ? 'episode' : 'episodes'}; the canonical TIVARQ v1 set has ${wanted} per family in ${split}`,
+      )
+    }
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The package as a user gets it: `npm pack` the built project, install the
+ * tarball into a fresh temp project (dependencies from the local npm cache
+ * where possible), then import `timegrounded` and `timegrounded/vitest` from a
+ * plain .mjs script, run the installed bin, and type-check a .ts file against
+ * the installed types with the project's own tsc. Needs `dist/` (npm test builds it).
+ */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
+const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string> }
+
+// npm run from `npm test` passes its own settings down as npm_* variables; a fresh project should not inherit them.
+const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')))
+
+function run(command: string, args: string[], cwd: string): SpawnSyncReturns<string> {
+  return spawnSync(command, args, { cwd, encoding: 'utf8', env: cleanEnv, timeout: 240_000 })
+}
+
+function explain(result: SpawnSyncReturns<string>): string {
+  return `exit ${result.status}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`
+}
+
+let work = ''
+let project = ''
+let packedFiles: string[] = []
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'dist', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` (or `npm test`, which builds first)')
+  work = mkdtempSync(join(tmpdir(), 'timegrounded-pack-'))
+  // --ignore-scripts: pack what is built; `prepare` would rebuild and is not what is under test.
+  const pack = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)
+  if (pack.status !== 0) throw new Error(`npm pack failed: ${explain(pack)}`)
+  const [info] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[]
+  packedFiles = info!.files.map((file) => file.path)
+
+  project = join(work, 'fresh-project')
+  spawnSync('mkdir', [project])
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fresh-project', version: '1.0.0', private: true, type: 'module' }, null, 2))
+  // vitest is the user's own (timegrounded/vitest runs inside it); same version as ours.
+  const install = run(
+    'npm',
+    ['install', join(work, info!.filename), `vitest@${packageJson.devDependencies['vitest']}`, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+    project,
+  )
+  if (install.status !== 0) throw new Error(`npm install of the tarball failed: ${explain(install)}`)
+}, 300_000)
+
+afterAll(() => {
+  if (work !== '') rmSync(work, { recursive: true, force: true })
+})
+
+describe('the packed tarball', () => {
+  test('holds the build, the bin, the fixtures with their attribution, and no sources or tests', () => {
+    for (const path of ['package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/vitest/index.js', 'dist/vitest/index.d.ts', 'dist/cli/main.js', 'fixtures/tivarq-v1/manifest.json', 'fixtures/tivarq-v1/probes_test.jsonl', 'fixtures/tivarq-v1/ATTRIBUTION.md']) {
+      expect(packedFiles).toContain(path)
+    }
+    expect(packedFiles.filter((path) => path.startsWith('src/') || path.startsWith('test/'))).toEqual([])
+  })
+
+  test('imports from a plain .mjs script: the core and timegrounded/vitest', () => {
+    writeFileSync(
+      join(project, 'check.mjs'),
+      `import { validateDataset, loadSplit, resolveGold, jsonSchemas, DatasetError } from 'timegrounded'
+import { timegroundedSuite, timegrounded } from 'timegrounded/vitest'
+const result = await validateDataset()
+const smoke = await loadSplit(undefined, 'smoke')
+console.log(JSON.stringify({
+  status: result.status,
+  fixturesInstalled: result.dir.includes('node_modules'),
+  smoke: [smoke.episodes.length, smoke.probes.length],
+  gold: resolveGold([], { slot: 's', scope: 'personal', asOf: '2025-01-01T00:00:00Z' }),
+  schemas: Object.keys(jsonSchemas).sort(),
+  datasetError: typeof DatasetError,
+  vitest: [typeof timegroundedSuite, typeof timegrounded],
+}))
+`,
+    )
+    const result = run(process.execPath, ['check.mjs'], project)
+    expect(result.status, explain(result)).toBe(0)
+    expect(JSON.parse(result.stdout)).toEqual({
+      status: 'valid',
+      fixturesInstalled: true,
+      smoke: [12, 60],
+      gold: { state: 'unknown', value: null },
+      schemas: ['answer', 'assertion', 'episode', 'event', 'manifest', 'probe'],
+      datasetError: 'function',
+      vitest: ['function', 'function'],
+    })
+  })
+
+  test('the installed bin validates the bundled dataset', () => {
+    const result = run(join(project, 'node_modules', '.bin', 'timegrounded'), ['validate'], project)
+    expect(result.status, explain(result)).toBe(0)
+    expect(result.stdout).toContain(`${join(project, 'node_modules', 'timegrounded', 'fixtures', 'tivarq-v1')}: valid`)
+    const version = run(join(project, 'node_modules', '.bin', 'timegrounded'), ['--version'], project)
+    expect(version.stdout.trim()).toBe(packageJson.version)
+  })
+
+  test('type-checks a .ts file against the installed types', () => {
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: [] }, include: ['usage.ts'] }),
+    )
+    writeFileSync(
+      join(project, 'usage.ts'),
+      `import { resolveGold, validateDataset, type Answer, type Probe, type ValidationResult, type DatasetIssue } from 'timegrounded'
+import { timegroundedSuite, type TimegroundedSuiteOptions } from 'timegrounded/vitest'
+
+const answer: Answer = resolveGold([], { slot: 'notification_channel', scope: 'personal', asOf: '2025-01-01T00:00:00Z' })
+const state: 'known' | 'unknown' | 'withdrawn' | 'needs_clarification' | 'expired' = answer.state
+// The types are real, not any: a wrong use must be refused.
+// @ts-expect-error a state is a string union, not a number
+const wrong: number = answer.state
+const pending: Promise<ValidationResult> = validateDataset()
+const firstIssue = (result: ValidationResult): DatasetIssue | undefined => (result.status === 'invalid' ? result.issues[0] : undefined)
+const index = (probe: Probe): number => probe.after_event_index
+const options: TimegroundedSuiteOptions | undefined = undefined
+export { state, wrong, pending, firstIssue, index, options, timegroundedSuite }
+`,
+    )
+    const result = run(process.execPath, [TSC, '-p', 'tsconfig.json'], project)
+    expect(result.status, explain(result)).toBe(0)
+  })
+})

@@ -1,0 +1,39 @@
+/**
+ * oracle: answers with the gold resolution (spec section 2) over the
+ * structured assertions it has ingested, and nothing else. It never reads a
+ * probe's expected answer: it only sees what the runner passes.
+ */
+import { resolveGold } from '../../tivarq/gold.js'
+import type { TivarqEvent } from '../../tivarq/schema.js'
+import type { MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreQuery } from '../types.js'
+import { BASELINE_VERSION } from './version.js'
+
+export class OracleStore implements MemoryStore {
+  readonly capabilities: StoreCapabilities = { tracks: ['structured'], clock: true, history: true, adapterVersion: BASELINE_VERSION }
+  private events: Pick<TivarqEvent, 'event_id' | 'assertion'>[] = []
+
+  reset(): void {
+    this.events = []
+  }
+
+  ingest(event: StoreEvent): void {
+    const a = event.assertion
+    // Replays are kept: the resolver skips a repeated event_id itself.
+    this.events.push({
+      event_id: event.eventId,
+      assertion: a && {
+        op: a.op,
+        slot: a.slot,
+        scope: a.scope,
+        value: a.value,
+        effective_at: a.effectiveAt,
+        ...(a.expiresAt !== undefined ? { expires_at: a.expiresAt } : {}),
+      },
+    })
+  }
+
+  query(query: StoreQuery): StoreAnswer {
+    if (query.slot === undefined || query.scope === undefined) return { state: 'unknown', value: null }
+    return resolveGold(this.events, { slot: query.slot, scope: query.scope, asOf: query.asOf })
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * The NDJSON subprocess client for `tivarq.adapter.v1`: an adapter in any
+ * language is a long-running process; the harness writes one request line and
+ * reads exactly one reply line, in order. Every way a process can misbehave
+ * (silence, death, stray output, a flood of stderr) becomes an `AdapterFault`
+ * with a message naming the command; none of them can hang or crash the harness.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { AdapterFault, type AdapterFaultCode } from './errors.js'
+import type { WireRequest } from './protocol.js'
+
+/** Default time a single call may take before the process is killed and restarted. @default 30000 */
+export const DEFAULT_TIMEOUT_MS = 30_000
+/** How much of the adapter's stderr is kept for error messages (the rest is drained and dropped). */
+const STDERR_TAIL_CHARS = 4_096
+/** Characters of the stderr tail quoted in an error message. */
+const STDERR_QUOTE_CHARS = 600
+/** A reply line longer than this is refused (a process that never writes a newline must not exhaust memory). */
+const MAX_LINE_CHARS = 16 * 1024 * 1024
+/** After the process exits, wait this long for the rest of its stderr before reporting. */
+const EXIT_DRAIN_MS = 100
+
+/** How to start an adapter process. Made by `commandAdapter`. */
+export interface CommandAdapterSpec {
+  readonly kind: 'command'
+  /** The command and its arguments, run without a shell. */
+  readonly argv: readonly string[]
+  /** Working directory of the process. @default process.cwd() */
+  readonly cwd?: string
+  /** Extra environment variables, added to the harness's own. */
+  readonly env?: Record<string, string>
+  /** Per-call timeout in ms (overrides the pool's). @default 30000 */
+  readonly timeoutMs?: number
+}
+
+/** An adapter process to run, e.g. `commandAdapter(['python3', 'my_adapter.py'])`. */
+export function commandAdapter(argv: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): CommandAdapterSpec {
+  if (!Array.isArray(argv) || argv.length === 0 || typeof argv[0] !== 'string' || argv[0] === '') {
+    throw new TypeError('commandAdapter(argv) needs a non-empty command, e.g. commandAdapter([\'python3\', \'adapter.py\'])')
+  }
+  const spec: { -readonly [K in keyof CommandAdapterSpec]: CommandAdapterSpec[K] } = { kind: 'command', argv: Object.freeze([...argv]) }
+  if (options.cwd !== undefined) spec.cwd = options.cwd
+  if (options.env !== undefined) spec.env = { ...options.env }
+  if (options.timeoutMs !== undefined) spec.timeoutMs = options.timeoutMs
+  return Object.freeze(spec)
+}
+
+/** The command as a user would type it, for messages. */
+export function describeCommand(argv: readonly string[]): string {
+  return argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ')
+}
+
+interface PendingCall {
+  label: string
+  resolve(reply: Record<string, unknown>): void
+  reject(fault: AdapterFault): void
+  timer: NodeJS.Timeout
+}
+
+/**
+ * One running adapter process. Calls are matched to reply lines first in,
+ * first out. Once a fatal fault happens the process is killed and every later
+ * call fails at once with that fault: the owner must start a new one.
+ */
+export class AdapterProcess {
+  private readonly child: ChildProcessWithoutNullStreams
+  private readonly pending: PendingCall[] = []
+  private stdoutBuffer = ''
+  private stderrTail = ''
+  private fault: AdapterFault | null = null
+  private exited = false
+  private readonly exitWaiters: (() => void)[] = []
+  readonly command: string
+
+  constructor(
+    readonly spec: CommandAdapterSpec,
+    private readonly timeoutMs: number,
+  ) {
+    this.command = describeCommand(spec.argv)
+    const [file, ...args] = spec.argv as [string, ...string[]]
+    // Own process group, so a timeout also kills what a wrapper script started.
+    this.child = spawn(file, args, {
+      cwd: spec.cwd,
+      env: spec.env ? { ...process.env, ...spec.env } : process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+    })
+    this.child.stdout.setEncoding('utf8')
+    this.child.stderr.setEncoding('utf8')
+    this.child.stdout.on('data', (chunk: string) => this.onStdout(chunk))
+    this.child.stderr.on('data', (chunk: string) => {
+      this.stderrTail += chunk
+      if (this.stderrTail.length > 2 * STDERR_TAIL_CHARS) this.stderrTail = this.stderrTail.slice(-STDERR_TAIL_CHARS)
+    })
+    // A write to a dead process fails with EPIPE; the exit handler reports it.
+    this.child.stdin.on('error', () => undefined)
+    this.child.on('error', (error) => {
+      this.exited = true
+      this.fail('ADAPTER_START_FAILED', `could not start adapter \`${this.command}\`: ${error.message}. Check that the command exists and is executable.`)
+      this.notifyExit()
+    })
+    this.child.on('exit', (code, signal) => {
+      this.exited = true
+      this.notifyExit()
+      if (this.fault) return
+      // Let the last of stderr arrive so the message can quote it.
+      let reported = false
+      const report = () => {
+        if (reported) return
+        reported = true
+        const how = signal ? `was killed by signal ${signal}` : `exited with code ${code}`
+        this.fail('ADAPTER_EXITED', `adapter process \`${this.command}\` ${how}${this.quoteStderr()}`)
+      }
+      this.child.once('close', report)
+      setTimeout(report, EXIT_DRAIN_MS).unref()
+    })
+  }
+
+  /** False once the process died or a fatal fault happened; it will answer nothing more. */
+  get alive(): boolean {
+    return this.fault === null
+  }
+
+  /** Process id (for diagnostics). */
+  get pid(): number | undefined {
+    return this.child.pid
+  }
+
+  /** Send one request; resolves with the reply object, rejects with an `AdapterFault`. */
+  call(request: WireRequest, timeoutMs: number = this.timeoutMs): Promise<Record<string, unknown>> {
+    if (this.fault) return Promise.reject(this.fault)
+    return new Promise((resolve, reject) => {
+      const label = request.type
+      const timer = setTimeout(() => {
+        this.fail(
+          'ADAPTER_TIMEOUT',
+          `adapter \`${this.command}\` did not answer ${label} within ${timeoutMs} ms (\`--timeout-ms\`); the process was killed${this.quoteStderr()}`,
+        )
+      }, timeoutMs)
+      this.pending.push({ label, resolve, reject, timer })
+      this.child.stdin.write(JSON.stringify(request) + '\n')
+    })
+  }
+
+  /** End stdin (the protocol's shutdown signal); kill the process if it has not exited within `graceMs`. */
+  async close(graceMs = 2_000): Promise<void> {
+    if (!this.fault) this.fault = new AdapterFault('ADAPTER_EXITED', `adapter process \`${this.command}\` was closed by the harness`)
+    this.rejectPending(this.fault)
+    if (this.exited) return
+    this.child.stdin.end()
+    const exited = new Promise<void>((resolve) => this.exitWaiters.push(resolve))
+    const timer = setTimeout(() => this.kill(), graceMs)
+    await exited
+    clearTimeout(timer)
+  }
+
+  /** Kill the process (and its process group) now. */
+  kill(): void {
+    if (this.exited) return
+    const pid = this.child.pid
+    try {
+      if (pid !== undefined && process.platform !== 'win32') process.kill(-pid, 'SIGKILL')
+      else this.child.kill('SIGKILL')
+    } catch {
+      this.child.kill('SIGKILL')
+    }
+  }
+
+  private onStdout(chunk: string): void {
+    this.stdoutBuffer += chunk
+    let newline = this.stdoutBuffer.indexOf('\n')
+    while (newline !== -1) {
+      const line = this.stdoutBuffer.slice(0, newline)
+      this.stdoutBuffer = this.stdoutBuffer.slice(newline + 1)
+      this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line)
+      if (this.fault) return
+      newline = this.stdoutBuffer.indexOf('\n')
+    }
+    if (this.stdoutBuffer.length > MAX_LINE_CHARS) {
+      this.fail('ADAPTER_PROTOCOL', `adapter \`${this.command}\` wrote more than ${MAX_LINE_CHARS} characters to stdout without a newline`)
+    }
+  }
+
+  private onLine(line: string): void {
+    if (this.fault || line.trim() === '') return
+    const call = this.pending.shift()
+    if (!call) {
+      this.fail(
+        'ADAPTER_PROTOCOL',
+        `adapter \`${this.command}\` wrote an extra line to stdout that answers no request: ${quote(line)}; write exactly one line per request and send diagnostics to stderr`,
+      )
+      return
+    }
+    clearTimeout(call.timer)
+    let reply: unknown
+    try {
+      reply = JSON.parse(line)
+    } catch {
+      this.pending.unshift(call)
+      this.fail(
+        'ADAPTER_PROTOCOL',
+        `adapter \`${this.command}\` answered ${call.label} with a line that is not JSON: ${quote(line)}; write diagnostics to stderr, not stdout`,
+      )
+      return
+    }
+    if (reply === null || typeof reply !== 'object' || Array.isArray(reply)) {
+      this.pending.unshift(call)
+      this.fail('ADAPTER_PROTOCOL', `adapter \`${this.command}\` answered ${call.label} with ${quote(line)}, not a JSON object`)
+      return
+    }
+    const object = reply as Record<string, unknown>
+    if (object.error !== undefined && object.error !== null) {
+      const reason = typeof object.error === 'string' ? object.error : JSON.stringify(object.error)
+      call.reject(new AdapterFault('ADAPTER_REPLIED_ERROR', `adapter replied error: ${reason}`))
+      return
+    }
+    // Without request ids, a stray line shifts every later reply by one; a reply of
+    // the wrong kind is how that shows, and nothing after it can be trusted.
+    const looksLikeAnswer = 'state' in object
+    const outOfStep = call.label === 'query' ? !looksLikeAnswer && 'ok' in object : looksLikeAnswer && call.label !== 'inspect'
+    if (outOfStep) {
+      this.pending.unshift(call)
+      this.fail(
+        'ADAPTER_PROTOCOL',
+        `adapter \`${this.command}\` answered ${call.label} with ${quote(line)}, a reply to another kind of request: its replies are out of step with the requests; write exactly one line per request`,
+      )
+      return
+    }
+    call.resolve(object)
+  }
+
+  private fail(code: AdapterFaultCode, message: string): void {
+    if (this.fault) return
+    this.fault = new AdapterFault(code, message)
+    this.rejectPending(this.fault)
+    this.kill()
+  }
+
+  private rejectPending(fault: AdapterFault): void {
+    for (const call of this.pending.splice(0)) {
+      clearTimeout(call.timer)
+      call.reject(fault)
+    }
+  }
+
+  private notifyExit(): void {
+    for (const resolve of this.exitWaiters.splice(0)) resolve()
+  }
+
+  private quoteStderr(): string {
+    const tail = this.stderrTail.trimEnd()
+    if (tail === '') return ''
+    const quoted = tail.length > STDERR_QUOTE_CHARS ? `...${tail.slice(-STDERR_QUOTE_CHARS)}` : tail
+    return `; stderr ends with: ${quoted}`
+  }
+}
+
+function quote(line: string): string {
+  const shown = line.length > 120 ? `${line.slice(0, 117)}...` : line
+  return JSON.stringify(shown)
+}

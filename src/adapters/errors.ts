@@ -1,0 +1,63 @@
+/**
+ * What can go wrong between the harness and a store. Faults are recorded in
+ * prediction rows (never thrown out of a run); refusals and start failures stop
+ * a run before it begins.
+ */
+import { TimegroundedError } from '../errors.js'
+
+/** Why one call to a store failed. `fatal` faults lose the store's memory: the process is restarted. */
+export type AdapterFaultCode =
+  /** The call did not settle within the timeout; a process is killed. */
+  | 'ADAPTER_TIMEOUT'
+  /** The adapter process exited or was killed by a signal. */
+  | 'ADAPTER_EXITED'
+  /** The process could not be started, or its capabilities handshake failed. */
+  | 'ADAPTER_START_FAILED'
+  /** A line on stdout was not one JSON object answering the request (non-JSON, extra or oversized line). */
+  | 'ADAPTER_PROTOCOL'
+  /** The adapter answered `{"error": …}`. */
+  | 'ADAPTER_REPLIED_ERROR'
+  /** A query answer whose state or value is not valid. */
+  | 'ADAPTER_INVALID_ANSWER'
+  /** An in-process store method threw or rejected. */
+  | 'ADAPTER_THREW'
+
+const FATAL: ReadonlySet<AdapterFaultCode> = new Set(['ADAPTER_TIMEOUT', 'ADAPTER_EXITED', 'ADAPTER_START_FAILED', 'ADAPTER_PROTOCOL'])
+
+/** One failed call to a store. The runner records `message` in the prediction row, prefixed by the call. */
+export class AdapterFault extends TimegroundedError {
+  declare readonly code: AdapterFaultCode
+  /** True when the store's state is lost or unknown (process dead, stream out of step, call abandoned). */
+  readonly fatal: boolean
+  constructor(code: AdapterFaultCode, message: string) {
+    super(code, message)
+    this.fatal = FATAL.has(code)
+  }
+}
+
+/** The harness refuses an adapter: wrong protocol, or the requested track is not declared. */
+export class AdapterRefusedError extends TimegroundedError {
+  declare readonly code: 'ADAPTER_REFUSED'
+  constructor(
+    message: string,
+    /** What the adapter declared, as it declared it. */
+    readonly declared: unknown,
+  ) {
+    super('ADAPTER_REFUSED', message)
+  }
+}
+
+/** The adapter could not be started at all (bad command, crash before the handshake). */
+export class AdapterStartError extends TimegroundedError {
+  declare readonly code: 'ADAPTER_START_FAILED'
+  constructor(message: string) {
+    super('ADAPTER_START_FAILED', message)
+  }
+}
+
+/** Turn anything thrown by a store into a fault (non-fatal unless it already is a fault). */
+export function toFault(error: unknown, what: string): AdapterFault {
+  if (error instanceof AdapterFault) return error
+  const reason = error instanceof Error ? error.message : typeof error === 'string' ? error : JSON.stringify(error)
+  return new AdapterFault('ADAPTER_THREW', `${what} threw: ${reason}`)
+}

@@ -1,0 +1,467 @@
+/**
+ * Stores on lease, one episode at a time. Whatever the source — a store
+ * object, a factory, or an adapter command — the runner sees the same
+ * `StoreLease`: a store whose every method is async, bounded by a timeout, and
+ * fails only with an `AdapterFault`. Data crosses into in-process stores as
+ * fresh copies, and answers come back as fresh copies.
+ */
+import { AdapterProcess, DEFAULT_TIMEOUT_MS, describeCommand, type CommandAdapterSpec } from './command.js'
+import { AdapterFault, AdapterRefusedError, AdapterStartError, toFault } from './errors.js'
+import {
+  PROTOCOL,
+  answerFromWire,
+  capabilitiesFromWire,
+  checkAnswer,
+  eventToWire,
+  queryToWire,
+  resetRequest,
+  withDefaults,
+  type DeclaredCapabilities,
+} from './protocol.js'
+import type { EpisodeContext, MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreFactory, StoreQuery, Track } from './types.js'
+
+export { commandAdapter, type CommandAdapterSpec } from './command.js'
+
+/** Anything the harness can run: a store object, a factory of stores, or an adapter command. */
+export type MemorySource = MemoryStore | StoreFactory | CommandAdapterSpec
+
+/** Who is under test, as recorded in the run manifest. */
+export interface AdapterInfo {
+  name: string
+  /** The adapter command, or null for an in-process store. */
+  command: string[] | null
+  adapterVersion: string | null
+  capabilities: Required<Pick<StoreCapabilities, 'clock' | 'history' | 'inspection'>> & { tracks: Track[] }
+}
+
+/** A leased store: every method present and async; failures are `AdapterFault`s. */
+export interface LeasedStore extends MemoryStore {
+  capabilities: StoreCapabilities
+  reset(context: EpisodeContext): Promise<void>
+  ingest(event: StoreEvent): Promise<void>
+  advanceClock(asOf: string): Promise<void>
+  query(query: StoreQuery): Promise<StoreAnswer>
+  inspect(): Promise<unknown>
+  close(): Promise<void>
+}
+
+export interface StoreLease {
+  /** Already reset for the episode it was acquired for. */
+  store: LeasedStore
+  /** Give the store back; `broken` (after a fatal fault) discards it (a process is killed and later restarted). */
+  release(options?: { broken?: boolean }): Promise<void>
+}
+
+export interface StorePool {
+  info(): AdapterInfo
+  /** A store reset for this episode. Waits while every store is leased; rejects with an `AdapterFault` when the store cannot be started or reset. */
+  acquire(context: EpisodeContext): Promise<StoreLease>
+  /** Close every store and process (leased ones as they are released). */
+  close(): Promise<void>
+}
+
+export interface PoolOptions {
+  /** The track to run; the adapter must declare it. */
+  track: Track
+  /** Stores leased at once: processes for a command, instances for a factory; a single store object is always 1. @default 1 for a command, unbounded for a factory */
+  concurrency?: number
+  /** Time one call may take before it is abandoned (a process is killed). @default 30000 */
+  timeoutMs?: number
+  /** Name recorded in the manifest. @default the command line, or the factory's / store's name */
+  name?: string
+}
+
+/** Open a pool over `source`: reads and checks its capabilities; throws `AdapterRefusedError` or `AdapterStartError`. */
+export async function openPool(source: MemorySource, options: PoolOptions): Promise<StorePool> {
+  if (isCommandSpec(source)) return CommandPool.open(source, options)
+  if (typeof source === 'function') return FactoryPool.open(source, options)
+  if (source !== null && typeof source === 'object' && typeof (source as MemoryStore).ingest === 'function' && typeof (source as MemoryStore).query === 'function') {
+    return SingleStorePool.open(source, options)
+  }
+  throw new TypeError('openPool(source) needs a MemoryStore (an object with ingest and query), a store factory, or commandAdapter([...])')
+}
+
+function isCommandSpec(source: MemorySource): source is CommandAdapterSpec {
+  return typeof source === 'object' && source !== null && (source as CommandAdapterSpec).kind === 'command' && Array.isArray((source as CommandAdapterSpec).argv)
+}
+
+// ------------------------------------------------------------ shared parts
+
+function refuseUnlessFit(declared: DeclaredCapabilities, track: Track, who: string, raw: unknown): void {
+  if (declared.protocol !== PROTOCOL) {
+    throw new AdapterRefusedError(
+      `${who} declared protocol ${JSON.stringify(declared.protocol)}; the harness speaks ${JSON.stringify(PROTOCOL)}. Reply to {"type":"capabilities"} with "protocol":"${PROTOCOL}".`,
+      raw,
+    )
+  }
+  if (!declared.tracks.includes(track)) {
+    const tracks = declared.tracks.length === 0 ? 'no tracks' : `tracks [${declared.tracks.join(', ')}]`
+    throw new AdapterRefusedError(`${who} declared ${tracks}, not the requested ${track} track. Declare "${track}" in its capabilities' tracks, or run another track.`, raw)
+  }
+}
+
+function infoOf(name: string, command: string[] | null, declared: DeclaredCapabilities): AdapterInfo {
+  return {
+    name,
+    command,
+    adapterVersion: declared.adapterVersion,
+    capabilities: { clock: declared.clock, history: declared.history, inspection: declared.inspection, tracks: [...declared.tracks] },
+  }
+}
+
+function publicCapabilities(declared: DeclaredCapabilities): StoreCapabilities {
+  const capabilities: StoreCapabilities = { tracks: [...declared.tracks], clock: declared.clock, history: declared.history, inspection: declared.inspection }
+  if (declared.adapterVersion !== null) capabilities.adapterVersion = declared.adapterVersion
+  return capabilities
+}
+
+/** A counting gate: at most `capacity` holders; waiters are served first come, first served. */
+class Gate {
+  private held = 0
+  private readonly waiters: (() => void)[] = []
+  constructor(private readonly capacity: number) {}
+  async enter(): Promise<void> {
+    if (this.held < this.capacity) {
+      this.held++
+      return
+    }
+    await new Promise<void>((resolve) => this.waiters.push(resolve))
+  }
+  leave(): void {
+    const next = this.waiters.shift()
+    if (next) next()
+    else this.held--
+  }
+}
+
+function checkConcurrency(value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  if (!(Number.isInteger(value) && value >= 1) && value !== Infinity) throw new RangeError(`\`concurrency\` must be a whole number ≥ 1; got ${value}`)
+  return value
+}
+
+function checkTimeout(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_TIMEOUT_MS
+  if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`\`timeoutMs\` must be a positive number of milliseconds; got ${value}`)
+  return value
+}
+
+/** Base of the pools: leasing through a gate, closing once. */
+abstract class GatedPool<Resource> implements StorePool {
+  private closed = false
+  protected readonly gate: Gate
+  constructor(capacity: number) {
+    this.gate = new Gate(capacity)
+  }
+  abstract info(): AdapterInfo
+  /** A store ready to reset (spawning or making one if needed). */
+  protected abstract take(): Promise<Resource>
+  protected abstract storeOf(resource: Resource): LeasedStore
+  /** Return a resource after use; `broken` ones are disposed. */
+  protected abstract giveBack(resource: Resource, broken: boolean): Promise<void>
+  protected abstract closeIdle(): Promise<void>
+
+  async acquire(context: EpisodeContext): Promise<StoreLease> {
+    if (this.closed) throw new Error('this StorePool is closed; open a new one with openPool()')
+    await this.gate.enter()
+    let resource: Resource
+    try {
+      resource = await this.take()
+    } catch (error) {
+      this.gate.leave()
+      throw toFault(error, 'starting the store')
+    }
+    const store = this.storeOf(resource)
+    try {
+      await store.reset({ episodeId: context.episodeId, seed: context.seed })
+    } catch (error) {
+      const fault = toFault(error, 'store.reset')
+      await this.giveBack(resource, fault.fatal)
+      this.gate.leave()
+      throw fault
+    }
+    let released = false
+    return {
+      store,
+      release: async (options) => {
+        if (released) return
+        released = true
+        try {
+          await this.giveBack(resource, options?.broken === true)
+        } finally {
+          this.gate.leave()
+          if (this.closed) await this.closeIdle()
+        }
+      },
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    await this.closeIdle()
+  }
+}
+
+// -------------------------------------------------------- in-process stores
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as PromiseLike<unknown>).then === 'function'
+}
+
+/**
+ * Call a store method: sync results pass straight through; a promise races a
+ * timer. A call that hangs cannot be cancelled in-process, so it is abandoned.
+ */
+async function invoke<T>(what: string, timeoutMs: number, call: () => T | PromiseLike<T>): Promise<T> {
+  let result: T | PromiseLike<T>
+  try {
+    result = call()
+  } catch (error) {
+    throw toFault(error, what)
+  }
+  if (!isThenable(result)) return result
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new AdapterFault('ADAPTER_TIMEOUT', `${what} did not settle within ${timeoutMs} ms (\`timeoutMs\`); the call was abandoned`)),
+      timeoutMs,
+    )
+  })
+  try {
+    return await Promise.race([Promise.resolve(result).then(undefined, (error: unknown) => Promise.reject(toFault(error, what))), timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function readCapabilities(store: MemoryStore, timeoutMs: number): Promise<DeclaredCapabilities> {
+  const capabilities = store.capabilities
+  if (typeof capabilities === 'function') {
+    return withDefaults(await invoke('store.capabilities', timeoutMs, () => (capabilities as () => StoreCapabilities).call(store)))
+  }
+  return withDefaults(capabilities)
+}
+
+/** Wrap an in-process store: copies in, copies out, timeouts, faults. */
+function wrapStore(store: MemoryStore, declared: DeclaredCapabilities, timeoutMs: number): LeasedStore {
+  return {
+    capabilities: publicCapabilities(declared),
+    reset: (context) => invoke('store.reset', timeoutMs, () => store.reset?.({ ...context })),
+    ingest: (event) => invoke('store.ingest', timeoutMs, () => store.ingest(structuredClone(event))),
+    advanceClock: (asOf) => invoke('store.advanceClock', timeoutMs, () => store.advanceClock?.(asOf)),
+    query: async (query) => {
+      const answer = await invoke('store.query', timeoutMs, () => store.query(structuredClone(query)))
+      return checkAnswer(answer)
+    },
+    inspect: (): Promise<unknown> => invoke('store.inspect', timeoutMs, () => store.inspect?.()).then((view) => structuredClone(view)),
+    close: () => invoke('store.close', timeoutMs, () => store.close?.()),
+  }
+}
+
+function storeName(source: object, fallback: string): string {
+  const name = (source as { name?: unknown }).name
+  if (typeof name === 'string' && name !== '') return name
+  const constructorName = (source as { constructor?: { name?: string } }).constructor?.name
+  return constructorName && constructorName !== 'Object' && constructorName !== 'Function' ? constructorName : fallback
+}
+
+/** One store object, leased to one episode at a time and reset between them. */
+class SingleStorePool extends GatedPool<LeasedStore> {
+  private constructor(
+    private readonly wrapped: LeasedStore,
+    private readonly adapterInfo: AdapterInfo,
+  ) {
+    super(1)
+  }
+  static async open(store: MemoryStore, options: PoolOptions): Promise<SingleStorePool> {
+    const timeoutMs = checkTimeout(options.timeoutMs)
+    const name = options.name ?? storeName(store, 'store')
+    const declared = await readCapabilities(store, timeoutMs).catch((error: unknown) => {
+      throw new AdapterStartError(`could not read the capabilities of store \`${name}\`: ${toFault(error, 'store.capabilities').message}`)
+    })
+    refuseUnlessFit(declared, options.track, `store \`${name}\``, declared)
+    return new SingleStorePool(wrapStore(store, declared, timeoutMs), infoOf(name, null, declared))
+  }
+  info(): AdapterInfo {
+    return structuredClone(this.adapterInfo)
+  }
+  protected async take(): Promise<LeasedStore> {
+    return this.wrapped
+  }
+  protected storeOf(resource: LeasedStore): LeasedStore {
+    return resource
+  }
+  // A single object cannot be replaced: even after a fault it is reset and reused.
+  protected async giveBack(): Promise<void> {}
+  private closing: Promise<void> | null = null
+  protected closeIdle(): Promise<void> {
+    this.closing ??= this.wrapped.close().catch(() => undefined)
+    return this.closing
+  }
+}
+
+/** A fresh store per episode. */
+class FactoryPool extends GatedPool<LeasedStore> {
+  private spare: LeasedStore | null
+  private constructor(
+    private readonly factory: StoreFactory,
+    private readonly declared: DeclaredCapabilities,
+    private readonly timeoutMs: number,
+    private readonly adapterInfo: AdapterInfo,
+    first: LeasedStore,
+    capacity: number,
+  ) {
+    super(capacity)
+    this.spare = first
+  }
+  static async open(factory: StoreFactory, options: PoolOptions): Promise<FactoryPool> {
+    const timeoutMs = checkTimeout(options.timeoutMs)
+    const capacity = checkConcurrency(options.concurrency, Infinity)
+    const name = options.name ?? storeName(factory, 'factory')
+    // The first store tells us the capabilities, then serves the first episode.
+    let first: MemoryStore
+    let declared: DeclaredCapabilities
+    try {
+      first = await invoke('the store factory', timeoutMs, factory)
+      declared = await readCapabilities(first, timeoutMs)
+    } catch (error) {
+      throw new AdapterStartError(`could not make a store with factory \`${name}\`: ${toFault(error, 'the store factory').message}`)
+    }
+    refuseUnlessFit(declared, options.track, `store \`${name}\``, declared)
+    return new FactoryPool(factory, declared, timeoutMs, infoOf(name, null, declared), wrapStore(first, declared, timeoutMs), capacity)
+  }
+  info(): AdapterInfo {
+    return structuredClone(this.adapterInfo)
+  }
+  protected async take(): Promise<LeasedStore> {
+    const spare = this.spare
+    if (spare) {
+      this.spare = null
+      return spare
+    }
+    const store = await invoke('the store factory', this.timeoutMs, this.factory)
+    return wrapStore(store, this.declared, this.timeoutMs)
+  }
+  protected storeOf(resource: LeasedStore): LeasedStore {
+    return resource
+  }
+  protected async giveBack(resource: LeasedStore): Promise<void> {
+    await resource.close().catch(() => undefined)
+  }
+  protected async closeIdle(): Promise<void> {
+    const spare = this.spare
+    this.spare = null
+    await spare?.close().catch(() => undefined)
+  }
+}
+
+// -------------------------------------------------------- adapter processes
+
+/** Wrap an adapter process as a store: camelCase to the wire and back. */
+function processStore(process: AdapterProcess, declared: DeclaredCapabilities): LeasedStore {
+  const ok = async (): Promise<void> => undefined
+  return {
+    capabilities: publicCapabilities(declared),
+    reset: (context) => process.call(resetRequest(context)).then(ok),
+    ingest: (event) => process.call({ type: 'ingest', event: eventToWire(event) }).then(ok),
+    advanceClock: (asOf) => process.call({ type: 'advance_clock', as_of: asOf }).then(ok),
+    query: (query) => process.call(queryToWire(query)).then(answerFromWire),
+    inspect: () => process.call({ type: 'inspect' }),
+    // The pool owns the process: a lease cannot close it.
+    close: ok,
+  }
+}
+
+interface Worker {
+  process: AdapterProcess
+  store: LeasedStore
+}
+
+/** Up to `concurrency` adapter processes; a dead one is replaced at the next lease. */
+class CommandPool extends GatedPool<Worker> {
+  private readonly idle: Worker[] = []
+  private readonly everyone = new Set<Worker>()
+  private constructor(
+    private readonly spec: CommandAdapterSpec,
+    private readonly timeoutMs: number,
+    private readonly track: Track,
+    private readonly adapterInfo: AdapterInfo,
+    first: Worker,
+    capacity: number,
+  ) {
+    super(capacity)
+    this.idle.push(first)
+    this.everyone.add(first)
+  }
+
+  static async open(spec: CommandAdapterSpec, options: PoolOptions): Promise<CommandPool> {
+    const timeoutMs = checkTimeout(spec.timeoutMs ?? options.timeoutMs)
+    const capacity = checkConcurrency(options.concurrency, 1)
+    const started = await CommandPool.start(spec, timeoutMs, options.track).catch((error: unknown) => {
+      if (error instanceof AdapterRefusedError) throw error
+      throw new AdapterStartError(toFault(error, 'the adapter').message)
+    })
+    const info = infoOf(options.name ?? describeCommand(spec.argv), [...spec.argv], started.declared)
+    return new CommandPool(spec, timeoutMs, options.track, info, started.worker, capacity)
+  }
+
+  /** Spawn a process and check its capabilities. */
+  private static async start(spec: CommandAdapterSpec, timeoutMs: number, track: Track): Promise<{ worker: Worker; declared: DeclaredCapabilities }> {
+    const process = new AdapterProcess(spec, timeoutMs)
+    try {
+      const reply = await process.call({ type: 'capabilities' })
+      const declared = capabilitiesFromWire(reply)
+      refuseUnlessFit(declared, track, `adapter \`${process.command}\``, reply)
+      return { worker: { process, store: processStore(process, declared) }, declared }
+    } catch (error) {
+      process.kill()
+      if (error instanceof AdapterFault && error.code !== 'ADAPTER_START_FAILED') {
+        throw new AdapterFault('ADAPTER_START_FAILED', `the capabilities handshake failed: ${error.message}`)
+      }
+      throw error
+    }
+  }
+
+  info(): AdapterInfo {
+    return structuredClone(this.adapterInfo)
+  }
+
+  protected async take(): Promise<Worker> {
+    for (let worker = this.idle.pop(); worker; worker = this.idle.pop()) {
+      if (worker.process.alive) return worker
+      this.everyone.delete(worker)
+    }
+    try {
+      const { worker } = await CommandPool.start(this.spec, this.timeoutMs, this.track)
+      this.everyone.add(worker)
+      return worker
+    } catch (error) {
+      // A restarted process that refuses is as broken as one that does not start.
+      throw error instanceof AdapterFault ? error : new AdapterFault('ADAPTER_START_FAILED', `restarting the adapter failed: ${(error as Error).message}`)
+    }
+  }
+
+  protected storeOf(worker: Worker): LeasedStore {
+    return worker.store
+  }
+
+  protected async giveBack(worker: Worker, broken: boolean): Promise<void> {
+    if (broken || !worker.process.alive) {
+      this.everyone.delete(worker)
+      worker.process.kill()
+      await worker.process.close(0)
+      return
+    }
+    this.idle.push(worker)
+  }
+
+  protected async closeIdle(): Promise<void> {
+    const idle = this.idle.splice(0)
+    await Promise.all(
+      idle.map((worker) => {
+        this.everyone.delete(worker)
+        return worker.process.close(Math.min(this.timeoutMs, 2_000))
+      }),
+    )
+  }
+}

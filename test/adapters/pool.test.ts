@@ -1,0 +1,79 @@
+/** openPool over each kind of source: leasing, capabilities, bounds, closing. */
+import { fileURLToPath } from 'node:url'
+import { expect, test } from 'vitest'
+import { commandAdapter } from '../../src/adapters/command.js'
+import { openPool } from '../../src/adapters/pool.js'
+import type { MemoryStore } from '../../src/adapters/types.js'
+
+const FAULT_ADAPTER = fileURLToPath(new URL('../fixtures/adapters/fault-adapter.mjs', import.meta.url))
+const context = { episodeId: 'e', seed: 1 }
+
+test('openPool refuses something that is not a store, a factory or a command', async () => {
+  await expect(openPool({ query() {} } as unknown as MemoryStore, { track: 'structured' })).rejects.toThrow(
+    'openPool(source) needs a MemoryStore (an object with ingest and query), a store factory, or commandAdapter([...])',
+  )
+})
+
+test('capabilities may be an async method; defaults fill the rest; info() is a copy', async () => {
+  const store: MemoryStore = {
+    capabilities: async () => ({ history: true, adapterVersion: '3.1' }),
+    ingest() {},
+    query: () => ({ state: 'unknown', value: null }),
+  }
+  const pool = await openPool(store, { track: 'structured', name: 'mine' })
+  const info = pool.info()
+  expect(info).toEqual({ name: 'mine', command: null, adapterVersion: '3.1', capabilities: { clock: false, history: true, inspection: false, tracks: ['structured'] } })
+  info.capabilities.tracks.push('conversation')
+  expect(pool.info().capabilities.tracks).toEqual(['structured'])
+})
+
+test('a factory pool makes a fresh store per lease, bounded by concurrency, and closes each after use', async () => {
+  let made = 0
+  let closed = 0
+  let open = 0
+  let mostOpen = 0
+  const factory = () => {
+    made++
+    return {
+      ingest() {},
+      query: () => ({ state: 'unknown' as const, value: null }),
+      reset() {
+        open++
+        mostOpen = Math.max(mostOpen, open)
+      },
+      close() {
+        open--
+        closed++
+      },
+    }
+  }
+  const pool = await openPool(factory, { track: 'structured', concurrency: 2 })
+  await Promise.all(
+    Array.from({ length: 6 }, async (_, i) => {
+      const lease = await pool.acquire({ episodeId: `e${i}`, seed: 1 })
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      await lease.release()
+    }),
+  )
+  await pool.close()
+  expect(made).toBe(6)
+  expect(closed).toBe(6)
+  expect(mostOpen).toBe(2)
+  await expect(pool.acquire(context)).rejects.toThrow('this StorePool is closed; open a new one with openPool()')
+})
+
+test('a command pool answers through the wire in camelCase and closes its process at the end', async () => {
+  const pool = await openPool(commandAdapter([process.execPath, FAULT_ADAPTER, 'none']), { track: 'conversation' })
+  expect(pool.info()).toMatchObject({ adapterVersion: 'fault-1', capabilities: { clock: true, history: true, tracks: ['structured', 'conversation'] } })
+  const lease = await pool.acquire(context)
+  await lease.store.ingest({
+    eventId: 'e1',
+    arrivedAt: '2025-01-01T00:00:00Z',
+    speaker: 'user',
+    text: 'hi',
+    assertion: { op: 'set', slot: 'theme', scope: 'work', value: 'dark', effectiveAt: '2025-01-01T00:00:00Z' },
+  })
+  await expect(lease.store.query({ question: 'q', asOf: '2025-01-02T00:00:00Z', slot: 'theme', scope: 'work' })).resolves.toEqual({ state: 'known', value: 'dark' })
+  await lease.release()
+  await pool.close()
+})

@@ -1,0 +1,376 @@
+/**
+ * The episode runner (spec section 3) against the published smoke split, with
+ * in-process stores that record what they were given.
+ */
+import { beforeAll, describe, expect, test } from 'vitest'
+import { builtinAdapter } from '../../src/adapters/baselines/index.js'
+import { openPool } from '../../src/adapters/pool.js'
+import type { MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreQuery } from '../../src/adapters/types.js'
+import { resolveGold } from '../../src/tivarq/gold.js'
+import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
+import type { PredictionRow } from '../../src/tivarq/results.js'
+import { EpisodeRun, RunnerError, orderProbes, runSplit, type RunnerOptions } from '../../src/tivarq/runner.js'
+import type { Episode, Probe } from '../../src/tivarq/schema.js'
+
+let smoke: LoadedSplit
+beforeAll(async () => {
+  smoke = await loadSplit(undefined, 'smoke')
+})
+
+/** A correct store (gold resolution over what it saw) that logs every call. */
+class RecordingStore implements MemoryStore {
+  readonly calls: [string, unknown][] = []
+  private events: StoreEvent[] = []
+  constructor(readonly capabilities: StoreCapabilities = { clock: true, history: true }) {}
+  reset(context: { episodeId: string; seed: number }) {
+    this.calls.push(['reset', context])
+    this.events = []
+  }
+  ingest(event: StoreEvent) {
+    this.calls.push(['ingest', event])
+    this.events.push(event)
+  }
+  advanceClock(asOf: string) {
+    this.calls.push(['advanceClock', asOf])
+  }
+  query(query: StoreQuery): StoreAnswer {
+    this.calls.push(['query', query])
+    const events = this.events.map((e) => ({
+      event_id: e.eventId,
+      assertion: e.assertion && { op: e.assertion.op, slot: e.assertion.slot, scope: e.assertion.scope, value: e.assertion.value, effective_at: e.assertion.effectiveAt, ...(e.assertion.expiresAt ? { expires_at: e.assertion.expiresAt } : {}) },
+    }))
+    return resolveGold(events, { slot: query.slot ?? '', scope: query.scope ?? '', asOf: query.asOf })
+  }
+}
+
+function episodeOf(id: string): { episode: Episode; probes: Probe[] } {
+  return { episode: smoke.episodes.find((e) => e.episode_id === id)!, probes: smoke.probes.filter((p) => p.episode_id === id) }
+}
+
+/** The first `n` smoke episodes and their probes. */
+function firstEpisodes(n: number): { episodes: Episode[]; probes: Probe[] } {
+  const episodes = smoke.episodes.slice(0, n)
+  const ids = new Set(episodes.map((e) => e.episode_id))
+  return { episodes, probes: smoke.probes.filter((p) => ids.has(p.episode_id)) }
+}
+
+async function runOne(store: MemoryStore, id: string, options: RunnerOptions = { track: 'structured' }): Promise<PredictionRow[]> {
+  const { episode, probes } = episodeOf(id)
+  const pool = await openPool(store, { track: options.track, timeoutMs: 500 })
+  return runSplit({ episodes: [episode], probes, pool, options })
+}
+
+function timings(rows: PredictionRow[]) {
+  return rows.map((row) => {
+    const { latency_ms: _latency, ...rest } = row
+    return 'update_lag_ms' in rest ? { ...rest, update_lag_ms: rest.update_lag_ms === null ? null : 'measured' } : rest
+  })
+}
+
+test('orderProbes sorts by (after_event_index, probe_id) without touching its input', () => {
+  const { probes } = episodeOf('reversal-00')
+  const shuffled = [probes[4]!, probes[2]!, probes[0]!, probes[3]!, probes[1]!]
+  const ordered = orderProbes(shuffled)
+  expect(ordered.map((p) => p.probe_id)).toEqual(['reversal-00-q1', 'reversal-00-q2', 'reversal-00-q3', 'reversal-00-q4', 'reversal-00-q5'])
+  expect(shuffled[0]!.probe_id).toBe('reversal-00-q5')
+})
+
+test('calls come in spec order: reset, ingest up to each probe, advance_clock before each query', async () => {
+  const store = new RecordingStore()
+  const { probes } = episodeOf('reversal-00')
+  const rows = await runOne(store, 'reversal-00')
+  expect(rows.map((r) => r.probe_id)).toEqual(orderProbes(probes).map((p) => p.probe_id))
+  const trace = store.calls.map(([name, arg]) =>
+    name === 'ingest' ? `ingest ${(arg as StoreEvent).eventId}` : name === 'query' ? `query ${(arg as StoreQuery).asOf}` : name === 'advanceClock' ? `clock ${arg}` : `reset ${(arg as { episodeId: string }).episodeId}`,
+  )
+  expect(trace).toEqual([
+    'reset reversal-00',
+    'ingest reversal-00-e1',
+    'ingest reversal-00-e2',
+    'ingest reversal-00-e3',
+    'clock 2025-08-20T00:00:00Z',
+    'query 2025-08-20T00:00:00Z',
+    'clock 2025-08-20T00:00:00Z',
+    'query 2025-08-20T00:00:00Z',
+    'ingest reversal-00-e4',
+    'clock 2025-08-22T00:00:00Z',
+    'query 2025-08-22T00:00:00Z',
+    'ingest reversal-00-e5',
+    'clock 2025-08-26T00:00:00Z',
+    'query 2025-08-26T00:00:00Z',
+    'clock 2025-08-27T00:00:00Z',
+    'query 2025-08-27T00:00:00Z',
+  ])
+  expect(rows.every((r) => r.status === 'answered' && r.repetition === 1)).toBe(true)
+})
+
+describe('withholding: an adapter never sees gold', () => {
+  const GOLD_KEYS = ['expected', 'role', 'phase', 'old_value', 'oldValue', 'transition_id', 'transitionId', 'capability', 'probe_id', 'probeId']
+
+  test('structured track: assertions, slots and scopes, nothing else', async () => {
+    const store = new RecordingStore()
+    const pool = await openPool(store, { track: 'structured' })
+    await runSplit({ episodes: smoke.episodes, probes: smoke.probes, pool, options: { track: 'structured' } })
+    const seen = JSON.stringify(store.calls)
+    for (const key of GOLD_KEYS) expect(seen).not.toContain(`"${key}"`)
+    const ingests = store.calls.filter(([name]) => name === 'ingest').map(([, e]) => e as StoreEvent)
+    expect(ingests.every((e) => Object.keys(e).every((k) => ['eventId', 'arrivedAt', 'speaker', 'text', 'assertion'].includes(k)))).toBe(true)
+    expect(ingests.filter((e) => e.assertion).length).toBe(ingests.length)
+    const queries = store.calls.filter(([name]) => name === 'query').map(([, q]) => q as StoreQuery)
+    expect(queries.every((q) => Object.keys(q).sort().join() === 'asOf,question,scope,slot')).toBe(true)
+  })
+
+  test('conversation track: only text and questions', async () => {
+    const store = new RecordingStore({ tracks: ['conversation'], clock: true, history: true })
+    const pool = await openPool(store, { track: 'conversation' })
+    const rows = await runSplit({ episodes: smoke.episodes, probes: smoke.probes, pool, options: { track: 'conversation' } })
+    expect(rows).toHaveLength(60)
+    const seen = JSON.stringify(store.calls)
+    for (const key of [...GOLD_KEYS, 'assertion', 'slot', 'scope', 'effectiveAt', 'op']) expect(seen).not.toContain(`"${key}"`)
+    const queries = store.calls.filter(([name]) => name === 'query').map(([, q]) => q as StoreQuery)
+    expect(queries.every((q) => Object.keys(q).sort().join() === 'asOf,question')).toBe(true)
+  })
+})
+
+test('copies: a store that mutates what it is given cannot change the dataset or its own recorded answers', async () => {
+  const before = structuredClone({ episodes: smoke.episodes, probes: smoke.probes })
+  const kept: StoreAnswer[] = []
+  const vandal: MemoryStore = {
+    capabilities: { clock: true, history: true },
+    ingest(event) {
+      event.text = 'vandalised'
+      event.eventId = 'x'
+      if (event.assertion) {
+        event.assertion.value = 'HACKED'
+        event.assertion.effectiveAt = '1970-01-01T00:00:00Z'
+      }
+    },
+    query(query) {
+      query.asOf = '1970-01-01T00:00:00Z'
+      query.slot = 'hacked'
+      const answer: StoreAnswer = { state: 'known', value: ['a', 'b'] }
+      kept.push(answer)
+      return answer
+    },
+  }
+  const pool = await openPool(vandal, { track: 'structured' })
+  const rows = await runSplit({ episodes: smoke.episodes, probes: smoke.probes, pool, options: { track: 'structured' } })
+  for (const answer of kept) {
+    answer.state = 'withdrawn'
+    ;(answer.value as string[]).push('c')
+  }
+  expect({ episodes: smoke.episodes, probes: smoke.probes }).toEqual(before)
+  expect(rows.filter((r) => r.status === 'answered').every((r) => r.prediction.state === 'known' && (r.prediction.value as string[]).join() === 'a,b')).toBe(true)
+  // Rows are copies too: editing a row's expected answer does not reach the probe.
+  rows[0]!.expected.state = 'expired'
+  expect(smoke.probes[0]!.expected.state).toBe(before.probes[0]!.expected.state)
+})
+
+test('capabilities: clock and history probes of a store that declares neither are unsupported and never asked; no advance_clock', async () => {
+  const store = new RecordingStore({})
+  const pool = await openPool(store, { track: 'structured' })
+  const rows = await runSplit({ episodes: smoke.episodes, probes: smoke.probes, pool, options: { track: 'structured' } })
+  const unsupported = rows.filter((r) => r.status === 'unsupported')
+  expect(unsupported.map((r) => r.capability).sort()).toEqual(['clock', 'clock', 'clock', 'clock', 'history', 'history'])
+  expect(unsupported.every((r) => r.prediction === null && r.latency_ms === null && r.error === null)).toBe(true)
+  expect(store.calls.filter(([name]) => name === 'query')).toHaveLength(54)
+  expect(store.calls.filter(([name]) => name === 'advanceClock')).toHaveLength(0)
+})
+
+describe('ingest failure, reset failure and query faults of in-process stores', () => {
+  test('an ingest that throws: that and every later probe is "ingest: …", and ingestion stops', async () => {
+    const store = new RecordingStore()
+    const ingest = store.ingest.bind(store)
+    store.ingest = (event) => {
+      if (event.eventId === 'reversal-00-e4') throw new Error('index corrupt')
+      ingest(event)
+    }
+    const rows = await runOne(store, 'reversal-00')
+    expect(rows.map((r) => [r.status, r.error])).toEqual([
+      ['answered', null],
+      ['answered', null],
+      ['error', 'ingest: store.ingest threw: index corrupt'],
+      ['error', 'ingest: store.ingest threw: index corrupt'],
+      ['error', 'ingest: store.ingest threw: index corrupt'],
+    ])
+    expect(store.calls.some(([name, e]) => name === 'ingest' && (e as StoreEvent).eventId === 'reversal-00-e5')).toBe(false)
+  })
+
+  test('a reset that rejects makes every probe of the episode an error; the next episode runs', async () => {
+    const store = new RecordingStore()
+    store.reset = async (context) => {
+      if (context.episodeId === 'reversal-00') throw new Error('cannot truncate')
+    }
+    const pool = await openPool(store, { track: 'structured' })
+    const rows = await runSplit({ ...firstEpisodes(3), pool, options: { track: 'structured' } })
+    expect(rows.filter((r) => r.episode_id === 'reversal-00').map((r) => r.error)).toEqual(Array(5).fill('reset: store.reset threw: cannot truncate'))
+    expect(rows.filter((r) => r.episode_id !== 'reversal-00').every((r) => r.status === 'answered')).toBe(true)
+  })
+
+  test('a query that throws is one error row; the episode goes on', async () => {
+    const store = new RecordingStore()
+    const query = store.query.bind(store)
+    store.query = (q) => {
+      if (q.asOf === '2025-08-22T00:00:00Z') throw new TypeError('cannot read properties of undefined')
+      return query(q)
+    }
+    const rows = await runOne(store, 'reversal-00')
+    expect(rows.map((r) => r.status)).toEqual(['answered', 'answered', 'error', 'answered', 'answered'])
+    expect(rows[2]!.error).toBe('query: store.query threw: cannot read properties of undefined')
+    expect(rows[2]!.latency_ms).toEqual(expect.any(Number))
+  })
+
+  test('an invalid answer (bad state, bad value) is an error row', async () => {
+    const answers: unknown[] = [{ state: 'KNOWN', value: 'x' }, { state: 'known', value: 3 }, null, { state: 'unknown' }, { state: 'known', value: ['a', 'b'] }]
+    const store: MemoryStore = { ingest() {}, query: () => answers.shift() as StoreAnswer }
+    const rows = await runOne(store, 'reversal-00')
+    expect(rows.map((r) => r.error)).toEqual([
+      'query: invalid state "KNOWN" in answer {"state":"KNOWN","value":"x"}; expected one of known, unknown, withdrawn, needs_clarification, expired',
+      'query: invalid value 3 in answer {"state":"known","value":3}; expected a string, a list of strings or null',
+      'query: the answer is null, not an object {state, value}',
+      null,
+      null,
+    ])
+    expect(rows[3]!.prediction).toEqual({ state: 'unknown', value: null })
+  })
+
+  test('a hanging async call is abandoned at the timeout and the rest of the episode is abandoned; a factory serves the next episode', async () => {
+    let made = 0
+    const factory = () => {
+      made++
+      const store = new RecordingStore()
+      const query = store.query.bind(store)
+      store.query = (q: StoreQuery) => (q.asOf === '2025-08-22T00:00:00Z' ? (new Promise(() => undefined) as never) : query(q))
+      return store
+    }
+    const pool = await openPool(factory, { track: 'structured', timeoutMs: 150 })
+    const rows = await runSplit({ ...firstEpisodes(3), pool, options: { track: 'structured' } })
+    const reversal = rows.filter((r) => r.episode_id === 'reversal-00')
+    expect(reversal.map((r) => r.status)).toEqual(['answered', 'answered', 'error', 'error', 'error'])
+    expect(reversal[2]!.error).toBe('query: store.query did not settle within 150 ms (`timeoutMs`); the call was abandoned')
+    expect(reversal[3]!.error).toMatch(/^abandoned: the adapter failed at probe reversal-00-q3 /)
+    expect(rows.filter((r) => r.episode_id !== 'reversal-00').every((r) => r.status === 'answered')).toBe(true)
+    expect(made).toBe(3)
+  })
+})
+
+describe('update lag', () => {
+  /** Answers the value before the change for the first `lagQueries` asks of each post-change probe. */
+  function laggingStore(lagQueries: number): MemoryStore {
+    const store = new RecordingStore()
+    const query = store.query.bind(store)
+    const asked = new Map<string, number>()
+    store.query = (q) => {
+      const key = q.asOf
+      const count = (asked.get(key) ?? 0) + 1
+      asked.set(key, count)
+      if (q.asOf === '2025-08-22T00:00:00Z' && count <= lagQueries) return { state: 'known', value: 'light' }
+      return query(q)
+    }
+    return store
+  }
+
+  test('a wrong post-change answer is re-asked until right; quality keeps the first answer', async () => {
+    const rows = await runOne(laggingStore(2), 'reversal-00', { track: 'structured', updatePolls: 5, pollIntervalMs: 20 })
+    const post = rows.find((r) => r.probe_id === 'reversal-00-q3')!
+    expect(post).toMatchObject({ status: 'answered', prediction: { state: 'known', value: 'light' }, update_lag_polls: 2, update_lag_censored: false })
+    expect((post as { update_lag_ms: number }).update_lag_ms).toBeGreaterThanOrEqual(39)
+    // A right first answer is a lag of its own latency, no polls.
+    const other = rows.find((r) => r.probe_id === 'reversal-00-q4')!
+    expect(other).toMatchObject({ update_lag_polls: 0, update_lag_censored: false, update_lag_ms: (other as { latency_ms: number }).latency_ms })
+    // Only target post-change rows carry update-lag fields.
+    expect(rows.filter((r) => 'update_lag_polls' in r).map((r) => r.probe_id)).toEqual(['reversal-00-q3', 'reversal-00-q4'])
+  })
+
+  test('still wrong after the last poll: censored, lag null', async () => {
+    const rows = await runOne(laggingStore(3), 'reversal-00', { track: 'structured', updatePolls: 2 })
+    expect(rows.find((r) => r.probe_id === 'reversal-00-q3')).toMatchObject({ update_lag_polls: 2, update_lag_censored: true, update_lag_ms: null })
+  })
+
+  test('no polls by default', async () => {
+    const store = laggingStore(1)
+    const rows = await runOne(store, 'reversal-00')
+    expect(rows.find((r) => r.probe_id === 'reversal-00-q3')).toMatchObject({ update_lag_polls: 0, update_lag_censored: true, update_lag_ms: null })
+  })
+})
+
+describe('concurrency', () => {
+  /** Correct answers after random async delays, so episodes finish out of order. */
+  function jitteryFactory() {
+    return () => {
+      const store = new RecordingStore()
+      const wait = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 3))
+      return {
+        capabilities: store.capabilities,
+        reset: async (c: { episodeId: string; seed: number }) => (await wait(), store.reset(c)),
+        ingest: async (e: StoreEvent) => (await wait(), store.ingest(e)),
+        advanceClock: async (t: string) => store.advanceClock(t),
+        query: async (q: StoreQuery) => (await wait(), store.query(q)),
+      }
+    }
+  }
+
+  test('a concurrent run gives the same rows, in the same order, as a sequential one', async () => {
+    const dev = await loadSplit(undefined, 'dev')
+    const sequential = await runSplit({ episodes: dev.episodes, probes: dev.probes, pool: await openPool(jitteryFactory(), { track: 'structured' }), options: { track: 'structured' } })
+    const seen: string[] = []
+    const concurrent = await runSplit({
+      episodes: dev.episodes,
+      probes: dev.probes,
+      pool: await openPool(jitteryFactory(), { track: 'structured' }),
+      options: { track: 'structured' },
+      concurrency: 8,
+      onRow: (row) => seen.push(row.probe_id),
+    })
+    expect(timings(concurrent)).toEqual(timings(sequential))
+    expect(seen.sort()).toEqual(sequential.map((r) => r.probe_id).sort())
+    expect(concurrent.every((r) => r.status === 'answered')).toBe(true)
+  })
+
+  test('a single store object is leased to one episode at a time, reset before each', async () => {
+    const store = new RecordingStore()
+    const pool = await openPool(store, { track: 'structured' })
+    const rows = await runSplit({ episodes: smoke.episodes, probes: smoke.probes, pool, options: { track: 'structured' }, concurrency: 4 })
+    expect(rows.every((r) => r.status === 'answered')).toBe(true)
+    const resets = store.calls.filter(([name]) => name === 'reset').map(([, c]) => (c as { episodeId: string }).episodeId)
+    expect(resets).toHaveLength(12)
+    // Between two resets, only that episode's events arrive.
+    let current = ''
+    for (const [name, arg] of store.calls) {
+      if (name === 'reset') current = (arg as { episodeId: string }).episodeId
+      if (name === 'ingest') expect((arg as StoreEvent).eventId.startsWith(`${current}-`)).toBe(true)
+    }
+  })
+})
+
+describe('misuse of the runner throws RunnerError', () => {
+  test('probes out of order', async () => {
+    const { episode, probes } = episodeOf('reversal-00')
+    const run = await EpisodeRun.open(await openPool(builtinAdapter('oracle'), { track: 'structured' }), episode, { track: 'structured' })
+    await run.answer(probes[3]!)
+    await expect(run.answer(probes[0]!)).rejects.toMatchObject({ code: 'PROBE_OUT_OF_ORDER' })
+    await run.close()
+  })
+
+  test('a probe of another episode, or of an unknown one', async () => {
+    const pool = await openPool(builtinAdapter('oracle'), { track: 'structured' })
+    const run = await EpisodeRun.open(pool, episodeOf('reversal-00').episode, { track: 'structured' })
+    await expect(run.answer(episodeOf('replacement-00').probes[0]!)).rejects.toBeInstanceOf(RunnerError)
+    await run.close()
+    await expect(runSplit({ episodes: smoke.episodes.slice(0, 1), probes: smoke.probes, pool, options: { track: 'structured' } })).rejects.toMatchObject({
+      code: 'PROBE_NOT_IN_EPISODE',
+      message: 'probe reversal-00-q1 names episode reversal-00, which is not among the 1 episodes given',
+    })
+  })
+
+  test('bad options', async () => {
+    const pool = await openPool(builtinAdapter('oracle'), { track: 'structured' })
+    await expect(runSplit({ episodes: [], probes: [], pool, options: { track: 'structured', updatePolls: -1 } })).rejects.toMatchObject({ code: 'RUNNER_OPTION_INVALID' })
+    await expect(runSplit({ episodes: [], probes: [], pool, options: { track: 'structured' }, concurrency: 0 })).rejects.toThrow('`concurrency` must be a whole number ≥ 1; got 0')
+  })
+})
+
+test('repetition is written into every row', async () => {
+  const rows = await runOne(new RecordingStore(), 'reversal-00', { track: 'structured', repetition: 3 })
+  expect(rows.every((r) => r.repetition === 3)).toBe(true)
+})

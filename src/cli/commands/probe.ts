@@ -1,0 +1,181 @@
+/**
+ * `timegrounded probe`: run the time-grounded probe over an agent.
+ *   --mode compare (default) runs control (timestamps-and-text) and probe
+ *   (timestamps-only) and prints both scores with counts, the delta and its
+ *   paired interval; a single mode runs that mode alone. `--dry-run` validates
+ *   the dataset and prints only the grounding record, calling no agent.
+ * Exit codes: 0 ran, 1 a run had agent or judge errors, 2 usage or data error
+ * (invalid dataset, unparseable date, missing typed channel).
+ */
+import { InvalidArgumentError, Option, type Command } from 'commander'
+import { TimegroundedError } from '../../errors.js'
+import { assertGroundingChannel, type TimeGroundedAgent } from '../../timegrounded/agent.js'
+import { BUILTIN_AGENTS, openAiCompatibleAgent, type BuiltinAgentName } from '../../timegrounded/agents.js'
+import { startCommandAgent } from '../../timegrounded/command-agent.js'
+import { knownDatasetId, timeGroundedCorpus } from '../../timegrounded/corpus/index.js'
+import { CONTROL_MODE, GROUNDING_MODES, GroundingTally, PROBE_MODE, type GroundingMode, type GroundingRecord } from '../../timegrounded/grounding.js'
+import { deterministicJudge, llmJudge, type Judge } from '../../timegrounded/judges.js'
+import { loadLongMemEval, readLongMemEval } from '../../timegrounded/longmemeval.js'
+import { renderGroundedRun, renderGroundingRecord, renderProbeComparison } from '../../timegrounded/render.js'
+import { runGrounded, runProbeVersusControl, type GroundedDataset, type GroundedRunResult, type ProbeComparison } from '../../timegrounded/run.js'
+
+const MODE_CHOICES = ['compare', ...GROUNDING_MODES] as const
+type ModeChoice = (typeof MODE_CHOICES)[number]
+
+interface ProbeCommandOptions {
+  dataset?: string
+  mode: ModeChoice
+  agent?: string
+  judge: 'deterministic' | 'llm'
+  json?: boolean
+  dryRun?: boolean
+  ceiling?: boolean
+  seed: number
+  resamples: number
+  timeoutMs: number
+  judgeBaseUrl?: string
+  judgeModel?: string
+  agentBaseUrl?: string
+  agentModel?: string
+}
+
+/** Environment variable holding the judge endpoint's API key (never a flag, so it stays out of shell history). */
+export const JUDGE_API_KEY_ENV = 'TIMEGROUNDED_JUDGE_API_KEY'
+/** Environment variable holding the LLM agent endpoint's API key. */
+export const AGENT_API_KEY_ENV = 'TIMEGROUNDED_AGENT_API_KEY'
+
+/** A usage problem found after parsing (exit 2). */
+class UsageError extends TimegroundedError {
+  constructor(message: string) {
+    super('USAGE', message)
+  }
+}
+
+function wholeNumber(min: number) {
+  return (text: string): number => {
+    const value = Number(text)
+    if (!Number.isInteger(value) || value < min) throw new InvalidArgumentError(`expected a whole number of at least ${min}.`)
+    return value
+  }
+}
+
+/** The exit code of finished runs: 1 when any question ended in an agent or judge error. */
+export function probeExitCode(runs: readonly GroundedRunResult[]): 0 | 1 {
+  return runs.some((run) => run.agent_errors + run.judge_errors > 0) ? 1 : 0
+}
+
+function modesOf(choice: ModeChoice): GroundingMode[] {
+  return choice === 'compare' ? [CONTROL_MODE, PROBE_MODE] : [choice]
+}
+
+function judgeOf(options: ProbeCommandOptions): Judge {
+  if (options.judge === 'deterministic') return deterministicJudge()
+  if (!options.judgeBaseUrl || !options.judgeModel) {
+    throw new UsageError('`--judge llm` needs `--judge-base-url URL` (an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1) and `--judge-model NAME`.')
+  }
+  const apiKey = process.env[JUDGE_API_KEY_ENV]
+  return llmJudge({ baseUrl: options.judgeBaseUrl, model: options.judgeModel, ...(apiKey ? { apiKey } : {}) })
+}
+
+async function agentOf(options: ProbeCommandOptions, command: string[]): Promise<TimeGroundedAgent & { close?(): unknown }> {
+  if (command.length > 0 && options.agent !== undefined) throw new UsageError('give either `--agent builtin:NAME` or `-- COMMAND…`, not both.')
+  if (command.length > 0) return startCommandAgent(command, { timeoutMs: options.timeoutMs })
+  const spec = options.agent ?? 'builtin:honest'
+  const name = spec.replace(/^builtin:/, '')
+  if (name === 'llm') {
+    if (!options.agentBaseUrl || !options.agentModel) throw new UsageError('`--agent builtin:llm` needs `--agent-base-url URL` and `--agent-model NAME`.')
+    const apiKey = process.env[AGENT_API_KEY_ENV]
+    return openAiCompatibleAgent({ baseUrl: options.agentBaseUrl, model: options.agentModel, ...(apiKey ? { apiKey } : {}) })
+  }
+  if (!spec.startsWith('builtin:') || !(name in BUILTIN_AGENTS)) {
+    throw new UsageError(`\`--agent ${spec}\` is not a built-in agent; use one of ${[...Object.keys(BUILTIN_AGENTS), 'llm'].map((n) => `builtin:${n}`).join(', ')}, or pass a command after \`--\`.`)
+  }
+  return BUILTIN_AGENTS[name as BuiltinAgentName]()
+}
+
+async function dryRun(options: ProbeCommandOptions): Promise<void> {
+  const tallies = modesOf(options.mode).map((mode) => new GroundingTally(mode))
+  let records: GroundingRecord[]
+  if (options.dataset === undefined) {
+    const corpus = timeGroundedCorpus()
+    for (const entry of corpus.items) for (const tally of tallies) tally.add(entry)
+    records = tallies.map((tally) => tally.record(corpus))
+  } else {
+    // Streams the file: nothing but the tallies is kept, whatever its size.
+    const summary = await readLongMemEval(options.dataset, { onEntry: (entry) => tallies.forEach((tally) => tally.add(entry)) })
+    records = tallies.map((tally) => tally.record({ ...summary, datasetId: knownDatasetId(summary.datasetSha256, summary.datasetId) }))
+  }
+  if (options.json) {
+    const value = options.mode === 'compare' ? { control: records[0], probe: records[1] } : records[0]
+    process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+  } else {
+    process.stdout.write(`${records.map(renderGroundingRecord).join('\n\n')}\n`)
+  }
+}
+
+async function loadFile(file: string): Promise<GroundedDataset> {
+  const loaded = await loadLongMemEval(file)
+  return { ...loaded, datasetId: knownDatasetId(loaded.datasetSha256, loaded.datasetId) }
+}
+
+async function run(options: ProbeCommandOptions, command: string[]): Promise<void> {
+  if (options.dryRun) {
+    if (command.length > 0 || options.agent !== undefined) throw new UsageError('`--dry-run` calls no agent; drop `--agent` and the command after `--`.')
+    return dryRun(options)
+  }
+  const judge = judgeOf(options)
+  const dataset: GroundedDataset = options.dataset === undefined ? timeGroundedCorpus() : await loadFile(options.dataset)
+  const agent = await agentOf(options, command)
+  try {
+    for (const mode of modesOf(options.mode)) assertGroundingChannel(agent, mode)
+    const color = process.stdout.isTTY === true
+    if (options.mode === 'compare') {
+      const comparison: ProbeComparison = await runProbeVersusControl(agent, dataset, {
+        judge,
+        seed: options.seed,
+        resamples: options.resamples,
+        agentTimeoutMs: options.timeoutMs,
+        ceiling: options.ceiling === true,
+      })
+      process.stdout.write(options.json ? `${JSON.stringify(comparison, null, 2)}\n` : `${renderProbeComparison(comparison, { color })}\n`)
+      process.exitCode = probeExitCode([comparison.control, comparison.probe, ...(comparison.ceiling ? [comparison.ceiling] : [])])
+    } else {
+      const result = await runGrounded(agent, dataset, { mode: options.mode, judge, agentTimeoutMs: options.timeoutMs })
+      process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${renderGroundedRun(result, { color })}\n`)
+      process.exitCode = probeExitCode([result])
+    }
+  } finally {
+    await agent.close?.()
+  }
+}
+
+/** Register `probe` on the CLI program. */
+export function registerProbe(program: Command): void {
+  program
+    .command('probe')
+    .description('Run the time-grounded probe: control (dates in text + timestamps) versus probe (timestamps only) over one agent.')
+    .option('--dataset <file>', 'LongMemEval-shaped JSON file (default: the embedded 12-question corpus)')
+    .addOption(new Option('--mode <mode>', 'compare runs control and probe; a grounding mode runs that mode alone').choices(MODE_CHOICES).default('compare'))
+    .option('--agent <spec>', 'builtin:honest, builtin:ingestion-order, builtin:reference-reader or builtin:llm (default: builtin:honest unless a command follows --)')
+    .addOption(new Option('--judge <judge>', 'deterministic grades machine_gold; llm asks an OpenAI-compatible endpoint').choices(['deterministic', 'llm']).default('deterministic'))
+    .option('--judge-base-url <url>', 'base URL of the judge endpoint, before /chat/completions (key from $' + JUDGE_API_KEY_ENV + ')')
+    .option('--judge-model <name>', 'judge model name')
+    .option('--agent-base-url <url>', 'base URL for --agent builtin:llm (key from $' + AGENT_API_KEY_ENV + ')')
+    .option('--agent-model <name>', 'model name for --agent builtin:llm')
+    .option('--ceiling', 'also run the reference reader (timestamps-only) as a ceiling (compare mode)')
+    .option('--json', 'print the full result as JSON')
+    .option('--dry-run', 'validate the dataset and print only the grounding record; call no agent')
+    .option('--seed <n>', 'paired-bootstrap seed', wholeNumber(0), 20240101)
+    .option('--resamples <n>', 'paired-bootstrap resamples', wholeNumber(500), 1000)
+    .option('--timeout-ms <n>', 'time one agent call may take', wholeNumber(1), 120000)
+    .argument('[command...]', 'agent command and its arguments, after `--` (speaks timegrounded.agent.v1 on stdin/stdout)')
+    .action(async (command: string[], options: ProbeCommandOptions) => {
+      try {
+        await run(options, command)
+      } catch (error) {
+        if (!(error instanceof TimegroundedError)) throw error
+        process.stderr.write(`timegrounded probe: ${error.message}\n`)
+        process.exitCode = 2
+      }
+    })
+}

@@ -1,0 +1,193 @@
+/**
+ * Built-in agents that show the instrument works. `honest` and
+ * `ingestion-order` are scripted readers of the authored corpus: they know how
+ * each of its twelve questions is read (which sentence, which comparison) and
+ * differ only in where they take time from — so the probe-versus-control delta
+ * separates them and nothing else does. `referenceReader` writes each turn's
+ * instant into its own prompt (a ceiling by construction, not a memory
+ * system); `openAiCompatibleAgent` is that reader over a real model.
+ */
+import { isoInstant, readSessionDate } from './dates.js'
+import type { AnswerContext, TimestampedHistoryAgent } from './agent.js'
+import type { TimestampedHistory } from './grounding.js'
+import { chatCompletion, type ChatEndpoint } from './openai.js'
+import { answerText, evaluateReading, type Reading, type TimedTurn } from './corpus/reading.js'
+import { AUTHORED_QUESTIONS } from './corpus/source.js'
+
+/** What a scripted reader says when it does not know the question or cannot place it in time. */
+export const UNKNOWN_ANSWER = "I don't know."
+
+const READING_BY_QUESTION: ReadonlyMap<string, Reading> = new Map(AUTHORED_QUESTIONS.map((q) => [normaliseQuestion(q.question), q.reading]))
+
+function normaliseQuestion(question: string): string {
+  return question.trim().toLowerCase().replace(/\s+/g, ' ')
+}
+
+/** Answers a corpus question from turns with times; `I don't know.` for anything else. */
+export function answerFromTimedTurns(question: string, turns: readonly TimedTurn[], queryTime: Date): string {
+  const reading = READING_BY_QUESTION.get(normaliseQuestion(question))
+  if (reading === undefined) return UNKNOWN_ANSWER
+  const outcome = evaluateReading(reading, turns, queryTime)
+  return outcome.ok ? answerText(outcome.value) : UNKNOWN_ANSWER
+}
+
+/** Dates printed in the text channel: `Session Date:` headers and the `Current Date:` prefix, if any. */
+export interface DatesFromText {
+  turns: TimedTurn[]
+  queryTime: Date
+}
+
+/** Reads turns and their session dates out of rendered text; null when the text carries no dates. */
+export function readDatesFromText(historyText: string, prompt: string): DatesFromText | null {
+  const current = /^Current Date: (.+)$/m.exec(prompt)
+  const query = current ? readSessionDate((current[1] as string).trim()) : null
+  if (query === null || !query.ok) return null
+  const turns: TimedTurn[] = []
+  let sessionTime: Date | null = null
+  for (const line of historyText.split('\n')) {
+    const header = /^Session Date: (.+)$/.exec(line)
+    if (header) {
+      const read = readSessionDate((header[1] as string).trim())
+      sessionTime = read.ok ? read.instant : null
+      continue
+    }
+    const turn = /^[a-z]+: (.*)$/.exec(line)
+    if (turn && sessionTime !== null) turns.push({ content: turn[1] as string, time: sessionTime })
+  }
+  return turns.length > 0 ? { turns, queryTime: query.instant } : null
+}
+
+/** Stores each turn at its typed timestamp (valid time) and answers against the typed query time. */
+export function honestAgent(): TimestampedHistoryAgent {
+  let history: TimestampedHistory | null = null
+  return {
+    name: 'honest',
+    injectTimestampedHistory(injected) {
+      history = injected
+    },
+    answer(prompt, context) {
+      if (history === null) {
+        // Mode `none`: no typed channel, so read the dates the text carries.
+        const fromText = readDatesFromText(context.historyText, prompt)
+        return fromText === null ? UNKNOWN_ANSWER : answerFromTimedTurns(context.question, fromText.turns, fromText.queryTime)
+      }
+      const turns = history.turns.map((turn) => ({ content: turn.content, time: new Date(turn.timestamp) }))
+      const answer = answerFromTimedTurns(context.question, turns, new Date(history.queryTime))
+      history = null
+      return answer
+    },
+  }
+}
+
+/** Options of the ingestion-order agent. */
+export interface IngestionOrderOptions {
+  /** The agent's clock. @default () => new Date() */
+  clock?: () => Date
+}
+
+/**
+ * Accepts the typed history but stamps every turn with the moment it was
+ * ingested (one second apart, in order) — the failure the probe exists to
+ * catch. When the text carries dates it reads them, like a reader that takes
+ * dates from the prompt; without them it falls back on its own stamps.
+ */
+export function ingestionOrderAgent(options: IngestionOrderOptions = {}): TimestampedHistoryAgent {
+  const clock = options.clock ?? (() => new Date())
+  let stored: TimedTurn[] = []
+  return {
+    name: 'ingestion-order',
+    injectTimestampedHistory(history) {
+      const start = clock().getTime()
+      stored = history.turns.map((turn, i) => ({ content: turn.content, time: new Date(start + i * 1000) }))
+    },
+    answer(prompt, context) {
+      const fromText = readDatesFromText(context.historyText, prompt)
+      const answer = fromText !== null ? answerFromTimedTurns(context.question, fromText.turns, fromText.queryTime) : answerFromTimedTurns(context.question, stored, clock())
+      stored = []
+      return answer
+    },
+  }
+}
+
+/** Turns a prompt into an answer: a model, or the scripted corpus reader. */
+export type Answerer = (prompt: string) => string | Promise<string>
+
+const STAMP_LINE = /^\[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)\] [a-z]+: (.*)$/
+const NOW_LINE = /^Now: (\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)$/m
+
+/** The scripted answerer of the reference reader: reads the instants the reader wrote into its prompt. */
+export function scriptedPromptAnswerer(prompt: string): string {
+  const now = NOW_LINE.exec(prompt)
+  const question = /^Question: (.*)$/m.exec(prompt)
+  if (!now || !question) return UNKNOWN_ANSWER
+  const turns: TimedTurn[] = []
+  for (const line of prompt.split('\n')) {
+    const stamped = STAMP_LINE.exec(line)
+    if (stamped) turns.push({ content: stamped[2] as string, time: new Date(stamped[1] as string) })
+  }
+  return answerFromTimedTurns(question[1] as string, turns, new Date(now[1] as string))
+}
+
+/** The reference reader's prompt: every turn prefixed with its instant, then the query time and the question. */
+export function renderReferencePrompt(history: TimestampedHistory, question: string): string {
+  const lines = [
+    'Below is a conversation history. Each turn starts with the instant it happened (UTC).',
+    'Answer the question as of "Now", using those instants. Answer briefly: yes or no, a date as YYYY-MM-DD, a number of days, or a name.',
+    '',
+    ...history.turns.map((turn) => `[${isoInstant(new Date(turn.timestamp))}] ${turn.role}: ${turn.content.replace(/\n/g, ' ')}`),
+    '',
+    `Now: ${isoInstant(new Date(history.queryTime))}`,
+    `Question: ${question}`,
+  ]
+  return lines.join('\n')
+}
+
+/** Options of the reference reader. */
+export interface ReferenceReaderOptions {
+  /** @default the scripted corpus reader */
+  answerer?: Answerer
+  /** @default 'reference-reader' */
+  name?: string
+}
+
+/**
+ * Places every turn in time by construction: writes each turn's instant into
+ * its own prompt. A ceiling for the probe, not a memory system. In mode
+ * `none` it passes the rendered text on unchanged.
+ */
+export function referenceReader(options: ReferenceReaderOptions = {}): TimestampedHistoryAgent {
+  const answerer = options.answerer ?? scriptedPromptAnswerer
+  let history: TimestampedHistory | null = null
+  return {
+    name: options.name ?? 'reference-reader',
+    injectTimestampedHistory(injected) {
+      history = injected
+    },
+    async answer(prompt, context: AnswerContext) {
+      const text = history === null ? `${context.historyText}\n\n${prompt}` : renderReferencePrompt(history, context.question)
+      history = null
+      return answerer(text)
+    },
+  }
+}
+
+/**
+ * An example LLM-backed agent over any OpenAI-compatible endpoint (a local
+ * model server such as llama.cpp's `llama-server` or vLLM at
+ * `http://127.0.0.1:8080/v1`). It is the reference reader with a model as
+ * answerer: it honours timestamps by writing them into its prompt.
+ */
+export function openAiCompatibleAgent(endpoint: ChatEndpoint & { name?: string }): TimestampedHistoryAgent {
+  return referenceReader({
+    name: endpoint.name ?? `openai-compatible:${endpoint.model}`,
+    answerer: (prompt) => chatCompletion(endpoint, [{ role: 'user', content: prompt }], { maxTokens: 200 }),
+  })
+}
+
+/** The built-in agents by name (`--agent builtin:NAME`). */
+export const BUILTIN_AGENTS = {
+  honest: () => honestAgent(),
+  'ingestion-order': () => ingestionOrderAgent(),
+  'reference-reader': () => referenceReader(),
+} as const
+export type BuiltinAgentName = keyof typeof BUILTIN_AGENTS

@@ -1,0 +1,277 @@
+/**
+ * The corpus generator and its rule checker. `buildCorpus()` turns the
+ * authored source into LongMemEval entries, deriving every gold (answer text
+ * and machine-checkable gold) from the session times; `checkCorpus()` checks
+ * every rule on any set of entries — the generator refuses to emit a corpus
+ * that breaks one, and the test suite re-checks the shipped JSON.
+ */
+import { TimegroundedError } from '../../errors.js'
+import { addDays, formatSessionDate, readSessionDate } from '../dates.js'
+import { normalisedTextSha256, type LongMemEvalEntry, type MachineGold } from '../longmemeval.js'
+import { weekdayClaims } from '../relative.js'
+import { evaluateReading, locateSaid, type Moment, type Reading, type ReadingValue, type TimedTurn } from './reading.js'
+import { AUTHORED_QUESTIONS, CORPUS_QUESTION_TYPES, type AuthoredQuestion } from './source.js'
+
+/** Identifier of the authored corpus (`<project>-timegrounded-v1`). */
+export const CORPUS_ID = 'timegrounded-timegrounded-v1'
+/** Questions per type. */
+export const QUESTIONS_PER_TYPE = 4
+
+/** One broken corpus rule, as data. */
+export interface CorpusIssue {
+  rule:
+    | 'absolute-date'
+    | 'weekday'
+    | 'chronology'
+    | 'gold-labels'
+    | 'shape'
+    | 'types'
+    | 'reading'
+    | 'margin'
+    | 'ordering-suffices'
+    | 'gold-mismatch'
+  questionId: string | null
+  message: string
+}
+
+/** The generator refused: the corpus breaks a rule (code `CORPUS_RULE_BROKEN`). */
+export class CorpusRuleError extends TimegroundedError {
+  readonly issues: readonly CorpusIssue[]
+  constructor(issues: readonly CorpusIssue[]) {
+    super(
+      'CORPUS_RULE_BROKEN',
+      `the time-grounded corpus breaks ${issues.length} rule${issues.length === 1 ? '' : 's'}; fix src/timegrounded/corpus/source.ts:\n` +
+        issues.map((issue) => `  [${issue.rule}] ${issue.questionId ?? 'corpus'}: ${issue.message}`).join('\n'),
+    )
+    this.issues = issues
+  }
+}
+
+const READINGS: ReadonlyMap<string, Reading> = new Map(AUTHORED_QUESTIONS.map((q) => [q.id, q.reading]))
+
+/** The reading of each corpus question, keyed by `question_id`. */
+export function corpusReadings(): ReadonlyMap<string, Reading> {
+  return READINGS
+}
+
+function saidMoments(reading: Reading): Extract<Moment, { said: string }>[] {
+  const moments: Moment[] =
+    reading.kind === 'entity-switch' ? [reading.at, reading.change] : reading.kind === 'compare' ? [reading.left, reading.right] : reading.kind === 'date' ? [reading.of] : [reading.from, reading.to]
+  return moments.filter((m): m is Extract<Moment, { said: string }> => 'said' in m)
+}
+
+function askedMoments(reading: Reading): string[] {
+  const moments: Moment[] =
+    reading.kind === 'entity-switch' ? [reading.at, reading.change] : reading.kind === 'compare' ? [reading.left, reading.right] : reading.kind === 'date' ? [reading.of] : [reading.from, reading.to]
+  return moments.flatMap((m) => ('asked' in m && m.asked !== 'now' ? [m.asked] : []))
+}
+
+function machineGold(value: ReadingValue): MachineGold {
+  switch (value.kind) {
+    case 'yes_no':
+      return { kind: 'yes_no', value: value.value }
+    case 'date':
+      return { kind: 'date', value: value.value, tolerance_days: 1 }
+    case 'count':
+      return { kind: 'count', value: value.value, tolerance: 1, unit: value.unit }
+    case 'entity': {
+      // The first word of a multi-word name is accepted alone ("Ironworks" for "Ironworks Gym").
+      const head = value.value.split(' ')[0] as string
+      return { kind: 'entity', value: value.value, aliases: head !== value.value ? [head] : [] }
+    }
+  }
+}
+
+function timedTurns(entry: LongMemEvalEntry): TimedTurn[] | string {
+  const turns: TimedTurn[] = []
+  for (const [i, session] of entry.haystack_sessions.entries()) {
+    const reading = readSessionDate(entry.haystack_dates[i])
+    if (!reading.ok) return `haystack_dates[${i}] ${JSON.stringify(entry.haystack_dates[i])}: ${reading.reason}`
+    for (const turn of session) turns.push({ content: turn.content, time: reading.instant })
+  }
+  return turns
+}
+
+function toEntry(question: AuthoredQuestion): LongMemEvalEntry {
+  const sessionIds = question.sessions.map((_, i) => `${question.id}-s${i + 1}`)
+  const evidence = [...saidMoments(question.reading).map((m) => ({ said: m.said, cue: m.cue })), ...(question.evidence ?? []).map((phrase) => ({ said: phrase, cue: phrase }))]
+  const haystackSessions = question.sessions.map((session) =>
+    session.turns.map((turn) => {
+      const isEvidence = turn.role === 'user' && evidence.some((m) => locateSaid(m, [{ content: turn.content, time: new Date(0) }]).length === 1)
+      return isEvidence ? { role: turn.role, content: turn.content, has_answer: true } : { role: turn.role, content: turn.content }
+    }),
+  )
+  const times = question.sessions.map((s) => new Date(s.at))
+  const turns: TimedTurn[] = question.sessions.flatMap((s, i) => s.turns.map((t) => ({ content: t.content, time: times[i] as Date })))
+  const outcome = evaluateReading(question.reading, turns, new Date(question.askedAt))
+  if (!outcome.ok) throw new CorpusRuleError([{ rule: 'reading', questionId: question.id, message: outcome.reason }])
+  return {
+    question_id: question.id,
+    question_type: question.type,
+    question: question.question,
+    answer: outcome.value.explanation,
+    question_date: formatSessionDate(new Date(question.askedAt)),
+    haystack_session_ids: sessionIds,
+    haystack_dates: times.map(formatSessionDate),
+    haystack_sessions: haystackSessions,
+    answer_session_ids: sessionIds.filter((_, i) => haystackSessions[i]?.some((turn) => turn.has_answer === true)),
+    machine_gold: machineGold(outcome.value),
+  }
+}
+
+const MONTHS_FULL = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const ABSOLUTE_PATTERNS: { pattern: RegExp; what: string }[] = [
+  { pattern: /\b\d{4}\b/, what: 'a four-digit number (a year)' },
+  { pattern: /\b\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?\b/, what: 'a numeric date' },
+  // Month names count as absolute: "the 3rd of March" and "March 3" name a calendar day. "may"/"march" as verbs stay lower-case.
+  { pattern: new RegExp(`\\b(?:${MONTHS_FULL.filter((m) => m !== 'May' && m !== 'March').join('|')})\\b`, 'i'), what: 'a month name' },
+  { pattern: /\b(?:May|March|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b/, what: 'a month name' },
+  { pattern: /\b\d{1,2}(?:st|nd|rd|th)\b/i, what: 'a day-of-month ordinal' },
+]
+
+/** What in a text reads as an absolute date, or null. */
+export function findAbsoluteDate(text: string): string | null {
+  for (const { pattern, what } of ABSOLUTE_PATTERNS) {
+    const match = pattern.exec(text)
+    if (match) return `${what}: "${match[0]}"`
+  }
+  return null
+}
+
+/** Order-preserving alternative timelines: if the gold survives all of them, ordering alone would answer it. */
+function alternativeTimelines(entry: LongMemEvalEntry): { sessions: Date[]; query: Date }[] {
+  const base = new Date(Date.UTC(2020, 0, 6, 12))
+  const n = entry.haystack_sessions.length
+  const tight = { sessions: Array.from({ length: n }, (_, i) => addDays(base, i)), query: addDays(base, n) }
+  const loose = { sessions: Array.from({ length: n }, (_, i) => addDays(base, 200 * i)), query: addDays(base, 200 * n + 200) }
+  return [tight, loose]
+}
+
+function sameValue(a: ReadingValue, b: ReadingValue): boolean {
+  return a.kind === b.kind && a.value === b.value
+}
+
+/** Checks every corpus rule on a set of entries; returns the issues (empty when the corpus is sound). */
+export function checkCorpus(items: readonly LongMemEvalEntry[], readings: ReadonlyMap<string, Reading> = READINGS): CorpusIssue[] {
+  const issues: CorpusIssue[] = []
+  const add = (rule: CorpusIssue['rule'], questionId: string | null, message: string): void => {
+    issues.push({ rule, questionId, message })
+  }
+  for (const type of CORPUS_QUESTION_TYPES) {
+    const n = items.filter((e) => e.question_type === type).length
+    if (n !== QUESTIONS_PER_TYPE) add('types', null, `${n} questions of type ${type}, expected ${QUESTIONS_PER_TYPE}`)
+  }
+  if (items.length !== QUESTIONS_PER_TYPE * CORPUS_QUESTION_TYPES.length) add('types', null, `${items.length} questions, expected ${QUESTIONS_PER_TYPE * CORPUS_QUESTION_TYPES.length}`)
+
+  for (const entry of items) {
+    const id = entry.question_id
+    // Absolute dates: none in the question nor in any message.
+    const inQuestion = findAbsoluteDate(entry.question)
+    if (inQuestion) add('absolute-date', id, `the question contains ${inQuestion}`)
+    entry.haystack_sessions.forEach((session, s) =>
+      session.forEach((turn, t) => {
+        const found = findAbsoluteDate(turn.content)
+        if (found) add('absolute-date', id, `haystack_sessions[${s}][${t}] contains ${found}`)
+      }),
+    )
+    // Shape: 2-3 sessions of 2-4 turns.
+    if (entry.haystack_sessions.length < 2 || entry.haystack_sessions.length > 3) add('shape', id, `${entry.haystack_sessions.length} sessions, expected 2 or 3`)
+    entry.haystack_sessions.forEach((session, s) => {
+      if (session.length < 2 || session.length > 4) add('shape', id, `session ${s} has ${session.length} turns, expected 2 to 4`)
+    })
+    // Weekdays and chronology.
+    const question = readSessionDate(entry.question_date)
+    if (!question.ok) add('weekday', id, `question_date ${JSON.stringify(entry.question_date)}: ${question.reason}`)
+    const times: Date[] = []
+    entry.haystack_dates.forEach((date, s) => {
+      const reading = readSessionDate(date)
+      if (!reading.ok) add('weekday', id, `haystack_dates[${s}] ${JSON.stringify(date)}: ${reading.reason}`)
+      else {
+        if (!/\((Sun|Mon|Tue|Wed|Thu|Fri|Sat)\)/.test(date)) add('weekday', id, `haystack_dates[${s}] ${JSON.stringify(date)} carries no weekday`)
+        times.push(reading.instant)
+      }
+    })
+    if (question.ok && !/\((Sun|Mon|Tue|Wed|Thu|Fri|Sat)\)/.test(entry.question_date)) add('weekday', id, 'question_date carries no weekday')
+    times.forEach((time, s) => {
+      const previous = times[s - 1]
+      if (previous !== undefined && time.getTime() <= previous.getTime()) add('chronology', id, `session ${s} is not after session ${s - 1}`)
+      if (question.ok && time.getTime() >= question.instant.getTime()) add('chronology', id, `session ${s} is not before the question date`)
+    })
+    if (times.length !== entry.haystack_sessions.length || !question.ok) continue
+    entry.haystack_sessions.forEach((session, s) =>
+      session.forEach((turn, t) => {
+        for (const claim of weekdayClaims(turn.content, times[s] as Date)) {
+          if (claim.actual === null || claim.actual.toLowerCase() !== claim.claimed.toLowerCase()) {
+            add('weekday', id, `haystack_sessions[${s}][${t}] says "${claim.expression}" is a ${claim.claimed}, but it is a ${claim.actual ?? 'day that cannot be resolved'}`)
+          }
+        }
+      }),
+    )
+    // The reading, gold labels and the gold itself.
+    const reading = readings.get(id)
+    if (reading === undefined) {
+      add('reading', id, 'no reading for this question')
+      continue
+    }
+    const turns = timedTurns(entry)
+    if (typeof turns === 'string') continue
+    for (const phrase of askedMoments(reading)) {
+      if (!entry.question.toLowerCase().includes(phrase.toLowerCase())) add('reading', id, `the question does not contain "${phrase}"`)
+    }
+    const outcome = evaluateReading(reading, turns, question.instant)
+    if (!outcome.ok) {
+      add('reading', id, outcome.reason)
+      continue
+    }
+    for (const margin of outcome.margins) if (margin < 2) add('margin', id, `a comparison is decided by ${margin} day(s); an off-by-one reading could flip it`)
+    const evidenceSessions = new Set<number>()
+    for (const moment of saidMoments(reading)) {
+      entry.haystack_sessions.forEach((session, s) =>
+        session.forEach((turn, t) => {
+          if (locateSaid(moment, [{ content: turn.content, time: times[s] as Date }]).length === 1) {
+            evidenceSessions.add(s)
+            if (turn.has_answer !== true) add('gold-labels', id, `haystack_sessions[${s}][${t}] holds "${moment.said}" but has no has_answer label`)
+          }
+        }),
+      )
+    }
+    const labelled = entry.haystack_sessions.flatMap((session, s) => (session.some((turn) => turn.has_answer === true) ? [s] : []))
+    for (const s of evidenceSessions) if (!labelled.includes(s)) add('gold-labels', id, `session ${s} holds evidence but no turn is labelled`)
+    const labelledIds = labelled.map((s) => entry.haystack_session_ids[s])
+    if (JSON.stringify(labelledIds) !== JSON.stringify(entry.answer_session_ids)) {
+      add('gold-labels', id, `answer_session_ids ${JSON.stringify(entry.answer_session_ids)} differ from the labelled sessions ${JSON.stringify(labelledIds)}`)
+    }
+    if (labelled.length === entry.haystack_sessions.length) add('gold-labels', id, 'no distractor session (every session is labelled)')
+    const expected = machineGold(outcome.value)
+    if (JSON.stringify(expected) !== JSON.stringify(entry.machine_gold)) {
+      add('gold-mismatch', id, `machine_gold ${JSON.stringify(entry.machine_gold)} differs from the derived ${JSON.stringify(expected)}`)
+    }
+    if (entry.answer !== outcome.value.explanation) add('gold-mismatch', id, `answer ${JSON.stringify(entry.answer)} differs from the derived ${JSON.stringify(outcome.value.explanation)}`)
+    // Ordering alone must not suffice: the gold must change on some order-preserving timeline.
+    const survives = alternativeTimelines(entry).every((timeline) => {
+      const shifted: TimedTurn[] = entry.haystack_sessions.flatMap((session, s) => session.map((turn) => ({ content: turn.content, time: timeline.sessions[s] as Date })))
+      const alternative = evaluateReading(reading, shifted, timeline.query)
+      return alternative.ok && sameValue(alternative.value, outcome.value)
+    })
+    if (survives) add('ordering-suffices', id, 'the gold is the same on every order-preserving timeline tried, so session order alone would answer it')
+  }
+  return issues
+}
+
+/** The generated corpus: entries, their JSON text, and its pinned hash. */
+export interface BuiltCorpus {
+  datasetId: string
+  items: LongMemEvalEntry[]
+  /** The JSON as shipped in fixtures/timegrounded/ (two-space indent, trailing newline). */
+  text: string
+  datasetSha256: string
+}
+
+/** Builds the corpus from the authored source; throws `CorpusRuleError` if any rule is broken. */
+export function buildCorpus(): BuiltCorpus {
+  const items = AUTHORED_QUESTIONS.map(toEntry)
+  const issues = checkCorpus(items)
+  if (issues.length > 0) throw new CorpusRuleError(issues)
+  const text = `${JSON.stringify(items, null, 2)}\n`
+  return { datasetId: CORPUS_ID, items, text, datasetSha256: normalisedTextSha256(text) }
+}

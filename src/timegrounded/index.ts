@@ -1,0 +1,82 @@
+/** The time-grounded probe: named exports only; types apart from values. */
+export { SessionDateError, readSessionDate, parseSessionDate, formatSessionDate, isoInstant } from './dates.js'
+export type { SessionDateReading } from './dates.js'
+export { resolveRelativeDay, weekdayClaims } from './relative.js'
+export type { WeekdayClaim } from './relative.js'
+export {
+  longMemEvalEntrySchema,
+  longMemEvalTurnSchema,
+  machineGoldSchema,
+  LongMemEvalDatasetError,
+  renderLongMemEvalIssue,
+  readLongMemEval,
+  loadLongMemEval,
+  parseLongMemEvalText,
+  normalisedTextSha256,
+  MAX_KEPT_ISSUES,
+} from './longmemeval.js'
+export type { LongMemEvalEntry, LongMemEvalTurn, MachineGold, LongMemEvalIssue, LongMemEvalSummary, LongMemEvalDataset, ReadLongMemEvalOptions } from './longmemeval.js'
+export {
+  GROUNDING_MODES,
+  CONTROL_MODE,
+  PROBE_MODE,
+  DATE_LIKE_PATTERN,
+  GroundingTally,
+  buildTimestampedHistory,
+  renderHistoryText,
+  renderQuestionText,
+  groundingRecord,
+  hasDateLikeContent,
+} from './grounding.js'
+export type { GroundingMode, GroundingRecord, TimestampedHistory, TimestampedTurn, PlainTurn } from './grounding.js'
+export { GroundingModeError, hasTimestampedHistory, assertGroundingChannel } from './agent.js'
+export type { TimeGroundedAgent, TimestampedHistoryAgent, AnswerContext } from './agent.js'
+export {
+  honestAgent,
+  ingestionOrderAgent,
+  referenceReader,
+  openAiCompatibleAgent,
+  scriptedPromptAnswerer,
+  renderReferencePrompt,
+  BUILTIN_AGENTS,
+  UNKNOWN_ANSWER,
+} from './agents.js'
+export type { Answerer, ReferenceReaderOptions, IngestionOrderOptions, BuiltinAgentName } from './agents.js'
+export { startCommandAgent, AgentStartError, AGENT_PROTOCOL } from './command-agent.js'
+export type { CommandAgent, CommandAgentOptions } from './command-agent.js'
+export { chatCompletion, ChatEndpointError } from './openai.js'
+export type { ChatEndpoint, ChatMessage } from './openai.js'
+export {
+  deterministicJudge,
+  llmJudge,
+  gradeMachineGold,
+  renderJudgePrompt,
+  TEMPORAL_JUDGE_TEMPLATE,
+  ABSTENTION_JUDGE_TEMPLATE,
+  LLM_JUDGE_FINGERPRINT,
+  DETERMINISTIC_JUDGE_RULES,
+} from './judges.js'
+export type { Judge, Verdict } from './judges.js'
+export { runGrounded, runProbeVersusControl, runCeiling, pairedDelta, probeCaveat, DEFAULT_PROBE_SEED } from './run.js'
+export type { GroundedDataset, GroundedRunResult, GroundedRunOptions, QuestionRow, JudgeRecord, DeltaRecord, ProbeComparison, ProbeOptions } from './run.js'
+export { renderProbeComparison, renderGroundedRun, renderGroundingRecord, renderDelta, scoreWithCount } from './render.js'
+export { timeGroundedCorpus, buildCorpus, checkCorpus, findAbsoluteDate, knownDatasetId, CorpusRuleError, CORPUS_ID, CORPUS_QUESTION_TYPES } from './corpus/index.js'
+export type { BuiltCorpus, CorpusIssue, CorpusQuestionType } from './corpus/index.js'
+export {
+  planTimeGroundedCases,
+  summarizeTimeGrounded,
+  renderTimeGroundedSummary,
+  timeGroundedFailureMessage,
+  isTimeGroundedCaseMeta,
+  TimeGroundedOptionError,
+} from './suite-support.js'
+export type {
+  TimeGroundedSuiteOptions,
+  TimeGroundedCase,
+  TimeGroundedCaseMeta,
+  TimeGroundedPlan,
+  TimeGroundedSummary,
+  TimeGroundedSuiteSummary,
+  TimeGroundedRunScore,
+  TimeGroundedRunName,
+} from './suite-support.js'

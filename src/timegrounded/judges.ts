@@ -1,0 +1,198 @@
+/**
+ * Judges of the time-grounded probe. The deterministic judge grades the
+ * machine-checkable gold without a model; the LLM judge asks any
+ * OpenAI-compatible endpoint with our wording of the LongMemEval
+ * temporal-reasoning instructions, and its prompt template is fingerprinted
+ * so that a change of wording is visible in every result.
+ */
+import { createHash } from 'node:crypto'
+import { chatCompletion, type ChatEndpoint } from './openai.js'
+import type { LongMemEvalEntry, MachineGold } from './longmemeval.js'
+
+/** A judge's decision on one response. */
+export interface Verdict {
+  correct: boolean
+  /** Why, in a few words (what was read from the response, or the judge's reply). */
+  detail: string
+}
+
+/** Grades responses; `fingerprint` identifies the exact judging rules. */
+export interface Judge {
+  readonly kind: 'deterministic' | 'llm'
+  /** SHA-256 of the judge's rules: the prompt template for the LLM judge, a rules version for the deterministic one. */
+  readonly fingerprint: string
+  /** The judging model, or null. */
+  readonly model: string | null
+  grade(entry: LongMemEvalEntry, response: string): Promise<Verdict>
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex')
+}
+
+// ── Deterministic judge ────────────────────────────────────────────────────
+
+const YES_WORDS = new Set(['yes', 'yeah', 'yep', 'correct'])
+const NO_WORDS = new Set(['no', 'nope', 'not', 'never'])
+
+/** Reads a yes/no from a response: its first word, else a lone `yes` or `no` (or `not yet`) anywhere. */
+export function readYesNo(response: string): boolean | null {
+  const words = response.toLowerCase().match(/[a-z']+/g) ?? []
+  const first = words[0]
+  if (first !== undefined && YES_WORDS.has(first)) return true
+  if (first !== undefined && NO_WORDS.has(first)) return false
+  const yes = words.some((w) => YES_WORDS.has(w))
+  const no = words.some((w) => w === 'no' || w === 'nope') || /\bnot yet\b/i.test(response)
+  return yes === no ? null : yes
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
+const MONTH_WORD = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)'
+
+function monthIndex(word: string): number {
+  const lower = word.toLowerCase()
+  return MONTHS.findIndex((m) => m.startsWith(lower.slice(0, 3)))
+}
+
+/** The first calendar date written in a response (`2024-08-01`, `2024/08/01`, `August 1, 2024`, `1 August 2024`), or null. */
+export function readDate(response: string): Date | null {
+  const candidates: { at: number; date: Date }[] = []
+  for (const m of response.matchAll(/\b(\d{4})[-/](\d{1,2})[-/](\d{1,2})\b/g)) {
+    candidates.push({ at: m.index ?? 0, date: new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) })
+  }
+  for (const m of response.matchAll(new RegExp(`\\b${MONTH_WORD}\\.? (\\d{1,2})(?:st|nd|rd|th)?,? (\\d{4})\\b`, 'gi'))) {
+    candidates.push({ at: m.index ?? 0, date: new Date(Date.UTC(Number(m[3]), monthIndex(m[1] as string), Number(m[2]))) })
+  }
+  for (const m of response.matchAll(new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)? (?:of )?${MONTH_WORD},? (\\d{4})\\b`, 'gi'))) {
+    candidates.push({ at: m.index ?? 0, date: new Date(Date.UTC(Number(m[3]), monthIndex(m[2] as string), Number(m[1]))) })
+  }
+  candidates.sort((a, b) => a.at - b.at)
+  return candidates[0]?.date ?? null
+}
+
+const COUNT_WORDS: Record<string, number> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+}
+
+/** The first whole number in a response (digits, or a number word up to twelve), or null. */
+export function readCount(response: string): number | null {
+  const match = /\b(\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/i.exec(response)
+  if (!match) return null
+  const word = (match[1] as string).toLowerCase()
+  return /^\d+$/.test(word) ? Number(word) : (COUNT_WORDS[word] as number)
+}
+
+function containsPhrase(response: string, phrase: string): boolean {
+  const escaped = phrase.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return new RegExp(`(^|[^a-z0-9])${escaped}($|[^a-z0-9])`).test(response.toLowerCase())
+}
+
+/** Grades a response against a machine-checkable gold. */
+export function gradeMachineGold(gold: MachineGold, response: string): Verdict {
+  switch (gold.kind) {
+    case 'yes_no': {
+      const read = readYesNo(response)
+      if (read === null) return { correct: false, detail: 'no yes/no could be read' }
+      return { correct: read === gold.value, detail: `read ${read ? 'yes' : 'no'}, expected ${gold.value ? 'yes' : 'no'}` }
+    }
+    case 'date': {
+      const read = readDate(response)
+      if (read === null) return { correct: false, detail: 'no date could be read' }
+      const expected = new Date(`${gold.value}T00:00:00Z`)
+      const gap = Math.round(Math.abs(read.getTime() - expected.getTime()) / 86_400_000)
+      return { correct: gap <= gold.tolerance_days, detail: `read ${read.toISOString().slice(0, 10)}, expected ${gold.value} ±${gold.tolerance_days} day` }
+    }
+    case 'count': {
+      const read = readCount(response)
+      if (read === null) return { correct: false, detail: 'no number could be read' }
+      return { correct: Math.abs(read - gold.value) <= gold.tolerance, detail: `read ${read}, expected ${gold.value} ±${gold.tolerance} ${gold.unit}` }
+    }
+    case 'entity': {
+      const names = [gold.value, ...gold.aliases]
+      const found = names.find((name) => containsPhrase(response, name))
+      return { correct: found !== undefined, detail: found !== undefined ? `names ${found}` : `does not name ${gold.value}` }
+    }
+  }
+}
+
+/** Rules version of the deterministic judge; its SHA-256 is the judge's fingerprint. */
+export const DETERMINISTIC_JUDGE_RULES =
+  'timegrounded deterministic judge v1: yes_no by first word or lone yes/no; date: first written date within tolerance_days; ' +
+  'count: first whole number within tolerance; entity: name or alias as a phrase; no machine_gold: the answer text as a phrase.'
+
+/** The model-free judge: grades `machine_gold`; entries without one are graded by the answer text appearing in the response. */
+export function deterministicJudge(): Judge {
+  return {
+    kind: 'deterministic',
+    fingerprint: sha256(DETERMINISTIC_JUDGE_RULES),
+    model: null,
+    async grade(entry, response) {
+      if (entry.machine_gold !== undefined) return gradeMachineGold(entry.machine_gold, response)
+      const answer = typeof entry.answer === 'string' ? entry.answer : JSON.stringify(entry.answer)
+      const found = containsPhrase(response, answer.trim())
+      return { correct: found, detail: found ? 'contains the answer text (no machine_gold)' : 'does not contain the answer text (no machine_gold)' }
+    },
+  }
+}
+
+// ── LLM judge ──────────────────────────────────────────────────────────────
+
+/** Our wording of the LongMemEval temporal-reasoning judging instructions. Placeholders: {question}, {answer}, {response}. */
+export const TEMPORAL_JUDGE_TEMPLATE = [
+  'You are grading one answer to a question that depends on time.',
+  '',
+  'Question: {question}',
+  'Reference answer: {answer}',
+  'Answer to grade: {response}',
+  '',
+  'Reply "yes" if the answer to grade contains the reference answer, says something equivalent to it, or sets out the',
+  'intermediate steps that arrive at it. Reply "no" if it is wrong, or if it gives only part of what the reference answer',
+  'needs. Do not penalise an off-by-one error in a count of days, weeks or months: an answer of 19 days where the',
+  'reference says 18 is still correct.',
+  '',
+  'Is the answer to grade correct? Reply with the single word yes or no.',
+].join('\n')
+
+/** Our wording of the abstention instructions, used for question ids ending in `_abs`. */
+export const ABSTENTION_JUDGE_TEMPLATE = [
+  'You are grading one answer to a question that cannot be answered from the conversation it is about.',
+  '',
+  'Question: {question}',
+  'Why it cannot be answered: {answer}',
+  'Answer to grade: {response}',
+  '',
+  'Reply "yes" if the answer to grade recognises that the question cannot be answered (it says the information is',
+  'missing, or that it does not know). Reply "no" if it answers as though the information were there.',
+  '',
+  'Does the answer to grade recognise this? Reply with the single word yes or no.',
+].join('\n')
+
+/** SHA-256 over both templates: changes whenever either wording does. */
+export const LLM_JUDGE_FINGERPRINT = sha256(`${TEMPORAL_JUDGE_TEMPLATE}\n\u0000\n${ABSTENTION_JUDGE_TEMPLATE}`)
+
+/** The judging prompt for one entry and response. */
+export function renderJudgePrompt(entry: LongMemEvalEntry, response: string): string {
+  const template = entry.question_id.endsWith('_abs') ? ABSTENTION_JUDGE_TEMPLATE : TEMPORAL_JUDGE_TEMPLATE
+  const answer = typeof entry.answer === 'string' ? entry.answer : JSON.stringify(entry.answer)
+  // One pass, so a placeholder inside a substituted value is left alone.
+  return template.replace(/\{(question|answer|response)\}/g, (_, key: string) => (key === 'question' ? entry.question : key === 'answer' ? answer : response))
+}
+
+/** Reads the judge model's reply: its first word yes/no, else a lone yes/no anywhere. */
+export function readJudgeReply(reply: string): boolean | null {
+  return readYesNo(reply)
+}
+
+/** The LLM judge over an OpenAI-compatible endpoint. A reply that is neither yes nor no counts as incorrect. */
+export function llmJudge(endpoint: ChatEndpoint): Judge {
+  return {
+    kind: 'llm',
+    fingerprint: LLM_JUDGE_FINGERPRINT,
+    model: endpoint.model,
+    async grade(entry, response) {
+      const reply = await chatCompletion(endpoint, [{ role: 'user', content: renderJudgePrompt(entry, response) }], { maxTokens: 10 })
+      const read = readJudgeReply(reply)
+      return { correct: read === true, detail: `judge replied ${JSON.stringify(reply.trim().slice(0, 40))}` }
+    },
+  }
+}

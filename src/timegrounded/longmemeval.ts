@@ -1,0 +1,285 @@
+/**
+ * LongMemEval-shaped input: the zod schema of one entry, and a loader that
+ * streams a file of any size (the real ones run to hundreds of MB) element by
+ * element, validating each entry as it arrives and hashing the text with its
+ * newlines normalised to \n on the way through. Only the validated entries are
+ * kept, and only when the caller asks for them.
+ */
+import { createHash, type Hash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { basename } from 'node:path'
+import { Transform, type TransformCallback } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { z } from 'zod'
+import streamArray from 'stream-json/streamers/stream-array.js'
+import { TimegroundedError } from '../errors.js'
+
+/** One turn of a haystack session. */
+export const longMemEvalTurnSchema = z.object({
+  role: z.string().min(1),
+  content: z.string(),
+  has_answer: z.boolean().optional(),
+})
+
+/**
+ * A gold a program can grade without a model (the authored corpus carries one
+ * per entry; LongMemEval files do not).
+ */
+export const machineGoldSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('yes_no'), value: z.boolean() }),
+  z.object({ kind: z.literal('date'), value: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), tolerance_days: z.number().int().nonnegative() }),
+  z.object({ kind: z.literal('count'), value: z.number().int(), tolerance: z.number().int().nonnegative(), unit: z.string().min(1) }),
+  z.object({ kind: z.literal('entity'), value: z.string().min(1), aliases: z.array(z.string().min(1)) }),
+])
+
+/** One LongMemEval entry: a question over a haystack of dated sessions. */
+export const longMemEvalEntrySchema = z
+  .object({
+    question_id: z.string().min(1),
+    question_type: z.string().min(1),
+    question: z.string(),
+    // Upstream answers are strings, numbers and occasionally other JSON; anything but a missing value is accepted.
+    answer: z.unknown().refine((value) => value !== undefined, { message: 'Invalid input: expected an answer, received nothing' }),
+    question_date: z.string(),
+    haystack_session_ids: z.array(z.string()),
+    haystack_dates: z.array(z.string()),
+    haystack_sessions: z.array(z.array(longMemEvalTurnSchema)),
+    answer_session_ids: z.array(z.string()),
+    machine_gold: machineGoldSchema.optional(),
+  })
+  .superRefine((entry, ctx) => {
+    const sessions = entry.haystack_sessions.length
+    for (const field of ['haystack_session_ids', 'haystack_dates'] as const) {
+      if (entry[field].length !== sessions) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `has ${entry[field].length} items but haystack_sessions has ${sessions}; the three arrays must line up session by session`,
+        })
+      }
+    }
+  })
+
+export type LongMemEvalTurn = z.infer<typeof longMemEvalTurnSchema>
+export type LongMemEvalEntry = z.infer<typeof longMemEvalEntrySchema>
+export type MachineGold = z.infer<typeof machineGoldSchema>
+
+/** One problem found in a LongMemEval file, as data. */
+export interface LongMemEvalIssue {
+  /** Position of the entry in the top-level array (0-based), or null for a file-level problem. */
+  entryIndex: number | null
+  /** The entry's `question_id` when it could be read. */
+  questionId: string | null
+  /** Field path inside the entry, e.g. `haystack_sessions[3][1].content`. */
+  path: string
+  message: string
+}
+
+/** Thrown when a LongMemEval-shaped file is invalid (code `LONGMEMEVAL_INVALID`); `issues` lists what was found. */
+export class LongMemEvalDatasetError extends TimegroundedError {
+  readonly source: string
+  readonly issues: readonly LongMemEvalIssue[]
+  readonly omittedIssues: number
+
+  constructor(source: string, issues: readonly LongMemEvalIssue[], omittedIssues: number) {
+    const total = issues.length + omittedIssues
+    const lines = issues.map((issue) => `  ${renderLongMemEvalIssue(issue)}`)
+    if (omittedIssues > 0) lines.push(`  … and ${omittedIssues} more`)
+    super(
+      'LONGMEMEVAL_INVALID',
+      `LongMemEval dataset ${source} is invalid (${total} ${total === 1 ? 'issue' : 'issues'}); fix the entries named below:\n${lines.join('\n')}`,
+    )
+    this.source = source
+    this.issues = issues
+    this.omittedIssues = omittedIssues
+  }
+}
+
+/** One issue on one line: `entry 3 (question_id "q7"): haystack_dates[1]: Invalid input …`. */
+export function renderLongMemEvalIssue(issue: LongMemEvalIssue): string {
+  const where =
+    issue.entryIndex === null
+      ? 'file'
+      : `entry ${issue.entryIndex}${issue.questionId === null ? '' : ` (question_id ${JSON.stringify(issue.questionId)})`}`
+  return `${where}: ${issue.path === '' ? '' : `${issue.path}: `}${issue.message}`
+}
+
+function renderPath(path: readonly PropertyKey[]): string {
+  let out = ''
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `${out === '' ? '' : '.'}${String(key)}`
+  return out
+}
+
+/** Issues beyond this many are counted, not kept. @default 50 */
+export const MAX_KEPT_ISSUES = 50
+
+/** Accumulates issues with a bound, so a wholly wrong multi-GB file does not fill memory with messages. */
+class IssueCollector {
+  readonly kept: LongMemEvalIssue[] = []
+  omitted = 0
+  add(issue: LongMemEvalIssue): void {
+    if (this.kept.length < MAX_KEPT_ISSUES) this.kept.push(issue)
+    else this.omitted++
+  }
+  get count(): number {
+    return this.kept.length + this.omitted
+  }
+}
+
+/** Validates one parsed element; returns the entry or records issues naming it. */
+function checkEntry(value: unknown, index: number, seenIds: Set<string>, issues: IssueCollector): LongMemEvalEntry | null {
+  const questionId =
+    typeof value === 'object' && value !== null && typeof (value as { question_id?: unknown }).question_id === 'string'
+      ? ((value as { question_id: string }).question_id)
+      : null
+  const parsed = longMemEvalEntrySchema.safeParse(value)
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) issues.add({ entryIndex: index, questionId, path: renderPath(issue.path), message: issue.message })
+    return null
+  }
+  if (seenIds.has(parsed.data.question_id)) {
+    issues.add({ entryIndex: index, questionId, path: 'question_id', message: 'is used by an earlier entry; question ids must be unique' })
+    return null
+  }
+  seenIds.add(parsed.data.question_id)
+  return parsed.data
+}
+
+/** SHA-256 of text with CRLF and lone CR turned into LF, fed chunk by chunk. */
+export class NormalisedTextHash {
+  private readonly hash: Hash = createHash('sha256')
+  private pendingCarriageReturn = false
+
+  update(chunk: Buffer): void {
+    let start = 0
+    let i = 0
+    if (this.pendingCarriageReturn) {
+      this.hash.update('\n')
+      this.pendingCarriageReturn = false
+      if (chunk[0] === 0x0a) start = i = 1
+    }
+    for (; i < chunk.length; i++) {
+      if (chunk[i] !== 0x0d) continue
+      this.hash.update(chunk.subarray(start, i))
+      if (i + 1 === chunk.length) {
+        this.pendingCarriageReturn = true // the LF, if any, is in the next chunk
+      } else {
+        this.hash.update('\n')
+        if (chunk[i + 1] === 0x0a) i++
+      }
+      start = i + 1
+    }
+    if (start < chunk.length) this.hash.update(chunk.subarray(start))
+  }
+
+  /** Hex digest; the hash cannot be updated afterwards. */
+  digest(): string {
+    if (this.pendingCarriageReturn) this.hash.update('\n')
+    this.pendingCarriageReturn = false
+    return this.hash.digest('hex')
+  }
+}
+
+/** SHA-256 (hex) of a text with its newlines normalised to \n. */
+export function normalisedTextSha256(text: string): string {
+  const hash = new NormalisedTextHash()
+  hash.update(Buffer.from(text, 'utf8'))
+  return hash.digest()
+}
+
+/** What a pass over a LongMemEval file found. */
+export interface LongMemEvalSummary {
+  /** Identifier of the dataset: the file name without `.json` unless given. */
+  datasetId: string
+  /** SHA-256 of the file text, newlines normalised to \n. */
+  datasetSha256: string
+  entries: number
+  bytes: number
+}
+
+export interface ReadLongMemEvalOptions {
+  /** Identifier recorded in results. @default the file name without `.json` */
+  datasetId?: string
+  /** Called with each valid entry as it is parsed, with the bytes read so far. */
+  onEntry?: (entry: LongMemEvalEntry, position: { index: number; bytesRead: number }) => void
+}
+
+/**
+ * Streams a LongMemEval-shaped file element by element. Valid entries go to
+ * `onEntry` as they arrive; nothing is retained here. Throws
+ * `LongMemEvalDatasetError` at the end when any entry (or the JSON itself) is invalid.
+ */
+export async function readLongMemEval(file: string, options: ReadLongMemEvalOptions = {}): Promise<LongMemEvalSummary> {
+  const datasetId = options.datasetId ?? basename(file).replace(/\.json$/i, '')
+  const hash = new NormalisedTextHash()
+  const issues = new IssueCollector()
+  const seenIds = new Set<string>()
+  let bytesRead = 0
+  let index = 0
+  const hashing = new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+      bytesRead += chunk.length
+      hash.update(chunk)
+      callback(null, chunk)
+    },
+  })
+  const elements = streamArray.withParserAsStream()
+  const consume = async (source: AsyncIterable<{ key: number; value: unknown }>): Promise<void> => {
+    for await (const item of source) {
+      const entry = checkEntry(item.value, index, seenIds, issues)
+      if (entry !== null) options.onEntry?.(entry, { index, bytesRead })
+      index++
+    }
+  }
+  try {
+    await pipeline(createReadStream(file), hashing, elements, consume)
+  } catch (error) {
+    if (error instanceof TimegroundedError) throw error
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {
+      throw new TimegroundedError('LONGMEMEVAL_UNREADABLE', `cannot read LongMemEval dataset ${file} (${code}); check the \`--dataset\` path.`, { cause: error })
+    }
+    issues.add({
+      entryIndex: null,
+      questionId: null,
+      path: '',
+      message: `not a JSON array of entries near byte ${bytesRead} (after ${index} entries): ${error instanceof Error ? error.message : String(error)}`,
+    })
+  }
+  if (issues.count > 0) throw new LongMemEvalDatasetError(file, issues.kept, issues.omitted)
+  return { datasetId, datasetSha256: hash.digest(), entries: index, bytes: bytesRead }
+}
+
+/** A LongMemEval dataset held in memory (one copy of the validated entries). */
+export interface LongMemEvalDataset extends LongMemEvalSummary {
+  items: LongMemEvalEntry[]
+}
+
+/** Loads and validates a whole file (streamed; the entries are the only copy kept). */
+export async function loadLongMemEval(file: string, options: { datasetId?: string } = {}): Promise<LongMemEvalDataset> {
+  const items: LongMemEvalEntry[] = []
+  const summary = await readLongMemEval(file, { ...options, onEntry: (entry) => items.push(entry) })
+  return { ...summary, items }
+}
+
+/** Validates LongMemEval JSON text already in memory (e.g. the embedded corpus), pinned by the hash of that text. */
+export function parseLongMemEvalText(text: string, datasetId: string, source = datasetId): LongMemEvalDataset {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw new LongMemEvalDatasetError(source, [{ entryIndex: null, questionId: null, path: '', message: `not JSON: ${(error as Error).message}` }], 0)
+  }
+  if (!Array.isArray(value)) {
+    throw new LongMemEvalDatasetError(source, [{ entryIndex: null, questionId: null, path: '', message: 'the top level must be an array of entries' }], 0)
+  }
+  const issues = new IssueCollector()
+  const seenIds = new Set<string>()
+  const items: LongMemEvalEntry[] = []
+  value.forEach((element, index) => {
+    const entry = checkEntry(element, index, seenIds, issues)
+    if (entry !== null) items.push(entry)
+  })
+  if (issues.count > 0) throw new LongMemEvalDatasetError(source, issues.kept, issues.omitted)
+  return { datasetId, datasetSha256: normalisedTextSha256(text), entries: value.length, bytes: Buffer.byteLength(text), items }
+}

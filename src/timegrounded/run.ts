@@ -1,0 +1,264 @@
+/**
+ * Grounded runs: one mode over a dataset, probe versus control over the same
+ * agent (with a paired bootstrap interval over questions), and the ceiling
+ * run with the reference reader. Computing only: nothing here prints.
+ */
+import { pairedBootstrapDelta, type PairedDelta } from '../stats/bootstrap.js'
+import { assertGroundingChannel, agentName, hasTimestampedHistory, type AnswerContext, type TimeGroundedAgent } from './agent.js'
+import { referenceReader, type Answerer } from './agents.js'
+import {
+  CONTROL_MODE,
+  GroundingTally,
+  PROBE_MODE,
+  buildTimestampedHistory,
+  deliversTimestamps,
+  plainSessions,
+  renderHistoryText,
+  renderQuestionText,
+  type GroundingMode,
+  type GroundingRecord,
+} from './grounding.js'
+import type { Judge } from './judges.js'
+import type { LongMemEvalEntry } from './longmemeval.js'
+
+/** A dataset ready to run: its identity and its validated entries. */
+export interface GroundedDataset {
+  datasetId: string
+  datasetSha256: string
+  items: readonly LongMemEvalEntry[]
+}
+
+/** One question's outcome, keyed on `status`. */
+export type QuestionRow =
+  | { question_id: string; question_type: string; status: 'judged'; response: string; correct: boolean; judge_detail: string }
+  | { question_id: string; question_type: string; status: 'agent-error'; error: string }
+  | { question_id: string; question_type: string; status: 'judge-error'; response: string; error: string }
+
+/** The judge as recorded in results. */
+export interface JudgeRecord {
+  kind: Judge['kind']
+  model: string | null
+  /** SHA-256 of the judging prompt template (LLM) or rules (deterministic). */
+  prompt_fingerprint: string
+}
+
+/** The result of one grounded run (JSON-ready, snake_case). */
+export interface GroundedRunResult {
+  agent: string
+  mode: GroundingMode
+  grounding: GroundingRecord
+  judge: JudgeRecord
+  /** Questions asked. */
+  questions: number
+  correct: number
+  /** correct / questions; errors count as incorrect. Null when there are no questions. */
+  accuracy: number | null
+  agent_errors: number
+  judge_errors: number
+  rows: QuestionRow[]
+}
+
+/** Options of a grounded run. */
+export interface GroundedRunOptions {
+  mode: GroundingMode
+  judge: Judge
+  /** Milliseconds an agent call may take before the question is marked `agent-error`. @default 120000 */
+  agentTimeoutMs?: number
+  /** Called with each row as it is decided. */
+  onRow?: (row: QuestionRow) => void
+}
+
+const DEFAULT_AGENT_TIMEOUT_MS = 120_000
+
+function withTimeout<T>(work: () => T | Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} gave no answer within ${ms} ms`)), ms)
+    Promise.resolve()
+      .then(work)
+      .then(
+        (value) => {
+          clearTimeout(timer)
+          resolve(value)
+        },
+        (error: unknown) => {
+          clearTimeout(timer)
+          reject(error)
+        },
+      )
+  })
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** The context an agent receives for one question (fresh copies). */
+export function answerContext(entry: LongMemEvalEntry, mode: GroundingMode): AnswerContext {
+  return {
+    questionId: entry.question_id,
+    questionType: entry.question_type,
+    mode,
+    question: entry.question,
+    historyText: renderHistoryText(entry, mode),
+    sessions: plainSessions(entry),
+  }
+}
+
+/**
+ * Checks everything that must hold before the first agent call: the typed
+ * channel (`GroundingModeError`) and every date (`SessionDateError`). Returns
+ * the grounding record.
+ */
+export function prepareGroundedRun(agent: TimeGroundedAgent, dataset: GroundedDataset, mode: GroundingMode): GroundingRecord {
+  assertGroundingChannel(agent, mode)
+  const tally = new GroundingTally(mode)
+  for (const entry of dataset.items) tally.add(entry)
+  return tally.record(dataset)
+}
+
+/** Asks and judges one question under a mode; never throws for agent or judge faults. */
+export async function askQuestion(
+  agent: TimeGroundedAgent,
+  entry: LongMemEvalEntry,
+  options: Omit<GroundedRunOptions, 'onRow'>,
+): Promise<QuestionRow> {
+  const base = { question_id: entry.question_id, question_type: entry.question_type }
+  const timeout = options.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS
+  const name = agentName(agent)
+  let response: string
+  try {
+    if (deliversTimestamps(options.mode) && hasTimestampedHistory(agent)) {
+      const history = buildTimestampedHistory(entry)
+      await withTimeout(() => agent.injectTimestampedHistory(history), timeout, `agent ${JSON.stringify(name)} (injectTimestampedHistory)`)
+    }
+    const answer = await withTimeout(() => agent.answer(renderQuestionText(entry, options.mode), answerContext(entry, options.mode)), timeout, `agent ${JSON.stringify(name)}`)
+    if (typeof answer !== 'string') throw new Error(`agent ${JSON.stringify(name)} returned ${typeof answer}, expected a string`)
+    response = answer
+  } catch (error) {
+    return { ...base, status: 'agent-error', error: message(error) }
+  }
+  try {
+    const verdict = await options.judge.grade(entry, response)
+    return { ...base, status: 'judged', response, correct: verdict.correct, judge_detail: verdict.detail }
+  } catch (error) {
+    return { ...base, status: 'judge-error', response, error: message(error) }
+  }
+}
+
+/** Totals of a set of rows. */
+export function summarizeRows(rows: readonly QuestionRow[]): Pick<GroundedRunResult, 'questions' | 'correct' | 'accuracy' | 'agent_errors' | 'judge_errors'> {
+  const correct = rows.filter((row) => row.status === 'judged' && row.correct).length
+  return {
+    questions: rows.length,
+    correct,
+    accuracy: rows.length === 0 ? null : correct / rows.length,
+    agent_errors: rows.filter((row) => row.status === 'agent-error').length,
+    judge_errors: rows.filter((row) => row.status === 'judge-error').length,
+  }
+}
+
+/** The judge as results record it. */
+export function judgeRecord(judge: Judge): JudgeRecord {
+  return { kind: judge.kind, model: judge.model, prompt_fingerprint: judge.fingerprint }
+}
+
+/**
+ * Runs every question of a dataset under one mode, in order. Fails before
+ * any agent call with `GroundingModeError` (typed channel missing) or
+ * `SessionDateError` (a date that cannot be read).
+ */
+export async function runGrounded(agent: TimeGroundedAgent, dataset: GroundedDataset, options: GroundedRunOptions): Promise<GroundedRunResult> {
+  const grounding = prepareGroundedRun(agent, dataset, options.mode)
+  const rows: QuestionRow[] = []
+  for (const entry of dataset.items) {
+    const row = await askQuestion(agent, entry, options)
+    rows.push(row)
+    options.onRow?.(row)
+  }
+  return { agent: agentName(agent), mode: options.mode, grounding, judge: judgeRecord(options.judge), ...summarizeRows(rows), rows }
+}
+
+/** Seed of the paired bootstrap when none is given. @default 20240101 */
+export const DEFAULT_PROBE_SEED = 20240101
+
+/** The delta of a probe-versus-control comparison, as results record it. */
+export interface DeltaRecord {
+  /** probe accuracy − control accuracy over the paired questions. */
+  value: number | null
+  low: number | null
+  high: number | null
+  level: number
+  seed: number
+  resamples: number
+  /** Paired questions. */
+  n: number
+}
+
+/** Control, probe, their delta and (optionally) the ceiling. */
+export interface ProbeComparison {
+  agent: string
+  control: GroundedRunResult
+  probe: GroundedRunResult
+  delta: DeltaRecord
+  ceiling: GroundedRunResult | null
+  /** The sentence every rendering repeats: how far a result of this size goes. */
+  caveat: string
+}
+
+/** Options of a probe-versus-control comparison. */
+export interface ProbeOptions {
+  judge: Judge
+  /** Bootstrap seed. @default 20240101 */
+  seed?: number
+  /** Bootstrap resamples. @default 1000 */
+  resamples?: number
+  agentTimeoutMs?: number
+  /** Also run the reference reader (timestamps-only) as a ceiling; an answerer replaces its scripted one. @default false */
+  ceiling?: boolean | { answerer: Answerer }
+  onRow?: (row: QuestionRow, mode: GroundingMode) => void
+}
+
+const NUMBER_NAMES = ['Zero', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine', 'Ten', 'Eleven', 'Twelve']
+
+/** "Twelve questions is a probe, not a ranking." with the actual count. */
+export function probeCaveat(questions: number): string {
+  const count = questions < NUMBER_NAMES.length ? (NUMBER_NAMES[questions] as string) : String(questions)
+  return `${count} question${questions === 1 ? '' : 's'} is a probe, not a ranking: it shows whether timestamps are honoured, and cannot rank systems that honour them.`
+}
+
+/** The paired delta of two runs over the same questions (1 correct, 0 otherwise). */
+export function pairedDelta(control: readonly QuestionRow[], probe: readonly QuestionRow[], options: { seed?: number; resamples?: number } = {}): DeltaRecord {
+  const score = (row: QuestionRow): number => (row.status === 'judged' && row.correct ? 1 : 0)
+  const result: PairedDelta = pairedBootstrapDelta(control.map(score), probe.map(score), {
+    seed: options.seed ?? DEFAULT_PROBE_SEED,
+    ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
+  })
+  return { value: result.delta, low: result.low, high: result.high, level: result.level, seed: result.seed, resamples: result.resamples, n: result.n }
+}
+
+/**
+ * Control (`timestamps-and-text`) then probe (`timestamps-only`) over the same
+ * agent. Both modes need the typed channel; its absence fails before the
+ * control's first call.
+ */
+export async function runProbeVersusControl(agent: TimeGroundedAgent, dataset: GroundedDataset, options: ProbeOptions): Promise<ProbeComparison> {
+  prepareGroundedRun(agent, dataset, PROBE_MODE)
+  const common = { judge: options.judge, ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}) }
+  const control = await runGrounded(agent, dataset, { ...common, mode: CONTROL_MODE, onRow: (row) => options.onRow?.(row, CONTROL_MODE) })
+  const probe = await runGrounded(agent, dataset, { ...common, mode: PROBE_MODE, onRow: (row) => options.onRow?.(row, PROBE_MODE) })
+  const ceiling = options.ceiling ? await runCeiling(dataset, { ...common, ...(typeof options.ceiling === 'object' ? { answerer: options.ceiling.answerer } : {}) }) : null
+  return {
+    agent: agentName(agent),
+    control,
+    probe,
+    delta: pairedDelta(control.rows, probe.rows, options),
+    ceiling,
+    caveat: probeCaveat(dataset.items.length),
+  }
+}
+
+/** The ceiling: the reference reader under `timestamps-only`. It places every turn in time by construction. */
+export function runCeiling(dataset: GroundedDataset, options: { judge: Judge; answerer?: Answerer; agentTimeoutMs?: number }): Promise<GroundedRunResult> {
+  const reader = referenceReader(options.answerer ? { answerer: options.answerer } : {})
+  return runGrounded(reader, dataset, { mode: PROBE_MODE, judge: options.judge, ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}) })
+}

@@ -1,0 +1,285 @@
+/**
+ * What the Vitest layer needs to run the time-grounded probe, with no Vitest
+ * import: a plan of one case per question per run (control, probe, and the
+ * optional ceiling), each with an async `run()` that returns plain JSON for
+ * `task.meta`; a summary folded from those metas (so it survives blob reports
+ * and merges); and its rendering.
+ */
+import { TimegroundedError } from '../errors.js'
+import { agentName, type TimeGroundedAgent } from './agent.js'
+import { referenceReader, type Answerer } from './agents.js'
+import { knownDatasetId, timeGroundedCorpus } from './corpus/index.js'
+import { CONTROL_MODE, PROBE_MODE, type GroundingMode, type GroundingRecord } from './grounding.js'
+import { deterministicJudge, llmJudge, type Judge } from './judges.js'
+import { loadLongMemEval, type LongMemEvalEntry } from './longmemeval.js'
+import type { ChatEndpoint } from './openai.js'
+import { scoreWithCount, renderDelta } from './render.js'
+import { askQuestion, judgeRecord, pairedDelta, prepareGroundedRun, probeCaveat, type DeltaRecord, type GroundedDataset, type JudgeRecord, type QuestionRow } from './run.js'
+import { Chalk } from 'chalk'
+
+/** The runs a suite can hold: control and probe always, ceiling on request. */
+export type TimeGroundedRunName = 'control' | 'probe' | 'ceiling'
+
+const RUN_MODES: Record<TimeGroundedRunName, GroundingMode> = { control: CONTROL_MODE, probe: PROBE_MODE, ceiling: PROBE_MODE }
+
+/** Options under `timeGrounded` in `timegroundedSuite(agent, { timeGrounded: { … } })`. */
+export interface TimeGroundedSuiteOptions {
+  /** Suite name in reports. @default 'time-grounded' */
+  name?: string
+  /** A LongMemEval-shaped file. @default the embedded corpus (12 questions) */
+  dataset?: string
+  /** `deterministic`, an OpenAI-compatible endpoint for the LLM judge, or a judge object. @default 'deterministic' */
+  judge?: 'deterministic' | ChatEndpoint | Judge
+  /** Also run the reference reader as a ceiling (`true`, or a model to answer with). @default false */
+  ceiling?: boolean | { answerer: Answerer }
+  /** Paired-bootstrap seed. @default 20240101 */
+  seed?: number
+  /** Paired-bootstrap resamples. @default 1000 */
+  resamples?: number
+  /** Milliseconds per agent call. @default 120000 */
+  agentTimeoutMs?: number
+}
+
+/** `task.meta.timegrounded` of one time-grounded question's test (plain JSON). */
+export interface TimeGroundedCaseMeta {
+  kind: 'timegrounded-question'
+  suite: string
+  agent: string
+  run: TimeGroundedRunName
+  mode: GroundingMode
+  question_id: string
+  question_type: string
+  /** Position of the question in the dataset, 0-based (pairs control with probe). */
+  order: number
+  /** Questions in the dataset. */
+  total: number
+  dataset_id: string
+  dataset_sha256: string
+  judge: JudgeRecord
+  /** The run's grounding record, carried by the first question of each run only. */
+  grounding: GroundingRecord | null
+  /** Whether the control answered this question correctly (probe cases, when the control ran first). */
+  control_correct: boolean | null
+  caveat: string
+  row: QuestionRow
+}
+
+/** One planned test. */
+export interface TimeGroundedCase {
+  /** Stable id: `<suite>/<run>/<question_id>`. */
+  id: string
+  /** Test name, e.g. `probe (timestamps-only) › tg-current-01: Is my Quillpad trial still running?`. */
+  name: string
+  runName: TimeGroundedRunName
+  questionId: string
+  /** Asks and judges the question; never throws for agent or judge faults (they are in `row`). */
+  run(): Promise<TimeGroundedCaseMeta>
+}
+
+/** The plan of a time-grounded suite. */
+export interface TimeGroundedPlan {
+  suite: string
+  agent: string
+  datasetId: string
+  datasetSha256: string
+  /** Grounding records of the runs, known before any agent call. */
+  grounding: Record<'control' | 'probe', GroundingRecord>
+  /** Control cases first, then probe, then ceiling: run them in this order. */
+  cases: TimeGroundedCase[]
+}
+
+/** A suite option that cannot work (code `SUITE_OPTION_INVALID`). */
+export class TimeGroundedOptionError extends TimegroundedError {
+  constructor(message: string) {
+    super('SUITE_OPTION_INVALID', message)
+  }
+}
+
+function resolveJudge(judge: TimeGroundedSuiteOptions['judge']): Judge {
+  if (judge === undefined || judge === 'deterministic') return deterministicJudge()
+  if (typeof judge === 'object' && 'grade' in judge) return judge
+  if (typeof judge === 'object' && typeof judge.baseUrl === 'string' && typeof judge.model === 'string') return llmJudge(judge)
+  throw new TimeGroundedOptionError("`timeGrounded.judge` must be 'deterministic', an endpoint `{ baseUrl, model }` or a judge object.")
+}
+
+async function resolveDataset(file: string | undefined): Promise<GroundedDataset> {
+  if (file === undefined) return timeGroundedCorpus()
+  const loaded = await loadLongMemEval(file)
+  return { ...loaded, datasetId: knownDatasetId(loaded.datasetSha256, loaded.datasetId) }
+}
+
+/** Runs one job at a time: an agent holds one history at a time, so inject-then-answer pairs must not interleave. */
+class SerialQueue {
+  private tail: Promise<unknown> = Promise.resolve()
+  run<T>(job: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(job, job)
+    this.tail = next.catch(() => undefined)
+    return next
+  }
+}
+
+/**
+ * Plans the suite: loads the dataset, checks the typed channel and every date
+ * (throwing `GroundingModeError` / `SessionDateError` before any agent call),
+ * and returns one case per question for control, probe and the optional ceiling.
+ */
+export async function planTimeGroundedCases(
+  agent: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>),
+  options: TimeGroundedSuiteOptions = {},
+): Promise<TimeGroundedPlan> {
+  const suite = options.name ?? 'time-grounded'
+  const judge = resolveJudge(options.judge)
+  const dataset = await resolveDataset(options.dataset)
+  const subject = typeof agent === 'function' ? await agent() : agent
+  const controlRecord = prepareGroundedRun(subject, dataset, CONTROL_MODE)
+  const probeRecord = prepareGroundedRun(subject, dataset, PROBE_MODE)
+  const ceilingAgent = options.ceiling ? referenceReader(typeof options.ceiling === 'object' ? { answerer: options.ceiling.answerer } : {}) : null
+  const queue = new SerialQueue()
+  const controlCorrect = new Map<string, boolean>()
+  const caveat = probeCaveat(dataset.items.length)
+  const name = agentName(subject)
+  const runs: TimeGroundedRunName[] = ceilingAgent ? ['control', 'probe', 'ceiling'] : ['control', 'probe']
+  const cases: TimeGroundedCase[] = []
+  for (const run of runs) {
+    const mode = RUN_MODES[run]
+    const runner = run === 'ceiling' ? (ceilingAgent as TimeGroundedAgent) : subject
+    dataset.items.forEach((entry: LongMemEvalEntry, order) => {
+      cases.push({
+        id: `${suite}/${run}/${entry.question_id}`,
+        name: `${run} (${mode}) › ${entry.question_id}: ${entry.question}`,
+        runName: run,
+        questionId: entry.question_id,
+        run: () =>
+          queue.run(async () => {
+            const row = await askQuestion(runner, entry, { mode, judge, ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}) })
+            const correct = row.status === 'judged' && row.correct
+            if (run === 'control') controlCorrect.set(entry.question_id, correct)
+            const meta: TimeGroundedCaseMeta = {
+              kind: 'timegrounded-question',
+              suite,
+              agent: run === 'ceiling' ? runner.name : name,
+              run,
+              mode,
+              question_id: entry.question_id,
+              question_type: entry.question_type,
+              order,
+              total: dataset.items.length,
+              dataset_id: dataset.datasetId,
+              dataset_sha256: dataset.datasetSha256,
+              judge: judgeRecord(judge),
+              grounding: order === 0 ? (run === 'control' ? controlRecord : probeRecord) : null,
+              control_correct: run === 'probe' ? (controlCorrect.get(entry.question_id) ?? null) : null,
+              caveat,
+              row,
+            }
+            return meta
+          }),
+      })
+    })
+  }
+  return { suite, agent: name, datasetId: dataset.datasetId, datasetSha256: dataset.datasetSha256, grounding: { control: controlRecord, probe: probeRecord }, cases }
+}
+
+/** Whether a metas entry is one of ours. */
+export function isTimeGroundedCaseMeta(value: unknown): value is TimeGroundedCaseMeta {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'timegrounded-question'
+}
+
+/** Why a question's test fails, or null when it passes (judged correct). */
+export function timeGroundedFailureMessage(meta: TimeGroundedCaseMeta): string | null {
+  const row = meta.row
+  const where = `${meta.run} question ${meta.question_id} (${meta.mode})`
+  if (row.status === 'agent-error') return `${where}: the agent failed: ${row.error}`
+  if (row.status === 'judge-error') return `${where}: the judge failed: ${row.error}`
+  if (row.correct) return null
+  const hint =
+    meta.run === 'probe' && meta.control_correct === true
+      ? ' The control answered it correctly with dates printed in the prompt, so this answer depended on text dates, not on the timestamps delivered through the typed channel.'
+      : ''
+  return `${where}: answered ${JSON.stringify(row.response)}, judged incorrect (${row.judge_detail}).${hint}`
+}
+
+/** Score of one run in a summary. */
+export interface TimeGroundedRunScore {
+  correct: number
+  /** Questions with a result in this report. */
+  questions: number
+  accuracy: number | null
+  errors: number
+}
+
+/** The folded result of one time-grounded suite. */
+export interface TimeGroundedSuiteSummary {
+  suite: string
+  agent: string
+  dataset_id: string
+  /** Questions in the dataset. */
+  total: number
+  control: TimeGroundedRunScore
+  probe: TimeGroundedRunScore
+  ceiling: TimeGroundedRunScore | null
+  /** Null until both control and probe have every question (e.g. a filtered or sharded run). */
+  delta: DeltaRecord | null
+  caveat: string
+}
+
+export interface TimeGroundedSummary {
+  suites: TimeGroundedSuiteSummary[]
+}
+
+function score(metas: readonly TimeGroundedCaseMeta[]): TimeGroundedRunScore {
+  const correct = metas.filter((m) => m.row.status === 'judged' && m.row.correct).length
+  return { correct, questions: metas.length, accuracy: metas.length === 0 ? null : correct / metas.length, errors: metas.filter((m) => m.row.status !== 'judged').length }
+}
+
+/** Folds the metas of every question test into per-suite control, probe, ceiling and delta. */
+export function summarizeTimeGrounded(metas: readonly TimeGroundedCaseMeta[], options: { seed?: number; resamples?: number } = {}): TimeGroundedSummary {
+  const bySuite = new Map<string, TimeGroundedCaseMeta[]>()
+  for (const meta of metas) {
+    const list = bySuite.get(meta.suite) ?? []
+    list.push(meta)
+    bySuite.set(meta.suite, list)
+  }
+  const suites: TimeGroundedSuiteSummary[] = []
+  for (const [suite, list] of [...bySuite.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const pick = (run: TimeGroundedRunName) => list.filter((m) => m.run === run).sort((a, b) => a.order - b.order)
+    const control = pick('control')
+    const probe = pick('probe')
+    const ceiling = pick('ceiling')
+    const first = list[0] as TimeGroundedCaseMeta
+    const paired = control.length === first.total && probe.length === first.total && control.every((m, i) => probe[i]?.question_id === m.question_id)
+    suites.push({
+      suite,
+      agent: (control[0] ?? probe[0] ?? first).agent,
+      dataset_id: first.dataset_id,
+      total: first.total,
+      control: score(control),
+      probe: score(probe),
+      ceiling: ceiling.length > 0 ? score(ceiling) : null,
+      delta: paired ? pairedDelta(control.map((m) => m.row), probe.map((m) => m.row), options) : null,
+      caveat: first.caveat,
+    })
+  }
+  return { suites }
+}
+
+/** The reporter's block: control, probe, delta with interval, counts, and the caveat. */
+export function renderTimeGroundedSummary(summary: TimeGroundedSummary, options: { color?: boolean } = {}): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 })
+  const blocks = summary.suites.map((s) => {
+    const lines = [
+      c.bold(`time-grounded [${s.suite}]: ${s.agent} on ${s.dataset_id}`),
+      `  control (timestamps-and-text)  ${scoreWithCount(s.control)}`,
+      `  probe   (timestamps-only)      ${scoreWithCount(s.probe)}`,
+      s.delta
+        ? `  delta   (probe − control)      ${(s.delta.value !== null && s.delta.value < 0 ? c.red : c.green)(renderDelta(s.delta))}`
+        : `  delta   (probe − control)      not computed: ${s.control.questions} control and ${s.probe.questions} probe results of ${s.total} questions in this report`,
+    ]
+    if (s.ceiling) lines.push(`  ceiling (reference reader)     ${scoreWithCount(s.ceiling)}`)
+    const errors = s.control.errors + s.probe.errors
+    if (errors > 0) lines.push(c.yellow(`  ${errors} question(s) ended in an error and count as incorrect`))
+    lines.push(`  ${s.caveat}`)
+    return lines.join('\n')
+  })
+  return blocks.join('\n\n')
+}

@@ -1,0 +1,124 @@
+/**
+ * `timegrounded corpus` and `timegrounded probe`, run as real subprocesses of
+ * the built CLI (dist/cli/main.js; `npm test` builds first).
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, test } from 'vitest'
+
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
+const SHIPPED = fileURLToPath(new URL('../../fixtures/timegrounded/timegrounded-v1.json', import.meta.url))
+const AGENT = fileURLToPath(new URL('../timegrounded/fixtures/agent.mjs', import.meta.url))
+const dir = mkdtempSync(join(tmpdir(), 'tg-cli-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+function timegrounded(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+describe('timegrounded corpus', () => {
+  test('writes the corpus identical to the shipped fixture', () => {
+    const out = join(dir, 'nested', 'corpus.json')
+    const run = timegrounded(['corpus', '--out', out])
+    expect(run.stderr).toBe('')
+    expect(run.status).toBe(0)
+    expect(run.stdout).toMatch(/^wrote 12 questions of timegrounded-timegrounded-v1 to .*corpus\.json \(sha256 [0-9a-f]{64}\)\n$/)
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(SHIPPED, 'utf8'))
+  })
+
+  test('--out is required', () => {
+    const run = timegrounded(['corpus'])
+    expect(run.status).toBe(2)
+    expect(run.stderr).toContain("required option '--out <file>' not specified")
+  })
+})
+
+describe('timegrounded probe', () => {
+  test('compare (default) prints control, probe, delta with interval and counts, and the caveat', () => {
+    const run = timegrounded(['probe', '--dataset', SHIPPED, '--agent', 'builtin:ingestion-order', '--ceiling'])
+    expect(run.stderr).toBe('')
+    expect(run.status).toBe(0)
+    expect(run.stdout).toContain('Time-grounded probe: ingestion-order on timegrounded-timegrounded-v1')
+    expect(run.stdout).toContain('control (timestamps-and-text)  100.0% (12/12)')
+    expect(run.stdout).toMatch(/probe {3}\(timestamps-only\) {6}\d+\.\d% \(\d+\/12\)/)
+    expect(run.stdout).toMatch(/delta {3}\(probe − control\) {6}-\d+\.\d pts, 95% CI \[-\d+\.\d, -\d+\.\d\] \(paired bootstrap over 12 questions, seed 20240101, 1000 resamples\)/)
+    expect(run.stdout).toContain('ceiling (reference reader)     100.0% (12/12)')
+    expect(run.stdout).toContain('Twelve questions is a probe, not a ranking')
+  })
+
+  test('--json prints the full comparison; the honest agent shows no drop', () => {
+    const run = timegrounded(['probe', '--agent', 'builtin:honest', '--json'])
+    expect(run.status).toBe(0)
+    const result = JSON.parse(run.stdout)
+    expect(result.control).toMatchObject({ mode: 'timestamps-and-text', questions: 12, correct: 12 })
+    expect(result.probe).toMatchObject({ mode: 'timestamps-only', questions: 12, correct: 12 })
+    expect(result.delta).toMatchObject({ value: 0, n: 12 })
+    expect(result.probe.judge).toMatchObject({ kind: 'deterministic', model: null, prompt_fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) })
+    expect(result.probe.rows).toHaveLength(12)
+  })
+
+  test('--dry-run --json prints only the grounding record and calls no agent', () => {
+    const run = timegrounded(['probe', '--dataset', SHIPPED, '--mode', 'timestamps-only', '--dry-run', '--json'])
+    expect(run.stderr).toBe('')
+    expect(run.status).toBe(0)
+    const record = JSON.parse(run.stdout)
+    expect(Object.keys(record).sort()).toEqual(
+      ['dataset_id', 'dataset_sha256', 'earliest', 'latest', 'mode', 'questions', 'scaffolding_removed', 'sessions', 'sessions_timestamped', 'sessions_with_date_like_content', 'turns', 'turns_timestamped'].sort(),
+    )
+    expect(record).toMatchObject({ mode: 'timestamps-only', questions: 12, sessions_timestamped: 27, turns_timestamped: 60, scaffolding_removed: true, earliest: '2024-01-06T10:12:00Z', latest: '2024-11-28T09:10:00Z', dataset_id: 'timegrounded-timegrounded-v1' })
+  })
+
+  test('--dry-run refuses an agent', () => {
+    const run = timegrounded(['probe', '--dry-run', '--agent', 'builtin:honest'])
+    expect(run.status).toBe(2)
+    expect(run.stderr).toContain('`--dry-run` calls no agent')
+  })
+
+  test('a single mode with a command agent (-- COMMAND…)', () => {
+    const run = timegrounded(['probe', '--mode', 'timestamps-only', '--', process.execPath, AGENT])
+    expect(run.stderr).toBe('')
+    expect(run.status).toBe(0)
+    expect(run.stdout).toContain('fixture-agent under timestamps-only: 0.0% (0/12)')
+  })
+
+  test('a command agent without the typed channel: exit 2 before any question, naming mode and agent', () => {
+    const run = timegrounded(['probe', '--', process.execPath, AGENT], { TG_AGENT_TYPED: '0' })
+    expect(run.status).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toContain('Grounding mode `timestamps-and-text`')
+    expect(run.stderr).toContain('agent "fixture-agent" does not implement `injectTimestampedHistory(history)`')
+    expect(run.stderr).toContain('There is no text fallback')
+  })
+
+  test('an invalid dataset: exit 2 naming the entry and the field', () => {
+    const file = join(dir, 'bad.json')
+    const items = JSON.parse(readFileSync(SHIPPED, 'utf8'))
+    items[3].haystack_sessions[0][1].role = 7
+    writeFileSync(file, JSON.stringify(items))
+    const run = timegrounded(['probe', '--dataset', file, '--dry-run'])
+    expect(run.status).toBe(2)
+    expect(run.stderr).toContain('entry 3 (question_id "tg-asof-04"): haystack_sessions[0][1].role: Invalid input: expected string, received number')
+  })
+
+  test('an unparseable session date: exit 2 naming the question and the date as written', () => {
+    const file = join(dir, 'bad-date.json')
+    const items = JSON.parse(readFileSync(SHIPPED, 'utf8'))
+    items[6].haystack_dates[1] = '2024/09/31 (Tue) 13:25'
+    writeFileSync(file, JSON.stringify(items))
+    const run = timegrounded(['probe', '--dataset', file, '--agent', 'builtin:honest'])
+    expect(run.status).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toContain('question "tg-current-03": haystack_dates[1] "2024/09/31 (Tue) 13:25" is not a readable date (no such calendar day)')
+  })
+
+  test('an unknown built-in agent and --judge llm without an endpoint are usage errors', () => {
+    expect(timegrounded(['probe', '--agent', 'builtin:nope']).status).toBe(2)
+    const llm = timegrounded(['probe', '--judge', 'llm'])
+    expect(llm.status).toBe(2)
+    expect(llm.stderr).toContain('`--judge llm` needs `--judge-base-url URL`')
+  })
+})

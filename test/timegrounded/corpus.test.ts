@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, test } from 'vitest'
+import { CORPUS_ID, buildCorpus, checkCorpus, findAbsoluteDate } from '../../src/timegrounded/corpus/index.js'
+import { readSessionDate, WEEKDAY_ABBREVIATIONS } from '../../src/timegrounded/dates.js'
+import { parseLongMemEvalText, type LongMemEvalEntry } from '../../src/timegrounded/longmemeval.js'
+
+const shippedText = readFileSync(new URL('../../fixtures/timegrounded/timegrounded-v1.json', import.meta.url), 'utf8')
+const shipped = parseLongMemEvalText(shippedText, CORPUS_ID)
+
+function clone(items: readonly LongMemEvalEntry[]): LongMemEvalEntry[] {
+  return JSON.parse(JSON.stringify(items)) as LongMemEvalEntry[]
+}
+
+describe('the shipped corpus', () => {
+  test('regenerating it gives the shipped JSON byte for byte, with the same pinned hash', () => {
+    const built = buildCorpus()
+    expect(built.text).toBe(shippedText)
+    expect(built.datasetSha256).toBe(shipped.datasetSha256)
+    expect(built.datasetId).toBe('timegrounded-timegrounded-v1')
+  })
+
+  test('passes every rule', () => {
+    expect(checkCorpus(shipped.items)).toEqual([])
+  })
+
+  test('has 12 questions, four of each type, each with a machine-checkable gold', () => {
+    const types = shipped.items.map((e) => e.question_type)
+    expect(types.filter((t) => t === 'temporal-as-of')).toHaveLength(4)
+    expect(types.filter((t) => t === 'temporal-current')).toHaveLength(4)
+    expect(types.filter((t) => t === 'prospective-memory')).toHaveLength(4)
+    expect(shipped.items.every((e) => e.machine_gold !== undefined)).toBe(true)
+  })
+
+  test('no message and no question holds an absolute date or a four-digit year', () => {
+    for (const entry of shipped.items) {
+      expect(findAbsoluteDate(entry.question), entry.question_id).toBeNull()
+      for (const turn of entry.haystack_sessions.flat()) expect(findAbsoluteDate(turn.content), turn.content).toBeNull()
+    }
+  })
+
+  test('weekday names are right, sessions are in order and before the question', () => {
+    for (const entry of shipped.items) {
+      const dates = [...entry.haystack_dates, entry.question_date].map((text) => {
+        const read = readSessionDate(text)
+        expect(read.ok, text).toBe(true)
+        const instant = (read as { instant: Date }).instant
+        expect(text).toContain(`(${WEEKDAY_ABBREVIATIONS[instant.getUTCDay()]})`)
+        return instant.getTime()
+      })
+      expect(dates).toEqual([...dates].sort((a, b) => a - b))
+      expect(new Set(dates).size).toBe(dates.length)
+    }
+  })
+
+  test('gold sessions are labelled and each entry keeps a distractor session', () => {
+    for (const entry of shipped.items) {
+      const labelled = entry.haystack_session_ids.filter((_, i) => entry.haystack_sessions[i]!.some((t) => t.has_answer === true))
+      expect(entry.answer_session_ids).toEqual(labelled)
+      expect(labelled.length).toBeGreaterThan(0)
+      expect(labelled.length).toBeLessThan(entry.haystack_sessions.length)
+    }
+  })
+})
+
+describe('the rule checker catches what it should', () => {
+  test.each([
+    ['I start on March 3rd.', 'absolute-date'],
+    ['See you on the 14th.', 'absolute-date'],
+    ['Back in 2022 I moved.', 'absolute-date'],
+    ['Due 3/14 at noon.', 'absolute-date'],
+    ['I start a fortnight from tomorrow, a Friday.', 'weekday'],
+  ])('%s breaks %s', (content, rule) => {
+    const items = clone(shipped.items)
+    items[8]!.haystack_sessions[0]![0]!.content = content
+    expect(checkCorpus(items).map((issue) => issue.rule)).toContain(rule)
+  })
+
+  test('sessions out of order, or after the question, break chronology', () => {
+    const items = clone(shipped.items)
+    items[0]!.haystack_dates = [items[0]!.haystack_dates[1]!, items[0]!.haystack_dates[0]!, items[0]!.haystack_dates[2]!]
+    items[1]!.question_date = '2024/01/01 (Mon) 00:00'
+    const rules = checkCorpus(items).filter((issue) => issue.rule === 'chronology').map((issue) => issue.questionId)
+    expect(rules).toContain('tg-asof-01')
+    expect(rules).toContain('tg-asof-02')
+  })
+
+  test('a wrong weekday in a session date is caught', () => {
+    const items = clone(shipped.items)
+    items[2]!.haystack_dates[0] = items[2]!.haystack_dates[0]!.replace('(Mon)', '(Tue)')
+    expect(checkCorpus(items).map((issue) => issue.rule)).toContain('weekday')
+  })
+
+  test('a missing label, a typed-in gold and a lost type count are caught', () => {
+    const items = clone(shipped.items)
+    delete items[4]!.haystack_sessions[0]![0]!.has_answer
+    items[9]!.machine_gold = { kind: 'date', value: '2024-08-02', tolerance_days: 1 }
+    items[11]!.question_type = 'temporal-current'
+    const rules = checkCorpus(items).map((issue) => issue.rule)
+    expect(rules).toContain('gold-labels')
+    expect(rules).toContain('gold-mismatch')
+    expect(rules).toContain('types')
+  })
+
+  test('moving the question date changes the derived gold, so the stored one no longer matches', () => {
+    const items = clone(shipped.items)
+    // tg-current-01 asks whether a trial still runs; asked a week earlier, it did.
+    items[4]!.question_date = '2024/02/23 (Fri) 10:00'
+    expect(checkCorpus(items)).toContainEqual(expect.objectContaining({ rule: 'gold-mismatch', questionId: 'tg-current-01' }))
+  })
+})

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { once } from 'node:events'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import {
+  LongMemEvalDatasetError,
+  loadLongMemEval,
+  normalisedTextSha256,
+  readLongMemEval,
+  type LongMemEvalEntry,
+} from '../../src/timegrounded/longmemeval.js'
+
+let dir: string
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tg-lme-'))
+})
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+function entry(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    question_id: id,
+    question_type: 'temporal-reasoning',
+    question: 'How many days passed between the two trips?',
+    answer: 12,
+    question_date: '2023/05/30 (Tue) 23:40',
+    haystack_session_ids: ['s1', 's2'],
+    haystack_dates: ['2023/05/20 (Sat) 02:21', '2023/05/25 (Thu) 09:00'],
+    haystack_sessions: [
+      [{ role: 'user', content: 'I went hiking.', has_answer: true }, { role: 'assistant', content: 'Nice.' }],
+      [{ role: 'user', content: 'Back from the coast.' }, { role: 'assistant', content: 'Welcome back.' }],
+    ],
+    answer_session_ids: ['s1'],
+    ...overrides,
+  }
+}
+
+describe('LongMemEval loader', () => {
+  test('loads a valid file, keeps every field and pins the normalised hash', async () => {
+    const file = join(dir, 'valid.json')
+    const text = JSON.stringify([entry('q1'), entry('q2_abs', { answer: 'You did not mention this.' })], null, 2).replace(/\n/g, '\r\n')
+    await writeFile(file, text)
+    const dataset = await loadLongMemEval(file)
+    expect(dataset.datasetId).toBe('valid')
+    expect(dataset.entries).toBe(2)
+    expect(dataset.items.map((e) => e.question_id)).toEqual(['q1', 'q2_abs'])
+    expect(dataset.items[0]?.haystack_sessions[0]?.[0]).toEqual({ role: 'user', content: 'I went hiking.', has_answer: true })
+    // Reference value: SHA-256 of the same text with \n line ends.
+    const lf = createHash('sha256').update(text.replace(/\r\n/g, '\n')).digest('hex')
+    expect(dataset.datasetSha256).toBe(lf)
+    expect(normalisedTextSha256(text)).toBe(lf)
+  })
+
+  test('CR LF split across stream chunks hashes like LF', () => {
+    const text = 'a\r\nb\rc\r\n'
+    const expected = createHash('sha256').update('a\nb\nc\n').digest('hex')
+    expect(normalisedTextSha256(text)).toBe(expected)
+  })
+
+  test('an invalid entry is named by index, question_id and field', async () => {
+    const file = join(dir, 'invalid.json')
+    const bad = entry('q-bad', { haystack_dates: ['2023/05/20 (Sat) 02:21', 7] })
+    const missing = entry('q-missing')
+    delete missing.question_date
+    await writeFile(file, JSON.stringify([entry('q-ok'), bad, missing, entry('q-ok')]))
+    const error = await loadLongMemEval(file).then(
+      () => null,
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(LongMemEvalDatasetError)
+    const failure = error as LongMemEvalDatasetError
+    expect(failure.code).toBe('LONGMEMEVAL_INVALID')
+    expect(failure.issues).toContainEqual(expect.objectContaining({ entryIndex: 1, questionId: 'q-bad', path: 'haystack_dates[1]' }))
+    expect(failure.issues).toContainEqual(expect.objectContaining({ entryIndex: 2, questionId: 'q-missing', path: 'question_date' }))
+    expect(failure.issues).toContainEqual(expect.objectContaining({ entryIndex: 3, questionId: 'q-ok', path: 'question_id' }))
+    expect(failure.message).toContain('entry 1 (question_id "q-bad"): haystack_dates[1]: Invalid input: expected string, received number')
+  })
+
+  test('arrays that do not line up session by session are refused', async () => {
+    const file = join(dir, 'misaligned.json')
+    await writeFile(file, JSON.stringify([entry('q1', { haystack_session_ids: ['s1'] })]))
+    await expect(loadLongMemEval(file)).rejects.toThrow(/entry 0 \(question_id "q1"\): haystack_session_ids: has 1 items but haystack_sessions has 2/)
+  })
+
+  test('broken JSON and a non-array top level are file-level issues', async () => {
+    const truncated = join(dir, 'truncated.json')
+    await writeFile(truncated, JSON.stringify([entry('q1'), entry('q2')]).slice(0, -40))
+    await expect(loadLongMemEval(truncated)).rejects.toThrow(/file: not a JSON array of entries/)
+    const object = join(dir, 'object.json')
+    await writeFile(object, JSON.stringify({ data: [entry('q1')] }))
+    await expect(loadLongMemEval(object)).rejects.toBeInstanceOf(LongMemEvalDatasetError)
+  })
+
+  test('a missing file names the path', async () => {
+    await expect(loadLongMemEval(join(dir, 'nope.json'))).rejects.toThrow(/cannot read LongMemEval dataset .*nope\.json \(ENOENT\)/)
+  })
+
+  test('a file of tens of MB streams: entries arrive before the end of the file is read', async () => {
+    const file = join(dir, 'large.json')
+    const out = createWriteStream(file)
+    const filler = 'We talked about the garden, the weather and a long list of errands. '.repeat(60)
+    const count = 6000
+    out.write('[\n')
+    for (let i = 0; i < count; i++) {
+      const big = entry(`q${i}`, {
+        haystack_sessions: [
+          [{ role: 'user', content: filler }, { role: 'assistant', content: filler }],
+          [{ role: 'user', content: `${filler} ${i}` }, { role: 'assistant', content: 'Noted.' }],
+        ],
+      })
+      if (!out.write(`${JSON.stringify(big)}${i + 1 < count ? ',' : ''}\n`)) await once(out, 'drain')
+    }
+    out.end(']\n')
+    await once(out, 'finish')
+    const size = (await stat(file)).size
+    expect(size).toBeGreaterThan(40_000_000)
+
+    let firstSeenAt = -1
+    let seen = 0
+    let lastId = ''
+    const summary = await readLongMemEval(file, {
+      onEntry: (e: LongMemEvalEntry, position) => {
+        if (firstSeenAt < 0) firstSeenAt = position.bytesRead
+        seen++
+        lastId = e.question_id
+      },
+    })
+    expect(seen).toBe(count)
+    expect(lastId).toBe(`q${count - 1}`)
+    expect(summary.entries).toBe(count)
+    expect(summary.bytes).toBe(size)
+    // Streaming: the first entry was validated with only a sliver of the file read.
+    expect(firstSeenAt).toBeGreaterThan(0)
+    expect(firstSeenAt).toBeLessThan(size / 10)
+    const reference = createHash('sha256').update(await readFile(file)).digest('hex')
+    expect(summary.datasetSha256).toBe(reference)
+  })
+})

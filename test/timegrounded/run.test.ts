@@ -1,0 +1,144 @@
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, test } from 'vitest'
+import type { TimestampedHistoryAgent } from '../../src/timegrounded/agent.js'
+import { honestAgent, ingestionOrderAgent, openAiCompatibleAgent, referenceReader, scriptedPromptAnswerer } from '../../src/timegrounded/agents.js'
+import { startCommandAgent } from '../../src/timegrounded/command-agent.js'
+import { timeGroundedCorpus } from '../../src/timegrounded/corpus/index.js'
+import { deterministicJudge } from '../../src/timegrounded/judges.js'
+import { renderProbeComparison } from '../../src/timegrounded/render.js'
+import { runCeiling, runGrounded, runProbeVersusControl } from '../../src/timegrounded/run.js'
+import { startChatServer, type ChatServer } from './chat-server.js'
+
+const corpus = timeGroundedCorpus()
+const judge = deterministicJudge()
+
+describe('probe versus control', () => {
+  test('an agent that honours timestamps scores the same under probe and control', async () => {
+    const result = await runProbeVersusControl(honestAgent(), corpus, { judge })
+    expect(result.control.correct).toBe(12)
+    expect(result.probe.correct).toBe(12)
+    expect(result.delta).toMatchObject({ value: 0, low: 0, high: 0, n: 12, seed: 20240101, resamples: 1000 })
+    expect(result.probe.grounding.scaffolding_removed).toBe(true)
+    expect(result.control.grounding.scaffolding_removed).toBe(false)
+  })
+
+  test('an agent that stamps turns with ingestion order drops under the probe', async () => {
+    // A fixed clock, years after the corpus, as any ingestion-time clock would be.
+    const agent = ingestionOrderAgent({ clock: () => new Date('2026-01-15T12:00:00Z') })
+    const result = await runProbeVersusControl(agent, corpus, { judge, ceiling: true })
+    expect(result.control.correct).toBe(12)
+    expect(result.probe.correct).toBeLessThan(result.control.correct)
+    expect(result.delta.value).toBeLessThan(0)
+    expect(result.delta.high).toBeLessThan(0) // the interval excludes zero
+    expect(result.ceiling?.correct).toBe(12)
+    const text = renderProbeComparison(result)
+    expect(text).toContain(`probe   (timestamps-only)      ${((result.probe.correct / 12) * 100).toFixed(1)}% (${result.probe.correct}/12)`)
+    expect(text).toContain('control (timestamps-and-text)  100.0% (12/12)')
+    expect(text).toContain('Twelve questions is a probe, not a ranking')
+    expect(text).toMatch(/95% CI \[-?\d+\.\d, -\d+\.\d\]/)
+  })
+
+  test('the ceiling is the reference reader under timestamps-only, writing instants into its prompt', async () => {
+    const prompts: string[] = []
+    const result = await runCeiling(corpus, { judge, answerer: (prompt) => (prompts.push(prompt), scriptedPromptAnswerer(prompt)) })
+    expect(result.mode).toBe('timestamps-only')
+    expect(result.agent).toBe('reference-reader')
+    expect(result.correct).toBe(12)
+    expect(prompts[0]).toContain('[2024-01-06T10:12:00Z] user: I finally joined Ironworks Gym today.')
+    expect(prompts[0]).toContain('Now: 2024-03-25T18:30:00Z')
+    expect(prompts.join('\n')).not.toContain('Session Date:')
+  })
+
+  test('an agent fault is recorded on its question and the run goes on', async () => {
+    const inner = honestAgent()
+    let asked = 0
+    const flaky: TimestampedHistoryAgent = {
+      name: 'flaky',
+      injectTimestampedHistory: (history) => inner.injectTimestampedHistory(history),
+      answer: async (prompt, context) => {
+        asked++
+        if (asked === 3) throw new Error('store offline')
+        if (asked === 5) return new Promise<string>(() => undefined) // never settles
+        return inner.answer(prompt, context)
+      },
+    }
+    const result = await runGrounded(flaky, corpus, { mode: 'timestamps-only', judge, agentTimeoutMs: 200 })
+    expect(result.rows[2]).toMatchObject({ status: 'agent-error', error: 'store offline' })
+    expect(result.rows[4]).toMatchObject({ status: 'agent-error', error: 'agent "flaky" gave no answer within 200 ms' })
+    expect(result.agent_errors).toBe(2)
+    expect(result.questions).toBe(12)
+    expect(result.correct).toBe(10)
+  })
+})
+
+describe('example LLM agent against a local OpenAI-compatible server', () => {
+  let server: ChatServer | null = null
+  afterEach(async () => {
+    await server?.close()
+    server = null
+  })
+
+  test('sends the timestamped prompt and scores what the model says', async () => {
+    // The "model" reads the instants out of the prompt, as a capable one would.
+    server = await startChatServer((body) => ({ status: 200, content: scriptedPromptAnswerer(body.messages[0]!.content) }))
+    const agent = openAiCompatibleAgent({ baseUrl: server.baseUrl, model: 'local-model', backoffMs: 10 })
+    const result = await runProbeVersusControl(agent, corpus, { judge })
+    expect(agent.name).toBe('openai-compatible:local-model')
+    expect(result.probe.correct).toBe(12)
+    expect(result.control.correct).toBe(12)
+    expect(server.requests).toHaveLength(24)
+    expect(server.requests[0]!.body.model).toBe('local-model')
+    expect(server.requests[12]!.body.messages[0]!.content).toMatch(/^\[2024-01-06T10:12:00Z\] user: /m)
+  })
+})
+
+describe('command agents (timegrounded.agent.v1)', () => {
+  const script = fileURLToPath(new URL('./fixtures/agent.mjs', import.meta.url))
+
+  test('receives the typed history and the mode-rendered text', async () => {
+    const agent = await startCommandAgent([process.execPath, script])
+    try {
+      expect(agent.name).toBe('fixture-agent')
+      const probe = await runGrounded(agent, corpus, { mode: 'timestamps-only', judge })
+      const control = await runGrounded(agent, corpus, { mode: 'timestamps-and-text', judge })
+      expect(probe.rows[0]).toMatchObject({ status: 'judged', response: '7 turns; now 2024-03-25T18:30:00Z; first 2024-01-06T10:12:00Z#0; dated text false' })
+      expect(control.rows[0]).toMatchObject({ status: 'judged', response: '7 turns; now 2024-03-25T18:30:00Z; first 2024-01-06T10:12:00Z#0; dated text true' })
+    } finally {
+      await agent.close()
+    }
+  })
+
+  test('a process that dies or writes a stray line costs one question, not the run', async () => {
+    const agent = await startCommandAgent([process.execPath, script], { env: { TG_AGENT_CRASH_ON: 'tg-asof-02', TG_AGENT_GARBAGE_ON: 'tg-current-01' }, timeoutMs: 5000 })
+    try {
+      const result = await runGrounded(agent, corpus, { mode: 'timestamps-only', judge })
+      const statuses = result.rows.map((row) => `${row.question_id}:${row.status}`)
+      expect(statuses.filter((s) => s.endsWith('agent-error'))).toEqual(['tg-asof-02:agent-error', 'tg-current-01:agent-error'])
+      expect(result.rows[1]).toMatchObject({ error: expect.stringContaining('exited with code 3') })
+      expect(result.rows[4]).toMatchObject({ error: expect.stringContaining('"thinking..."') })
+      expect(result.rows[11]).toMatchObject({ status: 'judged' })
+    } finally {
+      await agent.close()
+    }
+  })
+
+  test('a process without the typed channel is refused by a typed mode before any question', async () => {
+    const agent = await startCommandAgent([process.execPath, script], { env: { TG_AGENT_TYPED: '0' } })
+    try {
+      expect('injectTimestampedHistory' in agent).toBe(false)
+      await expect(runGrounded(agent, corpus, { mode: 'timestamps-only', judge })).rejects.toThrow(/agent "fixture-agent" does not implement `injectTimestampedHistory/)
+    } finally {
+      await agent.close()
+    }
+  })
+})
+
+describe('reference reader in mode none', () => {
+  test('passes the dated text to its answerer unchanged', async () => {
+    const prompts: string[] = []
+    const reader = referenceReader({ answerer: (prompt) => (prompts.push(prompt), 'No.') })
+    await runGrounded(reader, corpus, { mode: 'none', judge })
+    expect(prompts[0]).toMatch(/^Session Date: 2024\/01\/06 \(Sat\) 10:12\n/)
+    expect(prompts[0]).toContain('Current Date: 2024/03/25 (Mon) 18:30\nQuestion: Which gym was I a member of five weeks ago?')
+  })
+})

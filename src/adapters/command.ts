@@ -215,9 +215,13 @@ export class AdapterProcess {
       return
     }
     // Without request ids, a stray line shifts every later reply by one; a reply of
-    // the wrong kind is how that shows, and nothing after it can be trusted.
+    // the wrong kind is how that shows, and nothing after it can be trusted. Only a
+    // reply that is plainly the other kind counts: an acknowledgement carrying extra
+    // fields of its own (even a "state") is still an acknowledgement, as upstream reads it.
     const looksLikeAnswer = 'state' in object
-    const outOfStep = call.label === 'query' ? !looksLikeAnswer && 'ok' in object : looksLikeAnswer && call.label !== 'inspect'
+    const looksLikeAck = 'ok' in object
+    const outOfStep =
+      call.label === 'query' ? !looksLikeAnswer && looksLikeAck : call.label !== 'inspect' && looksLikeAnswer && !looksLikeAck
     if (outOfStep) {
       this.pending.unshift(call)
       this.fail(

@@ -71,7 +71,7 @@ export interface PoolOptions {
   name?: string
 }
 
-/** Open a pool over `source`: reads and checks its capabilities; throws `AdapterRefusedError` or `AdapterStartError`. */
+/** Open a pool over `source`: reads and checks its capabilities; throws `AdapterRefusedError` (also for a store object without `reset()`) or `AdapterStartError`. */
 export async function openPool(source: MemorySource, options: PoolOptions): Promise<StorePool> {
   if (isCommandSpec(source)) return CommandPool.open(source, options)
   if (typeof source === 'function') return FactoryPool.open(source, options)
@@ -280,6 +280,14 @@ class SingleStorePool extends GatedPool<LeasedStore> {
       throw new AdapterStartError(`could not read the capabilities of store \`${name}\`: ${toFault(error, 'store.capabilities').message}`)
     })
     refuseUnlessFit(declared, options.track, `store \`${name}\``, declared)
+    // Spec: memory persists across the turns of one episode only. One object serves
+    // every episode, so without reset() it would carry facts into the next one.
+    if (typeof store.reset !== 'function') {
+      throw new AdapterRefusedError(
+        `store \`${name}\` has no reset() method, but one store object serves every episode and memory must not outlive its episode. Add reset() that forgets everything, or pass a factory, e.g. \`() => createStore()\`.`,
+        declared,
+      )
+    }
     return new SingleStorePool(wrapStore(store, declared, timeoutMs), infoOf(name, null, declared))
   }
   info(): AdapterInfo {

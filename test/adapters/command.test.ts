@@ -168,6 +168,12 @@ describe('recoverable faults: the row is an error, the process and the episode g
     expect(pids).toHaveLength(1)
   })
 
+  test('acknowledgements with extra fields (even a "state") are accepted, as the upstream harness accepts them', async () => {
+    const { rows, pids } = await runMode('ack-with-extras')
+    expect(withoutLatency(rows)).toEqual(withoutLatency(clean))
+    expect(pids).toHaveLength(1)
+  })
+
   test('an invalid state', async () => {
     const { faulty, others, pids } = await runMode('invalid-state')
     for (const row of faulty) {

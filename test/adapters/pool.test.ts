@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url'
 import { expect, test } from 'vitest'
 import { commandAdapter } from '../../src/adapters/command.js'
+import { AdapterRefusedError } from '../../src/adapters/errors.js'
 import { openPool } from '../../src/adapters/pool.js'
 import type { MemoryStore } from '../../src/adapters/types.js'
 
@@ -14,9 +15,23 @@ test('openPool refuses something that is not a store, a factory or a command', a
   )
 })
 
+test('one store object without reset() is refused: it would carry memory from one episode into the next', async () => {
+  const store: MemoryStore = { ingest() {}, query: () => ({ state: 'unknown', value: null }) }
+  const error = await openPool(store, { track: 'structured', name: 'mine' }).catch((e: unknown) => e)
+  expect(error).toBeInstanceOf(AdapterRefusedError)
+  expect(error).toMatchObject({
+    code: 'ADAPTER_REFUSED',
+    message:
+      'store `mine` has no reset() method, but one store object serves every episode and memory must not outlive its episode. Add reset() that forgets everything, or pass a factory, e.g. `() => createStore()`.',
+  })
+  // A factory needs no reset(): each episode gets a fresh store.
+  await expect(openPool(() => ({ ingest() {}, query: () => ({ state: 'unknown' as const, value: null }) }), { track: 'structured' })).resolves.toBeDefined()
+})
+
 test('capabilities may be an async method; defaults fill the rest; info() is a copy', async () => {
   const store: MemoryStore = {
     capabilities: async () => ({ history: true, adapterVersion: '3.1' }),
+    reset() {},
     ingest() {},
     query: () => ({ state: 'unknown', value: null }),
   }

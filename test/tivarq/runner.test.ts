@@ -137,6 +137,7 @@ test('copies: a store that mutates what it is given cannot change the dataset or
   const kept: StoreAnswer[] = []
   const vandal: MemoryStore = {
     capabilities: { clock: true, history: true },
+    reset() {},
     ingest(event) {
       event.text = 'vandalised'
       event.eventId = 'x'
@@ -222,7 +223,7 @@ describe('ingest failure, reset failure and query faults of in-process stores', 
 
   test('an invalid answer (bad state, bad value) is an error row', async () => {
     const answers: unknown[] = [{ state: 'KNOWN', value: 'x' }, { state: 'known', value: 3 }, null, { state: 'unknown' }, { state: 'known', value: ['a', 'b'] }]
-    const store: MemoryStore = { ingest() {}, query: () => answers.shift() as StoreAnswer }
+    const store: MemoryStore = { reset() {}, ingest() {}, query: () => answers.shift() as StoreAnswer }
     const rows = await runOne(store, 'reversal-00')
     expect(rows.map((r) => r.error)).toEqual([
       'query: invalid state "KNOWN" in answer {"state":"KNOWN","value":"x"}; expected one of known, unknown, withdrawn, needs_clarification, expired',

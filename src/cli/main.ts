@@ -10,6 +10,13 @@ import { Command, CommanderError } from 'commander'
 import { HARNESS_VERSION } from '../version.js'
 // Subcommands (one import and one call each; keep them in this order).
 // @register-imports
+import { registerCorpus } from './commands/corpus.js'
+import { registerProbe } from './commands/probe.js'
+import { registerRun } from './commands/run.js'
+import { registerScore } from './commands/score.js'
+import { registerBaseline } from './commands/baseline.js'
+import { registerGenerate } from './commands/generate.js'
+import { registerValidate } from './commands/validate.js'
 
 const program = new Command()
 program
@@ -21,6 +28,13 @@ program
   .configureOutput({ writeErr: (text) => process.stderr.write(text) })
 
 // @register-calls
+registerCorpus(program)
+registerProbe(program)
+registerRun(program)
+registerScore(program)
+registerBaseline(program)
+registerGenerate(program)
+registerValidate(program)
 
 try {
   await program.parseAsync(process.argv)

@@ -1,0 +1,4 @@
+import { timegroundedSuite } from 'timegrounded/vitest'
+import { createStore } from '../src/store.js'
+
+timegroundedSuite(() => createStore(), { split: 'dev' })

@@ -1,0 +1,312 @@
+/**
+ * `timegroundedSuite(memory, options)`: turns the TIVARQ probes into Vitest
+ * tests, one test per probe, one concurrent group per episode with its probes
+ * in order inside. Runs in the test worker; everything the reporter needs
+ * travels in `task.meta` as plain JSON.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { createHash } from 'node:crypto'
+import { afterAll, beforeAll, describe, inject, test } from 'vitest'
+import type { RunnerTestSuite } from 'vitest'
+import { openPool, type MemorySource, type StorePool } from '../adapters/pool.js'
+import type { Track } from '../adapters/types.js'
+import { loadSplit } from '../tivarq/dataset.js'
+import { EpisodeRun, orderProbes, type RunnerOptions } from '../tivarq/runner.js'
+import { isCorrect } from '../tivarq/score.js'
+import { FAMILIES, SPLITS, type Episode, type Family, type Probe, type Split } from '../tivarq/schema.js'
+import type { ErrorRow, PredictionRow } from '../tivarq/results.js'
+import { TimegroundedError } from '../errors.js'
+import { isKnownFailure, matchBaseline, parseBaseline, type BaselineMatch, type SuiteIdentity } from './gate.js'
+import { DEFAULT_BASELINE_FILE, META_KEY, decideProbe, outcomeOf, type Partition, type ProbeMeta, type WorkerContext } from './meta.js'
+import { probeFailureMessage } from './messages.js'
+import { planTimeGroundedCases, timeGroundedFailureMessage, type TimeGroundedSuiteOptions } from '../timegrounded/suite-support.js'
+import type { TimeGroundedAgent } from '../timegrounded/agent.js'
+
+/** Options of `timegroundedSuite`. Every one has a default. */
+export interface TimegroundedSuiteOptions {
+  /** Name of the suite in reports and in the baseline file (give each suite of a project its own). @default 'tivarq' */
+  name?: string
+  /** Split of TIVARQ v1 to run: `smoke` (60 probes), `dev` (240) or `test` (900). @default 'dev' */
+  split?: Split
+  /** `structured` (the store sees gold assertions) or `conversation` (text only). @default 'structured' */
+  track?: Track
+  /** Run only these families. @default all twelve */
+  families?: Family[]
+  /** Episodes run at once (a single store object is always 1; Vitest's `maxConcurrency`, default 5, also caps it). @default 4 */
+  concurrency?: number
+  /** Re-ask a wrong post-change answer up to this many times to measure update lag. @default 0 */
+  updatePolls?: number
+  /** Wait between those polls, in ms. @default 0 */
+  pollIntervalMs?: number
+  /** Time one store call may take before it counts as an error. @default 30000 */
+  timeoutMs?: number
+  /** Run only this 1-based slice of the episodes (`{ index: 2, count: 3 }`), to spread a suite over files that Vitest can shard. @default the whole suite */
+  partition?: Partition
+  /** A TIVARQ directory other than the bundled `fixtures/tivarq-v1`. @default the bundled dataset */
+  datasetDir?: string
+  /**
+   * Also run the time-grounded probe (control vs probe, one test per question and run).
+   * The agent is `agent`, else `memory` itself (one object may be both store and agent). @default off
+   */
+  timeGrounded?: TimeGroundedSuiteOptions & { agent?: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>) }
+}
+
+/** A suite option that cannot work; thrown while Vitest collects the file. */
+export class SuiteOptionError extends TimegroundedError {
+  constructor(message: string) {
+    super('SUITE_OPTION_INVALID', message)
+  }
+}
+
+/** Defaults, resolved in one place. */
+export const SUITE_DEFAULTS = {
+  name: 'tivarq',
+  split: 'dev',
+  track: 'structured',
+  concurrency: 4,
+  updatePolls: 0,
+  pollIntervalMs: 0,
+  timeoutMs: 30_000,
+} as const
+
+type Optional = 'families' | 'partition' | 'datasetDir' | 'timeGrounded'
+type ResolvedOptions = Required<Omit<TimegroundedSuiteOptions, Optional>> & Pick<TimegroundedSuiteOptions, Optional>
+
+function resolveOptions(options: TimegroundedSuiteOptions): ResolvedOptions {
+  const resolved: ResolvedOptions = { ...SUITE_DEFAULTS, ...stripUndefined(options) }
+  const problems: string[] = []
+  if (!(SPLITS as readonly string[]).includes(resolved.split)) problems.push(`\`split\` is ${JSON.stringify(resolved.split)}; use one of ${SPLITS.join(', ')}`)
+  if (resolved.track !== 'structured' && resolved.track !== 'conversation') problems.push(`\`track\` is ${JSON.stringify(resolved.track)}; use structured or conversation`)
+  for (const family of resolved.families ?? []) {
+    if (!(FAMILIES as readonly string[]).includes(family)) problems.push(`\`families\` has ${JSON.stringify(family)}; the families are ${FAMILIES.join(', ')}`)
+  }
+  if (!positiveInteger(resolved.concurrency)) problems.push(`\`concurrency\` is ${resolved.concurrency}; use a whole number ≥ 1`)
+  if (!Number.isInteger(resolved.updatePolls) || resolved.updatePolls < 0) problems.push(`\`updatePolls\` is ${resolved.updatePolls}; use a whole number ≥ 0`)
+  if (!(resolved.timeoutMs > 0)) problems.push(`\`timeoutMs\` is ${resolved.timeoutMs}; use a number of ms > 0`)
+  const partition = resolved.partition
+  if (partition !== undefined && !(positiveInteger(partition.count) && positiveInteger(partition.index) && partition.index <= partition.count)) {
+    problems.push(`\`partition\` is ${JSON.stringify(partition)}; use { index, count } with 1 ≤ index ≤ count, like --shard`)
+  }
+  if (problems.length > 0) throw new SuiteOptionError(`timegroundedSuite: invalid options:\n${problems.map((line) => `  ${line}`).join('\n')}`)
+  return resolved
+}
+
+function positiveInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>
+}
+
+/** The dataset hash a baseline is tied to: SHA-256 over the split's two file hashes. */
+export function datasetHashOf(fileHashes: Record<string, string>): string {
+  const lines = Object.keys(fileHashes).sort().map((name) => `${name} ${fileHashes[name]}\n`)
+  return `sha256:${createHash('sha256').update(lines.join('')).digest('hex')}`
+}
+
+/** The episodes of one partition: every `count`-th episode in file order, starting at `index`. */
+export function partitionEpisodes<T>(episodes: readonly T[], partition: Partition | undefined): T[] {
+  if (!partition) return [...episodes]
+  return episodes.filter((_, position) => position % partition.count === partition.index - 1)
+}
+
+/** A counting semaphore: bounds how many episodes hold a store at once. */
+class EpisodeSlots {
+  private free: number
+  private readonly waiting: (() => void)[] = []
+  constructor(size: number) {
+    this.free = size
+  }
+  async acquire(): Promise<void> {
+    if (this.free > 0) {
+      this.free--
+      return
+    }
+    await new Promise<void>((resolveSlot) => this.waiting.push(resolveSlot))
+  }
+  release(): void {
+    const next = this.waiting.shift()
+    if (next) next()
+    else this.free++
+  }
+}
+
+function errorRow(probe: Probe, family: string, message: string): ErrorRow {
+  return {
+    probe_id: probe.probe_id,
+    episode_id: probe.episode_id,
+    family,
+    expected: probe.expected,
+    role: probe.role,
+    transition_id: probe.transition_id,
+    phase: probe.phase,
+    capability: probe.capability,
+    old_value: probe.old_value,
+    repetition: 1,
+    status: 'error',
+    prediction: null,
+    latency_ms: null,
+    error: message,
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** A probe that failed by policy: the message is the whole story, so no stack into the harness. */
+class ProbeFailure extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ProbeFailure'
+    this.stack = `${this.name}: ${message}`
+  }
+}
+
+function workerContext(): WorkerContext {
+  // Without the plugin or reporter nothing is provided: read the default baseline from the working directory.
+  const provided = inject('timegrounded') as WorkerContext | undefined
+  return provided ?? { baselinePath: resolve(process.cwd(), DEFAULT_BASELINE_FILE), update: false }
+}
+
+function readBaselineMatch(context: WorkerContext, identity: SuiteIdentity): BaselineMatch {
+  if (context.baselinePath === null || !existsSync(context.baselinePath)) return { status: 'missing' }
+  const file = parseBaseline(readFileSync(context.baselinePath, 'utf8'), context.baselinePath)
+  return matchBaseline(file, identity, context.baselinePath)
+}
+
+/**
+ * Register the TIVARQ probes as Vitest tests against `memory`: a store, a
+ * factory of stores (a fresh one per episode), or `commandAdapter([...])`.
+ * Test names are `<suite> › <episode id> › <probe id> …`, so `-t` selects a
+ * probe (`-t replacement-00-q3`), an episode (`-t replacement-00`) or a family
+ * (`-t replacement`).
+ */
+export function timegroundedSuite(memory: MemorySource, options: TimegroundedSuiteOptions = {}): void {
+  const settings = resolveOptions(options)
+  if (settings.timeGrounded) registerTimeGrounded(memory, settings.timeGrounded)
+  const part = settings.partition ? ` part ${settings.partition.index}/${settings.partition.count}` : ''
+  describe(`${settings.name} (${settings.split}, ${settings.track}${part})`, async () => {
+    const loaded = await loadSplit(settings.datasetDir, settings.split)
+    const selected = settings.families ? loaded.episodes.filter((episode) => settings.families!.includes(episode.family)) : loaded.episodes
+    const identity: SuiteIdentity = {
+      name: settings.name,
+      datasetHash: datasetHashOf(loaded.fileHashes),
+      split: settings.split,
+      track: settings.track,
+      families: settings.families ? [...settings.families].sort() : null,
+    }
+    const probesByEpisode = new Map<string, Probe[]>()
+    for (const probe of loaded.probes) {
+      const list = probesByEpisode.get(probe.episode_id) ?? []
+      list.push(probe)
+      probesByEpisode.set(probe.episode_id, list)
+    }
+    // Canonical order over the whole suite (all partitions), so merged shards sort back exactly.
+    const order = new Map<string, number>()
+    for (const episode of selected) for (const probe of orderProbes(probesByEpisode.get(episode.episode_id) ?? [])) order.set(probe.probe_id, order.size)
+    const probeTotal = order.size
+
+    const context = workerContext()
+    const baseline = readBaselineMatch(context, identity)
+    const runnerOptions: RunnerOptions = { track: settings.track, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs }
+    const isSingleStore = typeof memory !== 'function' && (memory as { kind?: unknown }).kind !== 'command'
+    const slots = new EpisodeSlots(isSingleStore ? 1 : settings.concurrency)
+    let pool: StorePool | undefined
+
+    beforeAll(async () => {
+      pool = await openPool(memory, { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, name: settings.name })
+    }, settings.timeoutMs * 2)
+    afterAll(async () => {
+      await pool?.close()
+    }, settings.timeoutMs * 2)
+
+    for (const episode of partitionEpisodes(selected, settings.partition)) {
+      registerEpisode(episode, orderProbes(probesByEpisode.get(episode.episode_id) ?? []))
+    }
+
+    function registerEpisode(episode: Episode, probes: Probe[]): void {
+      describe.concurrent(episode.episode_id, () => {
+        let opened: Promise<EpisodeRun | Error> | undefined
+        let holdsSlot = false
+        // Waiting for a slot may last as long as other episodes run: no timeout on this hook (each store call has its own).
+        // Vitest parses the first parameter as a fixture pattern: it must be a (here empty) destructuring.
+        beforeAll(async ({}, suite: RunnerTestSuite) => {
+          if (suite.tasks.every((task) => task.mode === 'skip' || task.mode === 'todo')) return
+          await slots.acquire()
+          holdsSlot = true
+          opened = EpisodeRun.open(pool!, episode, runnerOptions).catch((error: unknown) => new Error(`open episode ${episode.episode_id}: ${messageOf(error)}`))
+          await opened
+        }, 0)
+        afterAll(async () => {
+          try {
+            const run = await opened
+            if (run instanceof EpisodeRun) await run.close()
+          } finally {
+            if (holdsSlot) slots.release()
+          }
+        }, settings.timeoutMs * 2)
+
+        for (const probe of probes) {
+          const meta: ProbeMeta = { kind: 'tivarq-probe', suite: identity, partition: settings.partition ?? null, probeTotal, order: order.get(probe.probe_id)!, probeId: probe.probe_id }
+          const calls = probe.after_event_index + 3 + settings.updatePolls
+          const timeout = settings.timeoutMs * calls + settings.updatePolls * settings.pollIntervalMs + 1_000
+          test.sequential(`${probe.probe_id} [${probe.role} ${probe.phase}] ${probe.slot}/${probe.scope}`, { meta: { timegrounded: meta }, timeout }, async ({ task, skip, annotate }) => {
+            const run = await opened
+            let row: PredictionRow
+            if (run === undefined) row = errorRow(probe, episode.family, 'the episode was never opened (the suite failed before it)')
+            else if (run instanceof Error) row = errorRow(probe, episode.family, run.message)
+            else row = await run.answer(probe).catch((error: unknown) => errorRow(probe, episode.family, `harness: ${messageOf(error)}`))
+
+            const outcome = outcomeOf(row, isCorrect(row))
+            const knownFailure = isKnownFailure(baseline, probe.probe_id)
+            const decision = decideProbe(outcome, knownFailure, context.update)
+            const recorded = task.meta.timegrounded as ProbeMeta
+            Object.assign(recorded, { row: JSON.parse(JSON.stringify(row)) as PredictionRow, outcome, decision })
+
+            const message = () => probeFailureMessage(row, { probe, events: episode.events })
+            switch (decision) {
+              case 'pass':
+                return
+              case 'skip':
+                skip(message())
+                return
+              case 'known_failure':
+                await annotate(`${knownFailure ? 'known failure (failing in the baseline too)' : 'recorded as a known failure in the new baseline'}: ${message()}`, 'timegrounded')
+                return
+              case 'fail':
+                throw new ProbeFailure(message())
+            }
+          })
+        }
+      })
+    }
+  })
+}
+
+/**
+ * The time-grounded probe's cases as tests (H5's plan): control first, then
+ * probe, then the optional ceiling, in order. Each test's meta is the case's
+ * plain-JSON record; the reporter folds them into the probe-vs-control summary.
+ */
+function registerTimeGrounded(memory: MemorySource, options: NonNullable<TimegroundedSuiteOptions['timeGrounded']>): void {
+  const { agent, ...planOptions } = options
+  const subject = agent ?? (memory as unknown as TimeGroundedAgent | (() => TimeGroundedAgent))
+  if (typeof subject !== 'function' && typeof (subject as Partial<TimeGroundedAgent>).answer !== 'function') {
+    throw new SuiteOptionError('timegroundedSuite: `timeGrounded` needs an agent with `answer(prompt, context)`: pass `timeGrounded.agent`, or a memory object that is also an agent')
+  }
+  const timeout = (planOptions.agentTimeoutMs ?? 120_000) * 2 + 10_000
+  describe.sequential(`${planOptions.name ?? 'time-grounded'} (time-grounded probe)`, async () => {
+    const plan = await planTimeGroundedCases(subject, planOptions)
+    for (const planned of plan.cases) {
+      test.sequential(planned.name, { timeout }, async ({ task }) => {
+        const meta = await planned.run()
+        ;(task.meta as Record<string, unknown>)[META_KEY] = JSON.parse(JSON.stringify(meta)) as unknown
+        const failure = timeGroundedFailureMessage(meta)
+        if (failure !== null) throw new ProbeFailure(failure)
+      })
+    }
+  })
+}

@@ -1,0 +1,130 @@
+// The gate as pure functions: thresholds, regressions against a baseline, the
+// baseline file, the per-probe policy and partitions.
+import { describe, expect, test } from 'vitest'
+import {
+  baselineEntry,
+  evaluateGate,
+  isKnownFailure,
+  matchBaseline,
+  metricChanges,
+  parseBaseline,
+  renderMetricChange,
+  renderViolation,
+  withSuites,
+  type ScoredMetrics,
+  type SuiteIdentity,
+} from '../../src/vitest/gate.js'
+import { decideProbe } from '../../src/vitest/meta.js'
+import { partitionEpisodes } from '../../src/vitest/suite.js'
+
+const identity: SuiteIdentity = { name: 'tivarq', datasetHash: 'sha256:aaa', split: 'dev', track: 'structured', families: null }
+
+function scored(leak: number, leakCases: number, accuracy: number, latency = 1, familyLeak: Record<string, number> = {}): ScoredMetrics {
+  const byFamily: ScoredMetrics['byFamily'] = {}
+  for (const [family, value] of Object.entries(familyLeak)) byFamily[family] = { staleValueLeakageRate: { value, cases: 4 } }
+  return {
+    metrics: {
+      staleValueLeakageRate: { value: leak, cases: leakCases },
+      currentStateAccuracy: { value: accuracy, cases: 58 },
+      queryLatencyP95Ms: { value: latency, cases: 60 },
+    },
+    byFamily,
+  }
+}
+
+const baseline = baselineEntry(identity, { 'a-q1': 'correct', 'a-q2': 'wrong', 'a-q3': 'error' }, scored(0.1, 20, 0.9, 1, { replacement: 0, reversal: 0.25 }))
+
+describe('thresholds', () => {
+  test('{ max } fails a lower-is-better metric above it, with its value and denominator', () => {
+    const violations = evaluateGate({ suite: 'tivarq', current: scored(0.083333, 12, 1), baseline: null, thresholds: { staleValueLeakageRate: { max: 0.05 } } })
+    expect(violations.map(renderViolation)).toEqual(['[tivarq] staleValueLeakageRate is 0.083333 (12 cases), above the threshold (max 0.05)'])
+  })
+
+  test('{ min } fails a metric below it; a metric inside its bounds passes', () => {
+    const violations = evaluateGate({ suite: 's', current: scored(0, 12, 0.8), baseline: null, thresholds: { currentStateAccuracy: { min: 0.9 }, staleValueLeakageRate: { max: 0.05 } } })
+    expect(violations.map(renderViolation)).toEqual(['[s] currentStateAccuracy is 0.8 (58 cases), below the threshold (min 0.9)'])
+  })
+
+  test('per-family thresholds name the family; a metric never measured fails its threshold', () => {
+    const current = scored(0, 12, 1, 1, { replacement: 0.5 })
+    const violations = evaluateGate({ suite: 's', current, baseline: null, familyThresholds: { replacement: { staleValueLeakageRate: { max: 0 } }, expiration: { staleValueLeakageRate: { max: 0 } } } })
+    expect(violations.map(renderViolation)).toEqual([
+      '[s] family replacement: staleValueLeakageRate is 0.5 (4 cases), above the threshold (max 0)',
+      '[s] family expiration: staleValueLeakageRate has a threshold but was not measured in this run (no cases: is the capability declared?)',
+    ])
+  })
+})
+
+describe('regressions against the baseline', () => {
+  test('every quality metric in the baseline is gated; latency is not; the families that moved are named', () => {
+    const violations = evaluateGate({ suite: 'tivarq', current: scored(0.2, 20, 0.9, 50, { replacement: 0.5, reversal: 0.25 }), baseline })
+    expect(violations.map(renderViolation)).toEqual([
+      '[tivarq] staleValueLeakageRate regressed: went up from 0.1 (20 cases) in the baseline to 0.2 (20 cases); families that moved: replacement 0 (4) → 0.5 (4)',
+    ])
+  })
+
+  test('a better run passes; a tolerance absorbs a small worsening; `metrics` narrows the gate', () => {
+    expect(evaluateGate({ suite: 's', current: scored(0.05, 20, 0.95), baseline })).toEqual([])
+    expect(evaluateGate({ suite: 's', current: scored(0.12, 20, 0.9), baseline, regression: { tolerance: 0.05 } })).toEqual([])
+    expect(evaluateGate({ suite: 's', current: scored(0.12, 20, 0.9), baseline, regression: { tolerance: { staleValueLeakageRate: 0.01 } } })).toHaveLength(1)
+    expect(evaluateGate({ suite: 's', current: scored(0.5, 20, 0.5), baseline, regression: { metrics: ['currentStateAccuracy'] } }).map((v) => v.metric)).toEqual(['currentStateAccuracy'])
+    expect(evaluateGate({ suite: 's', current: scored(0.5, 20, 0.5), baseline, regression: { metrics: 'none' } })).toEqual([])
+  })
+
+  test('`families: true` gates each family as well', () => {
+    const violations = evaluateGate({ suite: 's', current: scored(0.1, 20, 0.9, 1, { replacement: 0.25, reversal: 0 }), baseline, regression: { families: true } })
+    expect(violations.map(renderViolation)).toEqual(['[s] family replacement: staleValueLeakageRate regressed: went up from 0 (4 cases) in the baseline to 0.25 (4 cases)'])
+  })
+})
+
+describe('the baseline file', () => {
+  test('round-trips through parseBaseline and matches its own suite', () => {
+    const file = parseBaseline(JSON.stringify(withSuites(null, '0.1.0', { tivarq: baseline })), 'timegrounded.baseline.json')
+    const match = matchBaseline(file, identity, 'timegrounded.baseline.json')
+    expect(match.status).toBe('ok')
+    expect(isKnownFailure(match, 'a-q1')).toBe(false)
+    expect(isKnownFailure(match, 'a-q2')).toBe(true)
+    expect(isKnownFailure(match, 'a-q3')).toBe(true)
+    expect(isKnownFailure(match, 'new-probe')).toBe(false)
+    expect(matchBaseline(file, { ...identity, name: 'other' }, 'b.json')).toEqual({ status: 'missing' })
+  })
+
+  test('a baseline on another dataset, or other families, is refused with the fix', () => {
+    const file = withSuites(null, '0.1.0', { tivarq: baseline })
+    const other = matchBaseline(file, { ...identity, datasetHash: 'sha256:bbb' }, 'timegrounded.baseline.json')
+    expect(other).toEqual({
+      status: 'refused',
+      reason:
+        'timegrounded.baseline.json was recorded on dataset sha256:aaa (split dev) but suite "tivarq" runs dataset sha256:bbb (split dev); a baseline is never compared across datasets. Re-record it with `vitest -u`.',
+    })
+    expect(matchBaseline(file, { ...identity, families: ['expiration'] }, 'b.json').status).toBe('refused')
+  })
+
+  test('a malformed file is reported field by field with its path', () => {
+    expect(() => parseBaseline('{"format":"timegrounded.baseline.v1","harness_version":"1","suites":{"x":{"split":3}}}', 'tg.json')).toThrow(/tg\.json: suites\.x\.dataset_hash: /)
+    expect(() => parseBaseline('not json', 'tg.json')).toThrow(/^tg\.json: not JSON/)
+  })
+})
+
+test('watch mode: metric changes since the previous run, with their direction', () => {
+  const changes = metricChanges(scored(0.1, 20, 0.9).metrics, scored(0, 20, 0.9, 7).metrics)
+  expect(changes.map(renderMetricChange)).toEqual(['staleValueLeakageRate 0.1 (20 cases) → 0 (20 cases), better'])
+})
+
+test('the per-probe policy', () => {
+  expect(decideProbe('correct', false, false)).toBe('pass')
+  expect(decideProbe('unsupported', false, false)).toBe('skip')
+  expect(decideProbe('wrong', false, false)).toBe('fail')
+  expect(decideProbe('wrong', true, false)).toBe('known_failure')
+  expect(decideProbe('wrong', false, true)).toBe('known_failure')
+  expect(decideProbe('error', false, true)).toBe('fail')
+  expect(decideProbe('error', true, false)).toBe('known_failure')
+})
+
+test('partitions are disjoint and together hold every episode, in file order', () => {
+  const episodes = Array.from({ length: 12 }, (_, i) => `e${i}`)
+  const parts = [1, 2, 3].map((index) => partitionEpisodes(episodes, { index, count: 3 }))
+  expect(parts[0]).toEqual(['e0', 'e3', 'e6', 'e9'])
+  expect(parts.flat().sort()).toEqual([...episodes].sort())
+  expect(partitionEpisodes(episodes, undefined)).toEqual(episodes)
+})

@@ -1,0 +1,45 @@
+// End to end: the real Vitest CLI on test/fixtures/vitest-projects/time-grounded,
+// whose agent is chosen by TG_AGENT; checked by output and exit code.
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { assertBuilt, FIXTURES, runVitest, scratchDir } from './run-vitest.js'
+
+const PROJECT = join(FIXTURES, 'time-grounded')
+let scratch: string
+beforeAll(() => {
+  assertBuilt()
+  scratch = scratchDir('vitest-tg')
+})
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+const run = (env: Record<string, string>) => runVitest(['run', '--root', PROJECT], { cwd: PROJECT, env: { TG_CACHE_DIR: join(scratch, 'cache'), ...env } })
+
+describe('time-grounded tests under real Vitest', () => {
+  test('an agent that honours timestamps: every question passes; the reporter prints both scores, the delta and the caveat', async () => {
+    const result = await run({ TG_AGENT: 'honest', TG_CEILING: '1' })
+    expect(result.output).toContain('Tests  36 passed (36)')
+    expect(result.output).toContain('control (timestamps-and-text)  100.0% (12/12)')
+    expect(result.output).toContain('probe   (timestamps-only)      100.0% (12/12)')
+    expect(result.output).toContain('delta   (probe − control)      ±0.0 pts, 95% CI [0.0, 0.0] (paired bootstrap over 12 questions, seed 20240101, 1000 resamples)')
+    expect(result.output).toContain('ceiling (reference reader)     100.0% (12/12)')
+    expect(result.output).toContain('Twelve questions is a probe, not a ranking')
+    expect(result.code).toBe(0)
+  })
+
+  test('an agent that stamps ingestion order: probe questions fail, saying the control got them right', async () => {
+    const result = await run({ TG_AGENT: 'ingestion-order' })
+    expect(result.code).toBe(1)
+    expect(result.output).toContain('Tests  7 failed | 17 passed (24)')
+    expect(result.output).toContain('probe   (timestamps-only)      41.7% (5/12)')
+    expect(result.output).toMatch(/delta {3}\(probe − control\) {6}-58\.3 pts, 95% CI \[-\d+\.\d, -\d+\.\d\]/)
+    expect(result.output).toContain('probe question tg-current-01 (timestamps-only): answered "Yes.", judged incorrect (read yes, expected no). The control answered it correctly')
+  })
+
+  test('an agent without the typed channel fails the file at collection, naming mode and agent', async () => {
+    const result = await run({ TG_AGENT: 'text-only' })
+    expect(result.code).toBe(1)
+    expect(result.output).toContain('agent "text-only" does not implement `injectTimestampedHistory(history)`')
+    expect(result.output).not.toContain('probe   (timestamps-only) ')
+  })
+})

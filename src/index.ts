@@ -199,3 +199,7 @@ export type {
   TimeGroundedPlan,
   TimeGroundedSummary,
 } from './timegrounded/index.js'
+export { AdapterUsageError, PoolClosedError } from './adapters/errors.js'
+export type { AdapterUsageCode } from './adapters/errors.js'
+export { NO_UPDATE_LAG } from './tivarq/results.js'
+export type { NoUpdateLag } from './tivarq/results.js'

@@ -6,7 +6,7 @@
  * with a message naming the command; none of them can hang or crash the harness.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { AdapterFault, type AdapterFaultCode } from './errors.js'
+import { AdapterFault, AdapterUsageError, showArgument, type AdapterFaultCode } from './errors.js'
 import type { WireRequest } from './protocol.js'
 
 /** Default time a single call may take before the process is killed and restarted. @default 30000 */
@@ -35,8 +35,22 @@ export interface CommandAdapterSpec {
 
 /** An adapter process to run, e.g. `commandAdapter(['python3', 'my_adapter.py'])`. */
 export function commandAdapter(argv: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): CommandAdapterSpec {
+  const bad = (message: string): never => {
+    throw new AdapterUsageError('ADAPTER_COMMAND_INVALID', message)
+  }
   if (!Array.isArray(argv) || argv.length === 0 || typeof argv[0] !== 'string' || argv[0] === '') {
-    throw new TypeError('commandAdapter(argv) needs a non-empty command, e.g. commandAdapter([\'python3\', \'adapter.py\'])')
+    bad(`commandAdapter(argv) needs a non-empty command as an array of strings; got ${showArgument(argv)}. Pass e.g. commandAdapter(['python3', 'adapter.py']).`)
+  }
+  const notString = argv.findIndex((arg) => typeof arg !== 'string')
+  if (notString >= 0) bad(`commandAdapter(argv): argv[${notString}] is ${showArgument(argv[notString])}, not a string; every argument must be a string (the command runs without a shell).`)
+  if (options.timeoutMs !== undefined && !(typeof options.timeoutMs === 'number' && Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
+    bad(`commandAdapter option \`timeoutMs\` must be a positive number of milliseconds; got ${showArgument(options.timeoutMs)}. Pass e.g. \`timeoutMs: 30000\`, or leave it out for the default (${DEFAULT_TIMEOUT_MS}).`)
+  }
+  if (options.cwd !== undefined && (typeof options.cwd !== 'string' || options.cwd === '')) bad(`commandAdapter option \`cwd\` must be a directory path; got ${showArgument(options.cwd)}.`)
+  if (options.env !== undefined) {
+    const wrong = options.env === null || typeof options.env !== 'object' ? [] : Object.entries(options.env).filter(([, value]) => typeof value !== 'string').map(([key]) => key)
+    if (options.env === null || typeof options.env !== 'object' || Array.isArray(options.env)) bad(`commandAdapter option \`env\` must be an object of strings, e.g. { API_KEY: '…' }; got ${showArgument(options.env)}.`)
+    if (wrong.length > 0) bad(`commandAdapter option \`env\`: ${wrong.map((key) => `\`${key}\``).join(', ')} must be ${wrong.length === 1 ? 'a string' : 'strings'}; convert ${wrong.length === 1 ? 'it' : 'them'} with String().`)
   }
   const spec: { -readonly [K in keyof CommandAdapterSpec]: CommandAdapterSpec[K] } = { kind: 'command', argv: Object.freeze([...argv]) }
   if (options.cwd !== undefined) spec.cwd = options.cwd
@@ -45,7 +59,7 @@ export function commandAdapter(argv: string[], options: { cwd?: string; env?: Re
   return Object.freeze(spec)
 }
 
-/** The command as a user would type it, for messages. */
+/** The command as a user would type it (arguments quoted for a POSIX shell when needed), for messages. */
 export function describeCommand(argv: readonly string[]): string {
   return argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ')
 }

@@ -55,6 +55,39 @@ export class AdapterStartError extends TimegroundedError {
   }
 }
 
+/** Why the harness refused an argument before running anything. */
+export type AdapterUsageCode =
+  /** `openPool(source)` got something that is not a store, a factory or a command adapter. */
+  | 'ADAPTER_SOURCE_INVALID'
+  /** `commandAdapter(argv, options)` got an empty command, a non-string argument or a bad option. */
+  | 'ADAPTER_COMMAND_INVALID'
+  /** A pool option (`concurrency`, `timeoutMs`) is out of range. */
+  | 'ADAPTER_OPTION_INVALID'
+  /** `builtinAdapter(name)` got a name that is not a reference baseline. */
+  | 'BASELINE_UNKNOWN'
+
+/** A bad argument to `openPool`, `commandAdapter` or `builtinAdapter`: a programming error the caller fixes; nothing was started. */
+export class AdapterUsageError extends TimegroundedError {
+  declare readonly code: AdapterUsageCode
+  constructor(code: AdapterUsageCode, message: string) {
+    super(code, message)
+  }
+}
+
+/** `acquire()` on a pool after `close()` (code `POOL_CLOSED`). */
+export class PoolClosedError extends TimegroundedError {
+  declare readonly code: 'POOL_CLOSED'
+  constructor(message: string) {
+    super('POOL_CLOSED', message)
+  }
+}
+
+/** A bad argument as a message shows it: numbers as written (`NaN`, `-5`), everything else as JSON. */
+export function showArgument(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'function' || value === undefined) return typeof value === 'function' ? 'a function' : String(value)
+  return JSON.stringify(value) ?? String(value)
+}
+
 /** Turn anything thrown by a store into a fault (non-fatal unless it already is a fault). */
 export function toFault(error: unknown, what: string): AdapterFault {
   if (error instanceof AdapterFault) return error

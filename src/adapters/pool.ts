@@ -6,7 +6,7 @@
  * fresh copies, and answers come back as fresh copies.
  */
 import { AdapterProcess, DEFAULT_TIMEOUT_MS, describeCommand, type CommandAdapterSpec } from './command.js'
-import { AdapterFault, AdapterRefusedError, AdapterStartError, toFault } from './errors.js'
+import { AdapterFault, AdapterRefusedError, AdapterStartError, AdapterUsageError, PoolClosedError, showArgument, toFault } from './errors.js'
 import {
   PROTOCOL,
   answerFromWire,
@@ -27,10 +27,13 @@ export type MemorySource = MemoryStore | StoreFactory | CommandAdapterSpec
 
 /** Who is under test, as recorded in the run manifest. */
 export interface AdapterInfo {
+  /** e.g. `builtin:latest`, or the command line. */
   name: string
   /** The adapter command, or null for an in-process store. */
   command: string[] | null
+  /** As the adapter declared it; null when it did not. */
   adapterVersion: string | null
+  /** Declared capabilities, with defaults applied. */
   capabilities: Required<Pick<StoreCapabilities, 'clock' | 'history' | 'inspection'>> & { tracks: Track[] }
 }
 
@@ -45,6 +48,7 @@ export interface LeasedStore extends MemoryStore {
   close(): Promise<void>
 }
 
+/** One store on loan to one episode; give it back with `release()`. */
 export interface StoreLease {
   /** Already reset for the episode it was acquired for. */
   store: LeasedStore
@@ -52,7 +56,9 @@ export interface StoreLease {
   release(options?: { broken?: boolean }): Promise<void>
 }
 
+/** Stores on lease, one episode at a time (see `openPool`). */
 export interface StorePool {
+  /** Who is under test: name, command, version and declared capabilities (a fresh copy). */
   info(): AdapterInfo
   /** A store reset for this episode. Waits while every store is leased; rejects with an `AdapterFault` when the store cannot be started or reset. */
   acquire(context: EpisodeContext): Promise<StoreLease>
@@ -60,6 +66,7 @@ export interface StorePool {
   close(): Promise<void>
 }
 
+/** Options of `openPool`. */
 export interface PoolOptions {
   /** The track to run; the adapter must declare it. */
   track: Track
@@ -71,14 +78,26 @@ export interface PoolOptions {
   name?: string
 }
 
-/** Open a pool over `source`: reads and checks its capabilities; throws `AdapterRefusedError` (also for a store object without `reset()`) or `AdapterStartError`. */
+/** Open a pool over `source`: reads and checks its capabilities; throws `AdapterRefusedError` (also for a store object without `reset()`), `AdapterStartError`, or `AdapterUsageError` for a bad source or option. */
 export async function openPool(source: MemorySource, options: PoolOptions): Promise<StorePool> {
   if (isCommandSpec(source)) return CommandPool.open(source, options)
   if (typeof source === 'function') return FactoryPool.open(source, options)
   if (source !== null && typeof source === 'object' && typeof (source as MemoryStore).ingest === 'function' && typeof (source as MemoryStore).query === 'function') {
     return SingleStorePool.open(source, options)
   }
-  throw new TypeError('openPool(source) needs a MemoryStore (an object with ingest and query), a store factory, or commandAdapter([...])')
+  throw new AdapterUsageError(
+    'ADAPTER_SOURCE_INVALID',
+    `openPool(source) got ${describeValue(source)}; pass a MemoryStore (an object with ingest() and query()), a store factory (a function returning one), or commandAdapter(['python3', 'adapter.py'])`,
+  )
+}
+
+/** A short description of a value for messages: its type, and for an object which methods it lacks. */
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return String(value)
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value !== 'object') return `${typeof value} ${showArgument(value)}`
+  const missing = (['ingest', 'query'] as const).filter((method) => typeof (value as Record<string, unknown>)[method] !== 'function')
+  return `an object without ${missing.join(' and ')}()`
 }
 
 function isCommandSpec(source: MemorySource): source is CommandAdapterSpec {
@@ -136,13 +155,20 @@ class Gate {
 
 function checkConcurrency(value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback
-  if (!(Number.isInteger(value) && value >= 1) && value !== Infinity) throw new RangeError(`\`concurrency\` must be a whole number ≥ 1; got ${value}`)
+  if (!(Number.isInteger(value) && value >= 1) && value !== Infinity) {
+    throw new AdapterUsageError('ADAPTER_OPTION_INVALID', `openPool option \`concurrency\` must be a whole number ≥ 1; got ${showArgument(value)}. Pass e.g. \`concurrency: 2\`, or leave it out for the default.`)
+  }
   return value
 }
 
-function checkTimeout(value: number | undefined): number {
+function checkTimeout(value: number | undefined, where: string): number {
   if (value === undefined) return DEFAULT_TIMEOUT_MS
-  if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`\`timeoutMs\` must be a positive number of milliseconds; got ${value}`)
+  if (!(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
+    throw new AdapterUsageError(
+      'ADAPTER_OPTION_INVALID',
+      `${where} option \`timeoutMs\` must be a positive number of milliseconds; got ${showArgument(value)}. Pass e.g. \`timeoutMs: 30000\`, or leave it out for the default (${DEFAULT_TIMEOUT_MS}).`,
+    )
+  }
   return value
 }
 
@@ -162,7 +188,7 @@ abstract class GatedPool<Resource> implements StorePool {
   protected abstract closeIdle(): Promise<void>
 
   async acquire(context: EpisodeContext): Promise<StoreLease> {
-    if (this.closed) throw new Error('this StorePool is closed; open a new one with openPool()')
+    if (this.closed) throw new PoolClosedError(`pool \`${this.info().name}\` is closed, so it cannot lease a store for episode ${context.episodeId}; open a new one with openPool(), and close a pool only after its last run.`)
     await this.gate.enter()
     let resource: Resource
     try {
@@ -274,7 +300,7 @@ class SingleStorePool extends GatedPool<LeasedStore> {
     super(1)
   }
   static async open(store: MemoryStore, options: PoolOptions): Promise<SingleStorePool> {
-    const timeoutMs = checkTimeout(options.timeoutMs)
+    const timeoutMs = checkTimeout(options.timeoutMs, 'openPool')
     const name = options.name ?? storeName(store, 'store')
     const declared = await readCapabilities(store, timeoutMs).catch((error: unknown) => {
       throw new AdapterStartError(`could not read the capabilities of store \`${name}\`: ${toFault(error, 'store.capabilities').message}`)
@@ -323,7 +349,7 @@ class FactoryPool extends GatedPool<LeasedStore> {
     this.spare = first
   }
   static async open(factory: StoreFactory, options: PoolOptions): Promise<FactoryPool> {
-    const timeoutMs = checkTimeout(options.timeoutMs)
+    const timeoutMs = checkTimeout(options.timeoutMs, 'openPool')
     const capacity = checkConcurrency(options.concurrency, Infinity)
     const name = options.name ?? storeName(factory, 'factory')
     // The first store tells us the capabilities, then serves the first episode.
@@ -403,7 +429,7 @@ class CommandPool extends GatedPool<Worker> {
   }
 
   static async open(spec: CommandAdapterSpec, options: PoolOptions): Promise<CommandPool> {
-    const timeoutMs = checkTimeout(spec.timeoutMs ?? options.timeoutMs)
+    const timeoutMs = spec.timeoutMs !== undefined ? checkTimeout(spec.timeoutMs, 'commandAdapter') : checkTimeout(options.timeoutMs, 'openPool')
     const capacity = checkConcurrency(options.concurrency, 1)
     const started = await CommandPool.start(spec, timeoutMs, options.track).catch((error: unknown) => {
       if (error instanceof AdapterRefusedError) throw error

@@ -37,6 +37,7 @@ export type WireRequest =
   | { type: 'advance_clock'; as_of: string }
   | { type: 'query'; question: string; as_of: string; slot?: string; scope?: string }
   | { type: 'inspect' }
+/** The `type` of a request, e.g. `query`. */
 export type WireRequestType = WireRequest['type']
 /** Every request type, for messages. */
 export const REQUEST_TYPES: readonly WireRequestType[] = ['capabilities', 'reset', 'ingest', 'advance_clock', 'query', 'inspect']

@@ -6,6 +6,7 @@
  */
 import type { AnswerState, AnswerValue, Op, Scope } from '../tivarq/schema.js'
 
+/** What the store is shown: `structured` adds assertions and a query's slot and scope; `conversation` only text and questions. */
 export type Track = 'structured' | 'conversation'
 
 /** What a store declares. Optional probe capabilities are scored only when declared. */
@@ -45,7 +46,9 @@ export interface StoreEvent {
   assertion?: StoreAssertion
 }
 
+/** One question as an adapter sees it: never the expected answer, role, phase, old value or transition. */
 export interface StoreQuery {
+  /** The question in words, e.g. `As of 2025-01-05, what is my notification channel for personal?`. */
   question: string
   /** The instant the question is asked as of, ISO-8601 UTC. */
   asOf: string
@@ -55,16 +58,25 @@ export interface StoreQuery {
   scope?: Scope
 }
 
+/** A store's answer: one of the five states and its value; the optional fields are recorded, never scored. */
 export interface StoreAnswer {
+  /** `known`, `unknown`, `withdrawn`, `expired` or `needs_clarification`. */
   state: AnswerState
+  /** The value when `known` (a string, or a list of strings for a multi-valued slot); otherwise null. */
   value: AnswerValue
+  /** The store's answer in its own words, kept in the row for debugging. */
   rawAnswer?: string
+  /** Tokens spent on this answer (summed over update-lag re-asks in the row). */
   usage?: { promptTokens?: number; completionTokens?: number }
+  /** Money spent on this answer, in US dollars (summed over update-lag re-asks in the row). */
   costUsd?: number
 }
 
+/** Which episode a store is reset for. */
 export interface EpisodeContext {
+  /** e.g. `replacement-00`. */
   episodeId: string
+  /** The episode's seed, for stores that sample. */
   seed: number
 }
 
@@ -80,9 +92,11 @@ export interface MemoryStore {
   ingest(event: StoreEvent): MaybePromise<void>
   /** Move the store's notion of "now" (sent before each query when `clock` is declared). */
   advanceClock?(asOf: string): MaybePromise<void>
+  /** Answer one question as of `query.asOf`. */
   query(query: StoreQuery): MaybePromise<StoreAnswer>
   /** Reserved: a debugging view of the store. */
   inspect?(): MaybePromise<unknown>
+  /** Release resources; called once when the store is discarded. */
   close?(): MaybePromise<void>
 }
 

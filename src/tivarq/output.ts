@@ -334,10 +334,19 @@ const rowBase = {
   old_value: oldValue,
   repetition: z.number().int().min(1).default(1),
 }
+// Rows that predate the update-lag fields (or leave them out) read as "does not apply".
+const updateLag = {
+  update_lag_ms: z.number().nullable().default(null),
+  update_lag_polls: z.number().int().min(0).nullable().default(null),
+  update_lag_censored: z.boolean().nullable().default(null),
+}
+// Update lag is measured on answers only: whatever a row without one carries is read as null.
+const notApplicable = z.unknown().transform((): null => null)
+const noUpdateLag = { update_lag_ms: notApplicable, update_lag_polls: notApplicable, update_lag_censored: notApplicable }
 const predictionRowSchema = z.discriminatedUnion('status', [
-  z.looseObject({ ...rowBase, status: z.literal('answered'), prediction: answerLike, latency_ms: z.number().nullable().default(null), error: z.null().default(null) }),
-  z.looseObject({ ...rowBase, status: z.literal('unsupported'), prediction: z.null().default(null), latency_ms: z.null().default(null), error: z.null().default(null) }),
-  z.looseObject({ ...rowBase, status: z.literal('error'), prediction: z.null().default(null), latency_ms: z.number().nullable().default(null), error: z.string().default('error') }),
+  z.looseObject({ ...rowBase, ...updateLag, status: z.literal('answered'), prediction: answerLike, latency_ms: z.number().nullable().default(null), error: z.null().default(null) }),
+  z.looseObject({ ...rowBase, ...noUpdateLag, status: z.literal('unsupported'), prediction: z.null().default(null), latency_ms: z.null().default(null), error: z.null().default(null) }),
+  z.looseObject({ ...rowBase, ...noUpdateLag, status: z.literal('error'), prediction: z.null().default(null), latency_ms: z.number().nullable().default(null), error: z.string().default('error') }),
 ])
 
 const MAX_ISSUES = 50

@@ -13,9 +13,10 @@ import type { StoreLease, StorePool } from '../adapters/pool.js'
 import type { StoreAnswer, Track } from '../adapters/types.js'
 import { storeEvent, storeQuery } from '../adapters/views.js'
 import { sameAnswer } from './gold.js'
-import type { AnsweredRow, ErrorRow, PredictionRow, UnsupportedRow } from './results.js'
+import { NO_UPDATE_LAG, type AnsweredRow, type ErrorRow, type PredictionRow, type UnsupportedRow, type UpdateLag } from './results.js'
 import type { Episode, Probe } from './schema.js'
 
+/** How the runner asks a split's probes. */
 export interface RunnerOptions {
   /** Which track: `structured` shows assertions, slots and scopes; `conversation` only text and questions. */
   track: Track
@@ -57,7 +58,7 @@ function checkOptions(options: RunnerOptions): Required<RunnerOptions> {
   return { track: options.track, repetition, updatePolls, pollIntervalMs }
 }
 
-/** One episode against one leased store; probes are answered in order. */
+/** One episode against one leased store; probes are answered in order. Open with `EpisodeRun.open`. */
 export class EpisodeRun {
   /** Every later probe of the episode becomes an error with this message (ingest failed, reset failed, process lost). */
   private failure: string | null
@@ -95,7 +96,7 @@ export class EpisodeRun {
     this.position = probe.after_event_index
     const base = this.rowBase(probe)
     if (probe.capability !== 'basic' && !this.capabilities[probe.capability]) {
-      return { ...base, status: 'unsupported', prediction: null, latency_ms: null, error: null } satisfies UnsupportedRow
+      return { ...base, status: 'unsupported', prediction: null, latency_ms: null, error: null, ...NO_UPDATE_LAG } satisfies UnsupportedRow
     }
     if (this.failure !== null) return this.errorRow(base, this.failure, null)
     const lease = this.lease
@@ -126,15 +127,13 @@ export class EpisodeRun {
     }
 
     const { answer, latencyMs } = asked
-    const row: AnsweredRow = { ...base, status: 'answered', prediction: { state: answer.state, value: answer.value }, latency_ms: roundMs(latencyMs), error: null }
+    // Quality is judged on the first answer; re-asks only add lag and spending.
+    const spent = new Spending()
+    spent.add(answer)
+    const lag = probe.role === 'target' && probe.phase === 'post' ? await this.pollForUpdate(probe, answer, latencyMs, spent) : NO_UPDATE_LAG
+    const row: AnsweredRow = { ...base, status: 'answered', prediction: { state: answer.state, value: answer.value }, latency_ms: roundMs(latencyMs), error: null, ...lag }
     if (answer.rawAnswer !== undefined) row.prediction.raw_answer = answer.rawAnswer
-    if (answer.usage) {
-      row.usage = {}
-      if (answer.usage.promptTokens !== undefined) row.usage.prompt_tokens = answer.usage.promptTokens
-      if (answer.usage.completionTokens !== undefined) row.usage.completion_tokens = answer.usage.completionTokens
-    }
-    if (answer.costUsd !== undefined) row.cost_usd = answer.costUsd
-    if (probe.role === 'target' && probe.phase === 'post') Object.assign(row, await this.pollForUpdate(probe, answer, latencyMs))
+    spent.record(row)
     return row
   }
 
@@ -169,10 +168,12 @@ export class EpisodeRun {
 
   /**
    * Update lag: re-ask a wrong post-change answer up to `updatePolls` times.
-   * The lag is the first latency plus every wait and later latency; it is null
-   * (censored) when the answer is still wrong at the end.
+   * The lag is the first latency plus every wait and later latency. When the
+   * answer is still wrong at the end (or a re-ask failed) the row is censored,
+   * and the lag is the time elapsed so far (spec section 3: it is recorded
+   * either way; the scorer leaves censored lags out of the observed figures).
    */
-  private async pollForUpdate(probe: Probe, first: StoreAnswer, firstLatencyMs: number): Promise<Required<Pick<AnsweredRow, 'update_lag_ms' | 'update_lag_polls' | 'update_lag_censored'>>> {
+  private async pollForUpdate(probe: Probe, first: StoreAnswer, firstLatencyMs: number, spent: Spending): Promise<UpdateLag> {
     let lag = firstLatencyMs
     let polls = 0
     let correct = sameAnswer(first, probe.expected)
@@ -190,9 +191,10 @@ export class EpisodeRun {
         break
       }
       lag += asked.latencyMs
+      spent.add(asked.answer)
       correct = sameAnswer(asked.answer, probe.expected)
     }
-    return { update_lag_ms: correct ? roundMs(lag) : null, update_lag_polls: polls, update_lag_censored: !correct }
+    return { update_lag_ms: roundMs(lag), update_lag_polls: polls, update_lag_censored: !correct }
   }
 
   private async releaseBroken(): Promise<void> {
@@ -234,15 +236,50 @@ export class EpisodeRun {
   }
 
   private errorRow(base: ReturnType<EpisodeRun['rowBase']>, error: string, latencyMs: number | null): ErrorRow {
-    return { ...base, status: 'error', prediction: null, latency_ms: latencyMs, error }
+    return { ...base, status: 'error', prediction: null, latency_ms: latencyMs, error, ...NO_UPDATE_LAG }
   }
 }
 
+/**
+ * Tokens and cost the adapter reported for one probe, summed over the first
+ * answer and every update-lag re-ask: they were all spent, so a report that
+ * left re-asks out would understate what a run cost. A field is recorded only
+ * when some answer reported it.
+ */
+class Spending {
+  private prompt: number | undefined
+  private completion: number | undefined
+  private cost: number | undefined
+  private usageReported = false
+
+  add(answer: StoreAnswer): void {
+    if (answer.usage) {
+      this.usageReported = true
+      if (answer.usage.promptTokens !== undefined) this.prompt = (this.prompt ?? 0) + answer.usage.promptTokens
+      if (answer.usage.completionTokens !== undefined) this.completion = (this.completion ?? 0) + answer.usage.completionTokens
+    }
+    if (answer.costUsd !== undefined) this.cost = (this.cost ?? 0) + answer.costUsd
+  }
+
+  record(row: AnsweredRow): void {
+    if (this.usageReported) {
+      row.usage = {}
+      if (this.prompt !== undefined) row.usage.prompt_tokens = this.prompt
+      if (this.completion !== undefined) row.usage.completion_tokens = this.completion
+    }
+    if (this.cost !== undefined) row.cost_usd = this.cost
+  }
+}
+
+/** What `runSplit` runs: a split's episodes and probes against a pool. */
 export interface RunSplitInput {
   /** Episodes in file order. */
   episodes: Episode[]
+  /** Probes of those episodes, in any order. */
   probes: Probe[]
+  /** Where stores are leased from (see `openPool`). */
   pool: StorePool
+  /** Track, repetition and update-lag polling. */
   options: RunnerOptions
   /** Episodes in flight at once (each holds one lease). @default 1 */
   concurrency?: number

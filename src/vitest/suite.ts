@@ -15,7 +15,7 @@ import { loadSplit } from '../tivarq/dataset.js'
 import { EpisodeRun, orderProbes, type RunnerOptions } from '../tivarq/runner.js'
 import { isCorrect } from '../tivarq/score.js'
 import { FAMILIES, SPLITS, type Episode, type Family, type Probe, type Split } from '../tivarq/schema.js'
-import type { ErrorRow, PredictionRow } from '../tivarq/results.js'
+import { NO_UPDATE_LAG, type ErrorRow, type PredictionRow } from '../tivarq/results.js'
 import { TimegroundedError } from '../errors.js'
 import { isKnownFailure, matchBaseline, parseBaseline, type BaselineMatch, type SuiteIdentity } from './gate.js'
 import { DEFAULT_BASELINE_FILE, META_KEY, decideProbe, outcomeOf, type Partition, type ProbeMeta, type WorkerContext } from './meta.js'
@@ -148,6 +148,7 @@ function errorRow(probe: Probe, family: string, message: string): ErrorRow {
     status: 'error',
     prediction: null,
     latency_ms: null,
+    ...NO_UPDATE_LAG,
     error: message,
   }
 }

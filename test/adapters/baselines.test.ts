@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from 'vitest'
 import { BUILTIN_ADAPTERS, BUILTIN_NAMES, builtinAdapter, extractAssertion } from '../../src/adapters/baselines/index.js'
+import { AdapterUsageError } from '../../src/adapters/errors.js'
 import { openPool } from '../../src/adapters/pool.js'
 import { resolveGold, sameAnswer } from '../../src/tivarq/gold.js'
 import { loadSplit } from '../../src/tivarq/dataset.js'
@@ -123,5 +124,16 @@ test('the hybrid extractor reads the assertion of every user turn it has a rule 
 
 test('builtinAdapter names its factories and refuses unknown names', () => {
   for (const name of BUILTIN_NAMES) expect(builtinAdapter(name).name).toBe(`builtin:${name}`)
-  expect(() => builtinAdapter('nope')).toThrow('unknown baseline "nope"; choose one of oracle, versioned, latest, hybrid')
+  const error = (() => {
+    try {
+      builtinAdapter('nope')
+    } catch (e) {
+      return e
+    }
+  })()
+  expect(error).toBeInstanceOf(AdapterUsageError)
+  expect(error).toMatchObject({
+    code: 'BASELINE_UNKNOWN',
+    message: 'unknown baseline "nope"; choose one of oracle, versioned, latest, hybrid (e.g. builtinAdapter(\'oracle\'), or `--adapter builtin:oracle` on the command line)',
+  })
 })

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { commandAdapter } from '../../src/adapters/command.js'
-import { AdapterRefusedError, AdapterStartError } from '../../src/adapters/errors.js'
+import { AdapterRefusedError, AdapterStartError, AdapterUsageError } from '../../src/adapters/errors.js'
 import { openPool } from '../../src/adapters/pool.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
@@ -247,8 +247,33 @@ describe('refusals and start failures stop the run before it begins', () => {
     })
   })
 
-  test('commandAdapter needs a command', () => {
-    expect(() => commandAdapter([])).toThrow(/needs a non-empty command/)
+  test('commandAdapter refuses bad arguments with a stable code, naming the culprit and the fix', () => {
+    const refused = (call: () => unknown) => {
+      try {
+        call()
+      } catch (error) {
+        expect(error).toBeInstanceOf(AdapterUsageError)
+        return { code: (error as AdapterUsageError).code, message: (error as Error).message }
+      }
+      throw new Error('expected commandAdapter to throw')
+    }
+    expect(refused(() => commandAdapter([]))).toEqual({
+      code: 'ADAPTER_COMMAND_INVALID',
+      message: "commandAdapter(argv) needs a non-empty command as an array of strings; got []. Pass e.g. commandAdapter(['python3', 'adapter.py']).",
+    })
+    expect(refused(() => commandAdapter('python3 adapter.py' as unknown as string[])).message).toContain('got "python3 adapter.py"')
+    expect(refused(() => commandAdapter(['python3', 7 as unknown as string]))).toEqual({
+      code: 'ADAPTER_COMMAND_INVALID',
+      message: 'commandAdapter(argv): argv[1] is 7, not a string; every argument must be a string (the command runs without a shell).',
+    })
+    expect(refused(() => commandAdapter(['python3'], { timeoutMs: 0 }))).toEqual({
+      code: 'ADAPTER_COMMAND_INVALID',
+      message: 'commandAdapter option `timeoutMs` must be a positive number of milliseconds; got 0. Pass e.g. `timeoutMs: 30000`, or leave it out for the default (30000).',
+    })
+    expect(refused(() => commandAdapter(['python3'], { env: { PORT: 8080 as unknown as string } }))).toEqual({
+      code: 'ADAPTER_COMMAND_INVALID',
+      message: 'commandAdapter option `env`: `PORT` must be a string; convert it with String().',
+    })
   })
 })
 

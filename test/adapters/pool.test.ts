@@ -2,17 +2,42 @@
 import { fileURLToPath } from 'node:url'
 import { expect, test } from 'vitest'
 import { commandAdapter } from '../../src/adapters/command.js'
-import { AdapterRefusedError } from '../../src/adapters/errors.js'
+import { AdapterRefusedError, AdapterUsageError, PoolClosedError } from '../../src/adapters/errors.js'
+import { TimegroundedError } from '../../src/errors.js'
 import { openPool } from '../../src/adapters/pool.js'
 import type { MemoryStore } from '../../src/adapters/types.js'
 
 const FAULT_ADAPTER = fileURLToPath(new URL('../fixtures/adapters/fault-adapter.mjs', import.meta.url))
 const context = { episodeId: 'e', seed: 1 }
 
-test('openPool refuses something that is not a store, a factory or a command', async () => {
-  await expect(openPool({ query() {} } as unknown as MemoryStore, { track: 'structured' })).rejects.toThrow(
-    'openPool(source) needs a MemoryStore (an object with ingest and query), a store factory, or commandAdapter([...])',
-  )
+test('openPool refuses something that is not a store, a factory or a command, naming what is missing', async () => {
+  const error = await openPool({ query() {} } as unknown as MemoryStore, { track: 'structured' }).catch((e: unknown) => e)
+  expect(error).toBeInstanceOf(AdapterUsageError)
+  expect(error).toBeInstanceOf(TimegroundedError)
+  expect(error).toMatchObject({
+    code: 'ADAPTER_SOURCE_INVALID',
+    message:
+      "openPool(source) got an object without ingest(); pass a MemoryStore (an object with ingest() and query()), a store factory (a function returning one), or commandAdapter(['python3', 'adapter.py'])",
+  })
+  await expect(openPool('python3 adapter.py' as unknown as MemoryStore, { track: 'structured' })).rejects.toMatchObject({
+    code: 'ADAPTER_SOURCE_INVALID',
+    message: expect.stringMatching(/^openPool\(source\) got string "python3 adapter.py"; pass /),
+  })
+})
+
+test('bad pool options are refused with a stable code, naming the option and the fix', async () => {
+  const store: MemoryStore = { reset() {}, ingest() {}, query: () => ({ state: 'unknown', value: null }) }
+  const factory = () => store
+  await expect(openPool(factory, { track: 'structured', concurrency: 0 })).rejects.toMatchObject({
+    name: 'AdapterUsageError',
+    code: 'ADAPTER_OPTION_INVALID',
+    message: 'openPool option `concurrency` must be a whole number ≥ 1; got 0. Pass e.g. `concurrency: 2`, or leave it out for the default.',
+  })
+  await expect(openPool(store, { track: 'structured', timeoutMs: -5 })).rejects.toMatchObject({
+    code: 'ADAPTER_OPTION_INVALID',
+    message: 'openPool option `timeoutMs` must be a positive number of milliseconds; got -5. Pass e.g. `timeoutMs: 30000`, or leave it out for the default (30000).',
+  })
+  await expect(openPool(store, { track: 'structured', timeoutMs: Number.NaN })).rejects.toMatchObject({ code: 'ADAPTER_OPTION_INVALID', message: expect.stringContaining('got NaN.') })
 })
 
 test('one store object without reset() is refused: it would carry memory from one episode into the next', async () => {
@@ -74,7 +99,12 @@ test('a factory pool makes a fresh store per lease, bounded by concurrency, and 
   expect(made).toBe(6)
   expect(closed).toBe(6)
   expect(mostOpen).toBe(2)
-  await expect(pool.acquire(context)).rejects.toThrow('this StorePool is closed; open a new one with openPool()')
+  const error = await pool.acquire(context).catch((e: unknown) => e)
+  expect(error).toBeInstanceOf(PoolClosedError)
+  expect(error).toMatchObject({
+    code: 'POOL_CLOSED',
+    message: 'pool `factory` is closed, so it cannot lease a store for episode e; open a new one with openPool(), and close a pool only after its last run.',
+  })
 })
 
 test('a command pool answers through the wire in camelCase and closes its process at the end', async () => {

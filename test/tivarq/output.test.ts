@@ -68,6 +68,26 @@ describe('readPredictions', () => {
     const [parsed] = parsePredictions(JSON.stringify({ ...row, judge: 'none' }), 'u.jsonl')
     expect(parsed).toMatchObject({ family: 'third_party_quote', repetition: 1, judge: 'none' })
   })
+
+  test('update-lag fields: missing ones read as null; on rows without an answer they are always null; bad types are issues', () => {
+    const rows = simulatedRows('smoke', 'latest')
+    const answered = rows.find((r) => r.status === 'answered' && r.role === 'target' && r.phase === 'post')!
+    const unsupported = rows.find((r) => r.status === 'unsupported')!
+    const strip = (r: object) => Object.fromEntries(Object.entries(r).filter(([key]) => !key.startsWith('update_lag_')))
+    const text = [
+      JSON.stringify(strip(answered)),
+      JSON.stringify({ ...answered, update_lag_ms: 812.25, update_lag_polls: 3, update_lag_censored: true }),
+      JSON.stringify({ ...unsupported, update_lag_polls: 0, update_lag_censored: false }),
+    ].join('\n')
+    const parsed = parsePredictions(text, 'u.jsonl')
+    const lag = (r: object) => Object.fromEntries(Object.entries(r).filter(([key]) => key.startsWith('update_lag_')))
+    expect(parsed.map(lag)).toEqual([
+      { update_lag_ms: null, update_lag_polls: null, update_lag_censored: null },
+      { update_lag_ms: 812.25, update_lag_polls: 3, update_lag_censored: true },
+      { update_lag_ms: null, update_lag_polls: null, update_lag_censored: null },
+    ])
+    expect(() => parsePredictions(JSON.stringify({ ...answered, update_lag_censored: 'yes' }), 'bad.jsonl')).toThrow(/bad\.jsonl:1 update_lag_censored: /)
+  })
 })
 
 describe('buildRunManifest', () => {

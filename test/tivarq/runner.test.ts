@@ -10,6 +10,7 @@ import { resolveGold } from '../../src/tivarq/gold.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
 import { EpisodeRun, RunnerError, orderProbes, runSplit, type RunnerOptions } from '../../src/tivarq/runner.js'
+import { computeMetrics } from '../../src/tivarq/score.js'
 import type { Episode, Probe } from '../../src/tivarq/schema.js'
 
 let smoke: LoadedSplit
@@ -279,19 +280,59 @@ describe('update lag', () => {
     // A right first answer is a lag of its own latency, no polls.
     const other = rows.find((r) => r.probe_id === 'reversal-00-q4')!
     expect(other).toMatchObject({ update_lag_polls: 0, update_lag_censored: false, update_lag_ms: (other as { latency_ms: number }).latency_ms })
-    // Only target post-change rows carry update-lag fields.
-    expect(rows.filter((r) => 'update_lag_polls' in r).map((r) => r.probe_id)).toEqual(['reversal-00-q3', 'reversal-00-q4'])
+    // Every row carries the three fields; they are null where update lag does not apply.
+    for (const r of rows) expect(Object.keys(r)).toEqual(expect.arrayContaining(['update_lag_ms', 'update_lag_polls', 'update_lag_censored']))
+    expect(rows.filter((r) => r.update_lag_polls !== null).map((r) => r.probe_id)).toEqual(['reversal-00-q3', 'reversal-00-q4'])
+    for (const r of rows.filter((r) => r.update_lag_polls === null)) expect(r).toMatchObject({ update_lag_ms: null, update_lag_censored: null })
   })
 
-  test('still wrong after the last poll: censored, lag null', async () => {
-    const rows = await runOne(laggingStore(3), 'reversal-00', { track: 'structured', updatePolls: 2 })
-    expect(rows.find((r) => r.probe_id === 'reversal-00-q3')).toMatchObject({ update_lag_polls: 2, update_lag_censored: true, update_lag_ms: null })
+  test('still wrong after the last poll: censored, and the elapsed lag is still recorded', async () => {
+    const rows = await runOne(laggingStore(3), 'reversal-00', { track: 'structured', updatePolls: 2, pollIntervalMs: 15 })
+    const post = rows.find((r) => r.probe_id === 'reversal-00-q3')!
+    expect(post).toMatchObject({ update_lag_polls: 2, update_lag_censored: true })
+    // First latency + two waits of 15 ms + two later latencies.
+    expect(post.update_lag_ms).toBeGreaterThanOrEqual(29)
+    expect(post.update_lag_ms).toBeGreaterThan(post.latency_ms!)
   })
 
-  test('no polls by default', async () => {
+  test('no polls by default: a wrong first answer is censored at its own latency', async () => {
     const store = laggingStore(1)
     const rows = await runOne(store, 'reversal-00')
-    expect(rows.find((r) => r.probe_id === 'reversal-00-q3')).toMatchObject({ update_lag_polls: 0, update_lag_censored: true, update_lag_ms: null })
+    const post = rows.find((r) => r.probe_id === 'reversal-00-q3')!
+    expect(post).toMatchObject({ update_lag_polls: 0, update_lag_censored: true, update_lag_ms: post.latency_ms })
+  })
+
+  test('unsupported and error rows carry null update-lag fields, even for post-change targets', async () => {
+    const factory = () => {
+      const store = new RecordingStore({ clock: false, history: false })
+      const query = store.query.bind(store)
+      // The post-change target of reversal-00 fails; the other episodes answer.
+      store.query = (q: StoreQuery) => {
+        if (q.asOf === '2025-08-22T00:00:00Z') throw new Error('backend down')
+        return query(q)
+      }
+      return store
+    }
+    const pool = await openPool(factory, { track: 'structured', timeoutMs: 500 })
+    const rows = await runSplit({ ...firstEpisodes(6), pool, options: { track: 'structured', updatePolls: 2 } })
+    const notAnswered = rows.filter((r) => r.status !== 'answered')
+    expect(new Set(notAnswered.map((r) => r.status))).toEqual(new Set(['unsupported', 'error']))
+    expect(notAnswered.some((r) => r.role === 'target' && r.phase === 'post' && r.status === 'error')).toBe(true)
+    for (const r of notAnswered) expect(r).toMatchObject({ update_lag_ms: null, update_lag_polls: null, update_lag_censored: null })
+  })
+
+  test('tokens and cost of every re-ask are counted in the row, not only the first answer', async () => {
+    const store = laggingStore(2)
+    const query = store.query.bind(store)
+    store.query = (q: StoreQuery) => ({ ...(query(q) as StoreAnswer), usage: { promptTokens: 100, completionTokens: 7 }, costUsd: 0.25 })
+    const rows = await runOne(store, 'reversal-00', { track: 'structured', updatePolls: 5 })
+    const post = rows.find((r) => r.probe_id === 'reversal-00-q3')!
+    // The first answer and two re-asks were paid for.
+    expect(post).toMatchObject({ update_lag_polls: 2, usage: { prompt_tokens: 300, completion_tokens: 21 }, cost_usd: 0.75 })
+    const once = rows.find((r) => r.probe_id === 'reversal-00-q1')!
+    expect(once).toMatchObject({ usage: { prompt_tokens: 100, completion_tokens: 7 }, cost_usd: 0.25 })
+    expect(computeMetrics(rows).reported_tokens).toEqual({ prompt: 700, completion: 49, cases_with_usage: 5 })
+    expect(computeMetrics(rows).reported_cost_usd).toEqual({ total: 1.75, cases_with_cost: 5 })
   })
 })
 

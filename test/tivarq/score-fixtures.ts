@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { resolveGold } from '../../src/tivarq/gold.js'
 import type { Answer, Episode, Probe, Split } from '../../src/tivarq/schema.js'
-import type { PredictionRow } from '../../src/tivarq/results.js'
+import { NO_UPDATE_LAG, type PredictionRow } from '../../src/tivarq/results.js'
 
 const FIXTURES = new URL('../../fixtures/tivarq-v1/', import.meta.url)
 
@@ -59,12 +59,12 @@ export function simulatedRows(split: Split, baseline: 'oracle' | 'latest'): Pred
   return probes.map((probe, i): PredictionRow => {
     const episode = byEpisode.get(probe.episode_id) as Episode
     if (baseline === 'latest' && probe.capability !== 'basic') {
-      return { ...base(episode, probe), status: 'unsupported', prediction: null, latency_ms: null, error: null }
+      return { ...base(episode, probe), status: 'unsupported', prediction: null, latency_ms: null, error: null, ...NO_UPDATE_LAG }
     }
     const prediction =
       baseline === 'oracle'
         ? resolveGold(episode.events.slice(0, probe.after_event_index), { slot: probe.slot, scope: probe.scope, asOf: probe.as_of })
         : latestAnswer(episode, probe)
-    return { ...base(episode, probe), status: 'answered', prediction, latency_ms: (i % 7) + 0.5, error: null }
+    return { ...base(episode, probe), status: 'answered', prediction, latency_ms: (i % 7) + 0.5, error: null, ...NO_UPDATE_LAG }
   })
 }

@@ -8,7 +8,7 @@ import {
   transitionOutcomes,
   transitionSuccessInterval,
 } from '../../src/tivarq/score.js'
-import type { PredictionRow } from '../../src/tivarq/results.js'
+import { NO_UPDATE_LAG, type PredictionRow } from '../../src/tivarq/results.js'
 import type { Answer } from '../../src/tivarq/schema.js'
 import { simulatedRows } from './score-fixtures.js'
 
@@ -40,9 +40,9 @@ function row(spec: Spec): PredictionRow {
     old_value: spec.old ?? null,
     repetition: 1,
   }
-  if (spec.pred === 'unsupported') return { ...base, status: 'unsupported', prediction: null, latency_ms: null, error: null }
-  if (spec.pred === 'error') return { ...base, status: 'error', prediction: null, latency_ms: 3, error: 'query: adapter said no' }
-  return { ...base, status: 'answered', prediction: spec.pred ?? spec.exp, latency_ms: spec.ms ?? 1, error: null, ...spec.extra } as PredictionRow
+  if (spec.pred === 'unsupported') return { ...base, status: 'unsupported', prediction: null, latency_ms: null, error: null, ...NO_UPDATE_LAG }
+  if (spec.pred === 'error') return { ...base, status: 'error', prediction: null, latency_ms: 3, error: 'query: adapter said no', ...NO_UPDATE_LAG }
+  return { ...base, status: 'answered', prediction: spec.pred ?? spec.exp, latency_ms: spec.ms ?? 1, error: null, ...NO_UPDATE_LAG, ...spec.extra } as PredictionRow
 }
 
 const known = (value: string | string[]): Answer => ({ state: 'known', value })
@@ -61,7 +61,7 @@ const none = (state: 'unknown' | 'withdrawn' | 'needs_clarification' | 'expired'
  * - historical: row 10 right → 1 (1); expiration: row 13 wrong → 0 (1)
  * - latencies 1..12 → p50 index floor(11·0.5)=5 → 6; p95 index floor(10.45)=10 → 11
  * - update lag: post-change target rows 3,5,8,13 = 4; observed 150.5 and 7 → mean 78.75,
- *   p95 index floor(0.95)=0 → 7; censored 1 (row 8)
+ *   p95 index floor(0.95)=0 → 7; censored 1 (row 8, whose recorded 120 ms is not an observation)
  * - tokens: prompt 10+5 = 15, completion 2, 2 cases; cost 0.000001+0.0000025 = 0.0000035, 2 cases
  */
 function handRows(): PredictionRow[] {
@@ -74,7 +74,7 @@ function handRows(): PredictionRow[] {
     row({ ep: 'withdrawal-00', fam: 'withdrawal', phase: 'post', exp: none('withdrawn'), old: 'jazz', ms: 7, extra: { update_lag_ms: 7, update_lag_polls: 0, update_lag_censored: false } }),
     row({ ep: 'withdrawal-00', fam: 'withdrawal', role: 'control', phase: 'post', exp: known('dark'), pred: known('light'), ms: 2 }),
     row({ ep: 'ambiguity-00', fam: 'ambiguity', phase: 'pre', exp: known('A'), ms: 8 }),
-    row({ ep: 'ambiguity-00', fam: 'ambiguity', phase: 'post', exp: none('needs_clarification'), old: 'A', ms: 4, extra: { update_lag_ms: null, update_lag_polls: 2, update_lag_censored: true } }),
+    row({ ep: 'ambiguity-00', fam: 'ambiguity', phase: 'post', exp: none('needs_clarification'), old: 'A', ms: 4, extra: { update_lag_ms: 120, update_lag_polls: 2, update_lag_censored: true } }),
     row({ ep: 'ambiguity-00', fam: 'ambiguity', role: 'scope_control', phase: 'check', exp: known('X'), ms: 6 }),
     row({ ep: 'ambiguity-00', fam: 'ambiguity', phase: 'check', cap: 'history', exp: known('A'), ms: 10 }),
     row({ ep: 'ambiguity-00', fam: 'ambiguity', phase: 'check', cap: 'clock', exp: known('A'), pred: 'unsupported' }),
@@ -248,5 +248,16 @@ describe('interrupted runs', () => {
     expect(report.complete).toBe(false)
     expect(report.interrupted).toEqual({ expected_probes: 60, finished_probes: 25 })
     expect(report.probe_counts.total).toBe(25)
+  })
+})
+
+describe('update lag (spec section 5)', () => {
+  const post = (lag: number | null, polls: number | null, censored: boolean | null, i: number): PredictionRow =>
+    row({ ep: `replacement-0${i}`, fam: 'replacement', phase: 'post', exp: known('chat'), old: 'email', ms: 2, extra: { update_lag_ms: lag, update_lag_polls: polls, update_lag_censored: censored } })
+
+  test('censored rows carry their elapsed lag but count only as censored; rows without lag fields count only as cases', () => {
+    counter = 0
+    const rows = [post(10, 1, false, 1), post(30, 2, false, 2), post(5000, 3, true, 3), post(9000, 3, true, 4), post(null, null, null, 5)]
+    expect(computeMetrics(rows).update_lag_ms).toEqual({ observed_mean: 20, observed_p95: 10, observed: 2, censored: 2, post_change_cases: 5 })
   })
 })

@@ -64,6 +64,7 @@ export function extractAssertion(text: string): Extracted | null {
   return null
 }
 
+/** The hybrid baseline: extracts an assertion from each turn's text, then answers from a version table (conversation track). */
 export class HybridStore implements MemoryStore {
   readonly capabilities: StoreCapabilities = { tracks: ['conversation'], clock: true, history: true, adapterVersion: BASELINE_VERSION }
   private readonly table = new VersionTable()

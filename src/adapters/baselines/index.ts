@@ -2,20 +2,25 @@
  * The four reference baselines (spec section 6), in-process. Each also runs as
  * an NDJSON process: `timegrounded baseline NAME`.
  */
+import { AdapterUsageError } from '../errors.js'
 import type { StoreFactory, Track } from '../types.js'
 import { HybridStore } from './hybrid.js'
 import { LatestStore } from './latest.js'
 import { OracleStore } from './oracle.js'
 import { VersionedStore } from './versioned.js'
 
+/** Names of the reference baselines, as `builtin:NAME` and `timegrounded baseline NAME` take them. */
 export const BUILTIN_NAMES = ['oracle', 'versioned', 'latest', 'hybrid'] as const
+/** One of `BUILTIN_NAMES`. */
 export type BuiltinName = (typeof BUILTIN_NAMES)[number]
 
+/** A reference baseline: what it is, its track, and how to make one. */
 export interface BuiltinAdapter {
   /** One line for `--help` and the docs. */
   description: string
   /** The track it is meant for. */
   track: Track
+  /** A fresh, empty store. */
   create: StoreFactory
 }
 
@@ -27,13 +32,16 @@ export const BUILTIN_ADAPTERS: Readonly<Record<BuiltinName, BuiltinAdapter>> = {
   hybrid: { description: 'rule-based extraction from the turns into a version table', track: 'conversation', create: () => new HybridStore() },
 }
 
+/** True when `name` is one of `BUILTIN_NAMES`. */
 export function isBuiltinName(name: string): name is BuiltinName {
   return (BUILTIN_NAMES as readonly string[]).includes(name)
 }
 
-/** A factory of fresh stores of baseline `name` (named `builtin:NAME`); throws a RangeError naming the choices. */
+/** A factory of fresh stores of baseline `name` (named `builtin:NAME`); throws `AdapterUsageError` (`BASELINE_UNKNOWN`) naming the choices. */
 export function builtinAdapter(name: BuiltinName | string): StoreFactory {
-  if (!isBuiltinName(name)) throw new RangeError(`unknown baseline ${JSON.stringify(name)}; choose one of ${BUILTIN_NAMES.join(', ')}`)
+  if (!isBuiltinName(name)) {
+    throw new AdapterUsageError('BASELINE_UNKNOWN', `unknown baseline ${JSON.stringify(name)}; choose one of ${BUILTIN_NAMES.join(', ')} (e.g. builtinAdapter('oracle'), or \`--adapter builtin:oracle\` on the command line)`)
+  }
   const create = BUILTIN_ADAPTERS[name].create
   const factory: StoreFactory = () => create()
   Object.defineProperty(factory, 'name', { value: `builtin:${name}` })

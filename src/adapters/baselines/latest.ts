@@ -7,6 +7,7 @@
 import type { MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreQuery } from '../types.js'
 import { BASELINE_VERSION } from './version.js'
 
+/** The latest baseline: last write by arrival wins per (slot, scope); declares neither clock nor history. */
 export class LatestStore implements MemoryStore {
   readonly capabilities: StoreCapabilities = { tracks: ['structured'], clock: false, history: false, adapterVersion: BASELINE_VERSION }
   private readonly latest = new Map<string, StoreAnswer>()

@@ -8,6 +8,7 @@ import type { TivarqEvent } from '../../tivarq/schema.js'
 import type { MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreQuery } from '../types.js'
 import { BASELINE_VERSION } from './version.js'
 
+/** The oracle baseline: gold resolution over the ingested assertions; scores transition success 1.0. */
 export class OracleStore implements MemoryStore {
   readonly capabilities: StoreCapabilities = { tracks: ['structured'], clock: true, history: true, adapterVersion: BASELINE_VERSION }
   private events: Pick<TivarqEvent, 'event_id' | 'assertion'>[] = []

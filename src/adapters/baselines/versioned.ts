@@ -113,6 +113,7 @@ export class VersionTable {
   }
 }
 
+/** The versioned baseline: a bitemporal version table per (slot, scope) over the structured assertions. */
 export class VersionedStore implements MemoryStore {
   readonly capabilities: StoreCapabilities = { tracks: ['structured'], clock: true, history: true, adapterVersion: BASELINE_VERSION }
   private readonly table = new VersionTable()

@@ -6,6 +6,7 @@ import { Argument, type Command } from 'commander'
 import { BUILTIN_ADAPTERS, BUILTIN_NAMES, builtinAdapter } from '../../adapters/baselines/index.js'
 import { serveNdjson } from '../../adapters/serve.js'
 
+/** Add `timegrounded baseline <name>` to the CLI. */
 export function registerBaseline(program: Command): void {
   program
     .command('baseline')

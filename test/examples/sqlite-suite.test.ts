@@ -29,7 +29,8 @@ function exampleSplit(): 'smoke' | 'dev' | 'test' {
 
 test('the sqlite-bitemporal suite passes every probe under real Vitest and the gate holds', async () => {
   const { probes } = await loadSplit(undefined, exampleSplit())
-  const result = await runVitest(['run'], { cwd: EXAMPLE, timeoutMs: 120_000 })
+  // Exactly the README's command, from the repository root.
+  const result = await runVitest(['run', '--root', 'examples/sqlite-bitemporal'], { cwd: REPO, timeoutMs: 120_000 })
   expect(result.output).toMatch(new RegExp(`Tests\\s+${probes.length} passed \\(${probes.length}\\)`))
   expect(result.output).toMatch(/Transition success\s+1\.0 \(\d+\)/)
   expect(result.output).toMatch(/Stale-value leakage\s+0\.0 \(\d+\)/)

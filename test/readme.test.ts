@@ -1,0 +1,534 @@
+/**
+ * Issue 6: every command in README.md is run by a test or by `.ci/run`.
+ *
+ * The shell commands are read out of README.md's code blocks (every line of a
+ * `sh`/`bash`/`shell` block, and the `$ ` lines of `console`, `text` and
+ * unlabelled blocks). Each one must be covered in one of three ways:
+ *
+ * - RUN_HERE: run for real below, from README order, in one scratch project
+ *   (`timegrounded` / `npx timegrounded` is the built CLI, `dist/cli/main.js`,
+ *   also on PATH for adapter commands; `timegrounded` resolves as a package
+ *   there too), checking the exit code the README implies and its output
+ *   (when the README prints output under a `$ ` line, all of it, line by line);
+ * - COVERED_ELSEWHERE: a test file that runs the same command, checked by
+ *   reading that file for the line that runs it;
+ * - BY_CI: a step of `.ci/run` (or the npm script a step runs).
+ *
+ * A README command in none of these fails its test here, naming the command
+ * and how to cover it, so a command cannot be documented without being run.
+ * Needs dist/ (npm test builds it first).
+ */
+import { spawnSync } from 'node:child_process'
+import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { delimiter, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { jsonSchemas } from '../src/index.js'
+
+const REPO = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '')
+const CLI = join(REPO, 'dist/cli/main.js')
+const README = readFileSync(join(REPO, 'README.md'), 'utf8')
+
+// ---------------------------------------------------------------- extraction
+
+/** One shell command found in a Markdown code block. */
+interface DocumentedCommand {
+  /** The command as written, comments and `$ ` prompt removed; a quoted argument may span lines. */
+  command: string
+  /** 1-based line of README.md where it starts. */
+  line: number
+  /** The lines a `console`-style block prints under it (`$ ` blocks only), else null. */
+  output: string[] | null
+}
+
+const SHELL_BLOCKS = new Set(['sh', 'bash', 'shell', 'zsh'])
+// In these, only `$ ` lines are commands; the rest is what they print.
+const PROMPT_BLOCKS = new Set(['console', 'text', ''])
+
+/** Whether `text` leaves a quote open (a command continues on the next line). */
+function quoteOpen(text: string): boolean {
+  let quote: string | null = null
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!
+    if (char === '\\' && quote !== "'") i++
+    else if (quote === null && (char === '"' || char === "'")) quote = char
+    else if (char === quote) quote = null
+  }
+  return quote !== null
+}
+
+/** `text` without a trailing ` # comment` that sits outside quotes. */
+function withoutComment(text: string): string {
+  let quote: string | null = null
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!
+    if (char === '\\' && quote !== "'") i++
+    else if (quote === null && (char === '"' || char === "'")) quote = char
+    else if (char === quote) quote = null
+    else if (quote === null && char === '#' && (i === 0 || /\s/.test(text[i - 1]!))) return text.slice(0, i).trimEnd()
+  }
+  return text.trimEnd()
+}
+
+/** `a && b`, `a; b` and `a || b` are separate commands (separators inside quotes are not). */
+function splitChain(text: string): string[] {
+  const parts: string[] = []
+  let quote: string | null = null
+  let start = 0
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!
+    if (char === '\\' && quote !== "'") i++
+    else if (quote === null && (char === '"' || char === "'")) quote = char
+    else if (char === quote) quote = null
+    else if (quote === null && (text.startsWith('&&', i) || text.startsWith('||', i) || char === ';')) {
+      parts.push(text.slice(start, i))
+      i += char === ';' ? 0 : 1
+      start = i + 1
+    }
+  }
+  parts.push(text.slice(start))
+  return parts.map((part) => part.trim()).filter((part) => part !== '')
+}
+
+/** Every shell command in the code blocks of `markdown`, in order. */
+function documentedCommands(markdown: string): DocumentedCommand[] {
+  const lines = markdown.split('\n')
+  const found: DocumentedCommand[] = []
+  let index = 0
+  while (index < lines.length) {
+    const open = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)/.exec(lines[index]!)
+    index++
+    if (open === null) continue
+    const [, indent = '', fence = '```', language = ''] = open
+    const body: { text: string; line: number }[] = []
+    while (index < lines.length && !new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(lines[index]!)) {
+      body.push({ text: lines[index]!.startsWith(indent) ? lines[index]!.slice(indent.length) : lines[index]!.trimStart(), line: index + 1 })
+      index++
+    }
+    index++ // the closing fence
+    const lang = language.toLowerCase()
+    const shell = SHELL_BLOCKS.has(lang)
+    if (!shell && !PROMPT_BLOCKS.has(lang)) continue
+    let current: DocumentedCommand[] | null = null
+    for (let at = 0; at < body.length; at++) {
+      const { text, line } = body[at]!
+      const prompted = text.startsWith('$ ')
+      if (!prompted && !shell) {
+        if (current !== null) for (const command of current) command.output!.push(text)
+        continue
+      }
+      let command = prompted ? text.slice(2) : text
+      if (command.trim() === '' || command.trimStart().startsWith('#')) continue
+      while ((quoteOpen(command) || command.endsWith('\\')) && at + 1 < body.length) command += '\n' + body[++at]!.text
+      current = splitChain(withoutComment(command)).map((part) => ({ command: part, line, output: prompted ? [] : null }))
+      found.push(...current)
+    }
+  }
+  for (const command of found) if (command.output !== null) while (command.output.at(-1) === '') command.output.pop()
+  return found
+}
+
+// ------------------------------------------------------------ the scratch project
+
+let work = ''
+const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }
+// The outer Vitest's markers, and a CI job summary the runs would append to.
+for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'GITHUB_STEP_SUMMARY') delete env[key]
+
+/** Shell-like words of `command`: whitespace splits, quotes group and are removed. */
+function words(command: string): string[] {
+  const result: string[] = []
+  let word: string | null = null
+  let quote: string | null = null
+  for (let i = 0; i < command.length; i++) {
+    const char = command[i]!
+    if (quote !== null) {
+      if (char === quote) quote = null
+      // Inside double quotes a backslash escapes only $ ` " \ and a newline, as in sh.
+      else if (char === '\\' && quote === '"' && i + 1 < command.length && '$`"\\\n'.includes(command[i + 1]!)) word = (word ?? '') + command[++i]
+      else word = (word ?? '') + char
+    } else if (char === '"' || char === "'") {
+      quote = char
+      word ??= ''
+    } else if (/\s/.test(char)) {
+      if (word !== null) result.push(word)
+      word = null
+    } else if (char === '\\' && i + 1 < command.length) {
+      if (command[i + 1] !== '\n') word = (word ?? '') + command[i + 1]
+      i++
+    } else word = (word ?? '') + char
+  }
+  if (word !== null) result.push(word)
+  return result
+}
+
+interface Ran {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs a README command in the scratch project: `npx timegrounded`/`timegrounded` is the built CLI, `node` is this Node. */
+function sh(command: string): Ran {
+  let argv = words(command)
+  if (argv[0] === 'npx' && argv[1] === 'timegrounded') argv = argv.slice(1)
+  if (argv[0] === 'timegrounded') argv = [process.execPath, CLI, ...argv.slice(1)]
+  else if (argv[0] === 'node') argv = [process.execPath, ...argv.slice(1)]
+  const result = spawnSync(argv[0]!, argv.slice(1), { cwd: work, env, encoding: 'utf8', timeout: 60_000 })
+  if (result.error !== undefined) throw new Error(`\`${command}\` could not run: ${result.error.message}`)
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+function explain(command: string, ran: Ran): string {
+  return `\`${command}\` exited ${ran.code}\n--- stdout\n${ran.stdout}\n--- stderr\n${ran.stderr}`
+}
+
+/** Output as the README shows it: the package at `/…/node_modules/timegrounded`, the user's directory `/home/me`. */
+function asDocumented(text: string): string[] {
+  const lines = text.replaceAll(REPO, '/…/node_modules/timegrounded').replaceAll(work, '/home/me').split('\n')
+  while (lines.at(-1) === '') lines.pop()
+  return lines
+}
+
+function readJson(path: string): unknown {
+  return JSON.parse(readFileSync(join(work, path), 'utf8'))
+}
+
+/** The README's `report.json` example (`builtin:latest` on the smoke split). */
+function documentedReport(): Record<string, unknown> {
+  const block = /```json\n(\{\n {2}"complete"[\s\S]*?)```/.exec(README)
+  if (block === null) throw new Error('README.md no longer shows a report.json example starting with "complete"')
+  return JSON.parse(block[1]!) as Record<string, unknown>
+}
+
+/** The parts of a report that do not depend on timing. */
+function withoutTimings(report: unknown): unknown {
+  const { by_family: _families, metrics, ...rest } = report as { by_family: unknown; metrics: Record<string, unknown> }
+  const { query_latency_ms: _latency, update_lag_ms: lag, ...quality } = metrics
+  const { observed_mean: _mean, observed_p95: _p95, ...lagCounts } = lag as Record<string, unknown>
+  return { ...rest, metrics: { ...quality, update_lag_ms: lagCounts } }
+}
+
+// ---------------------------------------------------------------- coverage
+
+interface RunHere {
+  /** Exit code the README implies. */
+  exit: number
+  /** Puts in the scratch project what the command needs (files the README tells the user to have). */
+  before?: () => void
+  /** What the README says the command does, checked on its result. */
+  check: (ran: Ran) => void
+}
+
+const ADAPTER = join(REPO, 'test/fixtures/adapters/upstream_latest_adapter.py')
+const CORPUS = 'fixtures/timegrounded/timegrounded-v1.json'
+
+/** Needs a run's predictions: make them with the README's own run command if an earlier test did not. */
+function ensureLatestRun(): void {
+  if (!existsSync(join(work, 'out/latest/predictions.jsonl'))) expect(sh('timegrounded run --split smoke --adapter builtin:latest --output out/latest').code).toBe(0)
+}
+
+/** A smoke run of a last-write-wins store scores what the README says `latest` scores. */
+function checkLatestSmoke(dir: string, ran: Ran): void {
+  expect(ran.stdout).toContain('60 probes: 54 answered, 6 unsupported, 0 errors')
+  expect(ran.stdout).toMatch(/Transition success\s+0\.9 \(10\)/)
+  for (const file of ['run_manifest.json', 'predictions.jsonl', 'report.json']) expect(existsSync(join(work, dir, file)), `${dir}/${file}`).toBe(true)
+  const { metrics, probe_counts } = readJson(join(dir, 'report.json')) as { metrics: Record<string, unknown>; probe_counts: unknown }
+  expect(probe_counts).toEqual({ total: 60, answered: 54, unsupported: 6, error: 0 })
+  expect(metrics['transition_success_rate']).toEqual({ score: 0.9, cases: 10 })
+  expect(metrics['current_state_accuracy']).toEqual({ score: 0.944444, cases: 54 })
+  expect(metrics['stale_value_leakage_rate']).toEqual({ score: 0.083333, cases: 12 })
+  expect(metrics['unaffected_fact_retention']).toEqual({ score: 1, cases: 13 })
+}
+
+/** The corruption README.md's `validate --dataset ./tivarq` example shows: an unknown op and a wrong gold answer. */
+function corruptDataset(): void {
+  expect(sh('timegrounded generate --out ./tivarq').code).toBe(0)
+  const edit = (file: string, line: number, from: string, to: string): void => {
+    const path = join(work, 'tivarq', file)
+    const rows = readFileSync(path, 'utf8').split('\n')
+    expect(rows[line - 1], `${file}:${line}`).toContain(from)
+    rows[line - 1] = rows[line - 1]!.replace(from, to)
+    writeFileSync(path, rows.join('\n'))
+  }
+  edit('episodes_dev.jsonl', 3, '"op":"noop"', '"op":"delete"')
+  edit('probes_dev.jsonl', 7, '"expected":{"state":"known","value":"morning"}', '"expected":{"state":"known","value":"evening"}')
+}
+
+/** Commands run for real here, keyed by the exact README text. */
+const RUN_HERE: Record<string, RunHere> = {
+  'npx timegrounded run --split smoke --output out/mine -- python3 my_adapter.py': {
+    exit: 0,
+    // "adapters written for the upstream Python harness run unchanged": the project's upstream-style adapter.
+    before: () => copyFileSync(ADAPTER, join(work, 'my_adapter.py')),
+    check: (ran) => {
+      checkLatestSmoke('out/mine', ran)
+      expect((readJson('out/mine/run_manifest.json') as { adapter: { command: unknown } }).adapter.command).toEqual(['python3', 'my_adapter.py'])
+    },
+  },
+  'npx timegrounded run --split smoke --output out/latest -- timegrounded baseline latest': {
+    exit: 0,
+    check: (ran) => {
+      checkLatestSmoke('out/latest', ran)
+      expect((readJson('out/latest/run_manifest.json') as { adapter: { command: unknown } }).adapter.command).toEqual(['timegrounded', 'baseline', 'latest'])
+    },
+  },
+  'npx timegrounded run --split smoke --adapter builtin:latest --output out/latest': {
+    exit: 0,
+    check: (ran) => {
+      checkLatestSmoke('out/latest', ran)
+      // The README's report.json example is this run ("latencies vary from run to run").
+      expect(withoutTimings(readJson('out/latest/report.json'))).toEqual(withoutTimings(documentedReport()))
+    },
+  },
+  'npx timegrounded run --split dev --output out/mine -- python3 my_adapter.py': {
+    exit: 0,
+    before: () => copyFileSync(ADAPTER, join(work, 'my_adapter.py')),
+    check: (ran) => {
+      expect(ran.stdout).toMatch(/^240 probes: \d+ answered, \d+ unsupported, 0 errors$/m)
+      const report = readJson('out/mine/report.json') as { complete: boolean; probe_counts: { total: number } }
+      expect(report.complete).toBe(true)
+      expect(report.probe_counts.total).toBe(240)
+    },
+  },
+  'npx timegrounded score out/latest/predictions.jsonl --output out/rescored': {
+    exit: 0,
+    before: ensureLatestRun,
+    check: (ran) => {
+      expect(ran.stdout).toMatch(/Transition success\s+0\.9 \(10\)/)
+      // "Re-scoring a run's predictions.jsonl with the run's seed reproduces its report.json exactly."
+      expect(readFileSync(join(work, 'out/rescored/report.json'), 'utf8')).toBe(readFileSync(join(work, 'out/latest/report.json'), 'utf8'))
+    },
+  },
+  [`node --input-type=module -e "
+import { jsonSchemas } from 'timegrounded'
+import { writeFileSync } from 'node:fs'
+for (const [name, schema] of Object.entries(jsonSchemas)) writeFileSync(name + '.schema.json', JSON.stringify(schema, null, 2) + '\\n')
+"`]: {
+    exit: 0,
+    check: () => {
+      const names = Object.keys(jsonSchemas)
+      expect(names.sort()).toEqual(['answer', 'assertion', 'episode', 'event', 'manifest', 'probe'])
+      for (const name of names) {
+        expect(readJson(`${name}.schema.json`), `${name}.schema.json`).toEqual(JSON.parse(JSON.stringify(jsonSchemas[name as keyof typeof jsonSchemas])))
+      }
+    },
+  },
+  'npx timegrounded validate': { exit: 0, check: () => undefined },
+  'npx timegrounded validate --dataset ./tivarq': { exit: 1, before: corruptDataset, check: () => undefined },
+  'npx timegrounded generate --out ./tivarq': {
+    exit: 0,
+    check: () => {
+      // "any dataset files already in it are replaced": the directory is valid again.
+      const again = sh('timegrounded validate --dataset ./tivarq')
+      expect(again.stdout, explain('timegrounded validate --dataset ./tivarq', again)).toContain(': valid')
+      expect(again.code).toBe(0)
+    },
+  },
+  'timegrounded corpus --out fixtures/timegrounded/timegrounded-v1.json': {
+    exit: 0,
+    check: () => expect(readFileSync(join(work, CORPUS), 'utf8')).toBe(readFileSync(join(REPO, CORPUS), 'utf8')),
+  },
+  // The script writes next to itself (../fixtures), so it runs from a copy laid out like the repository.
+  'node scripts/gen-timegrounded-corpus.js': {
+    exit: 0,
+    before: () => {
+      copyScript()
+      writeFileSync(join(work, CORPUS), 'stale\n')
+    },
+    check: (ran) => {
+      expect(ran.stdout).toContain('wrote 12 questions of timegrounded-timegrounded-v1')
+      expect(readFileSync(join(work, CORPUS), 'utf8')).toBe(readFileSync(join(REPO, CORPUS), 'utf8'))
+    },
+  },
+  'node scripts/gen-timegrounded-corpus.js --check': {
+    exit: 0,
+    before: () => {
+      copyScript()
+      copyFileSync(join(REPO, CORPUS), join(work, CORPUS))
+    },
+    check: (ran) => {
+      expect(ran.stdout).toContain('up to date')
+      // "exit 1 if the fixture is stale"
+      appendFileSync(join(work, CORPUS), ' ')
+      const stale = sh('node scripts/gen-timegrounded-corpus.js --check')
+      expect(stale.stdout).toContain('stale')
+      expect(stale.code).toBe(1)
+    },
+  },
+  'timegrounded probe --agent builtin:ingestion-order --ceiling': { exit: 0, check: () => undefined },
+}
+
+function copyScript(): void {
+  mkdirSync(join(work, 'scripts'), { recursive: true })
+  mkdirSync(join(work, 'fixtures/timegrounded'), { recursive: true })
+  copyFileSync(join(REPO, 'scripts/gen-timegrounded-corpus.js'), join(work, 'scripts/gen-timegrounded-corpus.js'))
+  if (!existsSync(join(work, 'dist'))) symlinkSync(join(REPO, 'dist'), join(work, 'dist'), 'dir')
+}
+
+interface CoveredElsewhere {
+  /** The test file that runs the command. */
+  file: string
+  /** Text of that file that runs it (each must appear). */
+  runs: string[]
+  /** Why it is not run here. */
+  why: string
+}
+
+/** Commands another test runs, keyed by the exact README text. */
+const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
+  'npm i -D timegrounded vitest': {
+    file: 'test/package.test.ts',
+    runs: ["['install', join(work, info!.filename), `vitest@${packageJson.devDependencies['vitest']}`"],
+    why: 'installs from the registry; that test installs the packed tarball and vitest into a fresh project',
+  },
+  'npx vitest run': {
+    file: 'test/vitest/e2e.test.ts',
+    runs: ["runVitest(['run', '--root', PROJECT, ...args]"],
+    why: 'needs a project with a store; that test runs real Vitest on fixture projects',
+  },
+  'npx vitest': {
+    file: 'test/vitest/watch.test.ts',
+    runs: ["[VITEST_BIN, '--watch', '--root', root]"],
+    why: 'watch mode runs until stopped; that test edits the store under a live watcher',
+  },
+  'npx vitest run -u': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-u']"], why: 'records a baseline of a fixture project' },
+  'npx vitest run -t replacement-00-q3': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-t', 'replacement-00-q3']"], why: 'filters a fixture project' },
+  'npx vitest run -t replacement-00': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-t', 'reversal-00']"], why: 'an episode filter (another episode)' },
+  'npx vitest run -t replacement': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-t', 'withdrawal']"], why: 'a family filter (another family)' },
+  'npx vitest run --shard=1/2 --reporter=blob': {
+    file: 'test/vitest/e2e.test.ts',
+    runs: ["for (const shard of ['1/2', '2/2'])", '`--shard=${shard}`, \'--reporter=blob\''],
+    why: 'shards a fixture project and merges',
+  },
+  'npx vitest run --shard=2/2 --reporter=blob': {
+    file: 'test/vitest/e2e.test.ts',
+    runs: ["for (const shard of ['1/2', '2/2'])", '`--shard=${shard}`, \'--reporter=blob\''],
+    why: 'shards a fixture project and merges',
+  },
+  'npx vitest --merge-reports': { file: 'test/vitest/e2e.test.ts', runs: ['`--merge-reports=${blobs}`'], why: 'merges the shards above' },
+  'npx vitest run --root examples/sqlite-bitemporal': {
+    file: 'test/examples/sqlite-suite.test.ts',
+    runs: ["runVitest(['run', '--root', 'examples/sqlite-bitemporal'], { cwd: REPO"],
+    why: '900 probes under real Vitest; that test runs exactly this and checks the gate',
+  },
+}
+
+interface ByCi {
+  /** The `.ci/run` step that runs it (the command itself, or the npm command whose script contains it). */
+  step: string
+  /** When the step is `npm test`/`npm run X`: the script of package.json that must contain the command. */
+  script?: string
+}
+
+/** Commands `.ci/run` runs, keyed by the exact README text. */
+const BY_CI: Record<string, ByCi> = {
+  'npm ci': { step: 'npm ci' },
+  'npm test': { step: 'npm test' },
+  'npm run demo': { step: 'npm run demo' },
+  'npm run build': { step: 'npm test', script: 'test' },
+}
+
+const commands = documentedCommands(README)
+
+function ciSteps(): string[] {
+  return readFileSync(join(REPO, '.ci/run'), 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
+}
+
+const HOW_TO_COVER =
+  'Cover it in test/readme.test.ts: run it for real in RUN_HERE, or name the test file that runs it in COVERED_ELSEWHERE, or the .ci/run step in BY_CI.'
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` before this test (npm test does)')
+  work = mkdtempSync(join(tmpdir(), 'timegrounded-readme-'))
+  // `timegrounded` on PATH (an adapter command after `--`) and as a package (`import … from 'timegrounded'`), as after `npm i -D timegrounded`.
+  mkdirSync(join(work, 'bin'))
+  writeFileSync(join(work, 'bin/timegrounded'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`)
+  chmodSync(join(work, 'bin/timegrounded'), 0o755)
+  env['PATH'] = `${join(work, 'bin')}${delimiter}${env['PATH'] ?? ''}`
+  mkdirSync(join(work, 'node_modules'))
+  symlinkSync(REPO, join(work, 'node_modules/timegrounded'), 'dir')
+})
+
+afterAll(() => {
+  if (work !== '') rmSync(work, { recursive: true, force: true })
+})
+
+describe('finding the commands', () => {
+  test('reads sh blocks line by line, console blocks by prompt, skips comments, joins quoted lines and splits chains', () => {
+    const markdown = [
+      '```sh',
+      'npm ci && npm run demo',
+      '# a comment line',
+      'npx vitest run          # CI: every probe',
+      'node -e "',
+      "console.log('#1; a && b')",
+      '"',
+      '```',
+      '```ts',
+      'npm run not-a-command',
+      '```',
+      '  ```console',
+      '  $ timegrounded validate',
+      '  TIVARQ dataset: valid',
+      '',
+      '  ```',
+      '```',
+      'timegrounded probe [--dataset FILE]',
+      '$ timegrounded probe --ceiling',
+      '```',
+    ].join('\n')
+    expect(documentedCommands(markdown)).toEqual([
+      { command: 'npm ci', line: 2, output: null },
+      { command: 'npm run demo', line: 2, output: null },
+      { command: 'npx vitest run', line: 4, output: null },
+      { command: `node -e "\nconsole.log('#1; a && b')\n"`, line: 5, output: null },
+      { command: 'timegrounded validate', line: 13, output: ['TIVARQ dataset: valid'] },
+      { command: 'timegrounded probe --ceiling', line: 19, output: [] },
+    ])
+    expect(words(`node --input-type=module -e "\nimport { a } from 'b'\n'\\n'"`)).toEqual(['node', '--input-type=module', '-e', "\nimport { a } from 'b'\n'\\n'"])
+  })
+
+  test('README.md has commands, and the coverage tables list no command it no longer has', () => {
+    expect(commands.map(({ command }) => command)).toContain('npm test')
+    const documented = new Set(commands.map(({ command }) => command))
+    const stale = [...Object.keys(RUN_HERE), ...Object.keys(COVERED_ELSEWHERE), ...Object.keys(BY_CI)].filter((command) => !documented.has(command))
+    expect(stale, 'these coverage entries name commands README.md no longer has; remove them from test/readme.test.ts').toEqual([])
+  })
+})
+
+describe.sequential('every README command is covered', () => {
+  for (const { command, line, output } of commands) {
+    test(`README.md:${line} \`${command.split('\n')[0]}${command.includes('\n') ? ' …' : ''}\``, () => {
+      const here = RUN_HERE[command]
+      const elsewhere = COVERED_ELSEWHERE[command]
+      const ci = BY_CI[command]
+      if (here !== undefined) {
+        here.before?.()
+        const ran = sh(command)
+        expect(ran.code, explain(command, ran)).toBe(here.exit)
+        if (output !== null && output.length > 0) expect(asDocumented(ran.stdout), `the output README.md:${line} shows`).toEqual(output)
+        here.check(ran)
+      } else if (elsewhere !== undefined) {
+        const path = join(REPO, elsewhere.file)
+        expect(existsSync(path), `${elsewhere.file}, which should run \`${command}\`, does not exist`).toBe(true)
+        const source = readFileSync(path, 'utf8')
+        for (const text of elsewhere.runs) expect(source.includes(text), `${elsewhere.file} should run \`${command}\` with ${text}; update COVERED_ELSEWHERE in test/readme.test.ts`).toBe(true)
+      } else if (ci !== undefined) {
+        const steps = ciSteps()
+        const step = steps.find((candidate) => candidate === ci.step || candidate.startsWith(`${ci.step} `))
+        expect(step, `.ci/run should run \`${ci.step}\` (README.md:${line} documents \`${command}\`); its steps: ${steps.join(' | ')}`).toBeDefined()
+        if (ci.script !== undefined) {
+          const scripts = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
+          expect(scripts[ci.script], `package.json script \`${ci.script}\` (run by \`${ci.step}\` in .ci/run) should run \`${command}\``).toContain(command)
+        }
+      } else {
+        expect.fail(`README.md:${line} documents \`${command}\`, which no test runs. ${HOW_TO_COVER}`)
+      }
+    })
+  }
+})

@@ -304,26 +304,36 @@ function formatMoves(moved: FamilyMove[]): string {
   return `; ${label}: ${parts.join(', ')}`
 }
 
-/** One line per violation: the metric, both values, their denominators, and the families that moved. */
+/** One line per violation, `[suite] ` first: the metric, both values, their denominators, and the families that moved. */
 export function renderViolation(violation: Violation): string {
+  return `[${violation.suite}] ${renderViolationInSuite(violation)}`
+}
+
+/** `renderViolation` without the `[suite] ` prefix, for a line that already names the suite (the reporter's). */
+export function renderViolationInSuite(violation: Violation): string {
   const where = `${violation.family === null ? '' : `family ${violation.family}: `}${violation.metric}`
-  const suite = `[${violation.suite}] `
   switch (violation.kind) {
     case 'threshold': {
       const bound = [violation.bound.min !== undefined ? `min ${violation.bound.min}` : null, violation.bound.max !== undefined ? `max ${violation.bound.max}` : null].filter(Boolean).join(', ')
       const side = violation.bound.max !== undefined && violation.actual.value !== null && violation.actual.value > violation.bound.max ? 'above' : 'below'
-      return `${suite}${where} is ${formatMetricValue(violation.metric, violation.actual)}, ${side} the threshold (${bound})${formatMoves(violation.moved)}`
+      return `${where} is ${formatMetricValue(violation.metric, violation.actual)}, ${side} the threshold (${bound})${formatMoves(violation.moved)}`
     }
     case 'regression': {
       const direction = GATED_METRICS[violation.metric].better === 'lower' ? 'went up' : 'went down'
       const tolerance = violation.tolerance > 0 ? `, beyond the tolerance ${violation.tolerance}` : ''
-      return `${suite}${where} regressed: ${direction} from ${formatMetricValue(violation.metric, violation.baseline)} in the baseline to ${formatMetricValue(violation.metric, violation.actual)}${tolerance}${formatMoves(violation.moved)}`
+      return `${where} regressed: ${direction} from ${formatMetricValue(violation.metric, violation.baseline)} in the baseline to ${formatMetricValue(violation.metric, violation.actual)}${tolerance}${formatMoves(violation.moved)}`
     }
     case 'unmeasured':
       return violation.cause === 'threshold'
-        ? `${suite}${where} has a threshold but was not measured in this run (no cases: is the capability declared?)`
-        : `${suite}${where} was ${formatMetricValue(violation.metric, violation.baseline!)} in the baseline but is not measured in this run (no cases: was a capability dropped?)`
+        ? `${where} has a threshold but was not measured in this run (no cases: is the capability declared?)`
+        : `${where} was ${formatMetricValue(violation.metric, violation.baseline!)} in the baseline but is not measured in this run (${UNMEASURED_CAUSE[violation.metric] ?? 'no cases: was a capability dropped?'})`
   }
+}
+
+/** Why a metric can lose all its cases, where that is not a dropped capability: a precision counts the store's own answers. */
+const UNMEASURED_CAUSE: Partial<Record<MetricName, string>> = {
+  clarificationPrecision: 'no cases: the store never answered needs_clarification in this run',
+  abstentionPrecision: 'no cases: the store never answered unknown, withdrawn or expired in this run',
 }
 
 // ---------------------------------------------------------------------------

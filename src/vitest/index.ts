@@ -4,6 +4,7 @@
 export { timegroundedSuite, datasetHashOf, partitionEpisodes, SuiteOptionError, SUITE_DEFAULTS } from './suite.js'
 export { timegrounded } from './plugin.js'
 export { TimegroundedReporter } from './reporter.js'
+export { timeGroundedTests } from './timegrounded.js'
 export { commandAdapter } from '../adapters/command.js'
 export { evaluateGate, renderViolation, parseBaseline, matchBaseline, scoredMetricsOf, metricChanges, renderMetricChange, BaselineError, GATED_METRICS, METRIC_NAMES, BASELINE_FORMAT } from './gate.js'
 export { probeFailureMessage, diagnose, renderDiagnosis, formatAnswer } from './messages.js'

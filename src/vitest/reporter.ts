@@ -18,12 +18,13 @@ import { isTimeGroundedCaseMeta, renderTimeGroundedSummary, summarizeTimeGrounde
 import {
   baselineEntry,
   evaluateGate,
+  isKnownFailure,
   matchBaseline,
   metricChanges,
   parseBaseline,
   qualityOnly,
   renderMetricChange,
-  renderViolation,
+  renderViolationInSuite,
   scoredMetricsOf,
   withSuites,
   type BaselineFile,
@@ -143,6 +144,8 @@ export class TimegroundedReporter implements Reporter {
       for (const [name, suite] of suites) {
         const ran = suite.metas.filter((meta) => meta.row).length
         out.push(`timegrounded [${name}] shard ${shard.index}/${shard.count}: ${ran} of ${suite.probeTotal} probe results carried in this shard's report; merge the shards with \`vitest --merge-reports\` to score and gate (a shard never gates).`)
+        // A shard sees part of the suite, so it cannot write the baseline; the merge can.
+        if (this.updateMode()) out.push(`timegrounded [${name}] shard ${shard.index}/${shard.count}: \`-u\` recorded this shard's wrong answers as known failures; nothing is written until \`vitest --merge-reports -u\` writes the baseline from all shards.`)
       }
       vitest.logger.log(`\n${out.join('\n')}\n`)
       return
@@ -158,7 +161,8 @@ export class TimegroundedReporter implements Reporter {
         baselineProblem = (error as Error).message
       }
     }
-    const update = this.updateMode() && !vitest.config.mergeReports
+    // A merge sees every shard's results, so `--merge-reports -u` writes the baseline like an unsharded `-u`.
+    const update = this.updateMode()
     const multiple = suites.size > 1
     const outcomes: SuiteOutcome[] = []
     const newEntries: Record<string, BaselineSuite> = {}
@@ -185,7 +189,8 @@ export class TimegroundedReporter implements Reporter {
 
     const summaryFile = process.env.GITHUB_STEP_SUMMARY
     if (summaryFile) {
-      const markdown = outcomes.map((outcome) => [outcome.report ? renderMarkdown(outcome.report) : '', ...outcome.lines.map((line) => `- ${line}`)].join('\n'))
+      // With several suites, each block is headed by its suite's name (the report's own title does not carry it).
+      const markdown = outcomes.map((outcome) => [multiple ? `### Suite \`${outcome.name}\`\n` : '', outcome.report ? renderMarkdown(outcome.report) : '', ...outcome.lines.map((line) => `- ${line}`)].filter(Boolean).join('\n'))
       if (questions.length > 0) markdown.push(`\`\`\`\n${renderTimeGroundedSummary(summarizeTimeGrounded(questions))}\n\`\`\``)
       appendFileSync(summaryFile, `\n## timegrounded\n\n${markdown.join('\n\n')}\n`)
     }
@@ -221,10 +226,22 @@ export class TimegroundedReporter implements Reporter {
     lines.push(
       `${rows.length} of ${suite.probeTotal} probes ran: ${decisions.pass} passed, ${decisions.fail} failed, ${decisions.known_failure} known failures, ${decisions.skip} unsupported (skipped), ${report.probe_counts.error} errors; report in ${shown(run.outputDir)}/report.json`,
     )
-    const known = metas.filter((meta) => meta.decision === 'known_failure').map((meta) => meta.probeId)
+    const match = run.baselineFile && run.baselinePath !== null ? matchBaseline(run.baselineFile, suite.identity, shown(run.baselinePath)) : ({ status: 'missing' } as const)
+    const recordedOnly = run.update ? [] : metas.filter((meta) => meta.decision === 'known_failure' && !isKnownFailure(match, meta.probeId)).map((meta) => meta.probeId)
+    if (recordedOnly.length > 0) {
+      lines.push(
+        `${recordedOnly.length} probes passed only because their shard ran with \`-u\` and are not known failures in the baseline (${listProbes(recordedOnly)}); merge with \`vitest --merge-reports -u\` to record them, or run the shards without \`-u\``,
+      )
+      failed = true
+    }
+    const known = metas.filter((meta) => meta.decision === 'known_failure' && !recordedOnly.includes(meta.probeId)).map((meta) => meta.probeId)
     if (known.length > 0) {
-      const listed = known.length > KNOWN_FAILURES_LISTED ? `${known.slice(0, KNOWN_FAILURES_LISTED).join(', ')}, … (${known.length - KNOWN_FAILURES_LISTED} more in predictions.jsonl)` : known.join(', ')
-      lines.push(`known failures (${run.update ? 'recorded in the new baseline' : 'failing in the baseline too, not failing CI'}): ${listed}`)
+      lines.push(`known failures (${run.update ? 'recorded in the new baseline' : 'failing in the baseline too, not failing CI'}): ${listProbes(known)}`)
+    }
+    // Fixed since the baseline: while the baseline still lists them as failing, a relapse would pass unnoticed.
+    const fixed = run.update ? [] : metas.filter((meta) => meta.outcome === 'correct' && isKnownFailure(match, meta.probeId)).map((meta) => meta.probeId)
+    if (fixed.length > 0) {
+      lines.push(`${fixed.length} probes failing in the baseline now pass (${listProbes(fixed)}); record them with \`vitest run -u\` so that a relapse fails CI`)
     }
 
     if (this.vitest!.config.watch) {
@@ -243,8 +260,6 @@ export class TimegroundedReporter implements Reporter {
       lines.push(run.baselineProblem)
       if (!run.update) return { name, report, lines, violations: [], failed: true }
     }
-    const match = run.baselineFile && path !== null ? matchBaseline(run.baselineFile, suite.identity, shownPath) : ({ status: 'missing' } as const)
-
     if (run.update && path !== null) {
       if (!covered) {
         lines.push(`baseline not written: only ${rows.length} of ${suite.probeTotal} probes ran (a filter, or files left out); run the whole suite with \`vitest -u\``)
@@ -279,10 +294,15 @@ export class TimegroundedReporter implements Reporter {
       familyThresholds: this.options.familyThresholds ?? {},
       regression: this.options.regression ?? {},
     })
-    for (const violation of violations) lines.push(`gate violation: ${renderViolation(violation)}`)
+    for (const violation of violations) lines.push(`gate violation: ${renderViolationInSuite(violation)}`) // the line is already prefixed with the suite
     if (violations.length === 0) {
       if (match.status === 'refused') lines.push('thresholds met; the baseline was not compared')
-      else lines.push(`gate passed${match.status === 'ok' ? ` (thresholds and baseline ${shownPath})` : ' (thresholds; no baseline)'}`)
+      else {
+        // Say what was gated: "thresholds" with none configured would read as a check that never happened.
+        const bounded = Object.keys(this.options.thresholds ?? {}).length + Object.keys(this.options.familyThresholds ?? {}).length > 0
+        const against = match.status === 'ok' ? (bounded ? `thresholds and baseline ${shownPath}` : `baseline ${shownPath}; no thresholds set`) : bounded ? 'thresholds; no baseline' : 'no thresholds set; no baseline'
+        lines.push(`gate passed (${against})`)
+      }
     }
     return { name, report, lines, violations, failed: failed || violations.length > 0 }
   }
@@ -290,6 +310,11 @@ export class TimegroundedReporter implements Reporter {
 
 /** Known failures named one by one, up to this many. */
 const KNOWN_FAILURES_LISTED = 20
+
+/** Probe ids for one line: the first few, then how many more. */
+function listProbes(ids: readonly string[]): string {
+  return ids.length > KNOWN_FAILURES_LISTED ? `${ids.slice(0, KNOWN_FAILURES_LISTED).join(', ')}, … (${ids.length - KNOWN_FAILURES_LISTED} more in predictions.jsonl)` : ids.join(', ')
+}
 
 /** A path as the user typed it: relative to the working directory when inside it. */
 function shown(path: string): string {

@@ -18,9 +18,10 @@ import { FAMILIES, SPLITS, type Episode, type Family, type Probe, type Split } f
 import { NO_UPDATE_LAG, type ErrorRow, type PredictionRow } from '../tivarq/results.js'
 import { TimegroundedError } from '../errors.js'
 import { isKnownFailure, matchBaseline, parseBaseline, type BaselineMatch, type SuiteIdentity } from './gate.js'
-import { DEFAULT_BASELINE_FILE, META_KEY, decideProbe, outcomeOf, type Partition, type ProbeMeta, type WorkerContext } from './meta.js'
+import { DEFAULT_BASELINE_FILE, decideProbe, outcomeOf, type Partition, type ProbeMeta, type WorkerContext } from './meta.js'
 import { probeFailureMessage } from './messages.js'
-import { planTimeGroundedCases, timeGroundedFailureMessage, type TimeGroundedSuiteOptions } from '../timegrounded/suite-support.js'
+import type { TimeGroundedSuiteOptions } from '../timegrounded/suite-support.js'
+import { timeGroundedTests } from './timegrounded.js'
 import type { TimeGroundedAgent } from '../timegrounded/agent.js'
 
 /** Options of `timegroundedSuite`. Every one has a default. */
@@ -187,6 +188,9 @@ function readBaselineMatch(context: WorkerContext, identity: SuiteIdentity): Bas
  */
 export function timegroundedSuite(memory: MemorySource, options: TimegroundedSuiteOptions = {}): void {
   const settings = resolveOptions(options)
+  if (isAgentOnly(memory)) {
+    throw new SuiteOptionError(`timegroundedSuite(memory): \`memory\` ${AGENT_NOT_STORE}`)
+  }
   if (settings.timeGrounded) registerTimeGrounded(memory, settings.timeGrounded)
   const part = settings.partition ? ` part ${settings.partition.index}/${settings.partition.count}` : ''
   describe(`${settings.name} (${settings.split}, ${settings.track}${part})`, async () => {
@@ -218,7 +222,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
     let pool: StorePool | undefined
 
     beforeAll(async () => {
-      pool = await openPool(memory, { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, name: settings.name })
+      pool = await openPool(checkedFactory(memory), { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, name: settings.name })
     }, settings.timeoutMs * 2)
     afterAll(async () => {
       await pool?.close()
@@ -287,6 +291,30 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
   })
 }
 
+/** An object that answers like an agent but cannot take events like a store (a common mix-up). */
+function isAgentOnly(memory: unknown): boolean {
+  if (typeof memory !== 'object' || memory === null) return false
+  const candidate = memory as { answer?: unknown; ingest?: unknown }
+  return typeof candidate.answer === 'function' && typeof candidate.ingest !== 'function'
+}
+
+const AGENT_NOT_STORE =
+  'is a time-grounded agent (it has answer() but no ingest()), not a memory store. To run only the time-grounded probe, call `timeGroundedTests(agent)` from timegrounded/vitest; to run TIVARQ too, pass a store and `timeGrounded: { agent }`.'
+
+/** A factory whose product is checked: an agent handed over as a store fails once, saying what to call instead. */
+function checkedFactory(memory: MemorySource): MemorySource {
+  if (typeof memory !== 'function') return memory
+  const factory = memory
+  const checked = async () => {
+    const store = await factory()
+    if (isAgentOnly(store)) throw new SuiteOptionError(`timegroundedSuite(memory): the object the factory returned ${AGENT_NOT_STORE}`)
+    return store
+  }
+  // Keep the factory's name: the pool shows it in messages.
+  Object.defineProperty(checked, 'name', { value: factory.name })
+  return checked
+}
+
 /**
  * The time-grounded probe's cases as tests (H5's plan): control first, then
  * probe, then the optional ceiling, in order. Each test's meta is the case's
@@ -298,16 +326,5 @@ function registerTimeGrounded(memory: MemorySource, options: NonNullable<Timegro
   if (typeof subject !== 'function' && typeof (subject as Partial<TimeGroundedAgent>).answer !== 'function') {
     throw new SuiteOptionError('timegroundedSuite: `timeGrounded` needs an agent with `answer(prompt, context)`: pass `timeGrounded.agent`, or a memory object that is also an agent')
   }
-  const timeout = (planOptions.agentTimeoutMs ?? 120_000) * 2 + 10_000
-  describe.sequential(`${planOptions.name ?? 'time-grounded'} (time-grounded probe)`, async () => {
-    const plan = await planTimeGroundedCases(subject, planOptions)
-    for (const planned of plan.cases) {
-      test.sequential(planned.name, { timeout }, async ({ task }) => {
-        const meta = await planned.run()
-        ;(task.meta as Record<string, unknown>)[META_KEY] = JSON.parse(JSON.stringify(meta)) as unknown
-        const failure = timeGroundedFailureMessage(meta)
-        if (failure !== null) throw new ProbeFailure(failure)
-      })
-    }
-  })
+  timeGroundedTests(subject, planOptions)
 }

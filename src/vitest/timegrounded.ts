@@ -8,6 +8,7 @@
 import { describe, test } from 'vitest'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import type { TimeGroundedAgent } from '../timegrounded/agent.js'
+import { META_KEY } from './meta.js'
 import {
   isTimeGroundedCaseMeta,
   planTimeGroundedCases,
@@ -15,51 +16,46 @@ import {
   summarizeTimeGrounded,
   timeGroundedFailureMessage,
   type TimeGroundedCaseMeta,
-  type TimeGroundedRunName,
   type TimeGroundedSuiteOptions,
 } from '../timegrounded/suite-support.js'
 
-/** Key of a time-grounded question's result in `task.meta` (apart from the TIVARQ probes' key). */
-export const TIME_GROUNDED_META_KEY = 'timegroundedQuestion'
+/**
+ * Key of a time-grounded question's result in `task.meta`: the same key as the
+ * TIVARQ probes' (told apart by `kind`), so the `timegrounded()` plugin's
+ * reporter finds both.
+ */
+export const TIME_GROUNDED_META_KEY = META_KEY
 
-const RUN_TITLES: Record<TimeGroundedRunName, string> = {
-  control: 'control (timestamps-and-text)',
-  probe: 'probe (timestamps-only)',
-  ceiling: 'ceiling (reference reader, timestamps-only)',
-}
-
-/** A question answered wrongly, or not at all: the test's failure. */
+/** A question answered wrongly, or not at all: the message is the whole story, so no stack into the harness. */
 class TimeGroundedAnswerError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'TimeGroundedAnswerError'
+    this.stack = `${this.name}: ${message}`
   }
 }
 
 /**
- * Declares the time-grounded tests in the calling test file: one describe per
- * run, one test per question, run in order. A mode the agent cannot take (no
- * typed channel) or an unreadable date fails the file at collection, before
- * any agent call.
+ * Declares the time-grounded tests in the calling test file, for an agent on
+ * its own (no TIVARQ store needed): one test per question of the control and
+ * probe runs (and the ceiling's, on request), run in order. A mode the agent
+ * cannot take (no typed channel) or an unreadable date fails the file at
+ * collection, before any agent call. Each test may take twice `agentTimeoutMs`
+ * (an answer and the judge) plus 10 s.
  */
 export function timeGroundedTests(
   agent: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>),
   options: TimeGroundedSuiteOptions = {},
 ): void {
-  describe(`${options.name ?? 'time-grounded'} (time-grounded probe)`, async () => {
+  const timeout = (options.agentTimeoutMs ?? 120_000) * 2 + 10_000
+  describe.sequential(`${options.name ?? 'time-grounded'} (time-grounded probe)`, async () => {
     const plan = await planTimeGroundedCases(agent, options)
-    for (const run of ['control', 'probe', 'ceiling'] as const) {
-      const cases = plan.cases.filter((planned) => planned.runName === run)
-      if (cases.length === 0) continue
-      describe.sequential(RUN_TITLES[run], () => {
-        for (const planned of cases) {
-          test(planned.name.slice(planned.name.indexOf('›') + 2), async ({ task }) => {
-            const meta = await planned.run()
-            ;(task.meta as Record<string, unknown>)[TIME_GROUNDED_META_KEY] = meta
-            const failure = timeGroundedFailureMessage(meta)
-            if (failure !== null) throw new TimeGroundedAnswerError(failure)
-          })
-        }
+    for (const planned of plan.cases) {
+      test.sequential(planned.name, { timeout }, async ({ task }) => {
+        const meta = await planned.run()
+        ;(task.meta as Record<string, unknown>)[TIME_GROUNDED_META_KEY] = JSON.parse(JSON.stringify(meta)) as unknown
+        const failure = timeGroundedFailureMessage(meta)
+        if (failure !== null) throw new TimeGroundedAnswerError(failure)
       })
     }
   })

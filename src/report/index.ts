@@ -1,5 +1,5 @@
 /** Pure string renderers of TIVARQ reports: terminal, Markdown, side by side. */
-export { renderReport, renderFamilyTable } from './terminal.js'
+export { renderReport, renderFamilyTable, renderFirstErrors } from './terminal.js'
 export type { RenderOptions } from './terminal.js'
 export { renderMarkdown } from './markdown.js'
 export { renderSideBySide } from './side-by-side.js'

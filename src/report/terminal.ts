@@ -1,6 +1,7 @@
 /** The terminal rendering of a report: headline metrics, family table, counts. */
 import { Chalk } from 'chalk'
 import Table from 'cli-table3'
+import type { PredictionRow } from '../tivarq/results.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import {
   describeBootstrap,
@@ -80,5 +81,40 @@ export function renderReport(report: TivarqReport, options: RenderOptions = {}):
   lines.push(report.probe_counts.error > 0 ? c.red(counts) : counts)
   const completeness = formatCompleteness(report)
   lines.push(report.complete ? c.green(completeness) : c.red(completeness))
+  return lines.join('\n')
+}
+
+/**
+ * What went wrong, not only how often: the first error rows' messages, one line
+ * per distinct message (first probe id, then how many more share it). Empty
+ * when there is no error row.
+ * @default limit 3
+ */
+export function renderFirstErrors(rows: readonly PredictionRow[], options: { limit?: number; color?: boolean } = {}): string {
+  const c = new Chalk({ level: options.color === true ? 1 : 0 })
+  const limit = options.limit ?? 3
+  const byMessage = new Map<string, { probeId: string; count: number }>()
+  let total = 0
+  let abandoned = 0
+  for (const row of rows) {
+    if (row.status !== 'error') continue
+    total++
+    // "abandoned: …" rows follow from an earlier failure already listed: count them, do not list them.
+    if (row.error.startsWith('abandoned:')) {
+      abandoned++
+      continue
+    }
+    const seen = byMessage.get(row.error)
+    if (seen === undefined) byMessage.set(row.error, { probeId: row.probe_id, count: 1 })
+    else seen.count++
+  }
+  if (total === 0) return ''
+  const distinct = [...byMessage.entries()]
+  const lines = [`First errors (${total} error ${total === 1 ? 'row' : 'rows'}, ${distinct.length} distinct ${distinct.length === 1 ? 'message' : 'messages'}):`]
+  for (const [message, { probeId, count }] of distinct.slice(0, limit)) {
+    lines.push(c.red(`  ${probeId}: ${message}${count > 1 ? ` (and ${count - 1} more like it)` : ''}`))
+  }
+  if (distinct.length > limit) lines.push(`  … and ${distinct.length - limit} more distinct messages (see the \`error\` field of predictions.jsonl)`)
+  if (abandoned > 0) lines.push(`  ${abandoned} more ${abandoned === 1 ? 'probe was' : 'probes were'} abandoned after such a failure (the adapter lost the episode's memory)`)
   return lines.join('\n')
 }

@@ -134,7 +134,12 @@ function checkEntry(value: unknown, index: number, seenIds: Set<string>, issues:
       : null
   const parsed = longMemEvalEntrySchema.safeParse(value)
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) issues.add({ entryIndex: index, questionId, path: renderPath(issue.path), message: issue.message })
+    for (const issue of parsed.error.issues) {
+      // zod words an absent field as "expected string, received undefined"; say "missing" instead.
+      const absent = issue.code === 'invalid_type' && /received undefined$/.test(issue.message)
+      const message = absent ? `missing; ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected} is required` : issue.message
+      issues.add({ entryIndex: index, questionId, path: renderPath(issue.path), message })
+    }
     return null
   }
   if (seenIds.has(parsed.data.question_id)) {

@@ -30,7 +30,7 @@ export function scoreWithCount(run: Pick<GroundedRunResult, 'accuracy' | 'correc
 /** `-58.3 pts, 95% CI [-83.3, -33.3] (paired bootstrap over 12 questions, seed 20240101, 1000 resamples)` */
 export function renderDelta(delta: DeltaRecord): string {
   const ci = delta.low === null || delta.high === null ? 'n/a' : `[${(delta.low * 100).toFixed(1)}, ${(delta.high * 100).toFixed(1)}]`
-  return `${points(delta.value)}, ${Math.round(delta.level * 100)}% CI ${ci} (paired bootstrap over ${delta.n} questions, seed ${delta.seed}, ${delta.resamples} resamples)`
+  return `${points(delta.value)}, ${Math.round(delta.level * 100)}% CI ${ci} (paired bootstrap over ${delta.n} ${delta.n === 1 ? 'question' : 'questions'}, seed ${delta.seed}, ${delta.resamples} resamples)`
 }
 
 /** The grounding record as aligned `key: value` lines. */

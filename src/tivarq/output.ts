@@ -312,7 +312,8 @@ export class PredictionsFileError extends TimegroundedError {
     readonly issues: readonly PredictionsIssue[],
     readonly omittedIssues = 0,
   ) {
-    const lines = issues.map((issue) => `  ${issue.file}:${issue.line}${issue.path === '' ? '' : ` ${issue.path}`}: ${issue.message}`)
+    // Line 0 is the whole file (it cannot be read, or holds no rows).
+    const lines = issues.map((issue) => (issue.line === 0 ? `  ${issue.file}: ${issue.message}` : `  ${issue.file}:${issue.line}${issue.path === '' ? '' : ` ${issue.path}`}: ${issue.message}`))
     if (omittedIssues > 0) lines.push(`  … and ${omittedIssues} more`)
     super('PREDICTIONS_INVALID', `${file} is not a valid predictions file (one JSON prediction row per line); fix or regenerate it:\n${lines.join('\n')}`)
   }
@@ -341,7 +342,8 @@ const updateLag = {
   update_lag_censored: z.boolean().nullable().default(null),
 }
 // Update lag is measured on answers only: whatever a row without one carries is read as null.
-const notApplicable = z.unknown().transform((): null => null)
+// `.optional()` first: zod 4 refuses an absent key for a bare transform, and upstream rows may leave these out.
+const notApplicable = z.unknown().optional().transform((): null => null)
 const noUpdateLag = { update_lag_ms: notApplicable, update_lag_polls: notApplicable, update_lag_censored: notApplicable }
 const predictionRowSchema = z.discriminatedUnion('status', [
   z.looseObject({ ...rowBase, ...updateLag, status: z.literal('answered'), prediction: answerLike, latency_ms: z.number().nullable().default(null), error: z.null().default(null) }),
@@ -369,16 +371,62 @@ export function parsePredictions(text: string, file: string): PredictionRow[] {
     }
     const parsed = predictionRowSchema.safeParse(value)
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) note({ file, line, path: issue.path.map(String).join('.'), message: issue.message })
+      for (const issue of parsed.error.issues) {
+        const path = issue.path.filter((key): key is string | number => typeof key !== 'symbol')
+        note({ file, line, path: path.map(String).join('.'), message: describeRowIssue(issue, valueAt(value, path)) })
+      }
       return
     }
     const row = parsed.data as unknown as PredictionRow & { family?: string }
     if (row.family === undefined) row.family = familyFromEpisode(row.episode_id)
     rows.push(row)
   })
+  if (issues.length === 0 && rows.length === 0) note({ file, line: 0, path: '', message: 'no prediction rows; a predictions file holds one JSON row per probe' })
   if (issues.length > 0) throw new PredictionsFileError(file, issues, omitted)
   return rows
 }
+
+function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
+  let current = root
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined
+    current = (current as Record<string | number, unknown>)[key]
+  }
+  return current
+}
+
+function describeFound(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'a list'
+  if (typeof value === 'object') return 'an object'
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)
+  return `${typeof value} ${String(value)}`
+}
+
+/** A zod issue as a sentence: the field's problem, what was found, what is allowed. */
+function describeRowIssue(issue: z.core.$ZodIssue, value: unknown): string {
+  const field = issue.path.length > 0 ? String(issue.path[issue.path.length - 1]) : 'row'
+  const oneOf = (options: readonly unknown[]): string => options.map((option) => (typeof option === 'string' ? option : JSON.stringify(option))).join(', ')
+  switch (issue.code) {
+    case 'invalid_union':
+      // Two unions here: the row keyed on `status`, and answer values (`value`, `old_value`).
+      if (field === 'status' || issue.path.length === 0) {
+        return value === undefined ? `missing; expected one of ${oneOf(STATUSES)}` : `unknown status ${describeFound(value)}; expected one of ${oneOf(STATUSES)}`
+      }
+      return `expected a string, a list of strings or null, got ${describeFound(value)}`
+    case 'invalid_value':
+      if (value === undefined) return `missing; expected one of ${oneOf(issue.values)}`
+      return `unknown ${field} ${describeFound(value)}; expected one of ${oneOf(issue.values)}`
+    case 'invalid_type': {
+      if (value === undefined) return `missing; ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`} is required`
+      return `expected ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}, got ${describeFound(value)}`
+    }
+    default:
+      return issue.message
+  }
+}
+
+const STATUSES = ['answered', 'unsupported', 'error'] as const
 
 /** Read and validate a predictions file (ours or upstream's); throws PredictionsFileError listing file:line issues. */
 export function readPredictions(file: string): PredictionRow[] {

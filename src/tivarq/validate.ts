@@ -564,7 +564,9 @@ function addZodIssue(issue: ZodIssue, raw: unknown, file: string, line: number |
       return
     case 'invalid_value': {
       const allowed = issue.values.map((option) => (typeof option === 'string' ? option : JSON.stringify(option)))
-      if (issue.values.length === 1) add('invalid_field', path, value, `expected ${JSON.stringify(issue.values[0])}, got ${describe(value)}`)
+      // zod reports an absent enum field as invalid_value, not invalid_type; JSON has no undefined, so absent it is.
+      if (value === undefined) add('missing_field', path, undefined, `missing; expected ${issue.values.length === 1 ? JSON.stringify(issue.values[0]) : `one of ${allowed.join(', ')}`}`)
+      else if (issue.values.length === 1) add('invalid_field', path, value, `expected ${JSON.stringify(issue.values[0])}, got ${describe(value)}`)
       else add('unknown_value', path, value, `unknown ${field} ${describe(value)}; expected one of ${allowed.join(', ')}`)
       return
     }

@@ -66,5 +66,7 @@ describe('timegrounded generate', () => {
     const result = await runCli(['generate', '--out', join(blocker, 'out')])
     expect(result.code).toBe(2)
     expect(result.stderr).toContain(`--out ${join(blocker, 'out')}`)
+    // Says what is in the way, not a bare `ENOTDIR: not a directory, mkdir`.
+    expect(result.stderr).toContain(`${blocker} is a file, not a directory`)
   })
 })

@@ -163,6 +163,9 @@ describe('adapter commands (the subprocess path)', () => {
     expect(report.complete).toBe(false)
     expect(report.probe_counts.error).toBe(errors.length)
     expect(result.stdout).toContain('INCOMPLETE')
+    // The summary shows what went wrong, not only how often.
+    expect(result.stdout).toContain(`First errors (${errors.length} error rows, ${errors.length} distinct messages):`)
+    expect(result.stdout).toContain(`  ${errors[0].probe_id}: ${errors[0].error}\n  ${errors[1].probe_id}: ${errors[1].error}\n  ${errors[2].probe_id}: ${errors[2].error}\n  … and ${errors.length - 3} more distinct messages`)
   })
 
   test('SIGINT: predictions so far and a report marked incomplete, exit 1', async () => {
@@ -247,6 +250,27 @@ describe('usage and data errors exit 2', () => {
     const result = cli(['run', '--split', 'smoke', '--output', join(work, 'never'), '--', join(work, 'no-such-adapter')])
     expect(result.status).toBe(2)
     expect(result.stderr).toContain('could not start the adapter')
+    expect(result.stderr.match(/could not start/g)).toHaveLength(1)
+  })
+
+  test('a builtin asked for a track it does not run: a usage error naming the builtin and the fix', () => {
+    const result = cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--track', 'conversation', '--output', join(work, 'never')])
+    expect(result.status).toBe(2)
+    expect(result.stderr).toContain('`builtin:latest` runs the structured track only; drop `--track conversation`, or use builtin:hybrid for the conversation track.')
+  })
+
+  test('--output on a file: says the file is in the way', () => {
+    const file = join(work, 'a-file')
+    writeFileSync(file, 'x')
+    const result = cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', file])
+    expect(result.status).toBe(2)
+    expect(result.stderr).toContain(`cannot write to \`--output ${file}\`: ${file} is a file, not a directory`)
+  })
+
+  test('the example in `baseline --help` is a complete command', () => {
+    const result = cli(['baseline', '--help'])
+    expect(result.status).toBe(0)
+    expect(result.stdout).toContain('timegrounded run --split smoke --output out/latest -- timegrounded baseline latest')
   })
 
   test('a bad predictions line is named by file:line', () => {

@@ -38,6 +38,20 @@ describe('timegrounded corpus', () => {
 })
 
 describe('timegrounded probe', () => {
+  test('--ceiling with a single mode is refused rather than ignored', () => {
+    const run = timegrounded(['probe', '--mode', 'none', '--ceiling'])
+    expect(run.status).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toContain('`--ceiling` runs beside control and probe, so it needs `--mode compare` (the default); drop `--mode none` or `--ceiling`.')
+  })
+
+  test('--help ends with examples and the exit codes, as `run --help` does', () => {
+    const run = timegrounded(['probe', '--help'])
+    expect(run.status).toBe(0)
+    expect(run.stdout).toContain('  timegrounded probe --mode timestamps-only -- python3 my_agent.py')
+    expect(run.stdout).toContain('Exit codes: 0 ran, 1 a run had agent or judge errors, 2 usage or data error')
+  })
+
   test('compare (default) prints control, probe, delta with interval and counts, and the caveat', () => {
     const run = timegrounded(['probe', '--dataset', SHIPPED, '--agent', 'builtin:ingestion-order', '--ceiling'])
     expect(run.stderr).toBe('')
@@ -92,6 +106,8 @@ describe('timegrounded probe', () => {
     expect(run.stderr).toContain('Grounding mode `timestamps-and-text`')
     expect(run.stderr).toContain('agent "fixture-agent" does not implement `injectTimestampedHistory(history)`')
     expect(run.stderr).toContain('There is no text fallback')
+    // The fix for a process is in its protocol, not in a TypeScript method.
+    expect(run.stderr).toContain('For an agent process: reply `"timestamped_history": true` to `{"type":"capabilities"}` and answer `{"type":"history",…}` requests with `{"ok":true}`.')
   })
 
   test('an invalid dataset: exit 2 naming the entry and the field', () => {

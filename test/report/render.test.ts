@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { formatRate, renderMarkdown, renderReport, renderSideBySide } from '../../src/report/index.js'
+import { formatRate, renderFirstErrors, renderMarkdown, renderReport, renderSideBySide } from '../../src/report/index.js'
 import { scoreRows } from '../../src/tivarq/score.js'
 import { simulatedRows } from '../tivarq/score-fixtures.js'
 
@@ -57,4 +57,30 @@ test('renderSideBySide: one column per store', () => {
   expect(text).toMatch(/Stale-value leakage ↓\s+│\s+0\.0 \(15\) │\s+0\.083333 \(12\) │/)
   expect(text).toContain('60 / 0 / 0')
   expect(text).toContain('54 / 6 / 0')
+})
+
+describe('renderFirstErrors', () => {
+  const rows = simulatedRows('smoke', 'latest')
+  const failed = (i: number, error: string) => ({ ...rows[i]!, status: 'error' as const, prediction: null, latency_ms: null, error })
+
+  test('nothing when no row is an error', () => {
+    expect(renderFirstErrors(rows)).toBe('')
+  })
+
+  test('one line per distinct message with its first probe and how many share it; abandoned rows counted, not listed', () => {
+    const timeout = 'query: adapter `a` did not answer query within 500 ms (`--timeout-ms`); the process was killed'
+    const withErrors = [
+      failed(0, timeout),
+      failed(1, `abandoned: the adapter failed at probe ${rows[0]!.probe_id} and lost the episode's memory (${timeout})`),
+      failed(2, 'query: adapter replied error: database is locked'),
+      failed(3, timeout),
+      ...rows.slice(4),
+    ]
+    expect(renderFirstErrors(withErrors).split('\n')).toEqual([
+      'First errors (4 error rows, 2 distinct messages):',
+      `  ${rows[0]!.probe_id}: ${timeout} (and 1 more like it)`,
+      `  ${rows[2]!.probe_id}: query: adapter replied error: database is locked`,
+      "  1 more probe was abandoned after such a failure (the adapter lost the episode's memory)",
+    ])
+  })
 })

@@ -78,6 +78,8 @@ describe('LongMemEval loader', () => {
     expect(failure.issues).toContainEqual(expect.objectContaining({ entryIndex: 2, questionId: 'q-missing', path: 'question_date' }))
     expect(failure.issues).toContainEqual(expect.objectContaining({ entryIndex: 3, questionId: 'q-ok', path: 'question_id' }))
     expect(failure.message).toContain('entry 1 (question_id "q-bad"): haystack_dates[1]: Invalid input: expected string, received number')
+    // An absent field says so, rather than "received undefined".
+    expect(failure.message).toContain('entry 2 (question_id "q-missing"): question_date: missing; a string is required')
   })
 
   test('arrays that do not line up session by session are refused', async () => {

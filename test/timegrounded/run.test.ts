@@ -5,7 +5,7 @@ import { honestAgent, ingestionOrderAgent, openAiCompatibleAgent, referenceReade
 import { startCommandAgent } from '../../src/timegrounded/command-agent.js'
 import { timeGroundedCorpus } from '../../src/timegrounded/corpus/index.js'
 import { deterministicJudge } from '../../src/timegrounded/judges.js'
-import { renderProbeComparison } from '../../src/timegrounded/render.js'
+import { renderDelta, renderProbeComparison } from '../../src/timegrounded/render.js'
 import { runCeiling, runGrounded, runProbeVersusControl } from '../../src/timegrounded/run.js'
 import { startChatServer, type ChatServer } from './chat-server.js'
 
@@ -141,4 +141,10 @@ describe('reference reader in mode none', () => {
     expect(prompts[0]).toMatch(/^Session Date: 2024\/01\/06 \(Sat\) 10:12\n/)
     expect(prompts[0]).toContain('Current Date: 2024/03/25 (Mon) 18:30\nQuestion: Which gym was I a member of five weeks ago?')
   })
+})
+
+test('the delta line counts its questions in the right number (one question, not "1 questions")', () => {
+  const delta = { value: 0, low: 0, high: 0, level: 0.95, seed: 1, resamples: 1000, n: 1 }
+  expect(renderDelta(delta)).toBe('±0.0 pts, 95% CI [0.0, 0.0] (paired bootstrap over 1 question, seed 1, 1000 resamples)')
+  expect(renderDelta({ ...delta, n: 12 })).toContain('over 12 questions,')
 })

@@ -88,6 +88,51 @@ describe('readPredictions', () => {
     ])
     expect(() => parsePredictions(JSON.stringify({ ...answered, update_lag_censored: 'yes' }), 'bad.jsonl')).toThrow(/bad\.jsonl:1 update_lag_censored: /)
   })
+
+  test('upstream rows without update-lag fields are read whatever their status (unsupported and error rows too)', () => {
+    const rows = simulatedRows('smoke', 'latest')
+    const strip = (r: object) => Object.fromEntries(Object.entries(r).filter(([key]) => !key.startsWith('update_lag_')))
+    const unsupported = rows.find((r) => r.status === 'unsupported')!
+    const failed = { ...unsupported, status: 'error', error: 'query: adapter replied error: boom', latency_ms: 1.5 }
+    const parsed = parsePredictions([JSON.stringify(strip(unsupported)), JSON.stringify(strip(failed))].join('\n'), 'u.jsonl')
+    expect(parsed.map((r) => [r.status, r.update_lag_ms, r.update_lag_polls, r.update_lag_censored])).toEqual([
+      ['unsupported', null, null, null],
+      ['error', null, null, null],
+    ])
+  })
+
+  test('problems read as sentences naming the field, the value found and what is allowed', () => {
+    const good = simulatedRows('smoke', 'latest')[0]! as unknown as Record<string, unknown>
+    const { probe_id: _p, ...noId } = good
+    const text = [
+      JSON.stringify({ ...good, status: 'done' }),
+      JSON.stringify(noId),
+      JSON.stringify({ ...good, latency_ms: 'fast' }),
+      JSON.stringify({ ...good, role: 'boss' }),
+      JSON.stringify({ ...good, old_value: 5 }),
+    ].join('\n')
+    let caught: unknown
+    try {
+      parsePredictions(text, 'p.jsonl')
+    } catch (error) {
+      caught = error
+    }
+    expect((caught as Error).message.split('\n').slice(1)).toEqual([
+      '  p.jsonl:1 status: unknown status "done"; expected one of answered, unsupported, error',
+      '  p.jsonl:2 probe_id: missing; a string is required',
+      '  p.jsonl:3 latency_ms: expected a number, got "fast"',
+      '  p.jsonl:4 role: unknown role "boss"; expected one of target, control, scope_control',
+      '  p.jsonl:5 old_value: expected a string, a list of strings or null, got number 5',
+    ])
+  })
+
+  test('a missing file and an empty file are refused, saying which', () => {
+    const missing = join(work, 'nope.jsonl')
+    expect(() => readPredictions(missing)).toThrow(`${missing}: cannot read it: no such file`)
+    const empty = join(work, 'empty.jsonl')
+    writeFileSync(empty, '\n')
+    expect(() => readPredictions(empty)).toThrow(`${empty}: no prediction rows; a predictions file holds one JSON row per probe`)
+  })
 })
 
 describe('buildRunManifest', () => {

@@ -220,6 +220,18 @@ describe('problems with rows', () => {
     ])
   })
 
+  test('a missing enum field (role, op) is reported as missing, with the allowed values', async () => {
+    const { result } = await validateCorrupted((dir) => {
+      editRow(dir, 'probes_dev.jsonl', 7, (row) => delete row.role)
+      editRow(dir, 'episodes_dev.jsonl', 3, (row) => delete row.events[2].assertion.op)
+    })
+    expect(lines(result)).toEqual([
+      'episodes_dev.jsonl:3: events[2].assertion.op: missing; expected one of set, add, withdraw, uncertain, noop',
+      'probes_dev.jsonl:7: role: missing; expected one of target, control, scope_control',
+    ])
+    if (result.status === 'invalid') expect(result.issues.map((issue) => issue.code)).toEqual(['missing_field', 'missing_field'])
+  })
+
   test('a wrong gold answer on line 7 of probes_dev.jsonl', async () => {
     const { result } = await validateCorrupted((dir) => editRow(dir, 'probes_dev.jsonl', 7, (row) => (row.expected.value = 'evening')))
     expect(lines(result)).toEqual([

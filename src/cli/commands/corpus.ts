@@ -8,6 +8,7 @@ import { dirname } from 'node:path'
 import type { Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
 import { buildCorpus } from '../../timegrounded/corpus/index.js'
+import { describeWriteError } from '../fs-errors.js'
 
 interface CorpusCommandOptions {
   out: string
@@ -27,7 +28,8 @@ export function registerCorpus(program: Command): void {
         process.stdout.write(`wrote ${corpus.items.length} questions of ${corpus.datasetId} to ${options.out} (sha256 ${corpus.datasetSha256})\n`)
       } catch (error) {
         if (!(error instanceof TimegroundedError) && !(error instanceof Error && 'code' in error)) throw error
-        process.stderr.write(`timegrounded corpus: ${(error as Error).message}\n`)
+        const reason = error instanceof TimegroundedError ? error.message : `cannot write \`--out ${options.out}\`: ${describeWriteError(error, options.out)}.`
+        process.stderr.write(`timegrounded corpus: ${reason}\n`)
         process.exitCode = 2
       }
     })

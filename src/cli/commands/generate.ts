@@ -6,6 +6,7 @@
 import type { Command } from 'commander'
 import { writeDataset } from '../../tivarq/generate.js'
 import type { WrittenDatasetFile } from '../../tivarq/generate.js'
+import { describeWriteError } from '../fs-errors.js'
 
 interface GenerateOptions {
   out: string
@@ -32,8 +33,7 @@ export function registerGenerate(program: Command): void {
       } catch (error) {
         // File-system refusals (EACCES, ENOTDIR, EEXIST...) are the user's to fix; anything else is ours.
         if (!(error instanceof Error && 'syscall' in error)) throw error
-        const reason = error.message
-        process.stderr.write(`timegrounded generate: cannot write the dataset to \`--out ${options.out}\`: ${reason}\nPick a writable directory.\n`)
+        process.stderr.write(`timegrounded generate: cannot write the dataset to \`--out ${options.out}\`: ${describeWriteError(error, options.out)}.\n`)
         process.exitCode = 2
         return
       }

@@ -9,7 +9,8 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
-import { assertGroundingChannel, type TimeGroundedAgent } from '../../timegrounded/agent.js'
+import { wantsColor } from '../color.js'
+import { assertGroundingChannel, GroundingModeError, type TimeGroundedAgent } from '../../timegrounded/agent.js'
 import { BUILTIN_AGENTS, openAiCompatibleAgent, type BuiltinAgentName } from '../../timegrounded/agents.js'
 import { startCommandAgent } from '../../timegrounded/command-agent.js'
 import { knownDatasetId, timeGroundedCorpus } from '../../timegrounded/corpus/index.js'
@@ -37,6 +38,7 @@ interface ProbeCommandOptions {
   judgeModel?: string
   agentBaseUrl?: string
   agentModel?: string
+  color?: boolean
 }
 
 /** Environment variable holding the judge endpoint's API key (never a flag, so it stays out of shell history). */
@@ -123,12 +125,16 @@ async function run(options: ProbeCommandOptions, command: string[]): Promise<voi
     if (command.length > 0 || options.agent !== undefined) throw new UsageError('`--dry-run` calls no agent; drop `--agent` and the command after `--`.')
     return dryRun(options)
   }
+  // Silently dropping a flag would leave the user believing the ceiling ran.
+  if (options.ceiling === true && options.mode !== 'compare') {
+    throw new UsageError(`\`--ceiling\` runs beside control and probe, so it needs \`--mode compare\` (the default); drop \`--mode ${options.mode}\` or \`--ceiling\`.`)
+  }
   const judge = judgeOf(options)
   const dataset: GroundedDataset = options.dataset === undefined ? timeGroundedCorpus() : await loadFile(options.dataset)
   const agent = await agentOf(options, command)
   try {
     for (const mode of modesOf(options.mode)) assertGroundingChannel(agent, mode)
-    const color = process.stdout.isTTY === true
+    const color = wantsColor(options.color, process.stdout)
     if (options.mode === 'compare') {
       const comparison: ProbeComparison = await runProbeVersusControl(agent, dataset, {
         judge,
@@ -164,17 +170,28 @@ export function registerProbe(program: Command): void {
     .option('--agent-model <name>', 'model name for --agent builtin:llm')
     .option('--ceiling', 'also run the reference reader (timestamps-only) as a ceiling (compare mode)')
     .option('--json', 'print the full result as JSON')
+    .option('--no-color', 'no colours in the summary (NO_COLOR is honoured too)')
     .option('--dry-run', 'validate the dataset and print only the grounding record; call no agent')
     .option('--seed <n>', 'paired-bootstrap seed', wholeNumber(0), 20240101)
     .option('--resamples <n>', 'paired-bootstrap resamples', wholeNumber(500), 1000)
     .option('--timeout-ms <n>', 'time one agent call may take', wholeNumber(1), 120000)
     .argument('[command...]', 'agent command and its arguments, after `--` (speaks timegrounded.agent.v1 on stdin/stdout)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  timegrounded probe --agent builtin:ingestion-order --ceiling\n  timegrounded probe --dry-run --dataset longmemeval_oracle.json\n  timegrounded probe --mode timestamps-only -- python3 my_agent.py\n\n' +
+        'Exit codes: 0 ran, 1 a run had agent or judge errors, 2 usage or data error (invalid dataset, unparseable date, missing typed channel).',
+    )
     .action(async (command: string[], options: ProbeCommandOptions) => {
       try {
         await run(options, command)
       } catch (error) {
         if (!(error instanceof TimegroundedError)) throw error
-        process.stderr.write(`timegrounded probe: ${error.message}\n`)
+        // A process agent cannot "implement a method": say what its protocol must do instead.
+        const hint =
+          error instanceof GroundingModeError && command.length > 0
+            ? '\nFor an agent process: reply `"timestamped_history": true` to `{"type":"capabilities"}` and answer `{"type":"history",…}` requests with `{"ok":true}`.'
+            : ''
+        process.stderr.write(`timegrounded probe: ${error.message}${hint}\n`)
         process.exitCode = 2
       }
     })

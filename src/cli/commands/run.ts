@@ -20,8 +20,10 @@ import { DATASET_SEED, SPLITS, type Split } from '../../tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderMarkdown } from '../../report/markdown.js'
-import { renderReport } from '../../report/terminal.js'
+import { renderFirstErrors, renderReport } from '../../report/terminal.js'
 import { formatScore } from '../../report/format.js'
+import { describeWriteError } from '../fs-errors.js'
+import { wantsColor } from '../color.js'
 
 const TRACKS: readonly Track[] = ['structured', 'conversation']
 
@@ -95,6 +97,11 @@ export function resolveRunSettings(raw: RawRunOptions, command: readonly string[
     }
     source = { kind: 'builtin', name }
     defaultTrack = BUILTIN_ADAPTERS[name].track
+    // A builtin's track is fixed: say which builtin runs the other one, rather than "declare it in its capabilities".
+    if (raw.track !== undefined && raw.track !== defaultTrack && TRACKS.includes(raw.track as Track)) {
+      const other = BUILTIN_NAMES.filter((candidate) => BUILTIN_ADAPTERS[candidate].track === raw.track).map((candidate) => `builtin:${candidate}`)
+      throw new UsageError(`\`builtin:${name}\` runs the ${defaultTrack} track only; drop \`--track ${raw.track}\`, or use ${other.join(' or ')} for the ${raw.track} track.`)
+    }
   } else if (command.length > 0) {
     source = { kind: 'command', argv: [...command] }
   } else {
@@ -196,7 +203,8 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
   try {
     pool = await openPool(source, { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs })
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error)
+    // The pool's own message may already say "could not start adapter `…`:"; do not say it twice.
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/^could not start adapter `[^`]*`: /, '')
     return fail(`could not start the adapter ${who}: ${reason}`, 2)
   }
 
@@ -205,7 +213,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
     writer = new RunWriter(settings.output)
   } catch (error) {
     await pool.close()
-    return fail(`cannot write to \`--output ${settings.output}\`: ${error instanceof Error ? error.message : String(error)}`, 2)
+    return fail(`cannot write to \`--output ${settings.output}\`: ${describeWriteError(error, settings.output)}.`, 2)
   }
   const info = pool.info()
   writer.writeManifest(
@@ -231,6 +239,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
 
   const expected = split.probes.length
   const reports: TivarqReport[] = []
+  let lastRows: readonly PredictionRow[] = []
   const written: string[] = ['run_manifest.json']
   const progress = startProgress(expected * settings.repeats, process.stderr)
   let current: { file: PredictionsFile; repetition: number } | null = null
@@ -273,6 +282,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
         },
       })
       file.close(rows)
+      lastRows = rows
       current = null
       const report = scoreRows(rows, { seed, resamples: settings.resamples, expectedProbes: expected })
       writer.writeReport(report, repetition, settings.repeats)
@@ -292,9 +302,11 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
   }
 
   const last = reports[reports.length - 1] as TivarqReport
-  const color = raw.color !== false && process.stdout.isTTY === true && process.env.NO_COLOR === undefined
+  const color = wantsColor(raw.color, process.stdout)
   const title = `TIVARQ ${settings.split} · ${settings.track} track · ${info.name}${settings.repeats > 1 ? ` · repetition ${reports.length} of ${settings.repeats}` : ''}`
   let out = `${renderReport(last, { color, title })}\n`
+  const firstErrors = renderFirstErrors(lastRows, { color })
+  if (firstErrors !== '') out += `\n${firstErrors}\n`
   if (settings.repeats > 1) out += `\n${summaryOfRepeats(reports)}\n`
   out += `\nWrote ${written.join(', ')} to ${writer.dir}\n`
   process.stdout.write(out)

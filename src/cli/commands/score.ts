@@ -9,8 +9,10 @@ import { readPredictions, RunWriter } from '../../tivarq/output.js'
 import { DATASET_SEED } from '../../tivarq/schema.js'
 import { scoreRows } from '../../tivarq/score.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
-import { renderReport } from '../../report/terminal.js'
+import { renderFirstErrors, renderReport } from '../../report/terminal.js'
 import { parseWholeNumber, UsageError } from './run.js'
+import { describeWriteError } from '../fs-errors.js'
+import { wantsColor } from '../color.js'
 
 interface RawScoreOptions {
   output?: string
@@ -58,10 +60,11 @@ export function registerScore(program: Command): void {
       try {
         path = new RunWriter(options.output).writeReport(report)
       } catch (error) {
-        return fail(`cannot write report.json to \`--output ${options.output}\`: ${error instanceof Error ? error.message : String(error)}`, 2)
+        return fail(`cannot write report.json to \`--output ${options.output}\`: ${describeWriteError(error, options.output)}.`, 2)
       }
-      const color = options.color !== false && process.stdout.isTTY === true && process.env.NO_COLOR === undefined
-      process.stdout.write(`${renderReport(report, { color, title: `TIVARQ report · ${file}` })}\n\nWrote ${path}\n`)
+      const color = wantsColor(options.color, process.stdout)
+      const firstErrors = renderFirstErrors(rows, { color })
+      process.stdout.write(`${renderReport(report, { color, title: `TIVARQ report · ${file}` })}\n${firstErrors === '' ? '' : `\n${firstErrors}\n`}\nWrote ${path}\n`)
       process.exitCode = report.complete ? 0 : 1
     })
 }

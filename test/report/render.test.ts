@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { formatRate, renderFirstErrors, renderMarkdown, renderReport, renderSideBySide } from '../../src/report/index.js'
 import { scoreRows } from '../../src/tivarq/score.js'
+import { NO_UPDATE_LAG, type ErrorRow } from '../../src/tivarq/results.js'
 import { simulatedRows } from '../tivarq/score-fixtures.js'
 
 const ANSI = /\u001b\[/
@@ -61,7 +62,8 @@ test('renderSideBySide: one column per store', () => {
 
 describe('renderFirstErrors', () => {
   const rows = simulatedRows('smoke', 'latest')
-  const failed = (i: number, error: string) => ({ ...rows[i]!, status: 'error' as const, prediction: null, latency_ms: null, error })
+  // An error row carries no update lag; the simulated rows already have none, so the spread only tells the type.
+  const failed = (i: number, error: string): ErrorRow => ({ ...rows[i]!, status: 'error', prediction: null, latency_ms: null, error, ...NO_UPDATE_LAG })
 
   test('nothing when no row is an error', () => {
     expect(renderFirstErrors(rows)).toBe('')

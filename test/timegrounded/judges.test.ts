@@ -12,26 +12,27 @@ import {
   renderJudgePrompt,
 } from '../../src/timegrounded/judges.js'
 import { ChatEndpointError } from '../../src/timegrounded/openai.js'
+import type { MachineGold } from '../../src/timegrounded/longmemeval.js'
 import { startChatServer, type ChatServer } from './chat-server.js'
 
 const corpus = timeGroundedCorpus()
 const byId = (id: string) => corpus.items.find((e) => e.question_id === id)!
 
 describe('deterministic judge', () => {
-  test.each([
-    [{ kind: 'yes_no', value: false } as const, 'No, it ran out last week.', true],
-    [{ kind: 'yes_no', value: false } as const, 'Not yet.', true],
-    [{ kind: 'yes_no', value: false } as const, 'Yes, still running.', false],
-    [{ kind: 'yes_no', value: true } as const, 'I cannot tell.', false],
-    [{ kind: 'date', value: '2024-08-01', tolerance_days: 1 } as const, 'It is on 2024-08-02.', true],
-    [{ kind: 'date', value: '2024-08-01', tolerance_days: 1 } as const, 'Thursday, August 1, 2024', true],
-    [{ kind: 'date', value: '2024-08-01', tolerance_days: 1 } as const, '1st of August 2024', true],
-    [{ kind: 'date', value: '2024-08-01', tolerance_days: 1 } as const, '2024/08/03', false],
-    [{ kind: 'count', value: 22, tolerance: 1, unit: 'days' } as const, '23 days', true],
-    [{ kind: 'count', value: 22, tolerance: 1, unit: 'days' } as const, 'about 20 days', false],
-    [{ kind: 'count', value: 4, tolerance: 1, unit: 'days' } as const, 'five days', true],
-    [{ kind: 'entity', value: 'Ironworks Gym', aliases: ['Ironworks'] } as const, 'You were at ironworks then.', true],
-    [{ kind: 'entity', value: 'Ironworks Gym', aliases: ['Ironworks'] } as const, 'Harbor Climbing', false],
+  test.each<[MachineGold, string, boolean]>([
+    [{ kind: 'yes_no', value: false }, 'No, it ran out last week.', true],
+    [{ kind: 'yes_no', value: false }, 'Not yet.', true],
+    [{ kind: 'yes_no', value: false }, 'Yes, still running.', false],
+    [{ kind: 'yes_no', value: true }, 'I cannot tell.', false],
+    [{ kind: 'date', value: '2024-08-01', tolerance_days: 1 }, 'It is on 2024-08-02.', true],
+    [{ kind: 'date', value: '2024-08-01', tolerance_days: 1 }, 'Thursday, August 1, 2024', true],
+    [{ kind: 'date', value: '2024-08-01', tolerance_days: 1 }, '1st of August 2024', true],
+    [{ kind: 'date', value: '2024-08-01', tolerance_days: 1 }, '2024/08/03', false],
+    [{ kind: 'count', value: 22, tolerance: 1, unit: 'days' }, '23 days', true],
+    [{ kind: 'count', value: 22, tolerance: 1, unit: 'days' }, 'about 20 days', false],
+    [{ kind: 'count', value: 4, tolerance: 1, unit: 'days' }, 'five days', true],
+    [{ kind: 'entity', value: 'Ironworks Gym', aliases: ['Ironworks'] }, 'You were at ironworks then.', true],
+    [{ kind: 'entity', value: 'Ironworks Gym', aliases: ['Ironworks'] }, 'Harbor Climbing', false],
   ])('%j graded against %j → %s', (gold, response, correct) => {
     expect(gradeMachineGold(gold, response).correct).toBe(correct)
   })

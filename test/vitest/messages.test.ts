@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, test } from 'vitest'
 import { loadSplit } from '../../src/tivarq/dataset.js'
 import type { Answer, Episode, Probe } from '../../src/tivarq/schema.js'
-import type { AnsweredRow } from '../../src/tivarq/results.js'
+import { NO_UPDATE_LAG, type AnsweredRow } from '../../src/tivarq/results.js'
 import { diagnose, probeFailureMessage, renderDiagnosis } from '../../src/vitest/messages.js'
 
 let episodes: Map<string, Episode>
@@ -33,6 +33,7 @@ function answered(probeId: string, prediction: Answer): { row: AnsweredRow; cont
     prediction,
     latency_ms: 0.1,
     error: null,
+    ...NO_UPDATE_LAG,
   }
   return { row, context: { probe, events: episode.events } }
 }

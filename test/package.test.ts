@@ -34,7 +34,7 @@ let packedFiles: string[] = []
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` (or `npm test`, which builds first)')
   work = mkdtempSync(join(tmpdir(), 'timegrounded-pack-'))
-  // --ignore-scripts: pack what is built; `prepare` would rebuild and is not what is under test.
+  // --ignore-scripts: pack what is built; `prepack` would rebuild and is not what is under test.
   const pack = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)
   if (pack.status !== 0) throw new Error(`npm pack failed: ${explain(pack)}`)
   const [info] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[]

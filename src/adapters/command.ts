@@ -64,6 +64,9 @@ export function describeCommand(argv: readonly string[]): string {
   return argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ')
 }
 
+/** What a process is called in messages: an `adapter` (tivarq.adapter.v1) or an `agent` (timegrounded.agent.v1). @default 'adapter' */
+export type ProcessNoun = 'adapter' | 'agent'
+
 interface PendingCall {
   label: string
   resolve(reply: Record<string, unknown>): void
@@ -89,6 +92,8 @@ export class AdapterProcess {
   constructor(
     readonly spec: CommandAdapterSpec,
     private readonly timeoutMs: number,
+    /** The word messages use for the process, so an agent's errors do not speak of an adapter. @default 'adapter' */
+    readonly noun: ProcessNoun = 'adapter',
   ) {
     this.command = describeCommand(spec.argv)
     const [file, ...args] = spec.argv as [string, ...string[]]
@@ -110,7 +115,7 @@ export class AdapterProcess {
     this.child.stdin.on('error', () => undefined)
     this.child.on('error', (error) => {
       this.exited = true
-      this.fail('ADAPTER_START_FAILED', `could not start adapter \`${this.command}\`: ${error.message}. Check that the command exists and is executable.`)
+      this.fail('ADAPTER_START_FAILED', `could not start ${this.noun} \`${this.command}\`: ${error.message}. Check that the command exists and is executable.`)
       this.notifyExit()
     })
     this.child.on('exit', (code, signal) => {
@@ -123,7 +128,7 @@ export class AdapterProcess {
         if (reported) return
         reported = true
         const how = signal ? `was killed by signal ${signal}` : `exited with code ${code}`
-        this.fail('ADAPTER_EXITED', `adapter process \`${this.command}\` ${how}${this.quoteStderr()}`)
+        this.fail('ADAPTER_EXITED', `${this.noun} process \`${this.command}\` ${how}${this.quoteStderr()}`)
       }
       this.child.once('close', report)
       setTimeout(report, EXIT_DRAIN_MS).unref()
@@ -148,7 +153,7 @@ export class AdapterProcess {
       const timer = setTimeout(() => {
         this.fail(
           'ADAPTER_TIMEOUT',
-          `adapter \`${this.command}\` did not answer ${label} within ${timeoutMs} ms (\`--timeout-ms\`); the process was killed${this.quoteStderr()}`,
+          `${this.noun} \`${this.command}\` did not answer ${label} within ${timeoutMs} ms (\`--timeout-ms\`); the process was killed${this.quoteStderr()}`,
         )
       }, timeoutMs)
       this.pending.push({ label, resolve, reject, timer })
@@ -158,7 +163,7 @@ export class AdapterProcess {
 
   /** End stdin (the protocol's shutdown signal); kill the process if it has not exited within `graceMs`. */
   async close(graceMs = 2_000): Promise<void> {
-    if (!this.fault) this.fault = new AdapterFault('ADAPTER_EXITED', `adapter process \`${this.command}\` was closed by the harness`)
+    if (!this.fault) this.fault = new AdapterFault('ADAPTER_EXITED', `${this.noun} process \`${this.command}\` was closed by the harness`)
     this.rejectPending(this.fault)
     if (this.exited) return
     this.child.stdin.end()
@@ -191,7 +196,7 @@ export class AdapterProcess {
       newline = this.stdoutBuffer.indexOf('\n')
     }
     if (this.stdoutBuffer.length > MAX_LINE_CHARS) {
-      this.fail('ADAPTER_PROTOCOL', `adapter \`${this.command}\` wrote more than ${MAX_LINE_CHARS} characters to stdout without a newline`)
+      this.fail('ADAPTER_PROTOCOL', `${this.noun} \`${this.command}\` wrote more than ${MAX_LINE_CHARS} characters to stdout without a newline`)
     }
   }
 
@@ -201,7 +206,7 @@ export class AdapterProcess {
     if (!call) {
       this.fail(
         'ADAPTER_PROTOCOL',
-        `adapter \`${this.command}\` wrote an extra line to stdout that answers no request: ${quote(line)}; write exactly one line per request and send diagnostics to stderr`,
+        `${this.noun} \`${this.command}\` wrote an extra line to stdout that answers no request: ${quote(line)}; write exactly one line per request and send diagnostics to stderr`,
       )
       return
     }
@@ -213,19 +218,19 @@ export class AdapterProcess {
       this.pending.unshift(call)
       this.fail(
         'ADAPTER_PROTOCOL',
-        `adapter \`${this.command}\` answered ${call.label} with a line that is not JSON: ${quote(line)}; write diagnostics to stderr, not stdout`,
+        `${this.noun} \`${this.command}\` answered ${call.label} with a line that is not JSON: ${quote(line)}; write diagnostics to stderr, not stdout`,
       )
       return
     }
     if (reply === null || typeof reply !== 'object' || Array.isArray(reply)) {
       this.pending.unshift(call)
-      this.fail('ADAPTER_PROTOCOL', `adapter \`${this.command}\` answered ${call.label} with ${quote(line)}, not a JSON object`)
+      this.fail('ADAPTER_PROTOCOL', `${this.noun} \`${this.command}\` answered ${call.label} with ${quote(line)}, not a JSON object`)
       return
     }
     const object = reply as Record<string, unknown>
     if (object.error !== undefined && object.error !== null) {
       const reason = typeof object.error === 'string' ? object.error : JSON.stringify(object.error)
-      call.reject(new AdapterFault('ADAPTER_REPLIED_ERROR', `adapter replied error: ${reason}`))
+      call.reject(new AdapterFault('ADAPTER_REPLIED_ERROR', `${this.noun} replied error: ${reason}`))
       return
     }
     // Without request ids, a stray line shifts every later reply by one; a reply of
@@ -240,7 +245,7 @@ export class AdapterProcess {
       this.pending.unshift(call)
       this.fail(
         'ADAPTER_PROTOCOL',
-        `adapter \`${this.command}\` answered ${call.label} with ${quote(line)}, a reply to another kind of request: its replies are out of step with the requests; write exactly one line per request`,
+        `${this.noun} \`${this.command}\` answered ${call.label} with ${quote(line)}, a reply to another kind of request: its replies are out of step with the requests; write exactly one line per request`,
       )
       return
     }

@@ -85,13 +85,13 @@ export async function startCommandAgent(argv: string[], options: CommandAgentOpt
   const spec = commandAdapter(argv, options)
   const command = describeCommand(argv)
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  let current = new AdapterProcess(spec, timeoutMs)
+  let current = new AdapterProcess(spec, timeoutMs, 'agent')
   const declared = await handshake(current, command)
 
   // A dead process is replaced before the next request, and must declare the same channel.
   const live = async (): Promise<AdapterProcess> => {
     if (current.alive) return current
-    current = new AdapterProcess(spec, timeoutMs)
+    current = new AdapterProcess(spec, timeoutMs, 'agent')
     const again = await handshake(current, command)
     if (again.timestampedHistory !== declared.timestampedHistory) throw new AgentStartError(`agent \`${command}\` changed its declared capabilities on restart`)
     return current

@@ -49,6 +49,7 @@ export type { ChatEndpoint, ChatMessage } from './openai.js'
 export {
   deterministicJudge,
   llmJudge,
+  JudgeUnreachableError,
   gradeMachineGold,
   renderJudgePrompt,
   TEMPORAL_JUDGE_TEMPLATE,
@@ -56,7 +57,7 @@ export {
   LLM_JUDGE_FINGERPRINT,
   DETERMINISTIC_JUDGE_RULES,
 } from './judges.js'
-export type { Judge, Verdict } from './judges.js'
+export type { Judge, Verdict, LlmJudgeOptions } from './judges.js'
 export { runGrounded, runProbeVersusControl, runCeiling, pairedDelta, probeCaveat, DEFAULT_PROBE_SEED } from './run.js'
 export type { GroundedDataset, GroundedRunResult, GroundedRunOptions, QuestionRow, JudgeRecord, DeltaRecord, ProbeComparison, ProbeOptions } from './run.js'
 export { renderProbeComparison, renderGroundedRun, renderGroundingRecord, renderDelta, scoreWithCount } from './render.js'

@@ -6,7 +6,8 @@
  * so that a change of wording is visible in every result.
  */
 import { createHash } from 'node:crypto'
-import { chatCompletion, type ChatEndpoint } from './openai.js'
+import { TimegroundedError } from '../errors.js'
+import { ChatEndpointError, chatCompletion, type ChatEndpoint } from './openai.js'
 import type { LongMemEvalEntry, MachineGold } from './longmemeval.js'
 
 /** A judge's decision on one response. */
@@ -183,14 +184,64 @@ export function readJudgeReply(reply: string): boolean | null {
   return readYesNo(reply)
 }
 
-/** The LLM judge over an OpenAI-compatible endpoint. A reply that is neither yes nor no counts as incorrect. */
-export function llmJudge(endpoint: ChatEndpoint): Judge {
+/** The judge endpoint stopped answering; later judgments fail at once (code `JUDGE_UNREACHABLE`). */
+export class JudgeUnreachableError extends TimegroundedError {
+  declare readonly code: 'JUDGE_UNREACHABLE'
+  readonly url: string
+  constructor(url: string, failures: number, lastDetail: string, urlOption: string) {
+    super(
+      'JUDGE_UNREACHABLE',
+      `judge endpoint ${url} is unreachable (${failures} judgments in a row got no reply; last: ${lastDetail}), so this response was not judged. ` +
+        `Is the model server running? Check ${urlOption} (it ends before \`/chat/completions\`, e.g. http://127.0.0.1:8080/v1).`,
+    )
+    this.url = url
+  }
+}
+
+/** Options of the LLM judge beyond its endpoint. */
+export interface LlmJudgeOptions {
+  /**
+   * Judgments in a row that may fail without reaching the endpoint (refused,
+   * DNS, timeout) before every later one fails at once with
+   * `JudgeUnreachableError` instead of being retried. @default 2
+   */
+  maxUnreachable?: number
+  /** How error messages name the setting that holds the URL, e.g. `` `--judge-base-url` ``. @default '`baseUrl`' */
+  urlOption?: string
+}
+
+/**
+ * The LLM judge over an OpenAI-compatible endpoint. A reply that is neither
+ * yes nor no counts as incorrect. Once `maxUnreachable` judgments in a row
+ * found no server, the rest fail at once: a dead endpoint costs seconds, not
+ * retries on every question. Any HTTP reply resets the count.
+ */
+export function llmJudge(endpoint: ChatEndpoint, options: LlmJudgeOptions = {}): Judge {
+  const maxUnreachable = options.maxUnreachable ?? 2
+  const urlOption = options.urlOption ?? '`baseUrl`'
+  let unreachableInARow = 0
+  let lastDetail = ''
+  let lastUrl = endpoint.baseUrl
   return {
     kind: 'llm',
     fingerprint: LLM_JUDGE_FINGERPRINT,
     model: endpoint.model,
     async grade(entry, response) {
-      const reply = await chatCompletion(endpoint, [{ role: 'user', content: renderJudgePrompt(entry, response) }], { maxTokens: 10 })
+      if (unreachableInARow >= maxUnreachable) throw new JudgeUnreachableError(lastUrl, unreachableInARow, lastDetail, urlOption)
+      let reply: string
+      try {
+        reply = await chatCompletion(endpoint, [{ role: 'user', content: renderJudgePrompt(entry, response) }], { maxTokens: 10 })
+      } catch (error) {
+        if (error instanceof ChatEndpointError && error.unreachable) {
+          unreachableInARow++
+          lastUrl = error.url
+          lastDetail = error.detail
+        } else {
+          unreachableInARow = 0
+        }
+        throw error
+      }
+      unreachableInARow = 0
       const read = readJudgeReply(reply)
       return { correct: read === true, detail: `judge replied ${JSON.stringify(reply.trim().slice(0, 40))}` }
     },

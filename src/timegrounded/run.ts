@@ -215,6 +215,7 @@ export interface ProbeOptions {
   agentTimeoutMs?: number
   /** Also run the reference reader (timestamps-only) as a ceiling; an answerer replaces its scripted one. @default false */
   ceiling?: boolean | { answerer: Answerer }
+  /** Called with each row as it is decided, with its mode (the ceiling's rows come under `timestamps-only`). */
   onRow?: (row: QuestionRow, mode: GroundingMode) => void
 }
 
@@ -246,7 +247,13 @@ export async function runProbeVersusControl(agent: TimeGroundedAgent, dataset: G
   const common = { judge: options.judge, ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}) }
   const control = await runGrounded(agent, dataset, { ...common, mode: CONTROL_MODE, onRow: (row) => options.onRow?.(row, CONTROL_MODE) })
   const probe = await runGrounded(agent, dataset, { ...common, mode: PROBE_MODE, onRow: (row) => options.onRow?.(row, PROBE_MODE) })
-  const ceiling = options.ceiling ? await runCeiling(dataset, { ...common, ...(typeof options.ceiling === 'object' ? { answerer: options.ceiling.answerer } : {}) }) : null
+  const ceiling = options.ceiling
+    ? await runCeiling(dataset, {
+        ...common,
+        ...(typeof options.ceiling === 'object' ? { answerer: options.ceiling.answerer } : {}),
+        onRow: (row) => options.onRow?.(row, PROBE_MODE),
+      })
+    : null
   return {
     agent: agentName(agent),
     control,
@@ -258,7 +265,15 @@ export async function runProbeVersusControl(agent: TimeGroundedAgent, dataset: G
 }
 
 /** The ceiling: the reference reader under `timestamps-only`. It places every turn in time by construction. */
-export function runCeiling(dataset: GroundedDataset, options: { judge: Judge; answerer?: Answerer; agentTimeoutMs?: number }): Promise<GroundedRunResult> {
+export function runCeiling(
+  dataset: GroundedDataset,
+  options: { judge: Judge; answerer?: Answerer; agentTimeoutMs?: number; onRow?: (row: QuestionRow) => void },
+): Promise<GroundedRunResult> {
   const reader = referenceReader(options.answerer ? { answerer: options.answerer } : {})
-  return runGrounded(reader, dataset, { mode: PROBE_MODE, judge: options.judge, ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}) })
+  return runGrounded(reader, dataset, {
+    mode: PROBE_MODE,
+    judge: options.judge,
+    ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}),
+    ...(options.onRow !== undefined ? { onRow: options.onRow } : {}),
+  })
 }

@@ -13,7 +13,7 @@ import type { StoreLease, StorePool } from '../adapters/pool.js'
 import type { StoreAnswer, Track } from '../adapters/types.js'
 import { storeEvent, storeQuery } from '../adapters/views.js'
 import { sameAnswer } from './gold.js'
-import { NO_UPDATE_LAG, type AnsweredRow, type ErrorRow, type PredictionRow, type UnsupportedRow, type UpdateLag } from './results.js'
+import { NO_UPDATE_LAG, type AnsweredRow, type ErrorRow, type NoUpdateLag, type PredictionRow, type UnsupportedRow, type UpdateLag } from './results.js'
 import type { Episode, Probe } from './schema.js'
 
 /** How the runner asks a split's probes. */
@@ -220,24 +220,37 @@ export class EpisodeRun {
     }
   }
 
-  private rowBase(probe: Probe) {
-    return {
-      probe_id: probe.probe_id,
-      episode_id: probe.episode_id,
-      family: this.episode.family,
-      expected: { state: probe.expected.state, value: Array.isArray(probe.expected.value) ? [...probe.expected.value] : probe.expected.value },
-      role: probe.role,
-      transition_id: probe.transition_id,
-      phase: probe.phase,
-      capability: probe.capability,
-      old_value: Array.isArray(probe.old_value) ? [...probe.old_value] : probe.old_value,
-      repetition: this.options.repetition,
-    }
+  private rowBase(probe: Probe): PredictionBase {
+    return rowBaseFor(probe, this.episode.family, this.options.repetition)
   }
 
-  private errorRow(base: ReturnType<EpisodeRun['rowBase']>, error: string, latencyMs: number | null): ErrorRow {
+  private errorRow(base: PredictionBase, error: string, latencyMs: number | null): ErrorRow {
     return { ...base, status: 'error', prediction: null, latency_ms: latencyMs, error, ...NO_UPDATE_LAG }
   }
+}
+
+/** The fields every row of a probe shares, whatever its status. */
+type PredictionBase = Omit<ErrorRow, 'status' | 'prediction' | 'latency_ms' | 'error' | keyof NoUpdateLag>
+
+/** The fields every row of `probe` shares (gold copied, so a row never aliases the dataset). */
+function rowBaseFor(probe: Probe, family: string, repetition: number): PredictionBase {
+  return {
+    probe_id: probe.probe_id,
+    episode_id: probe.episode_id,
+    family,
+    expected: { state: probe.expected.state, value: Array.isArray(probe.expected.value) ? [...probe.expected.value] : probe.expected.value },
+    role: probe.role,
+    transition_id: probe.transition_id,
+    phase: probe.phase,
+    capability: probe.capability,
+    old_value: Array.isArray(probe.old_value) ? [...probe.old_value] : probe.old_value,
+    repetition,
+  }
+}
+
+/** The `error` row of a probe that could not be answered, built as the runner builds its own. @default repetition 1 */
+export function errorRowFor(probe: Probe, family: string, message: string, repetition = 1): ErrorRow {
+  return { ...rowBaseFor(probe, family, repetition), status: 'error', prediction: null, latency_ms: null, error: message, ...NO_UPDATE_LAG }
 }
 
 /**

@@ -9,7 +9,7 @@ import { FAMILIES } from './schema.js'
 import type { Answer, AnswerValue } from './schema.js'
 import { sameAnswer, sameValue } from './gold.js'
 import type { AnsweredRow, PredictionRow } from './results.js'
-import { bootstrapPercentileInterval, DEFAULT_RESAMPLES } from '../stats/bootstrap.js'
+import { bootstrapPercentileInterval, DEFAULT_RESAMPLES, type BootstrapInterval } from '../stats/bootstrap.js'
 import { quantileSorted, roundHalfEven, sortSamples } from '../stats/quantile.js'
 
 // ─── Report shape ────────────────────────────────────────────────────────────
@@ -77,21 +77,13 @@ export interface ProbeCounts {
   error: number
 }
 
-/** The episode-level percentile bootstrap interval of transition success. */
-export interface TransitionSuccessInterval {
-  low: number | null
-  high: number | null
-  level: number
-  /** Seed of the resampling stream: the same rows and seed give the same interval. */
-  seed: number
-  resamples: number
-  /** Resamples that held at least one transition (the percentiles are read among these). */
-  defined: number
-  /** What was resampled. */
-  unit: 'episode'
-  /** An episode drawn twice counts twice (upstream collapses repeated draws by episode id). */
-  repeated_draws: 'counted_separately'
-}
+/**
+ * The episode-level percentile bootstrap interval of transition success:
+ * `defined` counts resamples holding at least one transition; `unit` says what
+ * was resampled; an episode drawn twice counts twice (upstream collapses
+ * repeated draws by episode id).
+ */
+export type TransitionSuccessInterval = BootstrapInterval & { unit: 'episode'; repeated_draws: 'counted_separately' }
 
 /** Per-family slice of the report. */
 export interface FamilyReport {

@@ -12,10 +12,10 @@ import type { RunnerTestSuite } from 'vitest'
 import { openPool, type MemorySource, type StorePool } from '../adapters/pool.js'
 import type { Track } from '../adapters/types.js'
 import { loadSplit } from '../tivarq/dataset.js'
-import { EpisodeRun, orderProbes, type RunnerOptions } from '../tivarq/runner.js'
+import { EpisodeRun, errorRowFor, orderProbes, type RunnerOptions } from '../tivarq/runner.js'
 import { isCorrect } from '../tivarq/score.js'
 import { FAMILIES, SPLITS, type Episode, type Family, type Probe, type Split } from '../tivarq/schema.js'
-import { NO_UPDATE_LAG, type ErrorRow, type PredictionRow } from '../tivarq/results.js'
+import type { PredictionRow } from '../tivarq/results.js'
 import { TimegroundedError } from '../errors.js'
 import { isKnownFailure, matchBaseline, parseBaseline, type BaselineMatch, type SuiteIdentity } from './gate.js'
 import { DEFAULT_BASELINE_FILE, decideProbe, outcomeOf, type Partition, type ProbeMeta, type WorkerContext } from './meta.js'
@@ -134,26 +134,6 @@ class EpisodeSlots {
   }
 }
 
-function errorRow(probe: Probe, family: string, message: string): ErrorRow {
-  return {
-    probe_id: probe.probe_id,
-    episode_id: probe.episode_id,
-    family,
-    expected: probe.expected,
-    role: probe.role,
-    transition_id: probe.transition_id,
-    phase: probe.phase,
-    capability: probe.capability,
-    old_value: probe.old_value,
-    repetition: 1,
-    status: 'error',
-    prediction: null,
-    latency_ms: null,
-    ...NO_UPDATE_LAG,
-    error: message,
-  }
-}
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
@@ -261,9 +241,9 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
           test.sequential(`${probe.probe_id} [${probe.role} ${probe.phase}] ${probe.slot}/${probe.scope}`, { meta: { timegrounded: meta }, timeout }, async ({ task, skip, annotate }) => {
             const run = await opened
             let row: PredictionRow
-            if (run === undefined) row = errorRow(probe, episode.family, 'the episode was never opened (the suite failed before it)')
-            else if (run instanceof Error) row = errorRow(probe, episode.family, run.message)
-            else row = await run.answer(probe).catch((error: unknown) => errorRow(probe, episode.family, `harness: ${messageOf(error)}`))
+            if (run === undefined) row = errorRowFor(probe, episode.family, 'the episode was never opened (the suite failed before it)')
+            else if (run instanceof Error) row = errorRowFor(probe, episode.family, run.message)
+            else row = await run.answer(probe).catch((error: unknown) => errorRowFor(probe, episode.family, `harness: ${messageOf(error)}`))
 
             const outcome = outcomeOf(row, isCorrect(row))
             const knownFailure = isKnownFailure(baseline, probe.probe_id)

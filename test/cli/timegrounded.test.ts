@@ -54,7 +54,8 @@ describe('timegrounded probe', () => {
 
   test('compare (default) prints control, probe, delta with interval and counts, and the caveat', () => {
     const run = timegrounded(['probe', '--dataset', SHIPPED, '--agent', 'builtin:ingestion-order', '--ceiling'])
-    expect(run.stderr).toBe('')
+    // Not a terminal: progress is a plain line on stderr every 25% of the 36 questions (control, probe, ceiling).
+    expect(run.stderr).toBe([9, 18, 27, 36].map((done) => `probe: ${done}/36 questions (${(done * 100) / 36}%), 0 errors\n`).join(''))
     expect(run.status).toBe(0)
     expect(run.stdout).toContain('Time-grounded probe: ingestion-order on timegrounded-timegrounded-v1')
     expect(run.stdout).toContain('control (timestamps-and-text)  100.0% (12/12)')
@@ -94,7 +95,7 @@ describe('timegrounded probe', () => {
 
   test('a single mode with a command agent (-- COMMAND…)', () => {
     const run = timegrounded(['probe', '--mode', 'timestamps-only', '--', process.execPath, AGENT])
-    expect(run.stderr).toBe('')
+    expect(run.stderr).toBe('probe: 3/12 questions (25%), 0 errors\nprobe: 6/12 questions (50%), 0 errors\nprobe: 9/12 questions (75%), 0 errors\nprobe: 12/12 questions (100%), 0 errors\n')
     expect(run.status).toBe(0)
     expect(run.stdout).toContain('fixture-agent under timestamps-only: 0.0% (0/12)')
   })

@@ -122,6 +122,23 @@ describe('command agents (timegrounded.agent.v1)', () => {
     }
   })
 
+  test('errors of an agent process speak of the agent, not of an adapter', async () => {
+    const env = { TG_AGENT_CRASH_ON: 'tg-asof-02', TG_AGENT_ERROR_ON: 'tg-asof-03', TG_AGENT_GARBAGE_ON: 'tg-current-01' }
+    const agent = await startCommandAgent([process.execPath, script], { env, timeoutMs: 5000 })
+    try {
+      const result = await runGrounded(agent, corpus, { mode: 'timestamps-only', judge })
+      const errors = result.rows.flatMap((row) => (row.status === 'agent-error' ? [row.error] : []))
+      expect(errors).toEqual([
+        expect.stringMatching(/^agent process `.*agent\.mjs` exited with code 3$/),
+        'agent replied error: model overloaded',
+        expect.stringMatching(/^agent `.*agent\.mjs` answered ask with a line that is not JSON: "thinking\.\.\."/),
+      ])
+      for (const error of errors) expect(error).not.toMatch(/adapter/)
+    } finally {
+      await agent.close()
+    }
+  })
+
   test('a process without the typed channel is refused by a typed mode before any question', async () => {
     const agent = await startCommandAgent([process.execPath, script], { env: { TG_AGENT_TYPED: '0' } })
     try {

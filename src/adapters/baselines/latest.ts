@@ -5,6 +5,7 @@
  * neither clock nor history, so those probes are recorded unsupported.
  */
 import type { MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreQuery } from '../types.js'
+import { structuredQuery } from './query.js'
 import { BASELINE_VERSION } from './version.js'
 
 /** The latest baseline: last write by arrival wins per (slot, scope); declares neither clock nor history. */
@@ -42,7 +43,9 @@ export class LatestStore implements MemoryStore {
   }
 
   query(query: StoreQuery): StoreAnswer {
-    const found = this.latest.get(`${query.scope}\u0000${query.slot}`)
+    // as_of is checked though ignored: a malformed query is refused, not answered.
+    const { slot, scope } = structuredQuery('latest', query)
+    const found = this.latest.get(`${scope}\u0000${slot}`)
     return found ? { ...found } : { state: 'unknown', value: null }
   }
 }

@@ -6,6 +6,7 @@
 import { resolveGold } from '../../tivarq/gold.js'
 import type { TivarqEvent } from '../../tivarq/schema.js'
 import type { MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreQuery } from '../types.js'
+import { structuredQuery } from './query.js'
 import { BASELINE_VERSION } from './version.js'
 
 /** The oracle baseline: gold resolution over the ingested assertions; scores transition success 1.0. */
@@ -34,7 +35,6 @@ export class OracleStore implements MemoryStore {
   }
 
   query(query: StoreQuery): StoreAnswer {
-    if (query.slot === undefined || query.scope === undefined) return { state: 'unknown', value: null }
-    return resolveGold(this.events, { slot: query.slot, scope: query.scope, asOf: query.asOf })
+    return resolveGold(this.events, structuredQuery('oracle', query))
   }
 }

@@ -9,6 +9,7 @@
 import { canonical } from '../../tivarq/gold.js'
 import type { AnswerState, AnswerValue } from '../../tivarq/schema.js'
 import type { MemoryStore, StoreAnswer, StoreAssertion, StoreCapabilities, StoreEvent, StoreQuery } from '../types.js'
+import { structuredQuery } from './query.js'
 import { BASELINE_VERSION } from './version.js'
 
 interface Version {
@@ -133,7 +134,8 @@ export class VersionedStore implements MemoryStore {
   }
 
   query(query: StoreQuery): StoreAnswer {
-    if (query.slot === undefined || query.scope === undefined) return { state: 'unknown', value: null }
-    return this.table.answer(query.slot, query.scope, query.asOf ?? this.now)
+    // A caller that leaves out asOf gets the clock's "now", as before the check.
+    const { slot, scope, asOf } = structuredQuery('versioned', { ...query, asOf: query.asOf ?? (this.now as string) })
+    return this.table.answer(slot, scope, asOf)
   }
 }

@@ -4,12 +4,15 @@
  *   (timestamps-only) and prints both scores with counts, the delta and its
  *   paired interval; a single mode runs that mode alone. `--dry-run` validates
  *   the dataset and prints only the grounding record, calling no agent.
+ *   `--seed`/`--resamples` set the delta's bootstrap, so a single mode refuses
+ *   them. Progress goes to stderr (a bar on a terminal, a line every 25% otherwise).
  * Exit codes: 0 ran, 1 a run had agent or judge errors, 2 usage or data error
  * (invalid dataset, unparseable date, missing typed channel).
  */
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
 import { wantsColor } from '../color.js'
+import { startProgress } from '../progress.js'
 import { assertGroundingChannel, GroundingModeError, type TimeGroundedAgent } from '../../timegrounded/agent.js'
 import { BUILTIN_AGENTS, openAiCompatibleAgent, type BuiltinAgentName } from '../../timegrounded/agents.js'
 import { startCommandAgent } from '../../timegrounded/command-agent.js'
@@ -18,7 +21,7 @@ import { CONTROL_MODE, GROUNDING_MODES, GroundingTally, PROBE_MODE, type Groundi
 import { deterministicJudge, llmJudge, type Judge } from '../../timegrounded/judges.js'
 import { loadLongMemEval, readLongMemEval } from '../../timegrounded/longmemeval.js'
 import { renderGroundedRun, renderGroundingRecord, renderProbeComparison } from '../../timegrounded/render.js'
-import { runGrounded, runProbeVersusControl, type GroundedDataset, type GroundedRunResult, type ProbeComparison } from '../../timegrounded/run.js'
+import { runGrounded, runProbeVersusControl, type GroundedDataset, type GroundedRunResult, type ProbeComparison, type QuestionRow } from '../../timegrounded/run.js'
 
 const MODE_CHOICES = ['compare', ...GROUNDING_MODES] as const
 type ModeChoice = (typeof MODE_CHOICES)[number]
@@ -76,7 +79,7 @@ function judgeOf(options: ProbeCommandOptions): Judge {
     throw new UsageError('`--judge llm` needs `--judge-base-url URL` (an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1) and `--judge-model NAME`.')
   }
   const apiKey = process.env[JUDGE_API_KEY_ENV]
-  return llmJudge({ baseUrl: options.judgeBaseUrl, model: options.judgeModel, ...(apiKey ? { apiKey } : {}) })
+  return llmJudge({ baseUrl: options.judgeBaseUrl, model: options.judgeModel, ...(apiKey ? { apiKey } : {}) }, { urlOption: '`--judge-base-url`' })
 }
 
 async function agentOf(options: ProbeCommandOptions, command: string[]): Promise<TimeGroundedAgent & { close?(): unknown }> {
@@ -120,7 +123,17 @@ async function loadFile(file: string): Promise<GroundedDataset> {
   return { ...loaded, datasetId: knownDatasetId(loaded.datasetSha256, loaded.datasetId) }
 }
 
-async function run(options: ProbeCommandOptions, command: string[]): Promise<void> {
+/** Options the user typed on the command line (not defaults), by their flag. */
+type Given = ReadonlySet<'--seed' | '--resamples'>
+
+async function run(options: ProbeCommandOptions, command: string[], given: Given): Promise<void> {
+  // The bootstrap interval is of the probe − control delta: a single mode has none, so a seed would do nothing.
+  if (options.mode !== 'compare' && given.size > 0) {
+    const flags = [...given].map((flag) => `\`${flag}\``).join(' and ')
+    throw new UsageError(
+      `${flags} ${given.size === 1 ? 'sets' : 'set'} the paired bootstrap of the probe − control delta, so ${given.size === 1 ? 'it applies' : 'they apply'} to \`--mode compare\` only (the default); drop \`--mode ${options.mode}\` or ${flags}.`,
+    )
+  }
   if (options.dryRun) {
     if (command.length > 0 || options.agent !== undefined) throw new UsageError('`--dry-run` calls no agent; drop `--agent` and the command after `--`.')
     return dryRun(options)
@@ -135,18 +148,32 @@ async function run(options: ProbeCommandOptions, command: string[]): Promise<voi
   try {
     for (const mode of modesOf(options.mode)) assertGroundingChannel(agent, mode)
     const color = wantsColor(options.color, process.stdout)
+    const runs = options.mode === 'compare' ? (options.ceiling === true ? 3 : 2) : 1
+    const progress = startProgress(dataset.items.length * runs, process.stderr, { label: 'probe', unit: 'questions', everyPercent: 25 })
+    const tick = (row: QuestionRow): void => progress.tick(row.status !== 'judged')
     if (options.mode === 'compare') {
-      const comparison: ProbeComparison = await runProbeVersusControl(agent, dataset, {
-        judge,
-        seed: options.seed,
-        resamples: options.resamples,
-        agentTimeoutMs: options.timeoutMs,
-        ceiling: options.ceiling === true,
-      })
+      let comparison: ProbeComparison
+      try {
+        comparison = await runProbeVersusControl(agent, dataset, {
+          judge,
+          seed: options.seed,
+          resamples: options.resamples,
+          agentTimeoutMs: options.timeoutMs,
+          ceiling: options.ceiling === true,
+          onRow: tick,
+        })
+      } finally {
+        progress.stop()
+      }
       process.stdout.write(options.json ? `${JSON.stringify(comparison, null, 2)}\n` : `${renderProbeComparison(comparison, { color })}\n`)
       process.exitCode = probeExitCode([comparison.control, comparison.probe, ...(comparison.ceiling ? [comparison.ceiling] : [])])
     } else {
-      const result = await runGrounded(agent, dataset, { mode: options.mode, judge, agentTimeoutMs: options.timeoutMs })
+      let result: GroundedRunResult
+      try {
+        result = await runGrounded(agent, dataset, { mode: options.mode, judge, agentTimeoutMs: options.timeoutMs, onRow: tick })
+      } finally {
+        progress.stop()
+      }
       process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${renderGroundedRun(result, { color })}\n`)
       process.exitCode = probeExitCode([result])
     }
@@ -172,8 +199,8 @@ export function registerProbe(program: Command): void {
     .option('--json', 'print the full result as JSON')
     .option('--no-color', 'no colours in the summary (NO_COLOR is honoured too)')
     .option('--dry-run', 'validate the dataset and print only the grounding record; call no agent')
-    .option('--seed <n>', 'paired-bootstrap seed', wholeNumber(0), 20240101)
-    .option('--resamples <n>', 'paired-bootstrap resamples', wholeNumber(500), 1000)
+    .option('--seed <n>', 'paired-bootstrap seed (compare mode only)', wholeNumber(0), 20240101)
+    .option('--resamples <n>', 'paired-bootstrap resamples (compare mode only)', wholeNumber(500), 1000)
     .option('--timeout-ms <n>', 'time one agent call may take', wholeNumber(1), 120000)
     .argument('[command...]', 'agent command and its arguments, after `--` (speaks timegrounded.agent.v1 on stdin/stdout)')
     .addHelpText(
@@ -181,9 +208,10 @@ export function registerProbe(program: Command): void {
       '\nExamples:\n  timegrounded probe --agent builtin:ingestion-order --ceiling\n  timegrounded probe --dry-run --dataset longmemeval_oracle.json\n  timegrounded probe --mode timestamps-only -- python3 my_agent.py\n\n' +
         'Exit codes: 0 ran, 1 a run had agent or judge errors, 2 usage or data error (invalid dataset, unparseable date, missing typed channel).',
     )
-    .action(async (command: string[], options: ProbeCommandOptions) => {
+    .action(async (command: string[], options: ProbeCommandOptions, self: Command) => {
+      const given = new Set((['seed', 'resamples'] as const).filter((key) => self.getOptionValueSource(key) === 'cli').map((key) => `--${key}` as const))
       try {
-        await run(options, command)
+        await run(options, command, given)
       } catch (error) {
         if (!(error instanceof TimegroundedError)) throw error
         // A process agent cannot "implement a method": say what its protocol must do instead.

@@ -6,7 +6,6 @@
 import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Command } from 'commander'
-import { SingleBar } from 'cli-progress'
 import { BUILTIN_ADAPTERS, BUILTIN_NAMES, builtinAdapter, isBuiltinName } from '../../adapters/baselines/index.js'
 import { DEFAULT_TIMEOUT_MS, commandAdapter, describeCommand } from '../../adapters/command.js'
 import { openPool, type MemorySource, type StorePool } from '../../adapters/pool.js'
@@ -24,6 +23,7 @@ import { renderFirstErrors, renderReport } from '../../report/terminal.js'
 import { formatScore } from '../../report/format.js'
 import { describeWriteError } from '../fs-errors.js'
 import { wantsColor } from '../color.js'
+import { startProgress } from '../progress.js'
 
 const TRACKS: readonly Track[] = ['structured', 'conversation']
 
@@ -127,42 +127,6 @@ export function resolveRunSettings(raw: RawRunOptions, command: readonly string[
   }
 }
 
-// ─── Progress ────────────────────────────────────────────────────────────────
-
-interface Progress {
-  row(row: PredictionRow): void
-  stop(): void
-}
-
-/** A bar on a terminal; otherwise a plain line at every 10% (logs stay readable in CI). */
-function startProgress(total: number, stream: NodeJS.WriteStream): Progress {
-  let done = 0
-  let errors = 0
-  if (stream.isTTY === true) {
-    const bar = new SingleBar(
-      { format: 'run {bar} {value}/{total} probes | {errors} errors | {eta_formatted} left', stream, hideCursor: true, clearOnComplete: true, etaBuffer: 50 },
-    )
-    bar.start(total, 0, { errors: 0 })
-    return {
-      row(row) {
-        done++
-        if (row.status === 'error') errors++
-        bar.update(done, { errors })
-      },
-      stop: () => bar.stop(),
-    }
-  }
-  const step = Math.max(1, Math.ceil(total / 10))
-  return {
-    row(row) {
-      done++
-      if (row.status === 'error') errors++
-      if (done % step === 0 || done === total) stream.write(`run: ${done}/${total} probes (${Math.floor((done * 100) / total)}%), ${errors} ${errors === 1 ? 'error' : 'errors'}\n`)
-    },
-    stop() {},
-  }
-}
-
 // ─── The command ─────────────────────────────────────────────────────────────
 
 function fail(message: string, code: number): void {
@@ -241,7 +205,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
   const reports: TivarqReport[] = []
   let lastRows: readonly PredictionRow[] = []
   const written: string[] = ['run_manifest.json']
-  const progress = startProgress(expected * settings.repeats, process.stderr)
+  const progress = startProgress(expected * settings.repeats, process.stderr, { label: 'run', unit: 'probes' })
   let current: { file: PredictionsFile; repetition: number } | null = null
 
   // Ctrl-C: keep what finished. The rows so far are already on disk; score them
@@ -278,7 +242,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
         concurrency: settings.concurrency,
         onRow: (row) => {
           file.append(row)
-          progress.row(row)
+          progress.tick(row.status === 'error')
         },
       })
       file.close(rows)

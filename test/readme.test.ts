@@ -286,7 +286,7 @@ const RUN_HERE: Record<string, RunHere> = {
     exit: 0,
     before: () => copyFileSync(ADAPTER, join(work, 'my_adapter.py')),
     check: (ran) => {
-      expect(ran.stdout).toMatch(/^240 probes: \d+ answered, \d+ unsupported, 0 errors$/m)
+      expect(ran.stdout).toMatch(/^240 probes: \d+ answered, \d+ unsupported, 0 errors; complete$/m)
       const report = readJson('out/mine/report.json') as { complete: boolean; probe_counts: { total: number } }
       expect(report.complete).toBe(true)
       expect(report.probe_counts.total).toBe(240)

@@ -77,10 +77,12 @@ export function renderReport(report: TivarqReport, options: RenderOptions = {}):
   }
   lines.push('')
   if (Object.keys(report.by_family).length > 0) lines.push(renderFamilyTable(report, options), '')
+  // One line: the counts, then whether the run is complete (the word a reader looks for).
   const counts = formatCounts(report)
-  lines.push(report.probe_counts.error > 0 ? c.red(counts) : counts)
   const completeness = formatCompleteness(report)
-  lines.push(report.complete ? c.green(completeness) : c.red(completeness))
+  lines.push(
+    `${report.probe_counts.error > 0 ? c.red(counts) : counts}; ${report.complete ? c.green(completeness) : c.red(completeness)}`,
+  )
   return lines.join('\n')
 }
 

@@ -1,6 +1,16 @@
 /**
- * timegrounded — the framework-free core. Named exports only; types apart from values.
+ * timegrounded — the framework-free core (the Vitest plugin is `timegrounded/vitest`).
+ * Every export is listed by name, values apart from types, one section per
+ * module in the order a run uses them: data, stores, running, scoring, files,
+ * reports, then the time-grounded probe.
  */
+
+// ─── Errors ──────────────────────────────────────────────────────────────────
+
+export { TimegroundedError, DatasetError } from './errors.js'
+
+// ─── TIVARQ schema and gold answers ──────────────────────────────────────────
+
 export {
   SCHEMA_VERSION,
   DATASET_SEED,
@@ -18,8 +28,31 @@ export {
   jsonSchemas,
 } from './tivarq/schema.js'
 export type { Assertion, TivarqEvent, Episode, Probe, Answer, AnswerState, AnswerValue, Family, Split, Scope, Op, Manifest } from './tivarq/schema.js'
+
 export { resolveGold, canonical, sameAnswer, sameValue } from './tivarq/gold.js'
 export type { GoldQuery } from './tivarq/gold.js'
+
+// ─── TIVARQ dataset: loading and validation ──────────────────────────────────
+
+export { loadSplit, loadDataset, bundledDatasetDir, sha256File, episodesFileName, probesFileName, MANIFEST_FILE } from './tivarq/dataset.js'
+export type { LoadedSplit, LoadedDataset, SplitData, LoadOptions } from './tivarq/dataset.js'
+
+export { validateDataset, renderIssue, renderIssues, renderValidationResult } from './tivarq/validate.js'
+export type { DatasetIssue, DatasetIssueCode, ValidationResult, ValidDataset, InvalidDataset, ValidateOptions, SplitCounts } from './tivarq/validate.js'
+
+// ─── TIVARQ dataset: generator ───────────────────────────────────────────────
+
+export { generateDataset, writeDataset, generateEpisode, sha256Hex, DATASET_FILE_NAMES, GeneratorGoldMismatchError } from './tivarq/generate.js'
+export type { GeneratedDataset, WrittenDatasetFile, DatasetFileName } from './tivarq/generate.js'
+
+export { episodeParameters, planEpisode, TOPICS, INTERFACE_LANGUAGES } from './tivarq/generate-templates.js'
+export type { EpisodeParameters, EpisodePlan, EventPlan, StatementPlan, ReplayPlan, ProbePlan, Topic } from './tivarq/generate-templates.js'
+
+export { canonicalJsonLine, prettyJson, CanonicalJsonError } from './tivarq/canonical-json.js'
+export type { CanonicalJsonOptions, JsonValue } from './tivarq/canonical-json.js'
+
+// ─── Memory stores and adapters ──────────────────────────────────────────────
+
 export type {
   MemoryStore,
   StoreFactory,
@@ -31,18 +64,37 @@ export type {
   EpisodeContext,
   Track,
 } from './adapters/types.js'
-export type { PredictionRow, AnsweredRow, UnsupportedRow, ErrorRow, UpdateLag } from './tivarq/results.js'
-export { generateDataset, writeDataset, generateEpisode, sha256Hex, DATASET_FILE_NAMES, GeneratorGoldMismatchError } from './tivarq/generate.js'
-export type { GeneratedDataset, WrittenDatasetFile, DatasetFileName } from './tivarq/generate.js'
-export { episodeParameters, planEpisode, TOPICS, INTERFACE_LANGUAGES } from './tivarq/generate-templates.js'
-export type { EpisodeParameters, EpisodePlan, EventPlan, StatementPlan, ReplayPlan, ProbePlan, Topic } from './tivarq/generate-templates.js'
-export { canonicalJsonLine, prettyJson, CanonicalJsonError } from './tivarq/canonical-json.js'
-export type { CanonicalJsonOptions, JsonValue } from './tivarq/canonical-json.js'
-export { TimegroundedError, DatasetError } from './errors.js'
-export { validateDataset, renderIssue, renderIssues, renderValidationResult } from './tivarq/validate.js'
-export type { DatasetIssue, DatasetIssueCode, ValidationResult, ValidDataset, InvalidDataset, ValidateOptions, SplitCounts } from './tivarq/validate.js'
-export { loadSplit, loadDataset, bundledDatasetDir, sha256File, episodesFileName, probesFileName, MANIFEST_FILE } from './tivarq/dataset.js'
-export type { LoadedSplit, LoadedDataset, SplitData, LoadOptions } from './tivarq/dataset.js'
+
+export { openPool } from './adapters/pool.js'
+export type { MemorySource, AdapterInfo, StorePool, StoreLease, LeasedStore, PoolOptions } from './adapters/pool.js'
+
+export { commandAdapter, DEFAULT_TIMEOUT_MS } from './adapters/command.js'
+export type { CommandAdapterSpec } from './adapters/command.js'
+
+export { PROTOCOL } from './adapters/protocol.js'
+export type { WireRequest, WireEvent, WireAssertion } from './adapters/protocol.js'
+
+export { serveNdjson } from './adapters/serve.js'
+
+export { AdapterFault, AdapterRefusedError, AdapterStartError, AdapterUsageError, PoolClosedError } from './adapters/errors.js'
+export type { AdapterFaultCode, AdapterUsageCode } from './adapters/errors.js'
+
+export { builtinAdapter, BUILTIN_ADAPTERS, BUILTIN_NAMES, OracleStore, VersionedStore, LatestStore, HybridStore } from './adapters/baselines/index.js'
+export type { BuiltinName, BuiltinAdapter } from './adapters/baselines/index.js'
+
+export { BaselineQueryError } from './adapters/baselines/query.js'
+export type { BaselineQueryField } from './adapters/baselines/query.js'
+
+// ─── Running a split ─────────────────────────────────────────────────────────
+
+export { EpisodeRun, runSplit, orderProbes, errorRowFor, RunnerError } from './tivarq/runner.js'
+export type { RunnerOptions, RunSplitInput } from './tivarq/runner.js'
+
+export { NO_UPDATE_LAG } from './tivarq/results.js'
+export type { PredictionRow, AnsweredRow, UnsupportedRow, ErrorRow, UpdateLag, NoUpdateLag } from './tivarq/results.js'
+
+// ─── Scoring and statistics ──────────────────────────────────────────────────
+
 export {
   scoreRows,
   computeMetrics,
@@ -69,22 +121,7 @@ export type {
   RowOutcome,
   ScoreOptions,
 } from './tivarq/score.js'
-export {
-  RunWriter,
-  PredictionsFile,
-  buildRunManifest,
-  harnessCommit,
-  aggregateReports,
-  readPredictions,
-  parsePredictions,
-  runFileNames,
-  writeFileAtomic,
-  PredictionsFileError,
-  RUN_MANIFEST_SCHEMA,
-} from './tivarq/output.js'
-export type { RunManifest, RunManifestInput, RunAggregate, RateSpread, PredictionsIssue } from './tivarq/output.js'
-export { renderReport, renderFamilyTable, renderMarkdown, renderSideBySide, formatRate, formatScore, formatDetection, formatInterval, describeBootstrap, headlineMetrics } from './report/index.js'
-export type { RenderOptions, SideBySideEntry, HeadlineMetric } from './report/index.js'
+
 export {
   seededRandom,
   sortSamples,
@@ -100,20 +137,42 @@ export {
   DEFAULT_RESAMPLES,
 } from './stats/index.js'
 export type { SeededRandom, SortedSamples, BootstrapOptions, BootstrapInterval, PairedDelta } from './stats/index.js'
-export { commandAdapter, DEFAULT_TIMEOUT_MS } from './adapters/command.js'
-export type { CommandAdapterSpec } from './adapters/command.js'
-export { openPool } from './adapters/pool.js'
-export type { MemorySource, AdapterInfo, StorePool, StoreLease, LeasedStore, PoolOptions } from './adapters/pool.js'
-export { AdapterFault, AdapterRefusedError, AdapterStartError } from './adapters/errors.js'
-export type { AdapterFaultCode } from './adapters/errors.js'
-export { PROTOCOL } from './adapters/protocol.js'
-export type { WireRequest, WireEvent, WireAssertion } from './adapters/protocol.js'
-export { serveNdjson } from './adapters/serve.js'
-export { builtinAdapter, BUILTIN_ADAPTERS, BUILTIN_NAMES, OracleStore, VersionedStore, LatestStore, HybridStore } from './adapters/baselines/index.js'
-export type { BuiltinName, BuiltinAdapter } from './adapters/baselines/index.js'
-export { EpisodeRun, runSplit, orderProbes, RunnerError } from './tivarq/runner.js'
-export type { RunnerOptions, RunSplitInput } from './tivarq/runner.js'
-// The time-grounded probe (LongMemEval-shaped data under three grounding modes).
+
+// ─── Result files (predictions, report, run manifest) ────────────────────────
+
+export {
+  RunWriter,
+  PredictionsFile,
+  buildRunManifest,
+  harnessCommit,
+  aggregateReports,
+  readPredictions,
+  parsePredictions,
+  runFileNames,
+  writeFileAtomic,
+  PredictionsFileError,
+  RUN_MANIFEST_SCHEMA,
+} from './tivarq/output.js'
+export type { RunManifest, RunManifestInput, RunAggregate, RateSpread, PredictionsIssue } from './tivarq/output.js'
+
+// ─── Reports (pure string renderers) ─────────────────────────────────────────
+
+export {
+  renderReport,
+  renderFamilyTable,
+  renderMarkdown,
+  renderSideBySide,
+  formatRate,
+  formatScore,
+  formatDetection,
+  formatInterval,
+  describeBootstrap,
+  headlineMetrics,
+} from './report/index.js'
+export type { RenderOptions, SideBySideEntry, HeadlineMetric } from './report/index.js'
+
+// ─── The time-grounded probe (LongMemEval-shaped data under three grounding modes) ─
+
 export {
   SessionDateError,
   readSessionDate,
@@ -199,12 +258,6 @@ export type {
   TimeGroundedPlan,
   TimeGroundedSummary,
 } from './timegrounded/index.js'
-export { AdapterUsageError, PoolClosedError } from './adapters/errors.js'
-export type { AdapterUsageCode } from './adapters/errors.js'
-export { NO_UPDATE_LAG } from './tivarq/results.js'
-export type { NoUpdateLag } from './tivarq/results.js'
-export { BaselineQueryError } from './adapters/baselines/query.js'
-export type { BaselineQueryField } from './adapters/baselines/query.js'
-export { errorRowFor } from './tivarq/runner.js'
+
 export { JudgeUnreachableError } from './timegrounded/judges.js'
 export type { LlmJudgeOptions } from './timegrounded/judges.js'

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 
+/** `version` of package.json. */
 export const HARNESS_VERSION: string = packageJson.version
 
 /** Root of the installed package (holds `fixtures/`). */

@@ -172,14 +172,19 @@ function checkTimeout(value: number | undefined, where: string): number {
   return value
 }
 
-/** Base of the pools: leasing through a gate, closing once. */
+/** Base of the pools: who is under test, leasing through a gate, closing once. */
 abstract class GatedPool<Resource> implements StorePool {
   private closed = false
   protected readonly gate: Gate
-  constructor(capacity: number) {
+  constructor(
+    capacity: number,
+    private readonly adapterInfo: AdapterInfo,
+  ) {
     this.gate = new Gate(capacity)
   }
-  abstract info(): AdapterInfo
+  info(): AdapterInfo {
+    return structuredClone(this.adapterInfo)
+  }
   /** A store ready to reset (spawning or making one if needed). */
   protected abstract take(): Promise<Resource>
   protected abstract storeOf(resource: Resource): LeasedStore
@@ -295,9 +300,9 @@ function storeName(source: object, fallback: string): string {
 class SingleStorePool extends GatedPool<LeasedStore> {
   private constructor(
     private readonly wrapped: LeasedStore,
-    private readonly adapterInfo: AdapterInfo,
+    adapterInfo: AdapterInfo,
   ) {
-    super(1)
+    super(1, adapterInfo)
   }
   static async open(store: MemoryStore, options: PoolOptions): Promise<SingleStorePool> {
     const timeoutMs = checkTimeout(options.timeoutMs, 'openPool')
@@ -316,9 +321,6 @@ class SingleStorePool extends GatedPool<LeasedStore> {
     }
     return new SingleStorePool(wrapStore(store, declared, timeoutMs), infoOf(name, null, declared))
   }
-  info(): AdapterInfo {
-    return structuredClone(this.adapterInfo)
-  }
   protected async take(): Promise<LeasedStore> {
     return this.wrapped
   }
@@ -334,6 +336,13 @@ class SingleStorePool extends GatedPool<LeasedStore> {
   }
 }
 
+/** Call the factory and check its product: anything but a store would fail every call with a cryptic "is not a function". */
+async function makeStore(factory: StoreFactory, timeoutMs: number): Promise<MemoryStore> {
+  const store: unknown = await invoke('the store factory', timeoutMs, factory)
+  if (store !== null && typeof store === 'object' && typeof (store as MemoryStore).ingest === 'function' && typeof (store as MemoryStore).query === 'function') return store as MemoryStore
+  throw new AdapterFault('ADAPTER_START_FAILED', `the store factory returned ${describeValue(store)}, not a MemoryStore; return an object with ingest() and query() (awaited if the factory is async)`)
+}
+
 /** A fresh store per episode. */
 class FactoryPool extends GatedPool<LeasedStore> {
   private spare: LeasedStore | null
@@ -341,11 +350,11 @@ class FactoryPool extends GatedPool<LeasedStore> {
     private readonly factory: StoreFactory,
     private readonly declared: DeclaredCapabilities,
     private readonly timeoutMs: number,
-    private readonly adapterInfo: AdapterInfo,
+    adapterInfo: AdapterInfo,
     first: LeasedStore,
     capacity: number,
   ) {
-    super(capacity)
+    super(capacity, adapterInfo)
     this.spare = first
   }
   static async open(factory: StoreFactory, options: PoolOptions): Promise<FactoryPool> {
@@ -356,7 +365,7 @@ class FactoryPool extends GatedPool<LeasedStore> {
     let first: MemoryStore
     let declared: DeclaredCapabilities
     try {
-      first = await invoke('the store factory', timeoutMs, factory)
+      first = await makeStore(factory, timeoutMs)
       declared = await readCapabilities(first, timeoutMs)
     } catch (error) {
       throw new AdapterStartError(`could not make a store with factory \`${name}\`: ${toFault(error, 'the store factory').message}`)
@@ -364,16 +373,13 @@ class FactoryPool extends GatedPool<LeasedStore> {
     refuseUnlessFit(declared, options.track, `store \`${name}\``, declared)
     return new FactoryPool(factory, declared, timeoutMs, infoOf(name, null, declared), wrapStore(first, declared, timeoutMs), capacity)
   }
-  info(): AdapterInfo {
-    return structuredClone(this.adapterInfo)
-  }
   protected async take(): Promise<LeasedStore> {
     const spare = this.spare
     if (spare) {
       this.spare = null
       return spare
     }
-    const store = await invoke('the store factory', this.timeoutMs, this.factory)
+    const store = await makeStore(this.factory, this.timeoutMs)
     return wrapStore(store, this.declared, this.timeoutMs)
   }
   protected storeOf(resource: LeasedStore): LeasedStore {
@@ -419,11 +425,11 @@ class CommandPool extends GatedPool<Worker> {
     private readonly spec: CommandAdapterSpec,
     private readonly timeoutMs: number,
     private readonly track: Track,
-    private readonly adapterInfo: AdapterInfo,
+    adapterInfo: AdapterInfo,
     first: Worker,
     capacity: number,
   ) {
-    super(capacity)
+    super(capacity, adapterInfo)
     this.idle.push(first)
     this.everyone.add(first)
   }
@@ -454,10 +460,6 @@ class CommandPool extends GatedPool<Worker> {
       }
       throw error
     }
-  }
-
-  info(): AdapterInfo {
-    return structuredClone(this.adapterInfo)
   }
 
   protected async take(): Promise<Worker> {

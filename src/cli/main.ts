@@ -8,6 +8,7 @@
  */
 import { Command, CommanderError } from 'commander'
 import { HARNESS_VERSION } from '../version.js'
+import { EXIT } from './exit-codes.js'
 // Subcommands (one import and one call each; keep them in this order).
 // @register-imports
 import { registerCorpus } from './commands/corpus.js'
@@ -41,9 +42,9 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) {
     // --help and --version exit 0; every other parse problem is a usage error.
-    process.exitCode = error.exitCode === 0 ? 0 : 2
+    process.exitCode = error.exitCode === 0 ? EXIT.clean : EXIT.usage
   } else {
     process.stderr.write(`timegrounded: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
-    process.exitCode = 3
+    process.exitCode = EXIT.internal
   }
 }

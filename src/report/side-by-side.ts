@@ -2,10 +2,9 @@
 import Table from 'cli-table3'
 import type { TivarqReport } from '../tivarq/score.js'
 import { formatInterval, formatRate, formatScore, headlineMetrics } from './format.js'
+import { COMPACT } from './terminal.js'
 
-// No rule between body rows: a dozen families stay readable in one screen.
-const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' }
-
+/** One column of the side-by-side table: a report under the name it is shown with. */
 export interface SideBySideEntry {
   name: string
   report: TivarqReport

@@ -14,9 +14,10 @@ import {
   headlineMetrics,
 } from './format.js'
 
-// No rule between body rows: a dozen families stay readable in one screen.
-const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' }
+/** cli-table3 characters of every report table: no rule between body rows, so a dozen families fit one screen. */
+export const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' }
 
+/** Options of `renderReport`. */
 export interface RenderOptions {
   /** Emit ANSI colours. @default false */
   color?: boolean

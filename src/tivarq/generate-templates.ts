@@ -36,7 +36,8 @@ export const TOPICS: readonly Topic[] = [
 ]
 
 /** The control fact every episode states and checks it survives the change. */
-export const CONTROL_TOPIC = { slot: 'interface_language', words: 'interface language' } as const
+const CONTROL_TOPIC = { slot: 'interface_language', words: 'interface language' } as const
+/** The values the control fact takes: episode i states INTERFACE_LANGUAGES[i mod 3]. */
 export const INTERFACE_LANGUAGES = ['English', 'Spanish', 'French'] as const
 
 /** Episodes per family in each split, in file order. */

@@ -25,6 +25,7 @@ export const DATASET_FILE_NAMES = [
   'probes_test.jsonl',
   'manifest.json',
 ] as const
+/** One of DATASET_FILE_NAMES. */
 export type DatasetFileName = (typeof DATASET_FILE_NAMES)[number]
 
 /** What `generateDataset` returns: the exact file texts and the rows they hold. */

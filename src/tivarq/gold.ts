@@ -76,6 +76,7 @@ function instant(iso: string): number {
   return Date.parse(iso)
 }
 
+/** What a probe asks the gold resolver: which slot, in which scope, as of when. */
 export interface GoldQuery {
   slot: string
   scope: string

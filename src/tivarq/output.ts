@@ -21,6 +21,7 @@ import type { TivarqReport } from './score.js'
 import type { AdapterInfo } from '../adapters/pool.js'
 import type { Track } from '../adapters/types.js'
 import { mean, roundHalfEven, sampleStddev } from '../stats/quantile.js'
+import { describeFound, issuePath, valueAt, withArticle } from './row-issues.js'
 import { HARNESS_VERSION, PACKAGE_ROOT } from '../version.js'
 
 /** `schema_version` of run_manifest.json. */
@@ -372,7 +373,7 @@ export function parsePredictions(text: string, file: string): PredictionRow[] {
     const parsed = predictionRowSchema.safeParse(value)
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
-        const path = issue.path.filter((key): key is string | number => typeof key !== 'symbol')
+        const path = issuePath(issue)
         note({ file, line, path: path.map(String).join('.'), message: describeRowIssue(issue, valueAt(value, path)) })
       }
       return
@@ -384,23 +385,6 @@ export function parsePredictions(text: string, file: string): PredictionRow[] {
   if (issues.length === 0 && rows.length === 0) note({ file, line: 0, path: '', message: 'no prediction rows; a predictions file holds one JSON row per probe' })
   if (issues.length > 0) throw new PredictionsFileError(file, issues, omitted)
   return rows
-}
-
-function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
-  let current = root
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null) return undefined
-    current = (current as Record<string | number, unknown>)[key]
-  }
-  return current
-}
-
-function describeFound(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'a list'
-  if (typeof value === 'object') return 'an object'
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)
-  return `${typeof value} ${String(value)}`
 }
 
 /** A zod issue as a sentence: the field's problem, what was found, what is allowed. */
@@ -419,7 +403,7 @@ function describeRowIssue(issue: z.core.$ZodIssue, value: unknown): string {
       return `unknown ${field} ${describeFound(value)}; expected one of ${oneOf(issue.values)}`
     case 'invalid_type': {
       if (value === undefined) return `missing; ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`} is required`
-      return `expected ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}, got ${describeFound(value)}`
+      return `expected ${withArticle(issue.expected)}, got ${describeFound(value)}`
     }
     default:
       return issue.message

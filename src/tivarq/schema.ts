@@ -5,9 +5,12 @@
  */
 import { z } from 'zod'
 
+/** `schema_version` of every TIVARQ v1 row and manifest. */
 export const SCHEMA_VERSION = 'tivarq.v1'
+/** Seed of the published TIVARQ v1 set; also the default run and bootstrap seed. */
 export const DATASET_SEED = 20261001
 
+/** The twelve episode families, in the order the dataset lists them. */
 export const FAMILIES = [
   'replacement',
   'reversal',
@@ -22,28 +25,42 @@ export const FAMILIES = [
   'third_party_quote',
   'ambiguity',
 ] as const
+/** One of FAMILIES. */
 export type Family = (typeof FAMILIES)[number]
 
+/** The dataset splits, smallest first. */
 export const SPLITS = ['smoke', 'dev', 'test'] as const
+/** One of SPLITS. */
 export type Split = (typeof SPLITS)[number]
 
+/** What an assertion does to its slot. */
 export const OPS = ['set', 'add', 'withdraw', 'uncertain', 'noop'] as const
+/** One of OPS. */
 export type Op = (typeof OPS)[number]
 
+/** The five states an answer can be in. */
 export const STATES = ['known', 'unknown', 'withdrawn', 'needs_clarification', 'expired'] as const
+/** One of STATES. */
 export type AnswerState = (typeof STATES)[number]
 
+/** The scopes a fact is held in. */
 export const SCOPES = ['personal', 'work'] as const
+/** One of SCOPES. */
 export type Scope = (typeof SCOPES)[number]
 
+/** What a probe checks: the changed fact, a fact that must not change, or the same slot in the other scope. */
 export const ROLES = ['target', 'control', 'scope_control'] as const
+/** When a probe is asked relative to its transition. */
 export const PHASES = ['pre', 'post', 'check'] as const
+/** What a store needs to answer a probe: plain memory, a clock, or history. */
 export const CAPABILITIES = ['basic', 'clock', 'history'] as const
+/** One of CAPABILITIES. */
 export type ProbeCapability = (typeof CAPABILITIES)[number]
 
 /** ISO-8601 UTC instant with a trailing `Z`, as the dataset writes them. */
 export const isoInstant = z.iso.datetime({ offset: false, local: false })
 
+/** The fact an event asserts, if any. */
 export const assertionSchema = z.strictObject({
   op: z.enum(OPS),
   slot: z.string().min(1),
@@ -52,8 +69,10 @@ export const assertionSchema = z.strictObject({
   effective_at: isoInstant,
   expires_at: isoInstant.optional(),
 })
+/** A parsed assertion. */
 export type Assertion = z.infer<typeof assertionSchema>
 
+/** One conversation turn of an episode. */
 export const eventSchema = z.strictObject({
   event_id: z.string().min(1),
   arrived_at: isoInstant,
@@ -61,8 +80,10 @@ export const eventSchema = z.strictObject({
   text: z.string(),
   assertion: assertionSchema.optional(),
 })
+/** A parsed event. */
 export type TivarqEvent = z.infer<typeof eventSchema>
 
+/** One row of `episodes_<split>.jsonl`. */
 export const episodeSchema = z.strictObject({
   schema_version: z.literal(SCHEMA_VERSION),
   episode_id: z.string().min(1),
@@ -72,12 +93,15 @@ export const episodeSchema = z.strictObject({
   topic: z.string().min(1),
   events: z.array(eventSchema),
 })
+/** A parsed episode. */
 export type Episode = z.infer<typeof episodeSchema>
 
 /** A known value is a string or a list of strings; every other state carries null. */
 export const answerValueSchema = z.union([z.string(), z.array(z.string()), z.null()])
+/** A string, a list of strings, or null. */
 export type AnswerValue = z.infer<typeof answerValueSchema>
 
+/** An expected or predicted answer: a state, and a value only when the state is `known`. */
 export const answerSchema = z
   .strictObject({ state: z.enum(STATES), value: answerValueSchema })
   .superRefine((answer, ctx) => {
@@ -88,8 +112,10 @@ export const answerSchema = z
       ctx.addIssue({ code: 'custom', path: ['value'], message: `state ${answer.state} carries a null value` })
     }
   })
+/** A parsed answer. */
 export type Answer = z.infer<typeof answerSchema>
 
+/** One row of `probes_<split>.jsonl`. */
 export const probeSchema = z.strictObject({
   probe_id: z.string().min(1),
   episode_id: z.string().min(1),
@@ -105,8 +131,10 @@ export const probeSchema = z.strictObject({
   capability: z.enum(CAPABILITIES),
   old_value: z.union([z.string(), z.array(z.string()), z.null()]),
 })
+/** A parsed probe. */
 export type Probe = z.infer<typeof probeSchema>
 
+/** `manifest.json`: counts, families, seed and the SHA-256 of every file. */
 export const manifestSchema = z.strictObject({
   episode_count: z.number().int(),
   families: z.array(z.string()),
@@ -114,6 +142,7 @@ export const manifestSchema = z.strictObject({
   schema_version: z.literal(SCHEMA_VERSION),
   seed: z.number().int(),
 })
+/** A parsed manifest. */
 export type Manifest = z.infer<typeof manifestSchema>
 
 /**

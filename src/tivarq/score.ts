@@ -70,6 +70,7 @@ export interface TivarqMetrics {
   reported_cost_usd: { total: number | null; cases_with_cost: number }
 }
 
+/** `probe_counts` of a report: rows by status. */
 export interface ProbeCounts {
   total: number
   answered: number
@@ -103,8 +104,9 @@ export interface TivarqReport {
   interrupted?: { expected_probes: number; finished_probes: number }
 }
 
+/** Options of `scoreRows`. */
 export interface ScoreOptions {
-  /** Seed of the bootstrap; the CLI uses the run seed. */
+  /** Seed of the bootstrap (required, so every report can be replayed); the CLI passes the run seed, by default 20261001. */
   seed: number
   /** Bootstrap resamples. @default 1000 (at least 500) */
   resamples?: number

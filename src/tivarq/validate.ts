@@ -16,6 +16,7 @@ import {
   sha256Hex,
 } from './dataset-files.js'
 import { resolveGold, sameAnswer } from './gold.js'
+import { describeFound, issuePath, valueAt, withArticle } from './row-issues.js'
 import {
   DATASET_SEED,
   FAMILIES,
@@ -290,12 +291,7 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
       if (raw === undefined) continue
       const episode = parseRow(episodeSchema, raw, episodesFile, line, issues)
       if (rawId !== undefined) {
-        const first = episodeIds.get(rawId)
-        if (first !== undefined) {
-          issues.add('duplicate_id', episodesFile, line, 'episode_id', rawId, `duplicate episode_id ${JSON.stringify(rawId)}; first seen at ${first}`)
-          continue
-        }
-        episodeIds.set(rawId, `${episodesFile}:${line}`)
+        if (!claimId(episodeIds, 'episode_id', rawId, episodesFile, line, issues)) continue
         episodesById.set(rawId, episode ?? null)
       }
       if (episode === undefined) continue
@@ -317,14 +313,7 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
       if (raw === undefined) continue
       const rawId = isRecord(raw) && typeof raw['probe_id'] === 'string' ? raw['probe_id'] : undefined
       const probe = parseRow(probeSchema, raw, probesFile, line, issues)
-      if (rawId !== undefined) {
-        const first = probeIds.get(rawId)
-        if (first !== undefined) {
-          issues.add('duplicate_id', probesFile, line, 'probe_id', rawId, `duplicate probe_id ${JSON.stringify(rawId)}; first seen at ${first}`)
-          continue
-        }
-        probeIds.set(rawId, `${probesFile}:${line}`)
-      }
+      if (rawId !== undefined && !claimId(probeIds, 'probe_id', rawId, probesFile, line, issues)) continue
       if (probe === undefined) continue
       probes.push(probe)
       checkProbe(probe, probesFile, line, episodesFile, episodesById, episodeIdsComplete, episodeIds, issues)
@@ -471,6 +460,20 @@ function parseJsonLine(file: string, line: number, text: string, issues: IssueCo
   }
 }
 
+/**
+ * Record where `id` was first seen (`file:line`, kept in `seen`); a second
+ * sighting is reported as a duplicate and returns false, so the row is skipped.
+ */
+function claimId(seen: Map<string, string>, field: 'episode_id' | 'probe_id', id: string, file: string, line: number, issues: IssueCollector): boolean {
+  const first = seen.get(id)
+  if (first !== undefined) {
+    issues.add('duplicate_id', file, line, field, id, `duplicate ${field} ${JSON.stringify(id)}; first seen at ${first}`)
+    return false
+  }
+  seen.set(id, `${file}:${line}`)
+  return true
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
@@ -552,7 +555,7 @@ function parseRow<T>(schema: z.ZodType<T>, raw: unknown, file: string, line: num
 type ZodIssue = z.core.$ZodIssue
 
 function addZodIssue(issue: ZodIssue, raw: unknown, file: string, line: number | null, issues: IssueCollector, codeOverride?: DatasetIssueCode): void {
-  const path = issue.path.filter((key): key is string | number => typeof key !== 'symbol')
+  const path = issuePath(issue)
   const value = valueAt(raw, path)
   const field = path.length > 0 ? String(path[path.length - 1]) : 'row'
   const add = (code: DatasetIssueCode, at: (string | number)[], found: unknown, message: string): void =>
@@ -573,7 +576,7 @@ function addZodIssue(issue: ZodIssue, raw: unknown, file: string, line: number |
     case 'invalid_type':
       if (value === undefined) add('missing_field', path, undefined, `missing; a ${issue.expected} is required`)
       else if (path.length === 0) add('invalid_field', path, value, `expected a JSON object, got ${describe(value)}`)
-      else add('invalid_field', path, value, `expected ${article(issue.expected)}, got ${describe(value)}`)
+      else add('invalid_field', path, value, `expected ${withArticle(issue.expected)}, got ${describe(value)}`)
       return
     case 'invalid_format':
       if (issue.format === 'datetime') add('invalid_field', path, value, `expected an ISO-8601 UTC instant such as 2025-01-01T00:00:00Z, got ${describe(value)}`)
@@ -591,30 +594,14 @@ function addZodIssue(issue: ZodIssue, raw: unknown, file: string, line: number |
   }
 }
 
-function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
-  let current = root
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null) return undefined
-    current = (current as Record<string | number, unknown>)[key]
-  }
-  return current
-}
-
 /** `events[1].assertion.op` */
 function renderPath(path: readonly (string | number)[]): string {
   return path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`)).join('')
 }
 
+/** As describeFound, but a list shows its first items: a dataset row is small enough to quote. */
 function describe(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return `array ${preview(JSON.stringify(value)).slice(1, -1)}`
-  if (typeof value === 'object') return 'an object'
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)
-  return `${typeof value} ${String(value)}`
-}
-
-function article(expected: string): string {
-  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`
+  return Array.isArray(value) ? `array ${preview(JSON.stringify(value)).slice(1, -1)}` : describeFound(value)
 }
 
 // ---------------------------------------------------------------------------

@@ -107,6 +107,23 @@ test('a factory pool makes a fresh store per lease, bounded by concurrency, and 
   })
 })
 
+test('a factory that returns something other than a store is refused, naming what it returned, at open and at a later lease', async () => {
+  const notAStore = () => ({ hello: 'world' }) as unknown as MemoryStore
+  await expect(openPool(notAStore, { track: 'structured' })).rejects.toMatchObject({
+    code: 'ADAPTER_START_FAILED',
+    message: 'could not make a store with factory `notAStore`: the store factory returned an object without ingest and query(), not a MemoryStore; return an object with ingest() and query() (awaited if the factory is async)',
+  })
+  let made = 0
+  const laterNull = () => (++made === 1 ? { ingest() {}, query: () => ({ state: 'unknown' as const, value: null }) } : (null as unknown as MemoryStore))
+  const pool = await openPool(laterNull, { track: 'structured' })
+  await (await pool.acquire(context)).release()
+  await expect(pool.acquire(context)).rejects.toMatchObject({ code: 'ADAPTER_START_FAILED', message: 'the store factory returned null, not a MemoryStore; return an object with ingest() and query() (awaited if the factory is async)' })
+  // The failed lease gave its slot back: the pool still leases.
+  made = 0
+  await (await pool.acquire(context)).release()
+  await pool.close()
+})
+
 test('a command pool answers through the wire in camelCase and closes its process at the end', async () => {
   const pool = await openPool(commandAdapter([process.execPath, FAULT_ADAPTER, 'none']), { track: 'conversation' })
   expect(pool.info()).toMatchObject({ adapterVersion: 'fault-1', capabilities: { clock: true, history: true, tracks: ['structured', 'conversation'] } })

@@ -7,13 +7,14 @@ import type { Command } from 'commander'
 import { writeDataset } from '../../tivarq/generate.js'
 import type { WrittenDatasetFile } from '../../tivarq/generate.js'
 import { describeWriteError } from '../fs-errors.js'
+import { EXIT, fail } from '../exit-codes.js'
 
 interface GenerateOptions {
   out: string
 }
 
 /** One summary line per written file: `<name>  <bytes> bytes  sha256 <hex>`. */
-export function renderGenerateSummary(files: readonly WrittenDatasetFile[], dir: string): string {
+function renderGenerateSummary(files: readonly WrittenDatasetFile[], dir: string): string {
   const width = Math.max(...files.map((file) => file.name.length))
   const lines = files.map((file) => `${file.name.padEnd(width)}  ${String(file.bytes).padStart(7)} bytes  sha256 ${file.sha256}`)
   lines.push(`Wrote TIVARQ v1 (${files.length} files) to ${dir} (dataset: TIVARQ, CC BY 4.0).`)
@@ -33,9 +34,7 @@ export function registerGenerate(program: Command): void {
       } catch (error) {
         // File-system refusals (EACCES, ENOTDIR, EEXIST...) are the user's to fix; anything else is ours.
         if (!(error instanceof Error && 'syscall' in error)) throw error
-        process.stderr.write(`timegrounded generate: cannot write the dataset to \`--out ${options.out}\`: ${describeWriteError(error, options.out)}.\n`)
-        process.exitCode = 2
-        return
+        return fail('generate', `cannot write the dataset to \`--out ${options.out}\`: ${describeWriteError(error, options.out)}.`, EXIT.usage)
       }
       process.stdout.write(renderGenerateSummary(files, options.out))
     })

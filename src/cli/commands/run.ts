@@ -22,26 +22,11 @@ import { renderMarkdown } from '../../report/markdown.js'
 import { renderFirstErrors, renderReport } from '../../report/terminal.js'
 import { formatScore } from '../../report/format.js'
 import { describeWriteError } from '../fs-errors.js'
+import { EXIT, fail, parseWholeNumber, reportsExitCode, UsageError } from '../exit-codes.js'
 import { wantsColor } from '../color.js'
 import { startProgress } from '../progress.js'
 
 const TRACKS: readonly Track[] = ['structured', 'conversation']
-
-/** A command line the user must fix (exit 2). */
-export class UsageError extends TimegroundedError {
-  constructor(message: string) {
-    super('USAGE', message)
-  }
-}
-
-/** Parse a whole-number option; names the option in the error. */
-export function parseWholeNumber(flag: string, text: string | undefined, fallback: number, minimum: number): number {
-  if (text === undefined) return fallback
-  if (!/^\d+$/.test(text.trim()) || Number(text) < minimum) {
-    throw new UsageError(`\`${flag}\` must be a whole number ≥ ${minimum}; got ${JSON.stringify(text)}.`)
-  }
-  return Number(text)
-}
 
 interface RawRunOptions {
   dataset?: string
@@ -62,7 +47,7 @@ interface RawRunOptions {
 }
 
 /** The resolved settings of one `run`, defaults applied. */
-export interface RunSettings {
+interface RunSettings {
   datasetDir: string | undefined
   split: Split
   track: Track
@@ -81,7 +66,7 @@ export interface RunSettings {
 }
 
 /** Check and default the options of `run`; throws UsageError naming the option. */
-export function resolveRunSettings(raw: RawRunOptions, command: readonly string[]): RunSettings {
+function resolveRunSettings(raw: RawRunOptions, command: readonly string[]): RunSettings {
   if (raw.split === undefined) throw new UsageError(`\`--split\` is required: one of ${SPLITS.join(', ')}.`)
   if (!(SPLITS as readonly string[]).includes(raw.split)) throw new UsageError(`\`--split ${raw.split}\` is not a split; use one of ${SPLITS.join(', ')}.`)
   if (raw.output === undefined) throw new UsageError('`--output DIR` is required: the directory the result files go to.')
@@ -129,11 +114,6 @@ export function resolveRunSettings(raw: RawRunOptions, command: readonly string[
 
 // ─── The command ─────────────────────────────────────────────────────────────
 
-function fail(message: string, code: number): void {
-  process.stderr.write(`timegrounded run: ${message}\n`)
-  process.exitCode = code
-}
-
 function summaryOfRepeats(reports: readonly TivarqReport[]): string {
   const spread = aggregateReports(reports).transition_success_rate
   return `Transition success over ${reports.length} repetitions: mean ${formatScore(spread.mean)}, sample sd ${formatScore(spread.stddev)}, range [${formatScore(spread.min)}, ${formatScore(spread.max)}] (${spread.scores.map(formatScore).join(', ')})`
@@ -144,7 +124,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
   try {
     settings = resolveRunSettings(raw, command)
   } catch (error) {
-    if (error instanceof UsageError) return fail(`${error.message}\nSee \`timegrounded run --help\`.`, 2)
+    if (error instanceof UsageError) return fail('run', `${error.message}\nSee \`timegrounded run --help\`.`, EXIT.usage)
     throw error
   }
 
@@ -155,7 +135,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
     split = await loadSplit(settings.datasetDir, settings.split)
     manifestHash = await sha256File(join(datasetDir, MANIFEST_FILE))
   } catch (error) {
-    if (error instanceof TimegroundedError || (error instanceof Error && 'syscall' in error)) return fail(error.message, 2)
+    if (error instanceof TimegroundedError || (error instanceof Error && 'syscall' in error)) return fail('run', error.message, EXIT.usage)
     throw error
   }
   const seed = settings.seed ?? split.manifest.seed ?? DATASET_SEED
@@ -169,7 +149,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
   } catch (error) {
     // The pool's own message may already say "could not start adapter `…`:"; do not say it twice.
     const reason = (error instanceof Error ? error.message : String(error)).replace(/^could not start adapter `[^`]*`: /, '')
-    return fail(`could not start the adapter ${who}: ${reason}`, 2)
+    return fail('run', `could not start the adapter ${who}: ${reason}`, EXIT.usage)
   }
 
   let writer: RunWriter
@@ -177,7 +157,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
     writer = new RunWriter(settings.output)
   } catch (error) {
     await pool.close()
-    return fail(`cannot write to \`--output ${settings.output}\`: ${describeWriteError(error, settings.output)}.`, 2)
+    return fail('run', `cannot write to \`--output ${settings.output}\`: ${describeWriteError(error, settings.output)}.`, EXIT.usage)
   }
   const info = pool.info()
   writer.writeManifest(
@@ -223,7 +203,8 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
           `wrote ${runFileNames(current.repetition, settings.repeats).predictions} and ${runFileNames(current.repetition, settings.repeats).report} (marked incomplete) to ${writer.dir}\n`,
       )
     }
-    const exit = (): never => process.exit(1)
+    // Interrupted means incomplete: the same code a run with error rows gets.
+    const exit = (): never => process.exit(EXIT.problems)
     setTimeout(exit, 2000).unref()
     pool.close().then(exit, exit)
   }
@@ -282,7 +263,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
       // A summary that cannot be written must not fail the run.
     }
   }
-  process.exitCode = reports.every((report) => report.complete) ? 0 : 1
+  process.exitCode = reportsExitCode(reports)
 }
 
 /** Register `run` on the CLI program. */

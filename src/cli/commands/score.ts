@@ -10,7 +10,7 @@ import { DATASET_SEED } from '../../tivarq/schema.js'
 import { scoreRows } from '../../tivarq/score.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderFirstErrors, renderReport } from '../../report/terminal.js'
-import { parseWholeNumber, UsageError } from './run.js'
+import { EXIT, fail, parseWholeNumber, reportsExitCode, UsageError } from '../exit-codes.js'
 import { describeWriteError } from '../fs-errors.js'
 import { wantsColor } from '../color.js'
 
@@ -19,11 +19,6 @@ interface RawScoreOptions {
   seed?: string
   resamples?: string
   color?: boolean
-}
-
-function fail(message: string, code: number): void {
-  process.stderr.write(`timegrounded score: ${message}\n`)
-  process.exitCode = code
 }
 
 /** Register `score` on the CLI program. */
@@ -45,14 +40,14 @@ export function registerScore(program: Command): void {
         seed = parseWholeNumber('--seed', options.seed, DATASET_SEED, 0)
         resamples = parseWholeNumber('--resamples', options.resamples, DEFAULT_RESAMPLES, MIN_RESAMPLES)
       } catch (error) {
-        if (error instanceof UsageError) return fail(`${error.message}\nSee \`timegrounded score --help\`.`, 2)
+        if (error instanceof UsageError) return fail('score', `${error.message}\nSee \`timegrounded score --help\`.`, EXIT.usage)
         throw error
       }
       let rows
       try {
         rows = readPredictions(file)
       } catch (error) {
-        if (error instanceof TimegroundedError) return fail(error.message, 2)
+        if (error instanceof TimegroundedError) return fail('score', error.message, EXIT.usage)
         throw error
       }
       const report = scoreRows(rows, { seed, resamples })
@@ -60,11 +55,11 @@ export function registerScore(program: Command): void {
       try {
         path = new RunWriter(options.output).writeReport(report)
       } catch (error) {
-        return fail(`cannot write report.json to \`--output ${options.output}\`: ${describeWriteError(error, options.output)}.`, 2)
+        return fail('score', `cannot write report.json to \`--output ${options.output}\`: ${describeWriteError(error, options.output)}.`, EXIT.usage)
       }
       const color = wantsColor(options.color, process.stdout)
       const firstErrors = renderFirstErrors(rows, { color })
       process.stdout.write(`${renderReport(report, { color, title: `TIVARQ report · ${file}` })}\n${firstErrors === '' ? '' : `\n${firstErrors}\n`}\nWrote ${path}\n`)
-      process.exitCode = report.complete ? 0 : 1
+      process.exitCode = reportsExitCode([report])
     })
 }

@@ -6,18 +6,14 @@
 import { stat } from 'node:fs/promises'
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import { SPLITS, type Split } from '../../tivarq/schema.js'
-import { renderValidationResult, validateDataset, type ValidationResult } from '../../tivarq/validate.js'
+import { renderValidationResult, validateDataset } from '../../tivarq/validate.js'
+import { EXIT, fail, validationExitCode } from '../exit-codes.js'
 
 interface ValidateCommandOptions {
   dataset?: string
   json?: boolean
   maxIssues: number
   split?: Split[]
-}
-
-/** The exit code of a validation: 0 valid, 1 invalid. */
-export function validationExitCode(result: ValidationResult): 0 | 1 {
-  return result.status === 'valid' ? 0 : 1
 }
 
 function parseMaxIssues(text: string): number {
@@ -39,9 +35,7 @@ export function registerValidate(program: Command): void {
       if (options.dataset !== undefined) {
         const isDirectory = await stat(options.dataset).then((info) => info.isDirectory(), () => false)
         if (!isDirectory) {
-          process.stderr.write(`timegrounded validate: \`--dataset ${options.dataset}\` is not a directory; pass the folder that holds manifest.json and the episodes_*/probes_* files.\n`)
-          process.exitCode = 2
-          return
+          return fail('validate', `\`--dataset ${options.dataset}\` is not a directory; pass the folder that holds manifest.json and the episodes_*/probes_* files.`, EXIT.usage)
         }
       }
       const result = await validateDataset(options.dataset, { maxIssues: options.maxIssues, ...(options.split ? { splits: options.split } : {}) })

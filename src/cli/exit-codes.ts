@@ -1,0 +1,45 @@
+/**
+ * Exit codes and usage errors shared by the subcommands. An exit code is a
+ * pure function of what the command found, so a CI script can branch on it.
+ */
+import { TimegroundedError } from '../errors.js'
+import type { TivarqReport } from '../tivarq/score.js'
+import type { ValidationResult } from '../tivarq/validate.js'
+
+/** The exit codes of `timegrounded`: 0 clean, 1 problems found, 2 usage or data error, 3 internal error. */
+export const EXIT = { clean: 0, problems: 1, usage: 2, internal: 3 } as const
+
+/** One of the values of `EXIT`. */
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
+
+/** `run` and `score`: clean when every report is complete (no error rows, not interrupted). */
+export function reportsExitCode(reports: readonly TivarqReport[]): ExitCode {
+  return reports.every((report) => report.complete) ? EXIT.clean : EXIT.problems
+}
+
+/** `validate`: clean when the dataset is valid. */
+export function validationExitCode(result: ValidationResult): ExitCode {
+  return result.status === 'valid' ? EXIT.clean : EXIT.problems
+}
+
+/** A command line the user must fix (code `USAGE`, exit 2). */
+export class UsageError extends TimegroundedError {
+  constructor(message: string) {
+    super('USAGE', message)
+  }
+}
+
+/** Parse a whole-number option; a UsageError names the option. @default `fallback` when the option is absent */
+export function parseWholeNumber(flag: string, text: string | undefined, fallback: number, minimum: number): number {
+  if (text === undefined) return fallback
+  if (!/^\d+$/.test(text.trim()) || Number(text) < minimum) {
+    throw new UsageError(`\`${flag}\` must be a whole number ≥ ${minimum}; got ${JSON.stringify(text)}.`)
+  }
+  return Number(text)
+}
+
+/** Write `timegrounded <command>: <message>` to stderr and set the exit code; the one place a command reports a failure. */
+export function fail(command: string, message: string, code: ExitCode): void {
+  process.stderr.write(`timegrounded ${command}: ${message}\n`)
+  process.exitCode = code
+}

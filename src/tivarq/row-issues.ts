@@ -1,0 +1,36 @@
+/**
+ * Wording shared by the two readers of JSONL rows — the dataset validator and
+ * the predictions reader — when they turn a zod issue into a sentence: where
+ * the issue points, what was found there, and the article before a type name.
+ * Internal: not exported from the package.
+ */
+import type { z } from 'zod'
+
+/** The issue's path without symbol keys (JSON rows have none). */
+export function issuePath(issue: z.core.$ZodIssue): (string | number)[] {
+  return issue.path.filter((key): key is string | number => typeof key !== 'symbol')
+}
+
+/** The value at `path` inside `root`, or undefined when the path leaves the JSON. */
+export function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
+  let current = root
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined
+    current = (current as Record<string | number, unknown>)[key]
+  }
+  return current
+}
+
+/** A found value for a message: `null`, a JSON-quoted string cut at 60 characters, `number 5`; a list or object by its kind. */
+export function describeFound(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'a list'
+  if (typeof value === 'object') return 'an object'
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)
+  return `${typeof value} ${String(value)}`
+}
+
+/** `an integer`, `a number`: the type name zod reports, with its article. */
+export function withArticle(typeName: string): string {
+  return /^[aeiou]/.test(typeName) ? `an ${typeName}` : `a ${typeName}`
+}

@@ -5,7 +5,7 @@
  */
 import { Chalk } from 'chalk'
 import type { GroundingRecord } from './grounding.js'
-import type { DeltaRecord, GroundedRunResult, ProbeComparison } from './run.js'
+import { DELTA_MEANING, type DeltaRecord, type GroundedRunResult, type ProbeComparison } from './run.js'
 
 export interface RenderOptions {
   /** Colour the output (ANSI). @default false */
@@ -63,6 +63,7 @@ export function renderGroundedRun(run: GroundedRunResult, options: RenderOptions
     if (row.status === 'judged') lines.push(`  ${row.correct ? c.green('✓') : c.red('✗')} ${row.question_id}  ${JSON.stringify(row.response.slice(0, 80))}  (${row.judge_detail})`)
     else lines.push(`  ${c.yellow('!')} ${row.question_id}  ${row.status}: ${row.error}`)
   }
+  lines.push(run.caveat)
   return lines.join('\n')
 }
 
@@ -75,6 +76,7 @@ export function renderProbeComparison(comparison: ProbeComparison, options: Rend
     `  control (timestamps-and-text)  ${scoreWithCount(comparison.control)}`,
     `  probe   (timestamps-only)      ${scoreWithCount(comparison.probe)}`,
     `  delta   (probe − control)      ${(drop ? c.red : c.green)(renderDelta(comparison.delta))}`,
+    `                                 (${DELTA_MEANING})`,
   ]
   if (comparison.ceiling) lines.push(`  ceiling (reference reader)     ${scoreWithCount(comparison.ceiling)}`)
   const errors = [comparison.control, comparison.probe].reduce((n, run) => n + run.agent_errors + run.judge_errors, 0)
@@ -82,9 +84,12 @@ export function renderProbeComparison(comparison: ProbeComparison, options: Rend
   lines.push(
     `  judge ${comparison.control.judge.kind}${comparison.control.judge.model ? ` (${comparison.control.judge.model})` : ''}, fingerprint ${comparison.control.judge.prompt_fingerprint.slice(0, 12)}`,
     '',
-    drop
-      ? '  A drop under the probe: that share of the temporal score came from dates printed in the prompt, not from stored time.'
-      : '  No drop under the probe: the agent honours the timestamps it is given (on these questions).',
+    // With nothing right under the control there is nothing the probe could take away: no verdict on timestamps.
+    comparison.control.correct === 0
+      ? '  The control answered no question correctly, so the probe had nothing to take away: this run says nothing about timestamps.'
+      : drop
+        ? '  A drop under the probe: that share of the temporal score came from dates printed in the prompt, not from stored time.'
+        : '  No drop under the probe: the agent honours the timestamps it is given (on these questions).',
     `  ${comparison.caveat}`,
   )
   return lines.join('\n')

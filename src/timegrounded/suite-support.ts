@@ -14,7 +14,8 @@ import { deterministicJudge, llmJudge, type Judge } from './judges.js'
 import { loadLongMemEval, type LongMemEvalEntry } from './longmemeval.js'
 import type { ChatEndpoint } from './openai.js'
 import { scoreWithCount, renderDelta } from './render.js'
-import { askQuestion, judgeRecord, pairedDelta, prepareGroundedRun, probeCaveat, type DeltaRecord, type GroundedDataset, type JudgeRecord, type QuestionRow } from './run.js'
+import { MIN_RESAMPLES } from '../stats/bootstrap.js'
+import { askQuestion, DEFAULT_PROBE_SEED, DELTA_MEANING, judgeRecord, pairedDelta, prepareGroundedRun, probeCaveat, type DeltaRecord, type GroundedDataset, type JudgeRecord, type QuestionRow } from './run.js'
 import { Chalk } from 'chalk'
 
 /** The runs a suite can hold: control and probe always, ceiling on request. */
@@ -38,6 +39,8 @@ export interface TimeGroundedSuiteOptions {
   resamples?: number
   /** Milliseconds per agent call. @default 120000 */
   agentTimeoutMs?: number
+  /** Milliseconds one grading may take before the question is a judge error. @default 600000 */
+  judgeTimeoutMs?: number
 }
 
 /** `task.meta.timegrounded` of one time-grounded question's test (plain JSON). */
@@ -61,6 +64,8 @@ export interface TimeGroundedCaseMeta {
   /** Whether the control answered this question correctly (probe cases, when the control ran first). */
   control_correct: boolean | null
   caveat: string
+  /** Seed and resamples of the paired bootstrap the suite asked for, so the reporter draws the interval the user configured. */
+  bootstrap?: { seed: number; resamples: number }
   row: QuestionRow
 }
 
@@ -128,6 +133,12 @@ export async function planTimeGroundedCases(
   options: TimeGroundedSuiteOptions = {},
 ): Promise<TimeGroundedPlan> {
   const suite = options.name ?? 'time-grounded'
+  // Checked here: the interval is drawn by the reporter after the run, where a bad option could only crash it.
+  const bootstrap = { seed: options.seed ?? DEFAULT_PROBE_SEED, resamples: options.resamples ?? 1000 }
+  if (!Number.isFinite(bootstrap.seed)) throw new TimeGroundedOptionError(`\`timeGrounded.seed\` must be a finite number, got ${options.seed}.`)
+  if (!Number.isInteger(bootstrap.resamples) || bootstrap.resamples < MIN_RESAMPLES) {
+    throw new TimeGroundedOptionError(`\`timeGrounded.resamples\` must be a whole number of at least ${MIN_RESAMPLES}, got ${options.resamples}; leave it out for 1000.`)
+  }
   const judge = resolveJudge(options.judge)
   const dataset = await resolveDataset(options.dataset)
   const subject = typeof agent === 'function' ? await agent() : agent
@@ -151,7 +162,12 @@ export async function planTimeGroundedCases(
         questionId: entry.question_id,
         run: () =>
           queue.run(async () => {
-            const row = await askQuestion(runner, entry, { mode, judge, ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}) })
+            const row = await askQuestion(runner, entry, {
+              mode,
+              judge,
+              ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}),
+              ...(options.judgeTimeoutMs !== undefined ? { judgeTimeoutMs: options.judgeTimeoutMs } : {}),
+            })
             const correct = row.status === 'judged' && row.correct
             if (run === 'control') controlCorrect.set(entry.question_id, correct)
             const meta: TimeGroundedCaseMeta = {
@@ -170,6 +186,7 @@ export async function planTimeGroundedCases(
               grounding: order === 0 ? (run === 'control' ? controlRecord : probeRecord) : null,
               control_correct: run === 'probe' ? (controlCorrect.get(entry.question_id) ?? null) : null,
               caveat,
+              bootstrap,
               row,
             }
             return meta
@@ -256,7 +273,14 @@ export function summarizeTimeGrounded(metas: readonly TimeGroundedCaseMeta[], op
       control: score(control),
       probe: score(probe),
       ceiling: ceiling.length > 0 ? score(ceiling) : null,
-      delta: paired ? pairedDelta(control.map((m) => m.row), probe.map((m) => m.row), options) : null,
+      // Explicit options win; otherwise the seed and resamples the suite was planned with.
+      delta: paired
+        ? pairedDelta(
+            control.map((m) => m.row),
+            probe.map((m) => m.row),
+            { seed: options.seed ?? first.bootstrap?.seed, resamples: options.resamples ?? first.bootstrap?.resamples },
+          )
+        : null,
       caveat: first.caveat,
     })
   }
@@ -275,6 +299,7 @@ export function renderTimeGroundedSummary(summary: TimeGroundedSummary, options:
         ? `  delta   (probe − control)      ${(s.delta.value !== null && s.delta.value < 0 ? c.red : c.green)(renderDelta(s.delta))}`
         : `  delta   (probe − control)      not computed: ${s.control.questions} control and ${s.probe.questions} probe results of ${s.total} questions in this report`,
     ]
+    if (s.delta) lines.push(`                                 (${DELTA_MEANING})`)
     if (s.ceiling) lines.push(`  ceiling (reference reader)     ${scoreWithCount(s.ceiling)}`)
     const errors = s.control.errors + s.probe.errors
     if (errors > 0) lines.push(c.yellow(`  ${errors} question(s) ended in an error and count as incorrect`))

@@ -139,3 +139,19 @@ describe('timegrounded probe', () => {
     expect(llm.stderr).toContain('`--judge llm` needs `--judge-base-url URL`')
   })
 })
+
+describe('probe: a single mode says a dozen questions is a probe, in text and JSON', () => {
+  test('text and --json both carry the caveat', () => {
+    const text = timegrounded(['probe', '--mode', 'timestamps-only'])
+    expect(text.status).toBe(0)
+    expect(text.stdout).toContain('Twelve questions is a probe, not a ranking')
+    const json = timegrounded(['probe', '--mode', 'timestamps-only', '--json'])
+    expect(json.status).toBe(0)
+    expect((JSON.parse(json.stdout) as { caveat: string }).caveat).toMatch(/^Twelve questions is a probe, not a ranking/)
+  })
+
+  test('compare --json explains the delta', () => {
+    const json = timegrounded(['probe', '--json'])
+    expect((JSON.parse(json.stdout) as { delta_meaning: string }).delta_meaning).toMatch(/probe accuracy − control accuracy.*percentage points/)
+  })
+})

@@ -144,6 +144,17 @@ describe('pairedBootstrapDelta', () => {
     expect(result.high as number).toBeGreaterThan(-0.25)
   })
 
+  test('7 of 12 lost: the interval is the exact bootstrap percentiles, computed independently (Python, binomial)', () => {
+    // A resample's delta is -K/12 with K ~ Binomial(12, 7/12). Python's exact CDF puts the 2.5% and 97.5%
+    // quantiles of K at 4 and 10, so the percentile interval is [-10/12, -4/12] = [-83.3, -33.3] points.
+    const control = Array.from({ length: 12 }, () => 1)
+    const probe = control.map((_, i) => (i < 7 ? 0 : 1))
+    const result = pairedBootstrapDelta(control, probe, { seed: 20240101 })
+    expect(result.delta).toBeCloseTo(-7 / 12, 12)
+    expect(result.low).toBeCloseTo(-10 / 12, 12)
+    expect(result.high).toBeCloseTo(-4 / 12, 12)
+  })
+
   test('unmatched lengths are refused', () => {
     expect(() => pairedBootstrapDelta([1, 2], [1], { seed: 1 })).toThrow(/matched items/)
   })

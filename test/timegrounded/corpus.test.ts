@@ -68,11 +68,21 @@ describe('the rule checker catches what it should', () => {
     ['See you on the 14th.', 'absolute-date'],
     ['Back in 2022 I moved.', 'absolute-date'],
     ['Due 3/14 at noon.', 'absolute-date'],
+    ['The lease ends on the fourteenth.', 'absolute-date'],
+    ['Rent is due by the twenty-first of each month.', 'absolute-date'],
+    ['We fly home on Christmas Eve.', 'absolute-date'],
+    ["The party is on New Year's Day.", 'absolute-date'],
     ['I start a fortnight from tomorrow, a Friday.', 'weekday'],
   ])('%s breaks %s', (content, rule) => {
     const items = clone(shipped.items)
     items[8]!.haystack_sessions[0]![0]!.content = content
     expect(checkCorpus(items).map((issue) => issue.rule)).toContain(rule)
+  })
+
+  test('relative phrases with ordinals stay allowed', () => {
+    for (const text of ['the first Monday of next month', 'first thing in the morning', 'before the first session', 'on the second attempt']) {
+      expect(findAbsoluteDate(text), text).toBeNull()
+    }
   })
 
   test('sessions out of order, or after the question, break chronology', () => {

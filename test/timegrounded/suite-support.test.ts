@@ -75,3 +75,16 @@ describe('summary and rendering', () => {
     expect(renderTimeGroundedSummary(summary)).toContain('not computed: 6 control and 6 probe results of 12 questions in this report')
   })
 })
+
+describe('the suite options `seed` and `resamples` reach the reported interval', () => {
+  test('the delta is drawn with the seed and resamples given to the suite, and says so', async () => {
+    const metas = await runAll(ingestionOrderAgent({ clock: () => new Date('2026-01-15T12:00:00Z') }), { seed: 7, resamples: 600 })
+    const delta = summarizeTimeGrounded(JSON.parse(JSON.stringify(metas)) as TimeGroundedCaseMeta[]).suites[0]!.delta!
+    expect(delta).toMatchObject({ seed: 7, resamples: 600, n: 12 })
+    expect(renderTimeGroundedSummary(summarizeTimeGrounded(metas))).toContain('seed 7, 600 resamples')
+  })
+
+  test('too few resamples is refused when the suite is planned, not when the reporter prints', async () => {
+    await expect(planTimeGroundedCases(honestAgent(), { resamples: 100 })).rejects.toMatchObject({ code: 'SUITE_OPTION_INVALID' })
+  })
+})

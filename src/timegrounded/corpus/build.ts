@@ -119,6 +119,13 @@ function toEntry(question: AuthoredQuestion): LongMemEvalEntry {
   }
 }
 
+const UNIT_ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth']
+const SPELLED_ORDINALS = [
+  ...UNIT_ORDINALS,
+  ...['tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth', 'eighteenth', 'nineteenth', 'twentieth', 'thirtieth'],
+  ...UNIT_ORDINALS.map((o) => `twenty[- ]${o}`),
+  'thirty[- ]first',
+].join('|')
 const MONTHS_FULL = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 const ABSOLUTE_PATTERNS: { pattern: RegExp; what: string }[] = [
   { pattern: /\b\d{4}\b/, what: 'a four-digit number (a year)' },
@@ -127,6 +134,11 @@ const ABSOLUTE_PATTERNS: { pattern: RegExp; what: string }[] = [
   { pattern: new RegExp(`\\b(?:${MONTHS_FULL.filter((m) => m !== 'May' && m !== 'March').join('|')})\\b`, 'i'), what: 'a month name' },
   { pattern: /\b(?:May|March|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b/, what: 'a month name' },
   { pattern: /\b\d{1,2}(?:st|nd|rd|th)\b/i, what: 'a day-of-month ordinal' },
+  // "on the fourteenth", "the first of the month": a spelled ordinal standing alone (or before "of") names a day of
+  // the month. Before a noun it does not ("the first Monday of next month", "the second attempt").
+  { pattern: new RegExp(`\\bthe (?:${SPELLED_ORDINALS})(?=\\s*(?:$|[.,;:!?)]|of\\b))`, 'i'), what: 'a day-of-month ordinal' },
+  // Fixed-date holidays name a calendar day as surely as "December 25" does.
+  { pattern: /\b(?:Christmas|New Year'?s?|Hogmanay|Halloween|Valentine'?s Day|Boxing Day|Independence Day|Bastille Day)\b/, what: 'a fixed-date holiday' },
 ]
 
 /** What in a text reads as an absolute date, or null. */

@@ -252,7 +252,7 @@ export const AUTHORED_QUESTIONS: readonly AuthoredQuestion[] = [
       {
         at: '2024-09-14T18:00:00Z',
         turns: [
-          user('I picked up my new gravel bike yesterday and rode it out to the lake this morning.'),
+          user('I bought my new gravel bike yesterday and rode it out to the lake this morning.'),
           assistant('How did the tyres feel on the loose stuff?'),
           user('Grippy, much better than my old road bike.'),
         ],

@@ -261,3 +261,4 @@ export type {
 
 export { JudgeUnreachableError } from './timegrounded/judges.js'
 export type { LlmJudgeOptions } from './timegrounded/judges.js'
+export { assertReadableDates } from './timegrounded/grounding.js'

@@ -67,6 +67,36 @@ export function describeCommand(argv: readonly string[]): string {
 /** What a process is called in messages: an `adapter` (tivarq.adapter.v1) or an `agent` (timegrounded.agent.v1). @default 'adapter' */
 export type ProcessNoun = 'adapter' | 'agent'
 
+/**
+ * Adapter processes still running. Each runs in its own process group, out of
+ * reach of a terminal's Ctrl-C, so the harness kills them when it exits or is
+ * signalled (a Vitest worker, say, that dies of Ctrl-C): none may outlive it.
+ */
+const running = new Set<AdapterProcess>()
+let exitHookInstalled = false
+
+function killRunning(): void {
+  for (const each of running) each.kill()
+}
+
+function trackRunning(adapter: AdapterProcess): void {
+  running.add(adapter)
+  if (exitHookInstalled) return
+  exitHookInstalled = true
+  process.on('exit', killRunning)
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const onSignal = (): void => {
+      killRunning()
+      // Listening to a signal turns off its default action: when no one else listens, die of it as Node would have.
+      if (process.listenerCount(signal) === 1) {
+        process.removeListener(signal, onSignal)
+        process.kill(process.pid, signal)
+      }
+    }
+    process.on(signal, onSignal)
+  }
+}
+
 interface PendingCall {
   label: string
   resolve(reply: Record<string, unknown>): void
@@ -104,6 +134,7 @@ export class AdapterProcess {
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
     })
+    trackRunning(this)
     this.child.stdout.setEncoding('utf8')
     this.child.stderr.setEncoding('utf8')
     this.child.stdout.on('data', (chunk: string) => this.onStdout(chunk))
@@ -115,11 +146,13 @@ export class AdapterProcess {
     this.child.stdin.on('error', () => undefined)
     this.child.on('error', (error) => {
       this.exited = true
+      running.delete(this)
       this.fail('ADAPTER_START_FAILED', `could not start ${this.noun} \`${this.command}\`: ${error.message}. Check that the command exists and is executable.`)
       this.notifyExit()
     })
     this.child.on('exit', (code, signal) => {
       this.exited = true
+      running.delete(this)
       this.notifyExit()
       if (this.fault) return
       // Let the last of stderr arrive so the message can quote it.
@@ -153,7 +186,7 @@ export class AdapterProcess {
       const timer = setTimeout(() => {
         this.fail(
           'ADAPTER_TIMEOUT',
-          `${this.noun} \`${this.command}\` did not answer ${label} within ${timeoutMs} ms (\`--timeout-ms\`); the process was killed${this.quoteStderr()}`,
+          `${this.noun} \`${this.command}\` did not answer ${label} within ${timeoutMs} ms (\`--timeout-ms\` on the CLI, \`timeoutMs\` in code); the process was killed${this.quoteStderr()}`,
         )
       }, timeoutMs)
       this.pending.push({ label, resolve, reject, timer })

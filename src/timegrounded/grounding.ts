@@ -124,9 +124,19 @@ export interface GroundingRecord {
 }
 
 /**
+ * Reads every `haystack_dates` entry and the `question_date` of each entry, in
+ * every mode; throws `SessionDateError` at the first that cannot be read.
+ * Mode `none` never uses the instants, but a date nobody can read is a broken
+ * dataset whatever the mode, and a run must fail on it before any agent call.
+ */
+export function assertReadableDates(entries: Iterable<LongMemEvalEntry>): void {
+  for (const entry of entries) buildTimestampedHistory(entry)
+}
+
+/**
  * Builds the grounding record one entry at a time, so a file of any size can
- * be tallied while it streams. Reading the dates (in typed modes) throws
- * `SessionDateError` exactly where a run would.
+ * be tallied while it streams. It reads every date in every mode (including
+ * `none`), so it throws `SessionDateError` exactly where a run would.
  */
 export class GroundingTally {
   private questions = 0
@@ -140,8 +150,10 @@ export class GroundingTally {
 
   constructor(readonly mode: GroundingMode) {}
 
-  /** Adds one entry; returns its typed history in typed modes (null in `none`). */
+  /** Adds one entry; returns its typed history in typed modes (null in `none`, whose dates are read all the same). */
   add(entry: LongMemEvalEntry): TimestampedHistory | null {
+    // Read first: an entry with an unreadable date is not counted.
+    const history = buildTimestampedHistory(entry)
     this.questions++
     this.sessions += entry.haystack_sessions.length
     for (const session of entry.haystack_sessions) {
@@ -149,7 +161,6 @@ export class GroundingTally {
       if (session.some((turn) => hasDateLikeContent(turn.content))) this.sessionsWithDateLikeContent++
     }
     if (!deliversTimestamps(this.mode)) return null
-    const history = buildTimestampedHistory(entry)
     this.sessionsTimestamped += entry.haystack_sessions.length
     this.turnsTimestamped += history.turns.length
     // ISO-8601 UTC strings of one width order like the instants they name.

@@ -23,6 +23,7 @@ export {
   DATE_LIKE_PATTERN,
   GroundingTally,
   buildTimestampedHistory,
+  assertReadableDates,
   renderHistoryText,
   renderQuestionText,
   groundingRecord,

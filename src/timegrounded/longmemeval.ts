@@ -40,6 +40,9 @@ export const longMemEvalEntrySchema = z
     question: z.string(),
     // Upstream answers are strings, numbers and occasionally other JSON; anything but a missing value is accepted.
     answer: z.unknown().refine((value) => value !== undefined, { message: 'Invalid input: expected an answer, received nothing' }),
+    // How the answer follows from the sessions (the authored corpus writes one per entry; LongMemEval files do not).
+    // Judges grade against the short `answer`; this is for people reading a result.
+    answer_explanation: z.string().optional(),
     question_date: z.string(),
     haystack_session_ids: z.array(z.string()),
     haystack_dates: z.array(z.string()),
@@ -205,7 +208,7 @@ export interface LongMemEvalSummary {
 export interface ReadLongMemEvalOptions {
   /** Identifier recorded in results. @default the file name without `.json` */
   datasetId?: string
-  /** Called with each valid entry as it is parsed, with the bytes read so far. */
+  /** Called with each valid entry as it is parsed, with the bytes read so far. An error it throws stops the read and is rethrown as is. */
   onEntry?: (entry: LongMemEvalEntry, position: { index: number; bytesRead: number }) => void
 }
 
@@ -229,16 +232,26 @@ export async function readLongMemEval(file: string, options: ReadLongMemEvalOpti
     },
   })
   const elements = streamArray.withParserAsStream()
+  // The pipeline reports a consumer's throw as an abort of its streams; keep the caller's own error to rethrow it.
+  const stoppedBy: { error?: unknown } = {}
   const consume = async (source: AsyncIterable<{ key: number; value: unknown }>): Promise<void> => {
     for await (const item of source) {
       const entry = checkEntry(item.value, index, seenIds, issues)
-      if (entry !== null) options.onEntry?.(entry, { index, bytesRead })
+      if (entry !== null && options.onEntry !== undefined) {
+        try {
+          options.onEntry(entry, { index, bytesRead })
+        } catch (error) {
+          stoppedBy.error = error
+          throw error
+        }
+      }
       index++
     }
   }
   try {
     await pipeline(createReadStream(file), hashing, elements, consume)
   } catch (error) {
+    if ('error' in stoppedBy) throw stoppedBy.error
     if (error instanceof TimegroundedError) throw error
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {

@@ -4,6 +4,7 @@
  * run with the reference reader. Computing only: nothing here prints.
  */
 import { pairedBootstrapDelta, type PairedDelta } from '../stats/bootstrap.js'
+import { TimegroundedError } from '../errors.js'
 import { assertGroundingChannel, agentName, hasTimestampedHistory, type AnswerContext, type TimeGroundedAgent } from './agent.js'
 import { referenceReader, type Answerer } from './agents.js'
 import {
@@ -56,6 +57,8 @@ export interface GroundedRunResult {
   agent_errors: number
   judge_errors: number
   rows: QuestionRow[]
+  /** How far a score over this many questions goes (see `probeCaveat`). */
+  caveat: string
 }
 
 /** Options of a grounded run. */
@@ -64,15 +67,22 @@ export interface GroundedRunOptions {
   judge: Judge
   /** Milliseconds an agent call may take before the question is marked `agent-error`. @default 120000 */
   agentTimeoutMs?: number
+  /** Milliseconds one grading may take before the question is marked `judge-error` (a backstop: the LLM judge bounds its own attempts). @default 600000 */
+  judgeTimeoutMs?: number
   /** Called with each row as it is decided. */
   onRow?: (row: QuestionRow) => void
 }
 
 const DEFAULT_AGENT_TIMEOUT_MS = 120_000
+/** Longer than the LLM judge's own worst case (4 attempts of 60 s plus backoff), so it only stops a judge that never settles. */
+const DEFAULT_JUDGE_TIMEOUT_MS = 600_000
+
+/** A call that did not settle in time; it is abandoned (an in-process call cannot be cancelled). */
+class AgentCallTimeout extends Error {}
 
 function withTimeout<T>(work: () => T | Promise<T>, ms: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} gave no answer within ${ms} ms`)), ms)
+    const timer = setTimeout(() => reject(new AgentCallTimeout(`${what} gave no answer within ${ms} ms`)), ms)
     Promise.resolve()
       .then(work)
       .then(
@@ -89,7 +99,25 @@ function withTimeout<T>(work: () => T | Promise<T>, ms: number, what: string): P
 }
 
 function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
+  if (error instanceof Error) return error.message
+  if (typeof error === 'string') return error
+  // A thrown object would read "[object Object]".
+  try {
+    return JSON.stringify(error) ?? String(error)
+  } catch {
+    return String(error)
+  }
+}
+
+/** Names the agent method that threw, unless the error already says (a timeout names it itself). */
+async function agentCall<T>(name: string, method: string, work: () => T | Promise<T>, ms: number): Promise<T> {
+  try {
+    return await withTimeout(work, ms, `agent ${JSON.stringify(name)} (${method})`)
+  } catch (error) {
+    // Our own errors (a command agent's faults) already name the agent and the call.
+    if (error instanceof AgentCallTimeout || error instanceof TimegroundedError) throw error
+    throw new Error(`agent ${JSON.stringify(name)} ${method} threw: ${message(error)}`)
+  }
 }
 
 /** The context an agent receives for one question (fresh copies). */
@@ -129,16 +157,16 @@ export async function askQuestion(
   try {
     if (deliversTimestamps(options.mode) && hasTimestampedHistory(agent)) {
       const history = buildTimestampedHistory(entry)
-      await withTimeout(() => agent.injectTimestampedHistory(history), timeout, `agent ${JSON.stringify(name)} (injectTimestampedHistory)`)
+      await agentCall(name, 'injectTimestampedHistory', () => agent.injectTimestampedHistory(history), timeout)
     }
-    const answer = await withTimeout(() => agent.answer(renderQuestionText(entry, options.mode), answerContext(entry, options.mode)), timeout, `agent ${JSON.stringify(name)}`)
+    const answer: unknown = await agentCall(name, 'answer', () => agent.answer(renderQuestionText(entry, options.mode), answerContext(entry, options.mode)), timeout)
     if (typeof answer !== 'string') throw new Error(`agent ${JSON.stringify(name)} returned ${typeof answer}, expected a string`)
     response = answer
   } catch (error) {
     return { ...base, status: 'agent-error', error: message(error) }
   }
   try {
-    const verdict = await options.judge.grade(entry, response)
+    const verdict = await withTimeout(() => options.judge.grade(entry, response), options.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS, `the ${options.judge.kind} judge`)
     return { ...base, status: 'judged', response, correct: verdict.correct, judge_detail: verdict.detail }
   } catch (error) {
     return { ...base, status: 'judge-error', response, error: message(error) }
@@ -175,7 +203,7 @@ export async function runGrounded(agent: TimeGroundedAgent, dataset: GroundedDat
     rows.push(row)
     options.onRow?.(row)
   }
-  return { agent: agentName(agent), mode: options.mode, grounding, judge: judgeRecord(options.judge), ...summarizeRows(rows), rows }
+  return { agent: agentName(agent), mode: options.mode, grounding, judge: judgeRecord(options.judge), ...summarizeRows(rows), rows, caveat: probeCaveat(rows.length) }
 }
 
 /** Seed of the paired bootstrap when none is given. @default 20240101 */
@@ -200,10 +228,16 @@ export interface ProbeComparison {
   control: GroundedRunResult
   probe: GroundedRunResult
   delta: DeltaRecord
+  /** What the delta measures, its sign and its units ({@link DELTA_MEANING}). */
+  delta_meaning: string
   ceiling: GroundedRunResult | null
   /** The sentence every rendering repeats: how far a result of this size goes. */
   caveat: string
 }
+
+/** What the delta is, printed beside it: its sign and units (`value` in JSON is the same difference as a fraction, -0.25 = -25 points). */
+export const DELTA_MEANING =
+  'delta = probe accuracy − control accuracy over the same questions, in percentage points; negative means the probe scored lower, zero means no change'
 
 /** Options of a probe-versus-control comparison. */
 export interface ProbeOptions {
@@ -213,6 +247,8 @@ export interface ProbeOptions {
   /** Bootstrap resamples. @default 1000 */
   resamples?: number
   agentTimeoutMs?: number
+  /** Milliseconds one grading may take. @default 600000 */
+  judgeTimeoutMs?: number
   /** Also run the reference reader (timestamps-only) as a ceiling; an answerer replaces its scripted one. @default false */
   ceiling?: boolean | { answerer: Answerer }
   /** Called with each row as it is decided, with its mode (the ceiling's rows come under `timestamps-only`). */
@@ -244,7 +280,11 @@ export function pairedDelta(control: readonly QuestionRow[], probe: readonly Que
  */
 export async function runProbeVersusControl(agent: TimeGroundedAgent, dataset: GroundedDataset, options: ProbeOptions): Promise<ProbeComparison> {
   prepareGroundedRun(agent, dataset, PROBE_MODE)
-  const common = { judge: options.judge, ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}) }
+  const common = {
+    judge: options.judge,
+    ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}),
+    ...(options.judgeTimeoutMs !== undefined ? { judgeTimeoutMs: options.judgeTimeoutMs } : {}),
+  }
   const control = await runGrounded(agent, dataset, { ...common, mode: CONTROL_MODE, onRow: (row) => options.onRow?.(row, CONTROL_MODE) })
   const probe = await runGrounded(agent, dataset, { ...common, mode: PROBE_MODE, onRow: (row) => options.onRow?.(row, PROBE_MODE) })
   const ceiling = options.ceiling
@@ -259,6 +299,7 @@ export async function runProbeVersusControl(agent: TimeGroundedAgent, dataset: G
     control,
     probe,
     delta: pairedDelta(control.rows, probe.rows, options),
+    delta_meaning: DELTA_MEANING,
     ceiling,
     caveat: probeCaveat(dataset.items.length),
   }
@@ -267,13 +308,14 @@ export async function runProbeVersusControl(agent: TimeGroundedAgent, dataset: G
 /** The ceiling: the reference reader under `timestamps-only`. It places every turn in time by construction. */
 export function runCeiling(
   dataset: GroundedDataset,
-  options: { judge: Judge; answerer?: Answerer; agentTimeoutMs?: number; onRow?: (row: QuestionRow) => void },
+  options: { judge: Judge; answerer?: Answerer; agentTimeoutMs?: number; judgeTimeoutMs?: number; onRow?: (row: QuestionRow) => void },
 ): Promise<GroundedRunResult> {
   const reader = referenceReader(options.answerer ? { answerer: options.answerer } : {})
   return runGrounded(reader, dataset, {
     mode: PROBE_MODE,
     judge: options.judge,
     ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}),
+    ...(options.judgeTimeoutMs !== undefined ? { judgeTimeoutMs: options.judgeTimeoutMs } : {}),
     ...(options.onRow !== undefined ? { onRow: options.onRow } : {}),
   })
 }

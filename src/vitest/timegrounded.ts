@@ -41,13 +41,14 @@ class TimeGroundedAnswerError extends Error {
  * probe runs (and the ceiling's, on request), run in order. A mode the agent
  * cannot take (no typed channel) or an unreadable date fails the file at
  * collection, before any agent call. Each test may take twice `agentTimeoutMs`
- * (an answer and the judge) plus 10 s.
+ * (the history and the answer), plus `judgeTimeoutMs`, plus 10 s: every call is
+ * bounded, so a question's row is always recorded before Vitest's own timeout.
  */
 export function timeGroundedTests(
   agent: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>),
   options: TimeGroundedSuiteOptions = {},
 ): void {
-  const timeout = (options.agentTimeoutMs ?? 120_000) * 2 + 10_000
+  const timeout = (options.agentTimeoutMs ?? 120_000) * 2 + (options.judgeTimeoutMs ?? 600_000) + 10_000
   describe.sequential(`${options.name ?? 'time-grounded'} (time-grounded probe)`, async () => {
     const plan = await planTimeGroundedCases(agent, options)
     for (const planned of plan.cases) {

@@ -69,7 +69,7 @@ describe('fatal faults: the process is killed or dead, the episode is abandoned,
     const { faulty, others, pids, elapsedMs } = await runMode('hang-query', 400)
     expect(faulty[0]).toMatchObject({ status: 'error', probe_id: 'reversal-00-q1' })
     expect(faulty[0]!.error).toBe(
-      `query: adapter \`${process.execPath} ${FAULT_ADAPTER} hang-query ${FAULTY}\` did not answer query within 400 ms (\`--timeout-ms\`); the process was killed`,
+      `query: adapter \`${process.execPath} ${FAULT_ADAPTER} hang-query ${FAULTY}\` did not answer query within 400 ms (\`--timeout-ms\` on the CLI, \`timeoutMs\` in code); the process was killed`,
     )
     expect(faulty[0]!.latency_ms).toBeGreaterThanOrEqual(399)
     for (const row of faulty.slice(1)) {

@@ -3,7 +3,7 @@
  * the built CLI (dist/cli/main.js; `npm test` builds first).
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -130,6 +130,57 @@ describe('timegrounded probe', () => {
     expect(run.status).toBe(2)
     expect(run.stdout).toBe('')
     expect(run.stderr).toContain('question "tg-current-03": haystack_dates[1] "2024/09/31 (Tue) 13:25" is not a readable date (no such calendar day)')
+  })
+
+  describe('mode none reads every date too, before the agent is started', () => {
+    // An agent that logs its start and every request it receives, so "never called" can be checked from outside.
+    const loggingAgent = join(dir, 'logging-agent.mjs')
+    writeFileSync(
+      loggingAgent,
+      [
+        "import { appendFileSync } from 'node:fs'",
+        "import { createInterface } from 'node:readline'",
+        'const log = process.argv[2]',
+        "appendFileSync(log, 'start\\n')",
+        'const send = (value) => process.stdout.write(`${JSON.stringify(value)}\\n`)',
+        'for await (const line of createInterface({ input: process.stdin })) {',
+        "  if (line.trim() === '') continue",
+        '  const request = JSON.parse(line)',
+        "  appendFileSync(log, `${request.type}\\n`)",
+        "  if (request.type === 'capabilities') send({ protocol: 'timegrounded.agent.v1', name: 'logging-agent', timestamped_history: false })",
+        "  else send({ answer: 'No.' })",
+        '}',
+        '',
+      ].join('\n'),
+    )
+    const badDate = join(dir, 'bad-date-none.json')
+    const items = JSON.parse(readFileSync(SHIPPED, 'utf8'))
+    items[9].question_date = '2024/08/32 (Fri) 10:00'
+    writeFileSync(badDate, JSON.stringify(items))
+    const expected = 'question "tg-prospective-02": question_date "2024/08/32 (Fri) 10:00" is not a readable date (no such calendar day)'
+
+    test('the same agent is started and asked on a readable dataset (so the log below can tell)', () => {
+      const log = join(dir, 'agent-good.log')
+      const run = timegrounded(['probe', '--mode', 'none', '--', process.execPath, loggingAgent, log])
+      expect(run.stderr).not.toContain('not a readable date')
+      expect(readFileSync(log, 'utf8').split('\n').filter((line) => line === 'ask')).toHaveLength(12)
+    })
+
+    test('an unreadable question_date: exit 2, the agent never started', () => {
+      const log = join(dir, 'agent-bad.log')
+      const run = timegrounded(['probe', '--mode', 'none', '--dataset', badDate, '--', process.execPath, loggingAgent, log])
+      expect(run.status).toBe(2)
+      expect(run.stdout).toBe('')
+      expect(run.stderr).toContain(expected)
+      expect(existsSync(log)).toBe(false)
+    })
+
+    test('--dry-run --mode none fails on it the same way', () => {
+      const run = timegrounded(['probe', '--dry-run', '--mode', 'none', '--dataset', badDate])
+      expect(run.status).toBe(2)
+      expect(run.stdout).toBe('')
+      expect(run.stderr).toContain(expected)
+    })
   })
 
   test('an unknown built-in agent and --judge llm without an endpoint are usage errors', () => {

@@ -3,6 +3,7 @@ import { GroundingModeError, type TimeGroundedAgent, type TimestampedHistoryAgen
 import { SessionDateError } from '../../src/timegrounded/dates.js'
 import { timeGroundedCorpus } from '../../src/timegrounded/corpus/index.js'
 import { deterministicJudge } from '../../src/timegrounded/judges.js'
+import type { LongMemEvalEntry } from '../../src/timegrounded/longmemeval.js'
 import { runGrounded, runProbeVersusControl } from '../../src/timegrounded/run.js'
 
 function textOnlyAgent(calls: string[]): TimeGroundedAgent {
@@ -70,6 +71,28 @@ describe('the typed channel is required outside mode none', () => {
     expect(error).toBeInstanceOf(SessionDateError)
     expect((error as SessionDateError).questionId).toBe(broken.question_id)
     expect((error as SessionDateError).dateAsWritten).toBe('2024/06/31 (Mon) 16:30')
+    expect(calls).toEqual([])
+  })
+
+  // Mode none delivers no timestamps, yet a date nobody can read is still a broken dataset.
+  test.each([
+    ['haystack_dates[1]', (entry: LongMemEvalEntry) => ({ ...entry, haystack_dates: [entry.haystack_dates[0]!, 'sometime in spring', ...entry.haystack_dates.slice(2)] }), 'sometime in spring'],
+    ['question_date', (entry: LongMemEvalEntry) => ({ ...entry, question_date: '2024/02/30 (Fri) 09:00' }), '2024/02/30 (Fri) 09:00'],
+  ])('mode none with an unreadable %s fails before the agent is called, naming question and date', async (field, breakEntry, written) => {
+    const calls: string[] = []
+    const items = corpus.items.map((entry, i) => (i === 7 ? breakEntry(entry) : entry))
+    const error = await runGrounded(textOnlyAgent(calls), { ...corpus, items }, { mode: 'none', judge: deterministicJudge() }).then(
+      () => null,
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(SessionDateError)
+    const failure = error as SessionDateError
+    expect(failure.code).toBe('SESSION_DATE_UNPARSEABLE')
+    expect(failure.questionId).toBe(corpus.items[7]!.question_id)
+    expect(failure.field).toBe(field)
+    expect(failure.dateAsWritten).toBe(written)
+    expect(failure.message).toContain(`question ${JSON.stringify(corpus.items[7]!.question_id)}: ${field} ${JSON.stringify(written)} is not a readable date`)
+    // Entry 7 is not the first: the questions before it were not asked either.
     expect(calls).toEqual([])
   })
 })

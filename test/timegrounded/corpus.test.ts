@@ -31,6 +31,22 @@ describe('the shipped corpus', () => {
     expect(shipped.items.every((e) => e.machine_gold !== undefined)).toBe(true)
   })
 
+  test('answer is the short gold (what a LongMemEval judge compares with); the derivation is in answer_explanation', () => {
+    for (const entry of shipped.items) {
+      const gold = entry.machine_gold!
+      const short =
+        gold.kind === 'yes_no' ? (gold.value ? 'Yes' : 'No') : gold.kind === 'count' ? `${gold.value} ${Math.abs(gold.value) === 1 ? 'day' : 'days'}` : gold.value
+      expect(entry.answer, entry.question_id).toBe(short)
+      // The explanation opens with the answer and goes on to the session-derived days.
+      expect(entry.answer_explanation?.startsWith(short), entry.question_id).toBe(true)
+      expect(entry.answer_explanation, entry.question_id).toMatch(/\d{4}-\d{2}-\d{2}/)
+    }
+    // Worked by hand: the trial began 2024-01-31 (a leap year), so thirty days on is 2024-03-01, before the question on 2024-03-08.
+    const trial = shipped.items.find((e) => e.question_id === 'tg-current-01')!
+    expect(trial.answer).toBe('No')
+    expect(trial.answer_explanation).toBe('No: the day of the question is 2024-03-08 and "thirty days from today" is 2024-03-01.')
+  })
+
   test('no message and no question holds an absolute date or a four-digit year', () => {
     for (const entry of shipped.items) {
       expect(findAbsoluteDate(entry.question), entry.question_id).toBeNull()
@@ -109,6 +125,16 @@ describe('the rule checker catches what it should', () => {
     expect(rules).toContain('gold-labels')
     expect(rules).toContain('gold-mismatch')
     expect(rules).toContain('types')
+  })
+
+  test('a typed-in answer or explanation is caught, and so is the old long-form answer', () => {
+    const items = clone(shipped.items)
+    items[4]!.answer = items[4]!.answer_explanation!
+    items[5]!.answer_explanation = 'Priya: she is still the one.'
+    delete items[6]!.answer_explanation
+    const mismatches = checkCorpus(items).filter((issue) => issue.rule === 'gold-mismatch')
+    expect(mismatches.map((issue) => issue.questionId)).toEqual(['tg-current-01', 'tg-current-02', 'tg-current-03'])
+    expect(mismatches[0]!.message).toContain('differs from the derived "No"')
   })
 
   test('moving the question date changes the derived gold, so the stored one no longer matches', () => {

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import {
+  GROUNDING_MODES,
   GroundingTally,
+  assertReadableDates,
   buildTimestampedHistory,
   groundingRecord,
   hasDateLikeContent,
@@ -88,9 +90,12 @@ describe('grounding record', () => {
     expect(record).toMatchObject({ sessions_timestamped: 0, turns_timestamped: 0, earliest: null, latest: null, scaffolding_removed: false, sessions_with_date_like_content: 1 })
   })
 
-  test('typed modes read every date, so a bad one throws while tallying', () => {
-    const tally = new GroundingTally('timestamps-and-text')
+  test.each(GROUNDING_MODES)('%s reads every date, so a bad one throws while tallying and is not counted', (mode) => {
+    const tally = new GroundingTally(mode)
     expect(() => tally.add({ ...entry, haystack_dates: ['2023/05/20 (Sat) 02:21', 'yesterday-ish'] })).toThrow(/question "q1": haystack_dates\[1\] "yesterday-ish"/)
+    expect(() => tally.add({ ...entry, question_date: '2023/06/01 (Fri) 08:00' })).toThrow(/question "q1": question_date "2023\/06\/01 \(Fri\) 08:00" is not a readable date \(the day is a Thu, not a Fri\)/)
+    expect(tally.record(dataset).questions).toBe(0)
+    expect(() => assertReadableDates([entry, { ...entry, question_id: 'q2', haystack_dates: ['2023/13/01', entry.haystack_dates[1]!] }])).toThrow(/question "q2": haystack_dates\[0\] "2023\/13\/01"/)
   })
 
   test.each([

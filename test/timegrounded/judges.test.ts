@@ -44,7 +44,9 @@ describe('deterministic judge', () => {
 
   test('without machine_gold it looks for the answer text', async () => {
     const judge = deterministicJudge()
-    const entry = { ...byId('tg-current-02'), machine_gold: undefined, answer: 'Priya' }
+    // The corpus answer is short, so it serves as the gold text on its own.
+    const entry = { ...byId('tg-current-02'), machine_gold: undefined }
+    expect(entry.answer).toBe('Priya')
     expect((await judge.grade(entry, 'It is still Priya.')).correct).toBe(true)
     expect((await judge.grade(entry, 'Tomasz')).correct).toBe(false)
     expect(judge.fingerprint).toMatch(/^[0-9a-f]{64}$/)
@@ -104,6 +106,14 @@ describe('LLM judge against a real HTTP server on 127.0.0.1', () => {
     expect((error as ChatEndpointError).attempts).toBe(2)
     expect((error as ChatEndpointError).message).toContain('no reply within 150 ms')
     expect(server.requests).toHaveLength(2)
+  })
+
+  test('the reference answer in the prompt is the short gold, not its derivation', () => {
+    const entry = byId('tg-current-01')
+    const prompt = renderJudgePrompt(entry, 'No.')
+    expect(prompt).toContain('Reference answer: No\nAnswer to grade: No.\n')
+    expect(prompt).not.toContain(entry.answer_explanation!)
+    expect(prompt).not.toContain('2024-03-01')
   })
 
   test('abstention questions get the abstention template', () => {

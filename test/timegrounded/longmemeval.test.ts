@@ -55,6 +55,32 @@ describe('LongMemEval loader', () => {
     expect(normalisedTextSha256(text)).toBe(lf)
   })
 
+  test('answer_explanation is optional: kept when present, absent when not, and must be a string', async () => {
+    const file = join(dir, 'explained.json')
+    await writeFile(file, JSON.stringify([entry('q1'), entry('q2', { answer: '5 days', answer_explanation: '5 days (from 2023-05-20 to 2023-05-25).' })]))
+    const dataset = await loadLongMemEval(file)
+    expect(dataset.items[0]).not.toHaveProperty('answer_explanation')
+    expect(dataset.items[1]).toMatchObject({ answer: '5 days', answer_explanation: '5 days (from 2023-05-20 to 2023-05-25).' })
+    const bad = join(dir, 'explained-bad.json')
+    await writeFile(bad, JSON.stringify([entry('q1', { answer_explanation: 3 })]))
+    await expect(loadLongMemEval(bad)).rejects.toThrow('entry 0 (question_id "q1"): answer_explanation: Invalid input: expected string, received number')
+  })
+
+  test('an error thrown by onEntry stops the read and comes back as is, not as a broken file', async () => {
+    const file = join(dir, 'stop.json')
+    await writeFile(file, JSON.stringify([entry('q1'), entry('q2'), entry('q3')]))
+    const seen: string[] = []
+    const stop = new Error('stop at q2')
+    const error = await readLongMemEval(file, {
+      onEntry: (e) => {
+        seen.push(e.question_id)
+        if (e.question_id === 'q2') throw stop
+      },
+    }).then(() => null, (e: unknown) => e)
+    expect(error).toBe(stop)
+    expect(seen).toEqual(['q1', 'q2'])
+  })
+
   test('CR LF split across stream chunks hashes like LF', () => {
     const text = 'a\r\nb\rc\r\n'
     const expected = createHash('sha256').update('a\nb\nc\n').digest('hex')

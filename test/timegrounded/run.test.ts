@@ -4,9 +4,9 @@ import type { TimestampedHistoryAgent } from '../../src/timegrounded/agent.js'
 import { honestAgent, ingestionOrderAgent, openAiCompatibleAgent, referenceReader, scriptedPromptAnswerer } from '../../src/timegrounded/agents.js'
 import { startCommandAgent } from '../../src/timegrounded/command-agent.js'
 import { timeGroundedCorpus } from '../../src/timegrounded/corpus/index.js'
-import { deterministicJudge } from '../../src/timegrounded/judges.js'
-import { renderDelta, renderProbeComparison } from '../../src/timegrounded/render.js'
-import { runCeiling, runGrounded, runProbeVersusControl } from '../../src/timegrounded/run.js'
+import { deterministicJudge, type Judge } from '../../src/timegrounded/judges.js'
+import { renderDelta, renderGroundedRun, renderProbeComparison } from '../../src/timegrounded/render.js'
+import { DELTA_MEANING, runCeiling, runGrounded, runProbeVersusControl } from '../../src/timegrounded/run.js'
 import { startChatServer, type ChatServer } from './chat-server.js'
 
 const corpus = timeGroundedCorpus()
@@ -63,11 +63,57 @@ describe('probe versus control', () => {
       },
     }
     const result = await runGrounded(flaky, corpus, { mode: 'timestamps-only', judge, agentTimeoutMs: 200 })
-    expect(result.rows[2]).toMatchObject({ status: 'agent-error', error: 'store offline' })
-    expect(result.rows[4]).toMatchObject({ status: 'agent-error', error: 'agent "flaky" gave no answer within 200 ms' })
+    expect(result.rows[2]).toMatchObject({ status: 'agent-error', error: 'agent "flaky" answer threw: store offline' })
+    expect(result.rows[4]).toMatchObject({ status: 'agent-error', error: 'agent "flaky" (answer) gave no answer within 200 ms' })
     expect(result.agent_errors).toBe(2)
     expect(result.questions).toBe(12)
     expect(result.correct).toBe(10)
+  })
+
+  test('a history channel that throws or hangs, an answer that is no string or a thrown object: each an agent error naming the call', async () => {
+    const inner = honestAgent()
+    let injected = 0
+    let asked = 0
+    const faulty: TimestampedHistoryAgent = {
+      name: 'faulty',
+      injectTimestampedHistory: (history) => {
+        injected++
+        if (injected === 1) throw new Error('history store offline')
+        if (injected === 2) return new Promise<void>(() => undefined)
+        return inner.injectTimestampedHistory(history)
+      },
+      answer: (prompt, context) => {
+        asked++
+        if (asked === 1) return { text: 'not a string' } as unknown as string
+        if (asked === 2) throw { code: 'E_MODEL', detail: 'overloaded' }
+        return inner.answer(prompt, context)
+      },
+    }
+    const result = await runGrounded(faulty, corpus, { mode: 'timestamps-only', judge, agentTimeoutMs: 200 })
+    expect(result.rows.slice(0, 4).map((row) => (row.status === 'agent-error' ? row.error : row.status))).toEqual([
+      'agent "faulty" injectTimestampedHistory threw: history store offline',
+      'agent "faulty" (injectTimestampedHistory) gave no answer within 200 ms',
+      'agent "faulty" returned object, expected a string',
+      'agent "faulty" answer threw: {"code":"E_MODEL","detail":"overloaded"}',
+    ])
+    expect(result).toMatchObject({ questions: 12, agent_errors: 4, judge_errors: 0, correct: 8 })
+  })
+
+  test('a judge that throws or never settles marks its question judge-error and the run goes on', async () => {
+    let graded = 0
+    const faultyJudge: Judge = {
+      ...judge,
+      grade: (entry, response) => {
+        graded++
+        if (graded === 1) return Promise.reject(new Error('judge endpoint said 500'))
+        if (graded === 2) return new Promise(() => undefined)
+        return judge.grade(entry, response)
+      },
+    }
+    const result = await runGrounded(honestAgent(), corpus, { mode: 'timestamps-only', judge: faultyJudge, judgeTimeoutMs: 200 })
+    expect(result.rows[0]).toMatchObject({ status: 'judge-error', error: 'judge endpoint said 500' })
+    expect(result.rows[1]).toMatchObject({ status: 'judge-error', error: 'the deterministic judge gave no answer within 200 ms' })
+    expect(result).toMatchObject({ questions: 12, agent_errors: 0, judge_errors: 2, correct: 10 })
   })
 })
 
@@ -164,4 +210,31 @@ test('the delta line counts its questions in the right number (one question, not
   const delta = { value: 0, low: 0, high: 0, level: 0.95, seed: 1, resamples: 1000, n: 1 }
   expect(renderDelta(delta)).toBe('±0.0 pts, 95% CI [0.0, 0.0] (paired bootstrap over 1 question, seed 1, 1000 resamples)')
   expect(renderDelta({ ...delta, n: 12 })).toContain('over 12 questions,')
+})
+
+describe('every output explains the delta and says a dozen questions is a probe', () => {
+  test('the comparison (text and JSON) says what the delta is: probe minus control, in percentage points', async () => {
+    const result = await runProbeVersusControl(ingestionOrderAgent({ clock: () => new Date('2026-01-15T12:00:00Z') }), corpus, { judge })
+    expect(result.delta_meaning).toBe(DELTA_MEANING)
+    expect(DELTA_MEANING).toMatch(/probe accuracy − control accuracy/)
+    expect(DELTA_MEANING).toMatch(/percentage points/)
+    expect(DELTA_MEANING).toMatch(/negative/)
+    expect(renderProbeComparison(result)).toContain(DELTA_MEANING)
+  })
+
+  test('a single-mode run carries and prints the caveat with its count', async () => {
+    const result = await runGrounded(honestAgent(), corpus, { mode: 'timestamps-only', judge })
+    expect(result.caveat).toMatch(/^Twelve questions is a probe, not a ranking/)
+    expect(renderGroundedRun(result)).toContain(result.caveat)
+    expect(renderGroundedRun(result)).toContain('100.0% (12/12)')
+  })
+})
+
+test('an agent that gets nothing right under the control is not said to honour timestamps', async () => {
+  const agent: TimestampedHistoryAgent = { name: 'clueless', injectTimestampedHistory: () => undefined, answer: () => 'I do not know.' }
+  const result = await runProbeVersusControl(agent, corpus, { judge })
+  expect(result.delta.value).toBe(0)
+  const text = renderProbeComparison(result)
+  expect(text).not.toContain('honours the timestamps')
+  expect(text).toContain('says nothing about timestamps')
 })

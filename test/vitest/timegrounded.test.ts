@@ -36,6 +36,19 @@ describe('time-grounded tests under real Vitest', () => {
     expect(result.output).toContain('probe question tg-current-01 (timestamps-only): answered "Yes.", judged incorrect (read yes, expected no). The control answered it correctly')
   })
 
+  test('an agent that throws, hangs or answers a number, and a judge that hangs: each fails its own question, the rest run, the summary counts them', async () => {
+    const result = await run({ TG_AGENT: 'faulty', TG_JUDGE: 'hangs', TG_AGENT_TIMEOUT_MS: '500' })
+    expect(result.code).toBe(1)
+    expect(result.output).toContain('Tests  4 failed | 20 passed (24)')
+    expect(result.output).toContain('control question tg-asof-01 (timestamps-and-text): the agent failed: agent "faulty" answer threw: model crashed on purpose')
+    expect(result.output).toContain('control question tg-asof-02 (timestamps-and-text): the agent failed: agent "faulty" (answer) gave no answer within 500 ms')
+    expect(result.output).toContain('control question tg-asof-03 (timestamps-and-text): the agent failed: agent "faulty" returned number, expected a string')
+    expect(result.output).toContain('(timestamps-and-text): the judge failed: the deterministic judge gave no answer within 500 ms')
+    expect(result.output).toContain('control (timestamps-and-text)  66.7% (8/12)')
+    expect(result.output).toContain('probe   (timestamps-only)      100.0% (12/12)')
+    expect(result.output).toContain('4 question(s) ended in an error and count as incorrect')
+  })
+
   test('an agent without the typed channel fails the file at collection, naming mode and agent', async () => {
     const result = await run({ TG_AGENT: 'text-only' })
     expect(result.code).toBe(1)

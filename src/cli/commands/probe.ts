@@ -12,12 +12,13 @@
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
 import { wantsColor } from '../color.js'
+import { EXIT } from '../exit-codes.js'
 import { startProgress } from '../progress.js'
 import { assertGroundingChannel, GroundingModeError, type TimeGroundedAgent } from '../../timegrounded/agent.js'
 import { BUILTIN_AGENTS, openAiCompatibleAgent, type BuiltinAgentName } from '../../timegrounded/agents.js'
 import { startCommandAgent } from '../../timegrounded/command-agent.js'
 import { knownDatasetId, timeGroundedCorpus } from '../../timegrounded/corpus/index.js'
-import { CONTROL_MODE, GROUNDING_MODES, GroundingTally, PROBE_MODE, type GroundingMode, type GroundingRecord } from '../../timegrounded/grounding.js'
+import { CONTROL_MODE, GROUNDING_MODES, GroundingTally, PROBE_MODE, assertReadableDates, type GroundingMode, type GroundingRecord } from '../../timegrounded/grounding.js'
 import { deterministicJudge, llmJudge, type Judge } from '../../timegrounded/judges.js'
 import { loadLongMemEval, readLongMemEval } from '../../timegrounded/longmemeval.js'
 import { renderGroundedRun, renderGroundingRecord, renderProbeComparison } from '../../timegrounded/render.js'
@@ -144,7 +145,18 @@ async function run(options: ProbeCommandOptions, command: string[], given: Given
   }
   const judge = judgeOf(options)
   const dataset: GroundedDataset = options.dataset === undefined ? timeGroundedCorpus() : await loadFile(options.dataset)
+  // Before the agent is even started: an unreadable date fails every mode, `none` included.
+  assertReadableDates(dataset.items)
   const agent = await agentOf(options, command)
+  // Ctrl-C or SIGTERM mid-run: say so and leave with the code of an incomplete run. A
+  // command agent runs in its own process group, out of reach of the terminal's Ctrl-C:
+  // the process client's exit hook kills it, so no agent outlives the CLI.
+  const onInterrupt = (): void => {
+    process.stderr.write('\ntimegrounded probe: interrupted before the last question; no result was written\n')
+    process.exit(EXIT.problems)
+  }
+  process.once('SIGINT', onInterrupt)
+  process.once('SIGTERM', onInterrupt)
   try {
     for (const mode of modesOf(options.mode)) assertGroundingChannel(agent, mode)
     const color = wantsColor(options.color, process.stdout)
@@ -178,6 +190,8 @@ async function run(options: ProbeCommandOptions, command: string[], given: Given
       process.exitCode = probeExitCode([result])
     }
   } finally {
+    process.removeListener('SIGINT', onInterrupt)
+    process.removeListener('SIGTERM', onInterrupt)
     await agent.close?.()
   }
 }

@@ -1,15 +1,16 @@
 /**
  * The corpus generator and its rule checker. `buildCorpus()` turns the
- * authored source into LongMemEval entries, deriving every gold (answer text
- * and machine-checkable gold) from the session times; `checkCorpus()` checks
- * every rule on any set of entries — the generator refuses to emit a corpus
- * that breaks one, and the test suite re-checks the shipped JSON.
+ * authored source into LongMemEval entries, deriving every gold (the short
+ * `answer`, its `answer_explanation` and the machine-checkable gold) from the
+ * session times; `checkCorpus()` checks every rule on any set of entries —
+ * the generator refuses to emit a corpus that breaks one, and the test suite
+ * re-checks the shipped JSON.
  */
 import { TimegroundedError } from '../../errors.js'
 import { addDays, formatSessionDate, readSessionDate } from '../dates.js'
 import { normalisedTextSha256, type LongMemEvalEntry, type MachineGold } from '../longmemeval.js'
 import { weekdayClaims } from '../relative.js'
-import { evaluateReading, locateSaid, type Moment, type Reading, type ReadingValue, type TimedTurn } from './reading.js'
+import { evaluateReading, goldAnswer, locateSaid, type Moment, type Reading, type ReadingValue, type TimedTurn } from './reading.js'
 import { AUTHORED_QUESTIONS, CORPUS_QUESTION_TYPES, type AuthoredQuestion } from './source.js'
 
 /** Identifier of the authored corpus (`<project>-timegrounded-v1`). */
@@ -109,7 +110,8 @@ function toEntry(question: AuthoredQuestion): LongMemEvalEntry {
     question_id: question.id,
     question_type: question.type,
     question: question.question,
-    answer: outcome.value.explanation,
+    answer: goldAnswer(outcome.value),
+    answer_explanation: outcome.value.explanation,
     question_date: formatSessionDate(new Date(question.askedAt)),
     haystack_session_ids: sessionIds,
     haystack_dates: times.map(formatSessionDate),
@@ -258,7 +260,11 @@ export function checkCorpus(items: readonly LongMemEvalEntry[], readings: Readon
     if (JSON.stringify(expected) !== JSON.stringify(entry.machine_gold)) {
       add('gold-mismatch', id, `machine_gold ${JSON.stringify(entry.machine_gold)} differs from the derived ${JSON.stringify(expected)}`)
     }
-    if (entry.answer !== outcome.value.explanation) add('gold-mismatch', id, `answer ${JSON.stringify(entry.answer)} differs from the derived ${JSON.stringify(outcome.value.explanation)}`)
+    const answer = goldAnswer(outcome.value)
+    if (entry.answer !== answer) add('gold-mismatch', id, `answer ${JSON.stringify(entry.answer)} differs from the derived ${JSON.stringify(answer)}`)
+    if (entry.answer_explanation !== outcome.value.explanation) {
+      add('gold-mismatch', id, `answer_explanation ${JSON.stringify(entry.answer_explanation)} differs from the derived ${JSON.stringify(outcome.value.explanation)}`)
+    }
     // Ordering alone must not suffice: the gold must change on some order-preserving timeline.
     const survives = alternativeTimelines(entry).every((timeline) => {
       const shifted: TimedTurn[] = entry.haystack_sessions.flatMap((session, s) => session.map((turn) => ({ content: turn.content, time: timeline.sessions[s] as Date })))

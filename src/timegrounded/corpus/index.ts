@@ -13,7 +13,7 @@ export { buildCorpus, checkCorpus, corpusReadings, findAbsoluteDate, CorpusRuleE
 export type { BuiltCorpus, CorpusIssue } from './build.js'
 export { AUTHORED_QUESTIONS, CORPUS_QUESTION_TYPES } from './source.js'
 export type { AuthoredQuestion, AuthoredSession, AuthoredTurn, CorpusQuestionType } from './source.js'
-export { evaluateReading, answerText } from './reading.js'
+export { evaluateReading, answerText, goldAnswer } from './reading.js'
 export type { Reading, Moment, DayOrder, ReadingValue, TimedTurn } from './reading.js'
 
 /** The corpus id when a file holds exactly the embedded corpus (same normalised hash), else `fallback`. */

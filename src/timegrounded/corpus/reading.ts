@@ -132,11 +132,15 @@ export function evaluateReading(reading: Reading, turns: readonly TimedTurn[], q
   }
 }
 
-/** The short answer an agent gives for a value: `Yes.`, `No.`, `2024-08-01`, `22 days`, or the entity. */
-export function answerText(value: ReadingValue): string {
+/**
+ * The short gold answer of a value, as a LongMemEval `answer`: `Yes`, `No`,
+ * `2024-08-01`, `22 days`, or the entity. Short on purpose: a judge told that
+ * "only part of the answer is not enough" must not demand the derivation.
+ */
+export function goldAnswer(value: ReadingValue): string {
   switch (value.kind) {
     case 'yes_no':
-      return value.value ? 'Yes.' : 'No.'
+      return value.value ? 'Yes' : 'No'
     case 'date':
       return value.value
     case 'count':
@@ -144,4 +148,9 @@ export function answerText(value: ReadingValue): string {
     case 'entity':
       return value.value
   }
+}
+
+/** The short answer an agent gives for a value: `Yes.`, `No.`, `2024-08-01`, `22 days`, or the entity. */
+export function answerText(value: ReadingValue): string {
+  return value.kind === 'yes_no' ? `${goldAnswer(value)}.` : goldAnswer(value)
 }

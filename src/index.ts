@@ -66,7 +66,7 @@ export type {
 } from './adapters/types.js'
 
 export { openPool } from './adapters/pool.js'
-export type { MemorySource, AdapterInfo, StorePool, StoreLease, LeasedStore, PoolOptions } from './adapters/pool.js'
+export type { MemorySource, AdapterInfo, StorePool, StoreLease, LeasedStore, PoolOptions, CloseProblem } from './adapters/pool.js'
 
 export { commandAdapter, DEFAULT_TIMEOUT_MS } from './adapters/command.js'
 export type { CommandAdapterSpec } from './adapters/command.js'

@@ -116,6 +116,7 @@ export class AdapterProcess {
   private stderrTail = ''
   private fault: AdapterFault | null = null
   private exited = false
+  private exitStatus: { code: number | null; signal: NodeJS.Signals | null } | null = null
   private readonly exitWaiters: (() => void)[] = []
   readonly command: string
 
@@ -151,6 +152,7 @@ export class AdapterProcess {
       this.notifyExit()
     })
     this.child.on('exit', (code, signal) => {
+      this.exitStatus = { code, signal }
       this.exited = true
       running.delete(this)
       this.notifyExit()
@@ -194,16 +196,31 @@ export class AdapterProcess {
     })
   }
 
-  /** End stdin (the protocol's shutdown signal); kill the process if it has not exited within `graceMs`. */
-  async close(graceMs = 2_000): Promise<void> {
+  /**
+   * End stdin (the protocol's shutdown signal); kill the process if it has not exited within `graceMs`.
+   * Resolves to what went wrong on the way out (killed after the grace, or a non-zero exit), or null;
+   * a process already dead resolves to null (its death was reported as a fault when it happened).
+   */
+  async close(graceMs = 2_000): Promise<string | null> {
     if (!this.fault) this.fault = new AdapterFault('ADAPTER_EXITED', `${this.noun} process \`${this.command}\` was closed by the harness`)
     this.rejectPending(this.fault)
-    if (this.exited) return
+    if (this.exited) return null
     this.child.stdin.end()
     const exited = new Promise<void>((resolve) => this.exitWaiters.push(resolve))
-    const timer = setTimeout(() => this.kill(), graceMs)
+    let killed = false
+    const timer = setTimeout(() => {
+      killed = true
+      this.kill()
+    }, graceMs)
     await exited
     clearTimeout(timer)
+    if (killed) return `${this.noun} process \`${this.command}\` did not exit within ${graceMs} ms of its stdin closing; it was killed`
+    const status = this.exitStatus
+    if (status !== null && (status.signal !== null || (status.code !== null && status.code !== 0))) {
+      const how = status.signal !== null ? `was killed by signal ${status.signal}` : `exited with code ${status.code}`
+      return `${this.noun} process \`${this.command}\` ${how} when its stdin closed${this.quoteStderr()}`
+    }
+    return null
   }
 
   /** Kill the process (and its process group) now. */

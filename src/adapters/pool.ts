@@ -56,14 +56,24 @@ export interface StoreLease {
   release(options?: { broken?: boolean }): Promise<void>
 }
 
+/** A store or adapter process that failed to close: the pool records it rather than drop it. */
+export interface CloseProblem {
+  /** The pool's name: the store, the factory or the adapter command. */
+  store: string
+  /** The episode the store had served, or null when the pool itself was closing. */
+  episodeId: string | null
+  /** Why, e.g. ``store.close threw: disk full``. */
+  message: string
+}
+
 /** Stores on lease, one episode at a time (see `openPool`). */
 export interface StorePool {
   /** Who is under test: name, command, version and declared capabilities (a fresh copy). */
   info(): AdapterInfo
   /** A store reset for this episode. Waits while every store is leased; rejects with an `AdapterFault` when the store cannot be started or reset. */
   acquire(context: EpisodeContext): Promise<StoreLease>
-  /** Close every store and process (leased ones as they are released). */
-  close(): Promise<void>
+  /** Close every store and process (leased ones as they are released); resolves to every close problem met so far, during the run too (a factory's stores close after each episode). @default [] when all closed cleanly */
+  close(): Promise<CloseProblem[]>
 }
 
 /** Options of `openPool`. */
@@ -175,6 +185,7 @@ function checkTimeout(value: number | undefined, where: string): number {
 /** Base of the pools: who is under test, leasing through a gate, closing once. */
 abstract class GatedPool<Resource> implements StorePool {
   private closed = false
+  private readonly closeProblems: CloseProblem[] = []
   protected readonly gate: Gate
   constructor(
     capacity: number,
@@ -188,9 +199,13 @@ abstract class GatedPool<Resource> implements StorePool {
   /** A store ready to reset (spawning or making one if needed). */
   protected abstract take(): Promise<Resource>
   protected abstract storeOf(resource: Resource): LeasedStore
-  /** Return a resource after use; `broken` ones are disposed. */
-  protected abstract giveBack(resource: Resource, broken: boolean): Promise<void>
+  /** Return a resource after use (it served `episodeId`); `broken` ones are disposed. */
+  protected abstract giveBack(resource: Resource, broken: boolean, episodeId: string): Promise<void>
   protected abstract closeIdle(): Promise<void>
+  /** A store that failed to close: kept for `close()` to hand over, never dropped. */
+  protected recordCloseProblem(message: string, episodeId: string | null): void {
+    this.closeProblems.push({ store: this.adapterInfo.name, episodeId, message })
+  }
 
   async acquire(context: EpisodeContext): Promise<StoreLease> {
     if (this.closed) throw new PoolClosedError(`pool \`${this.info().name}\` is closed, so it cannot lease a store for episode ${context.episodeId}; open a new one with openPool(), and close a pool only after its last run.`)
@@ -207,7 +222,7 @@ abstract class GatedPool<Resource> implements StorePool {
       await store.reset({ episodeId: context.episodeId, seed: context.seed })
     } catch (error) {
       const fault = toFault(error, 'store.reset')
-      await this.giveBack(resource, fault.fatal)
+      await this.giveBack(resource, fault.fatal, context.episodeId)
       this.gate.leave()
       throw fault
     }
@@ -218,7 +233,7 @@ abstract class GatedPool<Resource> implements StorePool {
         if (released) return
         released = true
         try {
-          await this.giveBack(resource, options?.broken === true)
+          await this.giveBack(resource, options?.broken === true, context.episodeId)
         } finally {
           this.gate.leave()
           if (this.closed) await this.closeIdle()
@@ -227,9 +242,10 @@ abstract class GatedPool<Resource> implements StorePool {
     }
   }
 
-  async close(): Promise<void> {
+  async close(): Promise<CloseProblem[]> {
     this.closed = true
     await this.closeIdle()
+    return this.closeProblems.map((problem) => ({ ...problem }))
   }
 }
 
@@ -331,7 +347,7 @@ class SingleStorePool extends GatedPool<LeasedStore> {
   protected async giveBack(): Promise<void> {}
   private closing: Promise<void> | null = null
   protected closeIdle(): Promise<void> {
-    this.closing ??= this.wrapped.close().catch(() => undefined)
+    this.closing ??= this.wrapped.close().catch((error: unknown) => this.recordCloseProblem(toFault(error, 'store.close').message, null))
     return this.closing
   }
 }
@@ -385,13 +401,13 @@ class FactoryPool extends GatedPool<LeasedStore> {
   protected storeOf(resource: LeasedStore): LeasedStore {
     return resource
   }
-  protected async giveBack(resource: LeasedStore): Promise<void> {
-    await resource.close().catch(() => undefined)
+  protected async giveBack(resource: LeasedStore, _broken: boolean, episodeId: string): Promise<void> {
+    await resource.close().catch((error: unknown) => this.recordCloseProblem(toFault(error, 'store.close').message, episodeId))
   }
   protected async closeIdle(): Promise<void> {
     const spare = this.spare
     this.spare = null
-    await spare?.close().catch(() => undefined)
+    await spare?.close().catch((error: unknown) => this.recordCloseProblem(toFault(error, 'store.close').message, null))
   }
 }
 
@@ -496,7 +512,9 @@ class CommandPool extends GatedPool<Worker> {
     await Promise.all(
       idle.map((worker) => {
         this.everyone.delete(worker)
-        return worker.process.close(Math.min(this.timeoutMs, 2_000))
+        return worker.process.close(Math.min(this.timeoutMs, 2_000)).then((problem) => {
+          if (problem !== null) this.recordCloseProblem(problem, null)
+        })
       }),
     )
   }

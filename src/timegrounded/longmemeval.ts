@@ -257,15 +257,31 @@ export async function readLongMemEval(file: string, options: ReadLongMemEvalOpti
     if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {
       throw new TimegroundedError('LONGMEMEVAL_UNREADABLE', `cannot read LongMemEval dataset ${file} (${code}); check the \`--dataset\` path.`, { cause: error })
     }
+    const reason = error instanceof Error ? error.message : String(error)
+    // The parser says "has expected …" only when the input ended while it still waited for more: a cut-off file.
+    const truncated = /^Parser has expected/.test(reason)
     issues.add({
       entryIndex: null,
       questionId: null,
       path: '',
-      message: `not a JSON array of entries near byte ${bytesRead} (after ${index} entries): ${error instanceof Error ? error.message : String(error)}`,
+      // Ordinal, not an index: entry-level issues count from 0, and "entry 6" would be ambiguous next to them.
+      message:
+        bytesRead === 0
+          ? 'the file is empty; a LongMemEval dataset is a JSON array of entries'
+          : truncated
+            ? `not a complete JSON array: it ends inside the ${ordinal(index + 1)} entry (byte ${bytesRead}), after ${index} complete ${index === 1 ? 'entry' : 'entries'}; the file looks truncated — download it again`
+            : `not a JSON array of entries near byte ${bytesRead} (after ${index} entries): ${reason}`,
     })
   }
   if (issues.count > 0) throw new LongMemEvalDatasetError(file, issues.kept, issues.omitted)
   return { datasetId, datasetSha256: hash.digest(), entries: index, bytes: bytesRead }
+}
+
+/** 1st, 2nd, 3rd, 4th, 11th, 21st… */
+function ordinal(n: number): string {
+  const tens = n % 100
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')
+  return `${n}${suffix}`
 }
 
 /** A LongMemEval dataset held in memory (one copy of the validated entries). */

@@ -74,8 +74,8 @@ export interface GroundedRunOptions {
 }
 
 const DEFAULT_AGENT_TIMEOUT_MS = 120_000
-/** Longer than the LLM judge's own worst case (4 attempts of 60 s plus backoff), so it only stops a judge that never settles. */
-const DEFAULT_JUDGE_TIMEOUT_MS = 600_000
+/** Milliseconds one grading may take (`judgeTimeoutMs`): longer than the LLM judge's own worst case (4 attempts of 60 s plus backoff), so it only stops a judge that never settles. @default 600000 */
+export const DEFAULT_JUDGE_TIMEOUT_MS = 600_000
 
 /** A call that did not settle in time; it is abandoned (an in-process call cannot be cancelled). */
 class AgentCallTimeout extends Error {}

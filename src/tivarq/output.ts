@@ -18,10 +18,10 @@ import { canonicalJsonLine, prettyJson } from './canonical-json.js'
 import { CAPABILITIES, PHASES, ROLES, SCHEMA_VERSION, STATES, answerValueSchema, type Manifest, type Split } from './schema.js'
 import type { PredictionRow } from './results.js'
 import type { TivarqReport } from './score.js'
-import type { AdapterInfo } from '../adapters/pool.js'
+import type { AdapterInfo, CloseProblem } from '../adapters/pool.js'
 import type { Track } from '../adapters/types.js'
 import { mean, roundHalfEven, sampleStddev } from '../stats/quantile.js'
-import { describeFound, issuePath, valueAt, withArticle } from './row-issues.js'
+import { describeFound, issuePath, printable, valueAt, withArticle } from './row-issues.js'
 import { HARNESS_VERSION, PACKAGE_ROOT } from '../version.js'
 
 /** `schema_version` of run_manifest.json. */
@@ -149,6 +149,8 @@ export interface RunManifest {
   update_polls: number
   poll_interval_ms: number
   started_at: string
+  /** Stores or adapter processes that failed to close (rewritten at the end of the run); the results stand. */
+  adapter_close_errors: { store: string; episode_id: string | null; message: string }[]
 }
 
 /** What `buildRunManifest` needs (camelCase in, snake_case out). */
@@ -177,6 +179,8 @@ export interface RunManifestInput {
   harnessCommit?: string | null
   /** @default now */
   startedAt?: string
+  /** What `pool.close()` reported. @default [] */
+  adapterCloseErrors?: readonly CloseProblem[]
 }
 
 function configValue(text: string | undefined): unknown {
@@ -222,6 +226,7 @@ export function buildRunManifest(input: RunManifestInput): RunManifest {
     update_polls: input.updatePolls,
     poll_interval_ms: input.pollIntervalMs,
     started_at: input.startedAt ?? new Date().toISOString(),
+    adapter_close_errors: (input.adapterCloseErrors ?? []).map((problem) => ({ store: problem.store, episode_id: problem.episodeId, message: problem.message })),
   }
 }
 
@@ -356,12 +361,24 @@ const MAX_ISSUES = 50
 
 /** Parse predictions JSONL text; `file` names the source in issues. Blank lines are skipped. */
 export function parsePredictions(text: string, file: string): PredictionRow[] {
+  return parseLines(text.split('\n'), file)
+}
+
+/** A line whose bytes are not UTF-8: decoding would have replaced them with U+FFFD without a word. */
+const NOT_UTF8 = Symbol('not UTF-8')
+
+function parseLines(lines: readonly (string | typeof NOT_UTF8)[], file: string): PredictionRow[] {
   const rows: PredictionRow[] = []
   const issues: PredictionsIssue[] = []
   let omitted = 0
-  const note = (issue: PredictionsIssue) => (issues.length < MAX_ISSUES ? issues.push(issue) : omitted++)
-  text.split('\n').forEach((raw, index) => {
+  // What a file holds is quoted escaped and cut short: binary garbage must not reach the terminal raw.
+  const note = (issue: PredictionsIssue) => (issues.length < MAX_ISSUES ? issues.push({ ...issue, path: printable(issue.path, 80), message: printable(issue.message, 240) }) : omitted++)
+  lines.forEach((raw, index) => {
     const line = index + 1
+    if (raw === NOT_UTF8) {
+      note({ file, line, path: '', message: 'not valid UTF-8 (binary data, or text in another encoding); a predictions file is UTF-8 text, one JSON row per line' })
+      return
+    }
     if (raw.trim() === '') return
     let value: unknown
     try {
@@ -414,14 +431,33 @@ const STATUSES = ['answered', 'unsupported', 'error'] as const
 
 /** Read and validate a predictions file (ours or upstream's); throws PredictionsFileError listing file:line issues. */
 export function readPredictions(file: string): PredictionRow[] {
-  let text: string
+  let bytes: Buffer
   try {
-    text = readFileSync(file, 'utf8')
+    bytes = readFileSync(file)
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : error instanceof Error ? error.message : String(error)
     throw new PredictionsFileError(file, [{ file, line: 0, path: '', message: `cannot read it: ${reason}` }])
   }
-  return parsePredictions(text, file)
+  return parseLines(utf8Lines(bytes), file)
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/** The file's lines, each decoded strictly, so an invalid byte is reported at its line rather than turned into U+FFFD. */
+function utf8Lines(bytes: Buffer): (string | typeof NOT_UTF8)[] {
+  const lines: (string | typeof NOT_UTF8)[] = []
+  let start = 0
+  for (;;) {
+    const end = bytes.indexOf(0x0a, start)
+    const slice = bytes.subarray(start, end === -1 ? bytes.length : end)
+    try {
+      lines.push(strictUtf8.decode(slice))
+    } catch {
+      lines.push(NOT_UTF8)
+    }
+    if (end === -1) return lines
+    start = end + 1
+  }
 }
 
 function familyFromEpisode(episodeId: string): string {

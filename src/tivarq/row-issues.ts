@@ -34,3 +34,31 @@ export function describeFound(value: unknown): string {
 export function withArticle(typeName: string): string {
   return /^[aeiou]/.test(typeName) ? `an ${typeName}` : `a ${typeName}`
 }
+
+/** Longest text an issue message quotes from a file, in characters. @default 120 */
+export const QUOTE_LIMIT = 120
+
+/**
+ * Text from a file made safe to print in a message: control and invisible
+ * characters (C0, DEL, C1, bidi and zero-width marks, lone surrogates) shown as
+ * `\u{…}` escapes, so binary garbage cannot move the cursor or hide itself in a
+ * terminal, and cut at `limit` characters with `…`.
+ */
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]/u
+
+export function printable(text: string, limit = QUOTE_LIMIT): string {
+  let out = ''
+  let shown = 0
+  for (const char of text) {
+    if (shown >= limit) return `${out}…`
+    out += UNPRINTABLE.test(char)
+      ? `\\u{${char.codePointAt(0)!.toString(16).padStart(4, '0')}}`
+      : char === '\n'
+        ? '\\n'
+        : char === '\t'
+          ? '\\t'
+          : char
+    shown++
+  }
+  return out
+}

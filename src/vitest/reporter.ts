@@ -69,6 +69,8 @@ interface SuiteResults {
   partitions: Set<string>
   /** Which file ran each probe (a probe run twice is a conflict). */
   probeFiles: Map<string, string>
+  /** Errors of the describe blocks around the probes (their hooks: the store's start, its close), once each. */
+  suiteErrors: Set<string>
 }
 
 /** What happened to one suite, for rendering and the exit code. */
@@ -209,10 +211,14 @@ export class TimegroundedReporter implements Reporter {
       failed = true
     }
     const metas = suite.metas.filter((meta) => meta.row).sort((a, b) => a.order - b.order)
+    const [firstError] = suite.suiteErrors
     if (metas.length === 0) {
-      lines.push(`no probe ran (${suite.metas.length} collected): nothing to score`)
+      // The probes' own hook failed before any probe ran: that is the store failing to start.
+      lines.push(`no probe ran (${suite.metas.length} collected): ${firstError === undefined ? 'nothing to score' : `the store could not start: ${firstError}`}`)
       return { name, report: null, lines, violations: [], failed }
     }
+    // After probes ran, a suite error is e.g. a store that failed to close: shown here too, not only above.
+    for (const error of suite.suiteErrors) lines.push(`suite error: ${error}`)
     const rows: PredictionRow[] = metas.map((meta) => meta.row!)
     const report = scoreRows(rows, { seed: this.options.seed ?? DATASET_SEED, resamples: this.options.resamples ?? 1000, expectedProbes: suite.probeTotal })
     const scored = scoredMetricsOf(report)
@@ -330,7 +336,7 @@ function gather(modules: ReadonlyArray<TestModule>): Map<string, SuiteResults> {
       if (!meta) continue
       let suite = suites.get(meta.suite.name)
       if (!suite) {
-        suite = { identity: meta.suite, probeTotal: meta.probeTotal, metas: [], conflicts: [], partitions: new Set(), probeFiles: new Map() }
+        suite = { identity: meta.suite, probeTotal: meta.probeTotal, metas: [], conflicts: [], partitions: new Set(), probeFiles: new Map(), suiteErrors: new Set() }
         suites.set(meta.suite.name, suite)
       }
       if (JSON.stringify(meta.suite) !== JSON.stringify(suite.identity)) {
@@ -347,6 +353,9 @@ function gather(modules: ReadonlyArray<TestModule>): Map<string, SuiteResults> {
       }
       suite.probeFiles.set(meta.probeId, module.moduleId)
       suite.metas.push(meta)
+      for (let parent = testCase.parent; parent.type === 'suite'; parent = parent.parent) {
+        for (const error of parent.errors()) suite.suiteErrors.add(error.message)
+      }
     }
   }
   return suites

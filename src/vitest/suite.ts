@@ -9,7 +9,7 @@ import { resolve } from 'node:path'
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, inject, test } from 'vitest'
 import type { RunnerTestSuite } from 'vitest'
-import { openPool, type MemorySource, type StorePool } from '../adapters/pool.js'
+import { openPool, type CloseProblem, type MemorySource, type StorePool } from '../adapters/pool.js'
 import type { Track } from '../adapters/types.js'
 import { loadSplit } from '../tivarq/dataset.js'
 import { EpisodeRun, errorRowFor, orderProbes, type RunnerOptions } from '../tivarq/runner.js'
@@ -57,6 +57,17 @@ export interface TimegroundedSuiteOptions {
 export class SuiteOptionError extends TimegroundedError {
   constructor(message: string) {
     super('SUITE_OPTION_INVALID', message)
+  }
+}
+
+/** Stores or adapter processes of the suite that failed to close; thrown from the suite's afterAll, so Vitest reports it. */
+class StoreCloseError extends TimegroundedError {
+  constructor(problems: readonly CloseProblem[]) {
+    const lines = problems.map((problem) => `  closing \`${problem.store}\`${problem.episodeId === null ? '' : ` after episode ${problem.episodeId}`} failed: ${problem.message}`)
+    super('STORE_CLOSE_FAILED', `${problems.length === 1 ? 'a store' : `${problems.length} stores`} failed to close (the probe results stand; fix the store's close()):\n${lines.join('\n')}`)
+    this.name = 'StoreCloseError'
+    // The message is the whole story: no stack into the harness.
+    this.stack = `${this.name}: ${this.message}`
   }
 }
 
@@ -205,7 +216,9 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
       pool = await openPool(checkedFactory(memory), { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, name: settings.name })
     }, settings.timeoutMs * 2)
     afterAll(async () => {
-      await pool?.close()
+      const problems = (await pool?.close()) ?? []
+      // Recorded, never dropped: a failing afterAll is how Vitest reports a problem of the whole suite.
+      if (problems.length > 0) throw new StoreCloseError(problems)
     }, settings.timeoutMs * 2)
 
     for (const episode of partitionEpisodes(selected, settings.partition)) {

@@ -139,3 +139,47 @@ test('a command pool answers through the wire in camelCase and closes its proces
   await lease.release()
   await pool.close()
 })
+
+test('close problems are recorded, not dropped: close() resolves to each, naming the store and the episode', async () => {
+  // A single store object whose close() throws.
+  const store: MemoryStore = { name: 'flaky', reset() {}, ingest() {}, query: () => ({ state: 'unknown', value: null }), close: () => Promise.reject(new Error('disk full')) } as MemoryStore
+  const single = await openPool(store, { track: 'structured' })
+  await (await single.acquire(context)).release()
+  expect(await single.close()).toEqual([{ store: 'flaky', episodeId: null, message: 'store.close threw: disk full' }])
+
+  // A factory's stores: the one closed after its episode, and the spare closed with the pool.
+  let made = 0
+  const factory = () => {
+    const n = ++made
+    return {
+      ingest() {},
+      query: () => ({ state: 'unknown' as const, value: null }),
+      close() {
+        throw new Error(`store ${n} would not close`)
+      },
+    }
+  }
+  const pool = await openPool(factory, { track: 'structured', name: 'mine' })
+  await (await pool.acquire({ episodeId: 'ep-1', seed: 1 })).release()
+  expect(await pool.close()).toEqual([{ store: 'mine', episodeId: 'ep-1', message: 'store.close threw: store 1 would not close' }])
+
+  // A clean close resolves to an empty list.
+  const clean = await openPool(() => ({ ingest() {}, query: () => ({ state: 'unknown' as const, value: null }) }), { track: 'structured' })
+  await (await clean.acquire(context)).release()
+  expect(await clean.close()).toEqual([])
+})
+
+test('an adapter process that exits badly or not at all on shutdown is a close problem', async () => {
+  const bad = await openPool(commandAdapter([process.execPath, FAULT_ADAPTER, 'bad-exit']), { track: 'structured' })
+  await (await bad.acquire(context)).release()
+  const [problem, ...rest] = await bad.close()
+  expect(rest).toEqual([])
+  expect(problem).toMatchObject({ store: expect.stringContaining('fault-adapter.mjs bad-exit'), episodeId: null })
+  expect(problem!.message).toMatch(/^adapter process `.*fault-adapter\.mjs bad-exit` exited with code 5 when its stdin closed/)
+
+  const deaf = await openPool(commandAdapter([process.execPath, FAULT_ADAPTER, 'deaf-exit'], { timeoutMs: 300 }), { track: 'structured' })
+  await (await deaf.acquire(context)).release()
+  const problems = await deaf.close()
+  expect(problems).toHaveLength(1)
+  expect(problems[0]!.message).toMatch(/^adapter process `.*fault-adapter\.mjs deaf-exit` did not exit within 300 ms of its stdin closing; it was killed$/)
+})

@@ -61,3 +61,32 @@ test('--judge llm against a closed port fails every judgment fast with the endpo
   expect(unreachable).toHaveLength(10)
   expect(unreachable[0]).toContain('Is the model server running? Check `--judge-base-url`')
 })
+
+describe('--judge-timeout-ms bounds one grading', () => {
+  test('a judge endpoint that never replies costs each question a judge error naming the bound (exit 1)', async () => {
+    // A real server on 127.0.0.1 that takes requests and never answers them.
+    const server = createServer(() => undefined)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    try {
+      const run = timegrounded(['probe', '--mode', 'none', '--json', '--judge', 'llm', '--judge-base-url', `http://127.0.0.1:${port}/v1`, '--judge-model', 'm', '--judge-timeout-ms', '300'])
+      expect(run.status).toBe(1)
+      const result = JSON.parse(run.stdout) as { judge_errors: number; rows: { status: string; error?: string }[] }
+      expect(result.judge_errors).toBe(12)
+      for (const row of result.rows) {
+        expect(row.status).toBe('judge-error')
+        expect(row.error).toContain('within 300 ms')
+      }
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+
+  test.each([['0'], ['abc'], ['1.5']])('a bad value (%s) is a usage error (exit 2)', (value) => {
+    const run = timegrounded(['probe', '--judge-timeout-ms', value])
+    expect(run.status).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toContain(`option '--judge-timeout-ms <n>' argument '${value}' is invalid. expected a whole number of at least 1.`)
+  })
+})

@@ -168,6 +168,21 @@ describe('adapter commands (the subprocess path)', () => {
     expect(result.stdout).toContain(`  ${errors[0].probe_id}: ${errors[0].error}\n  ${errors[1].probe_id}: ${errors[1].error}\n  ${errors[2].probe_id}: ${errors[2].error}\n  … and ${errors.length - 3} more distinct messages`)
   })
 
+  test('an adapter that exits badly on shutdown: a warning on stderr and in run_manifest.json; the complete run still exits 0', () => {
+    const out = join(work, 'bad-exit')
+    const adapter = fileURLToPath(new URL('../fixtures/adapters/fault-adapter.mjs', import.meta.url))
+    const result = cli(['run', '--split', 'smoke', '--output', out, '--', process.execPath, adapter, 'bad-exit'])
+    expect(result.status).toBe(0)
+    expect(json(join(out, 'report.json')).complete).toBe(true)
+    const warning = result.stderr.split('\n').filter((line) => line.startsWith('timegrounded run: warning: '))
+    expect(warning).toHaveLength(1)
+    expect(warning[0]).toMatch(/^timegrounded run: warning: closing `.*fault-adapter\.mjs bad-exit` failed: adapter process `.*fault-adapter\.mjs bad-exit` exited with code 5 when its stdin closed/)
+    const manifest = json(join(out, 'run_manifest.json'))
+    expect(manifest.adapter_close_errors).toEqual([{ store: expect.stringContaining('fault-adapter.mjs bad-exit'), episode_id: null, message: expect.stringContaining('exited with code 5 when its stdin closed') }])
+    // A clean run records none.
+    expect(json(join(work, 'oracle-process', 'run_manifest.json')).adapter_close_errors).toEqual([])
+  })
+
   test('SIGINT: predictions so far and a report marked incomplete, exit 1', async () => {
     const out = join(work, 'interrupted')
     const child = spawn(process.execPath, [CLI, 'run', '--split', 'smoke', '--output', out, '--', process.execPath, SCRIPTED, '--delay-ms', '40'], {

@@ -117,7 +117,20 @@ describe('LongMemEval loader', () => {
   test('broken JSON and a non-array top level are file-level issues', async () => {
     const truncated = join(dir, 'truncated.json')
     await writeFile(truncated, JSON.stringify([entry('q1'), entry('q2')]).slice(0, -40))
-    await expect(loadLongMemEval(truncated)).rejects.toThrow(/file: not a JSON array of entries/)
+    const cut = JSON.stringify([entry('q1'), entry('q2')]).slice(0, -40)
+    await writeFile(truncated, cut)
+    const failure = (await loadLongMemEval(truncated).catch((error: unknown) => error)) as LongMemEvalDatasetError
+    expect(failure).toBeInstanceOf(LongMemEvalDatasetError)
+    // Only the file-level issue: the first entry was complete and valid.
+    expect(failure.issues.map((issue) => issue.message)).toEqual([
+      `not a complete JSON array: it ends inside the 2nd entry (byte ${Buffer.byteLength(cut)}), after 1 complete entry; the file looks truncated — download it again`,
+    ])
+    const empty = join(dir, 'empty.json')
+    await writeFile(empty, '')
+    await expect(loadLongMemEval(empty)).rejects.toThrow(/the file is empty; a LongMemEval dataset is a JSON array of entries/)
+    const garbled = join(dir, 'garbled.json')
+    await writeFile(garbled, `[${JSON.stringify(entry('q1'))}, xx]`)
+    await expect(loadLongMemEval(garbled)).rejects.toThrow(/file: not a JSON array of entries near byte \d+ \(after \d+ entries\): Parser cannot parse input/)
     const object = join(dir, 'object.json')
     await writeFile(object, JSON.stringify({ data: [entry('q1')] }))
     await expect(loadLongMemEval(object)).rejects.toBeInstanceOf(LongMemEvalDatasetError)

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { aggregateReports, buildRunManifest, parsePredictions, readPredictions, RunWriter, runFileNames } from '../../src/tivarq/output.js'
 import { scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
+import { printable } from '../../src/tivarq/row-issues.js'
 import { simulatedRows } from './score-fixtures.js'
 
 const work = mkdtempSync(join(tmpdir(), 'tg-output-'))
@@ -126,6 +127,30 @@ describe('readPredictions', () => {
     ])
   })
 
+  test('invalid UTF-8 inside a row is an issue at its line; binary garbage is quoted escaped and cut short', () => {
+    const [row] = simulatedRows('smoke', 'latest')
+    const good = Buffer.from(`${JSON.stringify(row)}\n`)
+    // Line 2: a row whose probe_id holds a byte that is not UTF-8 (0xff), which a lenient decoder would turn into U+FFFD.
+    const bad = Buffer.concat([Buffer.from(JSON.stringify({ ...row, probe_id: 'X' }).replace('"X"', '"x')), Buffer.from([0xff]), Buffer.from('"\n')])
+    // Line 3: control characters and a long run of junk.
+    const garbage = Buffer.from(`\u001b[2J\u0007${'z'.repeat(500)}\n`)
+    const file = join(work, 'binary.jsonl')
+    writeFileSync(file, Buffer.concat([good, bad, garbage]))
+    let caught: unknown
+    try {
+      readPredictions(file)
+    } catch (error) {
+      caught = error
+    }
+    const lines = (caught as Error).message.split('\n').slice(1)
+    expect(lines[0]).toBe(`  ${file}:2: not valid UTF-8 (binary data, or text in another encoding); a predictions file is UTF-8 text, one JSON row per line`)
+    expect(lines[1]).toMatch(new RegExp(`^  ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: not JSON \\(`))
+    expect(lines[1]).toContain('\\u{001b}')
+    expect(lines[1]).not.toMatch(/[\u0000-\u0008\u001b\u007f]/)
+    expect(lines[1]!.length).toBeLessThan(file.length + 260)
+    expect(lines).toHaveLength(2)
+  })
+
   test('a missing file and an empty file are refused, saying which', () => {
     const missing = join(work, 'nope.jsonl')
     expect(() => readPredictions(missing)).toThrow(`${missing}: cannot read it: no such file`)
@@ -170,6 +195,7 @@ describe('buildRunManifest', () => {
       update_polls: 3,
       poll_interval_ms: 50,
       started_at: '2026-01-01T00:00:00.000Z',
+      adapter_close_errors: [],
     })
   })
 })
@@ -190,4 +216,10 @@ test('writeFileAtomic leaves no temporary file', () => {
   writer.writeAggregate(aggregateReports([scoreRows([], { seed: 1 })]))
   writeFileSync(join(writer.dir, 'keep.txt'), '')
   expect(readdirSync(writer.dir).sort()).toEqual(['aggregate.json', 'keep.txt'])
+})
+
+test('printable escapes control and invisible characters and cuts long text', () => {
+  expect(printable('a\u0000b\u001b[2Jc\u007f\u0085\u202e\ud800\nd\te')).toBe('a\\u{0000}b\\u{001b}[2Jc\\u{007f}\\u{0085}\\u{202e}\\u{d800}\\nd\\te')
+  expect(printable('é ok → fine')).toBe('é ok → fine')
+  expect(printable('x'.repeat(200), 10)).toBe(`${'x'.repeat(10)}…`)
 })

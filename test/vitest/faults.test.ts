@@ -97,6 +97,25 @@ describe('a faulty memory under real Vitest', () => {
     expect(run.pids.filter(alive)).toEqual([])
   })
 
+  test('the reporter line of a memory that cannot start carries the reason', async () => {
+    const run = await runFault('factory-throws')
+    expect(run.output).toContain(
+      'timegrounded [tivarq] no probe ran (60 collected): the store could not start: could not make a store with factory `tivarq`: the store factory threw: cannot connect to the memory backend',
+    )
+  })
+
+  test.each([
+    ['store-close-throws', 'closing `tivarq` failed: store.close threw: close exploded on purpose'],
+    ['factory-close-throws', 'closing `tivarq` after episode reversal-00 failed: store.close threw: close exploded on purpose'],
+  ])('a store whose close() throws (%s): every probe answered, the close error reported as a suite error, not dropped', async (fault, line) => {
+    const run = await runFault(fault)
+    expect(run.code).toBe(1)
+    expect(run.report).toMatchObject({ complete: true, probe_counts: { total: 60, answered: 60, error: 0 } })
+    expect(run.output).toContain('StoreCloseError')
+    expect(run.output).toContain(line)
+    expect(run.output).toMatch(/timegrounded \[tivarq\] suite error: (a store|\d+ stores) failed to close \(the probe results stand; fix the store's close\(\)\):/)
+  })
+
   test('Ctrl-C while an adapter process is stuck (deaf even to the end of stdin) leaves no adapter process behind', async () => {
     const log = join(scratch, 'stuck.log')
     const env: Record<string, string | undefined> = { ...process.env, TG_FAULT: 'command-stuck', TG_OUTPUT: join(scratch, 'stuck'), TG_CACHE_DIR: join(scratch, 'cache'), FAULT_LOG: log, NO_COLOR: '1' }

@@ -22,7 +22,7 @@ import { CONTROL_MODE, GROUNDING_MODES, GroundingTally, PROBE_MODE, assertReadab
 import { deterministicJudge, llmJudge, type Judge } from '../../timegrounded/judges.js'
 import { loadLongMemEval, readLongMemEval } from '../../timegrounded/longmemeval.js'
 import { renderGroundedRun, renderGroundingRecord, renderProbeComparison } from '../../timegrounded/render.js'
-import { runGrounded, runProbeVersusControl, type GroundedDataset, type GroundedRunResult, type ProbeComparison, type QuestionRow } from '../../timegrounded/run.js'
+import { DEFAULT_JUDGE_TIMEOUT_MS, runGrounded, runProbeVersusControl, type GroundedDataset, type GroundedRunResult, type ProbeComparison, type QuestionRow } from '../../timegrounded/run.js'
 
 const MODE_CHOICES = ['compare', ...GROUNDING_MODES] as const
 type ModeChoice = (typeof MODE_CHOICES)[number]
@@ -38,6 +38,7 @@ interface ProbeCommandOptions {
   seed: number
   resamples: number
   timeoutMs: number
+  judgeTimeoutMs: number
   judgeBaseUrl?: string
   judgeModel?: string
   agentBaseUrl?: string
@@ -80,7 +81,9 @@ function judgeOf(options: ProbeCommandOptions): Judge {
     throw new UsageError('`--judge llm` needs `--judge-base-url URL` (an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1) and `--judge-model NAME`.')
   }
   const apiKey = process.env[JUDGE_API_KEY_ENV]
-  return llmJudge({ baseUrl: options.judgeBaseUrl, model: options.judgeModel, ...(apiKey ? { apiKey } : {}) }, { urlOption: '`--judge-base-url`' })
+  // No single request may outlive the bound on the whole grading (it would be left running after the question gave up).
+  const timeoutMs = Math.min(60_000, options.judgeTimeoutMs)
+  return llmJudge({ baseUrl: options.judgeBaseUrl, model: options.judgeModel, timeoutMs, ...(apiKey ? { apiKey } : {}) }, { urlOption: '`--judge-base-url`' })
 }
 
 async function agentOf(options: ProbeCommandOptions, command: string[]): Promise<TimeGroundedAgent & { close?(): unknown }> {
@@ -171,6 +174,7 @@ async function run(options: ProbeCommandOptions, command: string[], given: Given
           seed: options.seed,
           resamples: options.resamples,
           agentTimeoutMs: options.timeoutMs,
+          judgeTimeoutMs: options.judgeTimeoutMs,
           ceiling: options.ceiling === true,
           onRow: tick,
         })
@@ -182,7 +186,7 @@ async function run(options: ProbeCommandOptions, command: string[], given: Given
     } else {
       let result: GroundedRunResult
       try {
-        result = await runGrounded(agent, dataset, { mode: options.mode, judge, agentTimeoutMs: options.timeoutMs, onRow: tick })
+        result = await runGrounded(agent, dataset, { mode: options.mode, judge, agentTimeoutMs: options.timeoutMs, judgeTimeoutMs: options.judgeTimeoutMs, onRow: tick })
       } finally {
         progress.stop()
       }
@@ -216,6 +220,7 @@ export function registerProbe(program: Command): void {
     .option('--seed <n>', 'paired-bootstrap seed (compare mode only)', wholeNumber(0), 20240101)
     .option('--resamples <n>', 'paired-bootstrap resamples (compare mode only)', wholeNumber(500), 1000)
     .option('--timeout-ms <n>', 'time one agent call may take', wholeNumber(1), 120000)
+    .option('--judge-timeout-ms <n>', 'time one grading may take before the question is a judge error', wholeNumber(1), DEFAULT_JUDGE_TIMEOUT_MS)
     .argument('[command...]', 'agent command and its arguments, after `--` (speaks timegrounded.agent.v1 on stdin/stdout)')
     .addHelpText(
       'after',

@@ -8,11 +8,11 @@ import { join } from 'node:path'
 import type { Command } from 'commander'
 import { BUILTIN_ADAPTERS, BUILTIN_NAMES, builtinAdapter, isBuiltinName } from '../../adapters/baselines/index.js'
 import { DEFAULT_TIMEOUT_MS, commandAdapter, describeCommand } from '../../adapters/command.js'
-import { openPool, type MemorySource, type StorePool } from '../../adapters/pool.js'
+import { openPool, type CloseProblem, type MemorySource, type StorePool } from '../../adapters/pool.js'
 import type { Track } from '../../adapters/types.js'
 import { TimegroundedError } from '../../errors.js'
 import { bundledDatasetDir, loadSplit, MANIFEST_FILE, sha256File } from '../../tivarq/dataset.js'
-import { aggregateReports, buildRunManifest, harnessCommit, runFileNames, RunWriter, type PredictionsFile } from '../../tivarq/output.js'
+import { aggregateReports, buildRunManifest, harnessCommit, runFileNames, RunWriter, type PredictionsFile, type RunManifest } from '../../tivarq/output.js'
 import type { PredictionRow } from '../../tivarq/results.js'
 import { runSplit } from '../../tivarq/runner.js'
 import { DATASET_SEED, SPLITS, type Split } from '../../tivarq/schema.js'
@@ -119,6 +119,21 @@ function summaryOfRepeats(reports: readonly TivarqReport[]): string {
   return `Transition success over ${reports.length} repetitions: mean ${formatScore(spread.mean)}, sample sd ${formatScore(spread.stddev)}, range [${formatScore(spread.min)}, ${formatScore(spread.max)}] (${spread.scores.map(formatScore).join(', ')})`
 }
 
+/**
+ * Close problems are warnings: the rows were all recorded before the stores
+ * closed, so the results and the exit code stand. Each is printed on stderr and
+ * kept in run_manifest.json (`adapter_close_errors`).
+ */
+function reportCloseProblems(problems: readonly CloseProblem[], writer: RunWriter | null, manifest: RunManifest | null): void {
+  for (const problem of problems) {
+    const after = problem.episodeId === null ? '' : ` after episode ${problem.episodeId}`
+    process.stderr.write(`timegrounded run: warning: closing \`${problem.store}\`${after} failed: ${problem.message}\n`)
+  }
+  if (problems.length > 0 && writer !== null && manifest !== null) {
+    writer.writeManifest({ ...manifest, adapter_close_errors: problems.map((problem) => ({ store: problem.store, episode_id: problem.episodeId, message: problem.message })) })
+  }
+}
+
 async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> {
   let settings: RunSettings
   try {
@@ -156,30 +171,29 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
   try {
     writer = new RunWriter(settings.output)
   } catch (error) {
-    await pool.close()
+    reportCloseProblems(await pool.close(), null, null)
     return fail('run', `cannot write to \`--output ${settings.output}\`: ${describeWriteError(error, settings.output)}.`, EXIT.usage)
   }
   const info = pool.info()
-  writer.writeManifest(
-    buildRunManifest({
-      datasetDir: settings.datasetDir,
-      datasetManifest: split.manifest,
-      fileHashes: { ...split.fileHashes, [MANIFEST_FILE]: manifestHash },
-      track: settings.track,
-      split: settings.split,
-      adapter: info,
-      modelConfig: settings.modelConfig,
-      promptConfig: settings.promptConfig,
-      seed,
-      repeats: settings.repeats,
-      updatePolls: settings.updatePolls,
-      pollIntervalMs: settings.pollIntervalMs,
-      concurrency: settings.concurrency,
-      timeoutMs: settings.timeoutMs,
-      resamples: settings.resamples,
-      harnessCommit: harnessCommit(),
-    }),
-  )
+  const manifest = buildRunManifest({
+    datasetDir: settings.datasetDir,
+    datasetManifest: split.manifest,
+    fileHashes: { ...split.fileHashes, [MANIFEST_FILE]: manifestHash },
+    track: settings.track,
+    split: settings.split,
+    adapter: info,
+    modelConfig: settings.modelConfig,
+    promptConfig: settings.promptConfig,
+    seed,
+    repeats: settings.repeats,
+    updatePolls: settings.updatePolls,
+    pollIntervalMs: settings.pollIntervalMs,
+    concurrency: settings.concurrency,
+    timeoutMs: settings.timeoutMs,
+    resamples: settings.resamples,
+    harnessCommit: harnessCommit(),
+  })
+  writer.writeManifest(manifest)
 
   const expected = split.probes.length
   const reports: TivarqReport[] = []
@@ -206,7 +220,10 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
     // Interrupted means incomplete: the same code a run with error rows gets.
     const exit = (): never => process.exit(EXIT.problems)
     setTimeout(exit, 2000).unref()
-    pool.close().then(exit, exit)
+    pool.close().then((problems) => {
+      reportCloseProblems(problems, writer, manifest)
+      exit()
+    }, exit)
   }
   process.once('SIGINT', onInterrupt)
   process.once('SIGTERM', onInterrupt)
@@ -243,7 +260,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
     progress.stop()
     process.removeListener('SIGINT', onInterrupt)
     process.removeListener('SIGTERM', onInterrupt)
-    await pool.close()
+    reportCloseProblems(await pool.close(), writer, manifest)
   }
 
   const last = reports[reports.length - 1] as TivarqReport

@@ -14,7 +14,8 @@ import type { PredictionRow } from '../tivarq/results.js'
 import { renderReport } from '../report/terminal.js'
 import { renderMarkdown } from '../report/markdown.js'
 import { HARNESS_VERSION } from '../version.js'
-import { isTimeGroundedCaseMeta, renderTimeGroundedSummary, summarizeTimeGrounded, type TimeGroundedCaseMeta } from '../timegrounded/suite-support.js'
+import { renderTimeGroundedSummary, summarizeTimeGrounded, type TimeGroundedCaseMeta } from '../timegrounded/suite-support.js'
+import { collectTimeGroundedMetas } from './timegrounded.js'
 import {
   baselineEntry,
   evaluateGate,
@@ -137,7 +138,7 @@ export class TimegroundedReporter implements Reporter {
     const vitest = this.vitest!
     const modules = vitest.state.getTestModules()
     const suites = gather(modules)
-    const questions = gatherTimeGrounded(modules)
+    const questions = collectTimeGroundedMetas(modules)
     if (suites.size === 0 && questions.length === 0) return
     const shard = vitest.config.shard
     const out: string[] = []
@@ -359,17 +360,6 @@ function gather(modules: ReadonlyArray<TestModule>): Map<string, SuiteResults> {
     }
   }
   return suites
-}
-
-function gatherTimeGrounded(modules: ReadonlyArray<TestModule>): TimeGroundedCaseMeta[] {
-  const metas: TimeGroundedCaseMeta[] = []
-  for (const module of modules) {
-    for (const testCase of module.children.allTests()) {
-      const meta = (testCase.meta() as Record<string, unknown>)[META_KEY]
-      if (isTimeGroundedCaseMeta(meta)) metas.push(meta)
-    }
-  }
-  return metas
 }
 
 function describeIdentity(identity: SuiteIdentity): string {

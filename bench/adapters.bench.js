@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { commandAdapter, openPool, runSplit } from '../dist/index.js'
 import { loadSplit } from '../dist/tivarq/dataset.js'
+import { median } from './samples.js'
 
 const ECHO = fileURLToPath(new URL('./fixtures/echo-adapter.mjs', import.meta.url))
 const QUERY = { question: 'As of 2025-01-02, what is my notification channel for personal?', asOf: '2025-01-02T00:00:00Z', slot: 'notification_channel', scope: 'personal' }
@@ -16,11 +17,6 @@ const WIRE_QUERY = JSON.stringify({ type: 'query', question: QUERY.question, as_
 const ROUNDS = 5
 const CALLS = 2_000
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-}
 const ms = (value) => `${value.toFixed(4)} ms`
 
 /** The raw round trip: write one line, wait for one line, no harness at all. */

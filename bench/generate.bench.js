@@ -1,6 +1,7 @@
 // Times generateDataset() (all 240 episodes, 1,200 probes, 7 file texts with
 // their SHA-256) after a warm-up, and prints the median. Target: < 100 ms.
 import { generateDataset } from '../dist/tivarq/generate.js'
+import { percentile } from './samples.js'
 
 const WARMUP = 5
 const RUNS = 40
@@ -13,10 +14,8 @@ for (let i = 0; i < RUNS; i++) {
   generateDataset()
   samples.push(Number(process.hrtime.bigint() - start) / 1e6)
 }
-samples.sort((a, b) => a - b)
-const at = (p) => samples[Math.min(samples.length - 1, Math.floor((samples.length - 1) * p))]
-const median = at(0.5)
+const median = percentile(samples, 0.5)
 process.stdout.write(
-  `generateDataset(): median ${median.toFixed(2)} ms, p95 ${at(0.95).toFixed(2)} ms, min ${samples[0].toFixed(2)} ms over ${RUNS} runs ` +
+  `generateDataset(): median ${median.toFixed(2)} ms, p95 ${percentile(samples, 0.95).toFixed(2)} ms, min ${percentile(samples, 0).toFixed(2)} ms over ${RUNS} runs ` +
     `(target < ${TARGET_MS} ms: ${median < TARGET_MS ? 'met' : 'MISSED'})\n`,
 )

@@ -7,6 +7,7 @@ import { openPool } from '../dist/adapters/pool.js'
 import { loadSplit } from '../dist/tivarq/dataset.js'
 import { runSplit } from '../dist/tivarq/runner.js'
 import { scoreRows } from '../dist/tivarq/score.js'
+import { percentile } from './samples.js'
 
 const WARMUP = 3
 const RUNS = 15
@@ -23,10 +24,7 @@ async function runAndScore() {
   return { rows, report }
 }
 
-const median = (samples) => {
-  const sorted = [...samples].sort((a, b) => a - b)
-  return sorted[Math.floor((sorted.length - 1) / 2)]
-}
+const median = (samples) => percentile(samples, 0.5)
 
 let last
 for (let i = 0; i < WARMUP; i++) last = await runAndScore()

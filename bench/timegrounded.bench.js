@@ -4,18 +4,13 @@
 //     `probe --dry-run` does: MB/s and peak RSS growth over the baseline.
 //     For comparison, the peak RSS growth of JSON.parse(readFileSync(file)).
 // (b) one probe-versus-control comparison over the embedded corpus (24 questions).
-import { createWriteStream, readFileSync, rmSync, statSync } from 'node:fs'
-import { mkdtempSync } from 'node:fs'
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { once } from 'node:events'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readLongMemEval, GroundingTally, runProbeVersusControl, honestAgent, deterministicJudge, timeGroundedCorpus } from '../dist/index.js'
+import { median } from './samples.js'
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-}
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-bench-'))

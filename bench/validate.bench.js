@@ -4,6 +4,7 @@
 // Also times loadSplit('test'). Target for the whole dataset: < 100 ms median.
 import { validateDataset } from '../dist/tivarq/validate.js'
 import { loadSplit } from '../dist/tivarq/dataset.js'
+import { percentile } from './samples.js'
 
 const WARMUP = 5
 const RUNS = 40
@@ -17,11 +18,9 @@ async function measure(label, run, target) {
     await run()
     samples.push(Number(process.hrtime.bigint() - start) / 1e6)
   }
-  samples.sort((a, b) => a - b)
-  const at = (p) => samples[Math.min(samples.length - 1, Math.floor((samples.length - 1) * p))]
-  const median = at(0.5)
+  const median = percentile(samples, 0.5)
   const verdict = target === undefined ? '' : ` (target < ${target} ms: ${median < target ? 'met' : 'MISSED'})`
-  process.stdout.write(`${label}: median ${median.toFixed(2)} ms, p95 ${at(0.95).toFixed(2)} ms, min ${samples[0].toFixed(2)} ms over ${RUNS} runs${verdict}\n`)
+  process.stdout.write(`${label}: median ${median.toFixed(2)} ms, p95 ${percentile(samples, 0.95).toFixed(2)} ms, min ${percentile(samples, 0).toFixed(2)} ms over ${RUNS} runs${verdict}\n`)
   return median
 }
 

@@ -6,7 +6,7 @@
  * with a message naming the command; none of them can hang or crash the harness.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { AdapterFault, AdapterUsageError, showArgument, type AdapterFaultCode } from './errors.js'
+import { AdapterFault, AdapterUsageError, showArgument, type AdapterFaultCode, type AdapterUsageCode } from './errors.js'
 import type { WireRequest } from './protocol.js'
 
 /** Default time a single call may take before the process is killed and restarted. @default 30000 */
@@ -29,7 +29,7 @@ export interface CommandAdapterSpec {
   readonly cwd?: string
   /** Extra environment variables, added to the harness's own. */
   readonly env?: Record<string, string>
-  /** Per-call timeout in ms (overrides the pool's). @default 30000 */
+  /** Per-call timeout in ms (overrides the pool's). @default the pool's `timeoutMs` (30000) */
   readonly timeoutMs?: number
 }
 
@@ -43,9 +43,7 @@ export function commandAdapter(argv: string[], options: { cwd?: string; env?: Re
   }
   const notString = argv.findIndex((arg) => typeof arg !== 'string')
   if (notString >= 0) bad(`commandAdapter(argv): argv[${notString}] is ${showArgument(argv[notString])}, not a string; every argument must be a string (the command runs without a shell).`)
-  if (options.timeoutMs !== undefined && !(typeof options.timeoutMs === 'number' && Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
-    bad(`commandAdapter option \`timeoutMs\` must be a positive number of milliseconds; got ${showArgument(options.timeoutMs)}. Pass e.g. \`timeoutMs: 30000\`, or leave it out for the default (${DEFAULT_TIMEOUT_MS}).`)
-  }
+  checkTimeoutMs(options.timeoutMs, 'commandAdapter', 'ADAPTER_COMMAND_INVALID')
   if (options.cwd !== undefined && (typeof options.cwd !== 'string' || options.cwd === '')) bad(`commandAdapter option \`cwd\` must be a directory path; got ${showArgument(options.cwd)}.`)
   if (options.env !== undefined) {
     const wrong = options.env === null || typeof options.env !== 'object' ? [] : Object.entries(options.env).filter(([, value]) => typeof value !== 'string').map(([key]) => key)
@@ -57,6 +55,15 @@ export function commandAdapter(argv: string[], options: { cwd?: string; env?: Re
   if (options.env !== undefined) spec.env = { ...options.env }
   if (options.timeoutMs !== undefined) spec.timeoutMs = options.timeoutMs
   return Object.freeze(spec)
+}
+
+/** A `timeoutMs` option, checked: undefined (use the default) or a positive, finite number of ms; else `AdapterUsageError` with `code`, naming `where` the option was given. */
+export function checkTimeoutMs(value: number | undefined, where: string, code: AdapterUsageCode): number | undefined {
+  if (value === undefined || (typeof value === 'number' && Number.isFinite(value) && value > 0)) return value
+  throw new AdapterUsageError(
+    code,
+    `${where} option \`timeoutMs\` must be a positive number of milliseconds; got ${showArgument(value)}. Pass e.g. \`timeoutMs: 30000\`, or leave it out for the default (${DEFAULT_TIMEOUT_MS}).`,
+  )
 }
 
 /** The command as a user would type it (arguments quoted for a POSIX shell when needed), for messages. */
@@ -162,8 +169,7 @@ export class AdapterProcess {
       const report = () => {
         if (reported) return
         reported = true
-        const how = signal ? `was killed by signal ${signal}` : `exited with code ${code}`
-        this.fail('ADAPTER_EXITED', `${this.noun} process \`${this.command}\` ${how}${this.quoteStderr()}`)
+        this.fail('ADAPTER_EXITED', `${this.noun} process \`${this.command}\` ${howItEnded(code, signal)}${this.quoteStderr()}`)
       }
       this.child.once('close', report)
       setTimeout(report, EXIT_DRAIN_MS).unref()
@@ -217,8 +223,7 @@ export class AdapterProcess {
     if (killed) return `${this.noun} process \`${this.command}\` did not exit within ${graceMs} ms of its stdin closing; it was killed`
     const status = this.exitStatus
     if (status !== null && (status.signal !== null || (status.code !== null && status.code !== 0))) {
-      const how = status.signal !== null ? `was killed by signal ${status.signal}` : `exited with code ${status.code}`
-      return `${this.noun} process \`${this.command}\` ${how} when its stdin closed${this.quoteStderr()}`
+      return `${this.noun} process \`${this.command}\` ${howItEnded(status.code, status.signal)} when its stdin closed${this.quoteStderr()}`
     }
     return null
   }
@@ -326,6 +331,11 @@ export class AdapterProcess {
     const quoted = tail.length > STDERR_QUOTE_CHARS ? `...${tail.slice(-STDERR_QUOTE_CHARS)}` : tail
     return `; stderr ends with: ${quoted}`
   }
+}
+
+/** `exited with code 3`, or `was killed by signal SIGKILL`. */
+function howItEnded(code: number | null, signal: NodeJS.Signals | null): string {
+  return signal ? `was killed by signal ${signal}` : `exited with code ${code}`
 }
 
 function quote(line: string): string {

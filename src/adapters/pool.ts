@@ -5,7 +5,7 @@
  * fails only with an `AdapterFault`. Data crosses into in-process stores as
  * fresh copies, and answers come back as fresh copies.
  */
-import { AdapterProcess, DEFAULT_TIMEOUT_MS, describeCommand, type CommandAdapterSpec } from './command.js'
+import { AdapterProcess, DEFAULT_TIMEOUT_MS, checkTimeoutMs, describeCommand, type CommandAdapterSpec } from './command.js'
 import { AdapterFault, AdapterRefusedError, AdapterStartError, AdapterUsageError, PoolClosedError, showArgument, toFault } from './errors.js'
 import {
   PROTOCOL,
@@ -92,9 +92,7 @@ export interface PoolOptions {
 export async function openPool(source: MemorySource, options: PoolOptions): Promise<StorePool> {
   if (isCommandSpec(source)) return CommandPool.open(source, options)
   if (typeof source === 'function') return FactoryPool.open(source, options)
-  if (source !== null && typeof source === 'object' && typeof (source as MemoryStore).ingest === 'function' && typeof (source as MemoryStore).query === 'function') {
-    return SingleStorePool.open(source, options)
-  }
+  if (isMemoryStore(source)) return SingleStorePool.open(source, options)
   throw new AdapterUsageError(
     'ADAPTER_SOURCE_INVALID',
     `openPool(source) got ${describeValue(source)}; pass a MemoryStore (an object with ingest() and query()), a store factory (a function returning one), or commandAdapter(['python3', 'adapter.py'])`,
@@ -108,6 +106,11 @@ function describeValue(value: unknown): string {
   if (typeof value !== 'object') return `${typeof value} ${showArgument(value)}`
   const missing = (['ingest', 'query'] as const).filter((method) => typeof (value as Record<string, unknown>)[method] !== 'function')
   return `an object without ${missing.join(' and ')}()`
+}
+
+/** The least a store must have: an object with `ingest()` and `query()`. */
+function isMemoryStore(value: unknown): value is MemoryStore {
+  return value !== null && typeof value === 'object' && typeof (value as MemoryStore).ingest === 'function' && typeof (value as MemoryStore).query === 'function'
 }
 
 function isCommandSpec(source: MemorySource): source is CommandAdapterSpec {
@@ -172,14 +175,7 @@ function checkConcurrency(value: number | undefined, fallback: number): number {
 }
 
 function checkTimeout(value: number | undefined, where: string): number {
-  if (value === undefined) return DEFAULT_TIMEOUT_MS
-  if (!(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
-    throw new AdapterUsageError(
-      'ADAPTER_OPTION_INVALID',
-      `${where} option \`timeoutMs\` must be a positive number of milliseconds; got ${showArgument(value)}. Pass e.g. \`timeoutMs: 30000\`, or leave it out for the default (${DEFAULT_TIMEOUT_MS}).`,
-    )
-  }
-  return value
+  return checkTimeoutMs(value, where, 'ADAPTER_OPTION_INVALID') ?? DEFAULT_TIMEOUT_MS
 }
 
 /** Base of the pools: who is under test, leasing through a gate, closing once. */
@@ -202,9 +198,13 @@ abstract class GatedPool<Resource> implements StorePool {
   /** Return a resource after use (it served `episodeId`); `broken` ones are disposed. */
   protected abstract giveBack(resource: Resource, broken: boolean, episodeId: string): Promise<void>
   protected abstract closeIdle(): Promise<void>
-  /** A store that failed to close: kept for `close()` to hand over, never dropped. */
+  /** A store or process that failed to close: kept for `close()` to hand over, never dropped. */
   protected recordCloseProblem(message: string, episodeId: string | null): void {
     this.closeProblems.push({ store: this.adapterInfo.name, episodeId, message })
+  }
+  /** Close an in-process store (after `episodeId`, or null when the pool closes); a failure is recorded. */
+  protected closeStore(store: LeasedStore, episodeId: string | null): Promise<void> {
+    return store.close().catch((error: unknown) => this.recordCloseProblem(toFault(error, 'store.close').message, episodeId))
   }
 
   async acquire(context: EpisodeContext): Promise<StoreLease> {
@@ -347,7 +347,7 @@ class SingleStorePool extends GatedPool<LeasedStore> {
   protected async giveBack(): Promise<void> {}
   private closing: Promise<void> | null = null
   protected closeIdle(): Promise<void> {
-    this.closing ??= this.wrapped.close().catch((error: unknown) => this.recordCloseProblem(toFault(error, 'store.close').message, null))
+    this.closing ??= this.closeStore(this.wrapped, null)
     return this.closing
   }
 }
@@ -355,7 +355,7 @@ class SingleStorePool extends GatedPool<LeasedStore> {
 /** Call the factory and check its product: anything but a store would fail every call with a cryptic "is not a function". */
 async function makeStore(factory: StoreFactory, timeoutMs: number): Promise<MemoryStore> {
   const store: unknown = await invoke('the store factory', timeoutMs, factory)
-  if (store !== null && typeof store === 'object' && typeof (store as MemoryStore).ingest === 'function' && typeof (store as MemoryStore).query === 'function') return store as MemoryStore
+  if (isMemoryStore(store)) return store
   throw new AdapterFault('ADAPTER_START_FAILED', `the store factory returned ${describeValue(store)}, not a MemoryStore; return an object with ingest() and query() (awaited if the factory is async)`)
 }
 
@@ -402,12 +402,12 @@ class FactoryPool extends GatedPool<LeasedStore> {
     return resource
   }
   protected async giveBack(resource: LeasedStore, _broken: boolean, episodeId: string): Promise<void> {
-    await resource.close().catch((error: unknown) => this.recordCloseProblem(toFault(error, 'store.close').message, episodeId))
+    await this.closeStore(resource, episodeId)
   }
   protected async closeIdle(): Promise<void> {
     const spare = this.spare
     this.spare = null
-    await spare?.close().catch((error: unknown) => this.recordCloseProblem(toFault(error, 'store.close').message, null))
+    if (spare) await this.closeStore(spare, null)
   }
 }
 

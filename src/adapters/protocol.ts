@@ -59,25 +59,32 @@ export function resetRequest(context: EpisodeContext): WireRequest {
   return { type: 'reset', episode_id: context.episodeId, seed: context.seed }
 }
 
+/** camelCase assertion → snake_case (the wire's, and the dataset's): a fresh object, `expires_at` only when set. */
+export function assertionToWire(a: StoreAssertion): WireAssertion {
+  const wire: WireAssertion = { op: a.op, slot: a.slot, scope: a.scope, value: a.value, effective_at: a.effectiveAt }
+  if (a.expiresAt !== undefined) wire.expires_at = a.expiresAt
+  return wire
+}
+
+/** snake_case assertion (the wire's, or the dataset's) → camelCase: a fresh object, `expiresAt` only when set. */
+export function assertionFromWire(a: WireAssertion): StoreAssertion {
+  const assertion: StoreAssertion = { op: a.op, slot: a.slot, scope: a.scope, value: a.value, effectiveAt: a.effective_at }
+  // A hand-written adapter may send `null` for "no expiry".
+  if (a.expires_at !== undefined && a.expires_at !== null) assertion.expiresAt = a.expires_at
+  return assertion
+}
+
 /** camelCase event → wire event. */
 export function eventToWire(event: StoreEvent): WireEvent {
   const wire: WireEvent = { event_id: event.eventId, arrived_at: event.arrivedAt, speaker: event.speaker, text: event.text }
-  const a = event.assertion
-  if (a) {
-    wire.assertion = { op: a.op, slot: a.slot, scope: a.scope, value: a.value, effective_at: a.effectiveAt }
-    if (a.expiresAt !== undefined) wire.assertion.expires_at = a.expiresAt
-  }
+  if (event.assertion) wire.assertion = assertionToWire(event.assertion)
   return wire
 }
 
 /** Wire event → camelCase event (for the protocol server). */
 export function eventFromWire(wire: WireEvent): StoreEvent {
   const event: StoreEvent = { eventId: wire.event_id, arrivedAt: wire.arrived_at, speaker: wire.speaker, text: wire.text }
-  const a = wire.assertion
-  if (a) {
-    event.assertion = { op: a.op, slot: a.slot, scope: a.scope, value: a.value, effectiveAt: a.effective_at }
-    if (a.expires_at !== undefined && a.expires_at !== null) event.assertion.expiresAt = a.expires_at
-  }
+  if (wire.assertion) event.assertion = assertionFromWire(wire.assertion)
   return event
 }
 

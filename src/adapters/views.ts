@@ -5,16 +5,13 @@
  * in the structured track only.
  */
 import type { Probe, TivarqEvent } from '../tivarq/schema.js'
+import { assertionFromWire } from './protocol.js'
 import type { StoreEvent, StoreQuery, Track } from './types.js'
 
 /** The public view of one event for `track`. */
 export function storeEvent(event: TivarqEvent, track: Track): StoreEvent {
   const view: StoreEvent = { eventId: event.event_id, arrivedAt: event.arrived_at, speaker: event.speaker, text: event.text }
-  const a = event.assertion
-  if (track === 'structured' && a) {
-    view.assertion = { op: a.op, slot: a.slot, scope: a.scope, value: a.value, effectiveAt: a.effective_at }
-    if (a.expires_at !== undefined) view.assertion.expiresAt = a.expires_at
-  }
+  if (track === 'structured' && event.assertion) view.assertion = assertionFromWire(event.assertion)
   return view
 }
 

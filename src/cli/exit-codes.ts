@@ -2,6 +2,7 @@
  * Exit codes and usage errors shared by the subcommands. An exit code is a
  * pure function of what the command found, so a CI script can branch on it.
  */
+import { InvalidArgumentError } from 'commander'
 import { TimegroundedError } from '../errors.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import type { ValidationResult } from '../tivarq/validate.js'
@@ -36,6 +37,15 @@ export function parseWholeNumber(flag: string, text: string | undefined, fallbac
     throw new UsageError(`\`${flag}\` must be a whole number ≥ ${minimum}; got ${JSON.stringify(text)}.`)
   }
   return Number(text)
+}
+
+/** A commander argument parser for a whole-number option of at least `minimum`; commander names the option in its refusal. */
+export function wholeNumberArgument(minimum: number): (text: string) => number {
+  return (text) => {
+    const value = Number(text)
+    if (!Number.isInteger(value) || value < minimum) throw new InvalidArgumentError(`expected a whole number of at least ${minimum}.`)
+    return value
+  }
 }
 
 /** Write `timegrounded <command>: <message>` to stderr and set the exit code; the one place a command reports a failure. */

@@ -58,6 +58,24 @@ export function headlineMetrics(report: TivarqReport): HeadlineMetric[] {
   ]
 }
 
+/** The family breakdown as rows of cells: probes, answered, and the four headline rates per family, in report order. */
+export function familyRows(report: TivarqReport): { head: string[]; rows: { family: string; cells: string[] }[] } {
+  return {
+    head: ['Family', 'Probes', 'Answered', 'Transition success', 'Current-state acc.', 'Stale leakage ↓', 'Retention'],
+    rows: Object.entries(report.by_family).map(([family, slice]) => ({
+      family,
+      cells: [
+        String(slice.probe_counts.total),
+        String(slice.probe_counts.answered),
+        formatRate(slice.metrics.transition_success_rate),
+        formatRate(slice.metrics.current_state_accuracy),
+        formatRate(slice.metrics.stale_value_leakage_rate),
+        formatRate(slice.metrics.unaffected_fact_retention),
+      ],
+    })),
+  }
+}
+
 /** `60 probes: 54 answered, 6 unsupported, 0 errors`. */
 export function formatCounts(report: TivarqReport): string {
   const c = report.probe_counts

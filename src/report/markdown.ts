@@ -1,6 +1,6 @@
 /** GitHub-flavoured Markdown renderings (for a job's step summary or a pull request). */
 import type { TivarqReport } from '../tivarq/score.js'
-import { describeBootstrap, formatCompleteness, formatCounts, formatDetection, formatInterval, formatRate, headlineMetrics } from './format.js'
+import { describeBootstrap, familyRows, formatCompleteness, formatCounts, formatDetection, formatInterval, formatRate, headlineMetrics } from './format.js'
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|')
@@ -14,16 +14,11 @@ export function renderMarkdown(report: TivarqReport, options: { title?: string }
   lines.push(`| Clarification | ${cell(formatDetection(m.clarification))} | higher |`)
   lines.push(`| Abstention | ${cell(formatDetection(m.abstention))} | higher |`)
   lines.push('', `Transition success 95% CI ${formatInterval(report)} (${describeBootstrap(report)}).`, '')
-  const families = Object.entries(report.by_family)
-  if (families.length > 0) {
-    lines.push('| Family | Probes | Answered | Transition success | Current-state acc. | Stale leakage ↓ | Retention |')
-    lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |')
-    for (const [family, slice] of families) {
-      const fm = slice.metrics
-      lines.push(
-        `| ${cell(family)} | ${slice.probe_counts.total} | ${slice.probe_counts.answered} | ${formatRate(fm.transition_success_rate)} | ${formatRate(fm.current_state_accuracy)} | ${formatRate(fm.stale_value_leakage_rate)} | ${formatRate(fm.unaffected_fact_retention)} |`,
-      )
-    }
+  const { head, rows } = familyRows(report)
+  if (rows.length > 0) {
+    lines.push(`| ${head.join(' | ')} |`)
+    lines.push(`| ${head.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`)
+    for (const { family, cells } of rows) lines.push(`| ${[cell(family), ...cells].join(' | ')} |`)
     lines.push('')
   }
   lines.push(`${formatCounts(report)} — ${formatCompleteness(report)}.`)

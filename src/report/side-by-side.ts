@@ -1,8 +1,8 @@
 /** Several reports in one table, one column per store: how the demo compares stores. */
 import Table from 'cli-table3'
 import type { TivarqReport } from '../tivarq/score.js'
-import { formatInterval, formatRate, formatScore, headlineMetrics } from './format.js'
-import { COMPACT } from './terminal.js'
+import { formatInterval, formatRate, formatScore, headlineMetrics, type HeadlineMetric } from './format.js'
+import { COMPACT, tableStyle } from './terminal.js'
 
 /** One column of the side-by-side table: a report under the name it is shown with. */
 export interface SideBySideEntry {
@@ -15,15 +15,16 @@ export function renderSideBySide(entries: readonly SideBySideEntry[], options: {
   const table = new Table({
     chars: COMPACT,
     head: ['Metric', ...entries.map((entry) => entry.name)],
-    style: options.color === true ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] },
+    style: tableStyle(options.color),
     colAligns: ['left', ...entries.map(() => 'right' as const)],
   })
   if (entries.length === 0) return table.toString()
-  const first = (entries[0] as SideBySideEntry).report
-  headlineMetrics(first).forEach((metric, i) => {
+  const headlines = entries.map((entry) => headlineMetrics(entry.report))
+  // Every report lists the same metrics in the same order: labels come from the first.
+  for (const [i, metric] of (headlines[0] as HeadlineMetric[]).entries()) {
     const label = metric.better === 'lower' ? `${metric.label} ↓` : metric.label
-    table.push([label, ...entries.map((entry) => formatRate((headlineMetrics(entry.report)[i] as { rate: typeof metric.rate }).rate))])
-  })
+    table.push([label, ...headlines.map((headline) => formatRate((headline[i] as HeadlineMetric).rate))])
+  }
   table.push(['Transition success 95% CI', ...entries.map((entry) => formatInterval(entry.report))])
   table.push(['Clarification F1', ...entries.map((entry) => formatScore(entry.report.metrics.clarification.f1))])
   table.push(['Abstention F1', ...entries.map((entry) => formatScore(entry.report.metrics.abstention.f1))])

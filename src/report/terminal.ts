@@ -5,6 +5,7 @@ import type { PredictionRow } from '../tivarq/results.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import {
   describeBootstrap,
+  familyRows,
   formatCompleteness,
   formatCounts,
   formatDetection,
@@ -17,6 +18,11 @@ import {
 /** cli-table3 characters of every report table: no rule between body rows, so a dozen families fit one screen. */
 export const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' }
 
+/** cli-table3 style of every report table: cyan heads and grey borders in colour, none without. */
+export function tableStyle(color: boolean | undefined): { head: string[]; border: string[] } {
+  return color === true ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] }
+}
+
 /** Options of `renderReport`. */
 export interface RenderOptions {
   /** Emit ANSI colours. @default false */
@@ -27,24 +33,14 @@ export interface RenderOptions {
 
 /** The family breakdown as a table: probes, answered, and the four headline rates per family. */
 export function renderFamilyTable(report: TivarqReport, options: { color?: boolean } = {}): string {
+  const { head, rows } = familyRows(report)
   const table = new Table({
     chars: COMPACT,
-    head: ['Family', 'Probes', 'Answered', 'Transition success', 'Current-state acc.', 'Stale leakage ↓', 'Retention'],
-    style: options.color === true ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] },
-    colAligns: ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
+    head,
+    style: tableStyle(options.color),
+    colAligns: head.map((_, i) => (i === 0 ? 'left' : 'right')),
   })
-  for (const [family, slice] of Object.entries(report.by_family)) {
-    const m = slice.metrics
-    table.push([
-      family,
-      String(slice.probe_counts.total),
-      String(slice.probe_counts.answered),
-      formatRate(m.transition_success_rate),
-      formatRate(m.current_state_accuracy),
-      formatRate(m.stale_value_leakage_rate),
-      formatRate(m.unaffected_fact_retention),
-    ])
-  }
+  for (const { family, cells } of rows) table.push([family, ...cells])
   return table.toString()
 }
 

@@ -5,13 +5,14 @@
  */
 import { TimegroundedError } from '../errors.js'
 import { seededRandom } from './random.js'
-import { percentileIndex, sortSamples, mean } from './quantile.js'
+import { mean, quantileSorted, sortSamples } from './quantile.js'
 
 /** The fewest resamples an interval may rest on. */
 export const MIN_RESAMPLES = 500
 /** Resamples used when none are given. */
 export const DEFAULT_RESAMPLES = 1000
 
+/** How a bootstrap interval is drawn. */
 export interface BootstrapOptions {
   /** Seed of the resampling stream (printed with the interval). */
   seed: number
@@ -51,15 +52,11 @@ function resolve(options: BootstrapOptions): { seed: number; resamples: number; 
   return { seed: options.seed, resamples, level }
 }
 
-/** Percentile bounds among sorted defined values: indices floor(α/2·(n-1)) and floor((1-α/2)·(n-1)). */
-function bounds(values: number[], level: number): { low: number | null; high: number | null } {
-  if (values.length === 0) return { low: null, high: null }
+/** Percentile bounds among the defined values: the (α/2) and (1-α/2) percentiles by the index rule; null when there are none. */
+function bounds(values: readonly number[], level: number): { low: number | null; high: number | null } {
   const sorted = sortSamples(values)
   const tail = (1 - level) / 2
-  return {
-    low: sorted[percentileIndex(sorted.length, tail)] as number,
-    high: sorted[percentileIndex(sorted.length, 1 - tail)] as number,
-  }
+  return { low: quantileSorted(sorted, tail), high: quantileSorted(sorted, 1 - tail) }
 }
 
 /**

@@ -4,7 +4,7 @@
  * the typed channel too (`injectTimestampedHistory`). Methods may be sync or async.
  */
 import { TimegroundedError } from '../errors.js'
-import type { GroundingMode, PlainTurn, TimestampedHistory } from './grounding.js'
+import { deliversTimestamps, type GroundingMode, type PlainTurn, type TimestampedHistory } from './grounding.js'
 
 type MaybePromise<T> = T | Promise<T>
 
@@ -73,7 +73,7 @@ export class GroundingModeError extends TimegroundedError {
 
 /** Throws `GroundingModeError` when `mode` needs the typed channel and the agent lacks it. */
 export function assertGroundingChannel(agent: TimeGroundedAgent, mode: GroundingMode): void {
-  if (mode !== 'none' && !hasTimestampedHistory(agent)) throw new GroundingModeError(mode, agentName(agent))
+  if (deliversTimestamps(mode) && !hasTimestampedHistory(agent)) throw new GroundingModeError(mode, agentName(agent))
 }
 
 /** The name an agent goes by in results. */

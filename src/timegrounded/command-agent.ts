@@ -46,6 +46,10 @@ type AgentRequest =
   | { type: 'history'; query_time: string; turns: { role: string; content: string; timestamp: string; session_index: number }[] }
   | { type: 'ask'; question_id: string; question_type: string; mode: string; prompt: string; question: string; history_text: string; sessions: { role: string; content: string }[][] }
 
+function send(process: AdapterProcess, request: AgentRequest): Promise<Record<string, unknown>> {
+  return process.call(request as unknown as WireRequest)
+}
+
 interface Declared {
   name: string
   timestampedHistory: boolean
@@ -54,7 +58,7 @@ interface Declared {
 async function handshake(process: AdapterProcess, command: string): Promise<Declared> {
   let reply: Record<string, unknown>
   try {
-    reply = await process.call({ type: 'capabilities' } as AgentRequest as unknown as WireRequest)
+    reply = await send(process, { type: 'capabilities' })
   } catch (error) {
     process.kill()
     throw new AgentStartError(`agent \`${command}\` failed the capabilities handshake: ${(error as Error).message}`)
@@ -96,7 +100,7 @@ export async function startCommandAgent(argv: string[], options: CommandAgentOpt
     if (again.timestampedHistory !== declared.timestampedHistory) throw new AgentStartError(`agent \`${command}\` changed its declared capabilities on restart`)
     return current
   }
-  const call = async (request: AgentRequest): Promise<Record<string, unknown>> => (await live()).call(request as unknown as WireRequest)
+  const call = async (request: AgentRequest): Promise<Record<string, unknown>> => send(await live(), request)
 
   const answer = async (prompt: string, context: AnswerContext): Promise<string> => {
     const reply = await call({

@@ -5,8 +5,9 @@
  * temporal-reasoning instructions, and its prompt template is fingerprinted
  * so that a change of wording is visible in every result.
  */
-import { createHash } from 'node:crypto'
 import { TimegroundedError } from '../errors.js'
+import { sha256Hex } from '../tivarq/dataset-files.js'
+import { daysBetween, isoDay, MONTH_NAMES } from './dates.js'
 import { ChatEndpointError, chatCompletion, type ChatEndpoint } from './openai.js'
 import type { LongMemEvalEntry, MachineGold } from './longmemeval.js'
 
@@ -27,8 +28,9 @@ export interface Judge {
   grade(entry: LongMemEvalEntry, response: string): Promise<Verdict>
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex')
+/** The entry's reference answer as text (upstream answers are sometimes numbers or other JSON). */
+function referenceAnswer(entry: LongMemEvalEntry): string {
+  return typeof entry.answer === 'string' ? entry.answer : JSON.stringify(entry.answer)
 }
 
 // ── Deterministic judge ────────────────────────────────────────────────────
@@ -47,12 +49,11 @@ export function readYesNo(response: string): boolean | null {
   return yes === no ? null : yes
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
 const MONTH_WORD = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)'
 
 function monthIndex(word: string): number {
-  const lower = word.toLowerCase()
-  return MONTHS.findIndex((m) => m.startsWith(lower.slice(0, 3)))
+  const prefix = word.toLowerCase().slice(0, 3)
+  return MONTH_NAMES.findIndex((m) => m.toLowerCase().startsWith(prefix))
 }
 
 /** The first calendar date written in a response (`2024-08-01`, `2024/08/01`, `August 1, 2024`, `1 August 2024`), or null. */
@@ -100,8 +101,8 @@ export function gradeMachineGold(gold: MachineGold, response: string): Verdict {
       const read = readDate(response)
       if (read === null) return { correct: false, detail: 'no date could be read' }
       const expected = new Date(`${gold.value}T00:00:00Z`)
-      const gap = Math.round(Math.abs(read.getTime() - expected.getTime()) / 86_400_000)
-      return { correct: gap <= gold.tolerance_days, detail: `read ${read.toISOString().slice(0, 10)}, expected ${gold.value} ±${gold.tolerance_days} day` }
+      const gap = Math.abs(daysBetween(expected, read))
+      return { correct: gap <= gold.tolerance_days, detail: `read ${isoDay(read)}, expected ${gold.value} ±${gold.tolerance_days} day` }
     }
     case 'count': {
       const read = readCount(response)
@@ -125,12 +126,11 @@ export const DETERMINISTIC_JUDGE_RULES =
 export function deterministicJudge(): Judge {
   return {
     kind: 'deterministic',
-    fingerprint: sha256(DETERMINISTIC_JUDGE_RULES),
+    fingerprint: sha256Hex(DETERMINISTIC_JUDGE_RULES),
     model: null,
     async grade(entry, response) {
       if (entry.machine_gold !== undefined) return gradeMachineGold(entry.machine_gold, response)
-      const answer = typeof entry.answer === 'string' ? entry.answer : JSON.stringify(entry.answer)
-      const found = containsPhrase(response, answer.trim())
+      const found = containsPhrase(response, referenceAnswer(entry).trim())
       return { correct: found, detail: found ? 'contains the answer text (no machine_gold)' : 'does not contain the answer text (no machine_gold)' }
     },
   }
@@ -169,19 +169,14 @@ export const ABSTENTION_JUDGE_TEMPLATE = [
 ].join('\n')
 
 /** SHA-256 over both templates: changes whenever either wording does. */
-export const LLM_JUDGE_FINGERPRINT = sha256(`${TEMPORAL_JUDGE_TEMPLATE}\n\u0000\n${ABSTENTION_JUDGE_TEMPLATE}`)
+export const LLM_JUDGE_FINGERPRINT = sha256Hex(`${TEMPORAL_JUDGE_TEMPLATE}\n\u0000\n${ABSTENTION_JUDGE_TEMPLATE}`)
 
 /** The judging prompt for one entry and response. */
 export function renderJudgePrompt(entry: LongMemEvalEntry, response: string): string {
   const template = entry.question_id.endsWith('_abs') ? ABSTENTION_JUDGE_TEMPLATE : TEMPORAL_JUDGE_TEMPLATE
-  const answer = typeof entry.answer === 'string' ? entry.answer : JSON.stringify(entry.answer)
+  const answer = referenceAnswer(entry)
   // One pass, so a placeholder inside a substituted value is left alone.
   return template.replace(/\{(question|answer|response)\}/g, (_, key: string) => (key === 'question' ? entry.question : key === 'answer' ? answer : response))
-}
-
-/** Reads the judge model's reply: its first word yes/no, else a lone yes/no anywhere. */
-export function readJudgeReply(reply: string): boolean | null {
-  return readYesNo(reply)
 }
 
 /** The judge endpoint stopped answering; later judgments fail at once (code `JUDGE_UNREACHABLE`). */
@@ -242,8 +237,8 @@ export function llmJudge(endpoint: ChatEndpoint, options: LlmJudgeOptions = {}):
         throw error
       }
       unreachableInARow = 0
-      const read = readJudgeReply(reply)
-      return { correct: read === true, detail: `judge replied ${JSON.stringify(reply.trim().slice(0, 40))}` }
+      // The reply is read like a response to a yes/no question: its first word, else a lone yes or no.
+      return { correct: readYesNo(reply) === true, detail: `judge replied ${JSON.stringify(reply.trim().slice(0, 40))}` }
     },
   }
 }

@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises'
 import { z } from 'zod'
 import streamArray from 'stream-json/streamers/stream-array.js'
 import { TimegroundedError } from '../errors.js'
+import { withArticle } from '../tivarq/row-issues.js'
 
 /** One turn of a haystack session. */
 export const longMemEvalTurnSchema = z.object({
@@ -140,7 +141,7 @@ function checkEntry(value: unknown, index: number, seenIds: Set<string>, issues:
     for (const issue of parsed.error.issues) {
       // zod words an absent field as "expected string, received undefined"; say "missing" instead.
       const absent = issue.code === 'invalid_type' && /received undefined$/.test(issue.message)
-      const message = absent ? `missing; ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected} is required` : issue.message
+      const message = absent ? `missing; ${withArticle(issue.expected)} is required` : issue.message
       issues.add({ entryIndex: index, questionId, path: renderPath(issue.path), message })
     }
     return null

@@ -3,9 +3,9 @@
  * comparisons. Scores always carry their counts; the comparison always ends
  * with the caveat that a dozen questions is a probe, not a ranking.
  */
-import { Chalk } from 'chalk'
+import { Chalk, type ChalkInstance } from 'chalk'
 import type { GroundingRecord } from './grounding.js'
-import { DELTA_MEANING, type DeltaRecord, type GroundedRunResult, type ProbeComparison } from './run.js'
+import { DELTA_MEANING, type DeltaRecord, type GroundedRunResult, type JudgeRecord, type ProbeComparison } from './run.js'
 
 export interface RenderOptions {
   /** Colour the output (ANSI). @default false */
@@ -22,9 +22,37 @@ function points(value: number | null): string {
   return `${p > 0 ? '+' : p < 0 ? '-' : '±'}${Math.abs(p).toFixed(1)} pts`
 }
 
+/** A run's score as the renderings show it. */
+type Score = Pick<GroundedRunResult, 'accuracy' | 'correct' | 'questions'>
+
 /** `75.0% (9/12)`: a score is never shown without its count. */
-export function scoreWithCount(run: Pick<GroundedRunResult, 'accuracy' | 'correct' | 'questions'>): string {
+export function scoreWithCount(run: Score): string {
   return `${percent(run.accuracy)} (${run.correct}/${run.questions})`
+}
+
+function renderJudge(judge: JudgeRecord): string {
+  return `judge ${judge.kind}${judge.model ? ` (${judge.model})` : ''}, fingerprint ${judge.prompt_fingerprint.slice(0, 12)}`
+}
+
+/**
+ * The lines every probe-versus-control rendering shares (the CLI's and the
+ * Vitest reporter's): control, probe, delta with its meaning (or why there is
+ * none), ceiling if run, and the count of questions that ended in an error.
+ */
+export function renderComparisonLines(
+  view: { control: Score; probe: Score; ceiling: Score | null; delta: DeltaRecord | string; errors: number },
+  c: ChalkInstance,
+): string[] {
+  const lines = [`  control (timestamps-and-text)  ${scoreWithCount(view.control)}`, `  probe   (timestamps-only)      ${scoreWithCount(view.probe)}`]
+  if (typeof view.delta === 'string') {
+    lines.push(`  delta   (probe − control)      ${view.delta}`)
+  } else {
+    const drop = view.delta.value !== null && view.delta.value < 0
+    lines.push(`  delta   (probe − control)      ${(drop ? c.red : c.green)(renderDelta(view.delta))}`, `                                 (${DELTA_MEANING})`)
+  }
+  if (view.ceiling) lines.push(`  ceiling (reference reader)     ${scoreWithCount(view.ceiling)}`)
+  if (view.errors > 0) lines.push(c.yellow(`  ${view.errors} question(s) ended in an error and count as incorrect`))
+  return lines
 }
 
 /** `-58.3 pts, 95% CI [-83.3, -33.3] (paired bootstrap over 12 questions, seed 20240101, 1000 resamples)` */
@@ -56,7 +84,7 @@ export function renderGroundedRun(run: GroundedRunResult, options: RenderOptions
   const c = new Chalk({ level: options.color ? 1 : 0 })
   const lines = [
     `${c.bold(run.agent)} under ${run.mode}: ${scoreWithCount(run)}`,
-    `judge ${run.judge.kind}${run.judge.model ? ` (${run.judge.model})` : ''}, fingerprint ${run.judge.prompt_fingerprint.slice(0, 12)}`,
+    renderJudge(run.judge),
   ]
   if (run.agent_errors + run.judge_errors > 0) lines.push(c.yellow(`errors: ${run.agent_errors} agent, ${run.judge_errors} judge (counted as incorrect)`))
   for (const row of run.rows) {
@@ -70,27 +98,21 @@ export function renderGroundedRun(run: GroundedRunResult, options: RenderOptions
 /** Control, probe, delta with its interval, ceiling if run, and the caveat. */
 export function renderProbeComparison(comparison: ProbeComparison, options: RenderOptions = {}): string {
   const c = new Chalk({ level: options.color ? 1 : 0 })
+  const { control, probe } = comparison
   const drop = comparison.delta.value !== null && comparison.delta.value < 0
+  const errors = control.agent_errors + control.judge_errors + probe.agent_errors + probe.judge_errors
   const lines = [
-    c.bold(`Time-grounded probe: ${comparison.agent} on ${comparison.control.grounding.dataset_id}`),
-    `  control (timestamps-and-text)  ${scoreWithCount(comparison.control)}`,
-    `  probe   (timestamps-only)      ${scoreWithCount(comparison.probe)}`,
-    `  delta   (probe − control)      ${(drop ? c.red : c.green)(renderDelta(comparison.delta))}`,
-    `                                 (${DELTA_MEANING})`,
-  ]
-  if (comparison.ceiling) lines.push(`  ceiling (reference reader)     ${scoreWithCount(comparison.ceiling)}`)
-  const errors = [comparison.control, comparison.probe].reduce((n, run) => n + run.agent_errors + run.judge_errors, 0)
-  if (errors > 0) lines.push(c.yellow(`  ${errors} question(s) ended in an error and count as incorrect`))
-  lines.push(
-    `  judge ${comparison.control.judge.kind}${comparison.control.judge.model ? ` (${comparison.control.judge.model})` : ''}, fingerprint ${comparison.control.judge.prompt_fingerprint.slice(0, 12)}`,
+    c.bold(`Time-grounded probe: ${comparison.agent} on ${control.grounding.dataset_id}`),
+    ...renderComparisonLines({ control, probe, ceiling: comparison.ceiling, delta: comparison.delta, errors }, c),
+    `  ${renderJudge(control.judge)}`,
     '',
     // With nothing right under the control there is nothing the probe could take away: no verdict on timestamps.
-    comparison.control.correct === 0
+    control.correct === 0
       ? '  The control answered no question correctly, so the probe had nothing to take away: this run says nothing about timestamps.'
       : drop
         ? '  A drop under the probe: that share of the temporal score came from dates printed in the prompt, not from stored time.'
         : '  No drop under the probe: the agent honours the timestamps it is given (on these questions).',
     `  ${comparison.caveat}`,
-  )
+  ]
   return lines.join('\n')
 }

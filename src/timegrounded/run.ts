@@ -7,12 +7,13 @@ import { pairedBootstrapDelta, type PairedDelta } from '../stats/bootstrap.js'
 import { TimegroundedError } from '../errors.js'
 import { assertGroundingChannel, agentName, hasTimestampedHistory, type AnswerContext, type TimeGroundedAgent } from './agent.js'
 import { referenceReader, type Answerer } from './agents.js'
+import { knownDatasetId, timeGroundedCorpus } from './corpus/index.js'
 import {
   CONTROL_MODE,
-  GroundingTally,
   PROBE_MODE,
   buildTimestampedHistory,
   deliversTimestamps,
+  groundingRecord,
   plainSessions,
   renderHistoryText,
   renderQuestionText,
@@ -20,13 +21,20 @@ import {
   type GroundingRecord,
 } from './grounding.js'
 import type { Judge } from './judges.js'
-import type { LongMemEvalEntry } from './longmemeval.js'
+import { loadLongMemEval, type LongMemEvalEntry } from './longmemeval.js'
 
 /** A dataset ready to run: its identity and its validated entries. */
 export interface GroundedDataset {
   datasetId: string
   datasetSha256: string
   items: readonly LongMemEvalEntry[]
+}
+
+/** The embedded corpus, or a LongMemEval-shaped file (named by the corpus id when it holds exactly the corpus). */
+export async function loadGroundedDataset(file: string | undefined): Promise<GroundedDataset> {
+  if (file === undefined) return timeGroundedCorpus()
+  const loaded = await loadLongMemEval(file)
+  return { ...loaded, datasetId: knownDatasetId(loaded.datasetSha256, loaded.datasetId) }
 }
 
 /** One question's outcome, keyed on `status`. */
@@ -139,9 +147,7 @@ export function answerContext(entry: LongMemEvalEntry, mode: GroundingMode): Ans
  */
 export function prepareGroundedRun(agent: TimeGroundedAgent, dataset: GroundedDataset, mode: GroundingMode): GroundingRecord {
   assertGroundingChannel(agent, mode)
-  const tally = new GroundingTally(mode)
-  for (const entry of dataset.items) tally.add(entry)
-  return tally.record(dataset)
+  return groundingRecord(dataset, mode)
 }
 
 /** Asks and judges one question under a mode; never throws for agent or judge faults. */
@@ -196,7 +202,11 @@ export function judgeRecord(judge: Judge): JudgeRecord {
  * `SessionDateError` (a date that cannot be read).
  */
 export async function runGrounded(agent: TimeGroundedAgent, dataset: GroundedDataset, options: GroundedRunOptions): Promise<GroundedRunResult> {
-  const grounding = prepareGroundedRun(agent, dataset, options.mode)
+  return askAll(agent, dataset, options, prepareGroundedRun(agent, dataset, options.mode))
+}
+
+/** Asks every question once the run is prepared (`prepareGroundedRun` gave `grounding`). */
+async function askAll(agent: TimeGroundedAgent, dataset: GroundedDataset, options: GroundedRunOptions, grounding: GroundingRecord): Promise<GroundedRunResult> {
   const rows: QuestionRow[] = []
   for (const entry of dataset.items) {
     const row = await askQuestion(agent, entry, options)
@@ -266,10 +276,7 @@ export function probeCaveat(questions: number): string {
 /** The paired delta of two runs over the same questions (1 correct, 0 otherwise). */
 export function pairedDelta(control: readonly QuestionRow[], probe: readonly QuestionRow[], options: { seed?: number; resamples?: number } = {}): DeltaRecord {
   const score = (row: QuestionRow): number => (row.status === 'judged' && row.correct ? 1 : 0)
-  const result: PairedDelta = pairedBootstrapDelta(control.map(score), probe.map(score), {
-    seed: options.seed ?? DEFAULT_PROBE_SEED,
-    ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
-  })
+  const result: PairedDelta = pairedBootstrapDelta(control.map(score), probe.map(score), { seed: options.seed ?? DEFAULT_PROBE_SEED, resamples: options.resamples })
   return { value: result.delta, low: result.low, high: result.high, level: result.level, seed: result.seed, resamples: result.resamples, n: result.n }
 }
 
@@ -279,18 +286,16 @@ export function pairedDelta(control: readonly QuestionRow[], probe: readonly Que
  * control's first call.
  */
 export async function runProbeVersusControl(agent: TimeGroundedAgent, dataset: GroundedDataset, options: ProbeOptions): Promise<ProbeComparison> {
-  prepareGroundedRun(agent, dataset, PROBE_MODE)
-  const common = {
-    judge: options.judge,
-    ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}),
-    ...(options.judgeTimeoutMs !== undefined ? { judgeTimeoutMs: options.judgeTimeoutMs } : {}),
-  }
-  const control = await runGrounded(agent, dataset, { ...common, mode: CONTROL_MODE, onRow: (row) => options.onRow?.(row, CONTROL_MODE) })
-  const probe = await runGrounded(agent, dataset, { ...common, mode: PROBE_MODE, onRow: (row) => options.onRow?.(row, PROBE_MODE) })
+  // Both modes need the typed channel, and both read the same dates: one check for both, before any call.
+  const probeGrounding = prepareGroundedRun(agent, dataset, PROBE_MODE)
+  const controlGrounding = groundingRecord(dataset, CONTROL_MODE)
+  const common = { judge: options.judge, agentTimeoutMs: options.agentTimeoutMs, judgeTimeoutMs: options.judgeTimeoutMs }
+  const control = await askAll(agent, dataset, { ...common, mode: CONTROL_MODE, onRow: (row) => options.onRow?.(row, CONTROL_MODE) }, controlGrounding)
+  const probe = await askAll(agent, dataset, { ...common, mode: PROBE_MODE, onRow: (row) => options.onRow?.(row, PROBE_MODE) }, probeGrounding)
   const ceiling = options.ceiling
     ? await runCeiling(dataset, {
         ...common,
-        ...(typeof options.ceiling === 'object' ? { answerer: options.ceiling.answerer } : {}),
+        answerer: typeof options.ceiling === 'object' ? options.ceiling.answerer : undefined,
         onRow: (row) => options.onRow?.(row, PROBE_MODE),
       })
     : null
@@ -310,12 +315,6 @@ export function runCeiling(
   dataset: GroundedDataset,
   options: { judge: Judge; answerer?: Answerer; agentTimeoutMs?: number; judgeTimeoutMs?: number; onRow?: (row: QuestionRow) => void },
 ): Promise<GroundedRunResult> {
-  const reader = referenceReader(options.answerer ? { answerer: options.answerer } : {})
-  return runGrounded(reader, dataset, {
-    mode: PROBE_MODE,
-    judge: options.judge,
-    ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}),
-    ...(options.judgeTimeoutMs !== undefined ? { judgeTimeoutMs: options.judgeTimeoutMs } : {}),
-    ...(options.onRow !== undefined ? { onRow: options.onRow } : {}),
-  })
+  const { answerer, ...run } = options
+  return runGrounded(referenceReader({ answerer }), dataset, { ...run, mode: PROBE_MODE })
 }

@@ -5,18 +5,27 @@
  * `task.meta`; a summary folded from those metas (so it survives blob reports
  * and merges); and its rendering.
  */
-import { TimegroundedError } from '../errors.js'
-import { agentName, type TimeGroundedAgent } from './agent.js'
-import { referenceReader, type Answerer } from './agents.js'
-import { knownDatasetId, timeGroundedCorpus } from './corpus/index.js'
-import { CONTROL_MODE, PROBE_MODE, type GroundingMode, type GroundingRecord } from './grounding.js'
-import { deterministicJudge, llmJudge, type Judge } from './judges.js'
-import { loadLongMemEval, type LongMemEvalEntry } from './longmemeval.js'
-import type { ChatEndpoint } from './openai.js'
-import { scoreWithCount, renderDelta } from './render.js'
-import { MIN_RESAMPLES } from '../stats/bootstrap.js'
-import { askQuestion, DEFAULT_PROBE_SEED, DELTA_MEANING, judgeRecord, pairedDelta, prepareGroundedRun, probeCaveat, type DeltaRecord, type GroundedDataset, type JudgeRecord, type QuestionRow } from './run.js'
 import { Chalk } from 'chalk'
+import { TimegroundedError } from '../errors.js'
+import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../stats/bootstrap.js'
+import { agentName, assertGroundingChannel, type TimeGroundedAgent } from './agent.js'
+import { referenceReader, type Answerer } from './agents.js'
+import { CONTROL_MODE, PROBE_MODE, groundingRecord, type GroundingMode, type GroundingRecord } from './grounding.js'
+import { deterministicJudge, llmJudge, type Judge } from './judges.js'
+import type { ChatEndpoint } from './openai.js'
+import { renderComparisonLines } from './render.js'
+import {
+  askQuestion,
+  DEFAULT_PROBE_SEED,
+  judgeRecord,
+  loadGroundedDataset,
+  pairedDelta,
+  probeCaveat,
+  summarizeRows,
+  type DeltaRecord,
+  type JudgeRecord,
+  type QuestionRow,
+} from './run.js'
 
 /** The runs a suite can hold: control and probe always, ceiling on request. */
 export type TimeGroundedRunName = 'control' | 'probe' | 'ceiling'
@@ -107,12 +116,6 @@ function resolveJudge(judge: TimeGroundedSuiteOptions['judge']): Judge {
   throw new TimeGroundedOptionError("`timeGrounded.judge` must be 'deterministic', an endpoint `{ baseUrl, model }` or a judge object.")
 }
 
-async function resolveDataset(file: string | undefined): Promise<GroundedDataset> {
-  if (file === undefined) return timeGroundedCorpus()
-  const loaded = await loadLongMemEval(file)
-  return { ...loaded, datasetId: knownDatasetId(loaded.datasetSha256, loaded.datasetId) }
-}
-
 /** Runs one job at a time: an agent holds one history at a time, so inject-then-answer pairs must not interleave. */
 class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve()
@@ -134,17 +137,19 @@ export async function planTimeGroundedCases(
 ): Promise<TimeGroundedPlan> {
   const suite = options.name ?? 'time-grounded'
   // Checked here: the interval is drawn by the reporter after the run, where a bad option could only crash it.
-  const bootstrap = { seed: options.seed ?? DEFAULT_PROBE_SEED, resamples: options.resamples ?? 1000 }
+  const bootstrap = { seed: options.seed ?? DEFAULT_PROBE_SEED, resamples: options.resamples ?? DEFAULT_RESAMPLES }
   if (!Number.isFinite(bootstrap.seed)) throw new TimeGroundedOptionError(`\`timeGrounded.seed\` must be a finite number, got ${options.seed}.`)
   if (!Number.isInteger(bootstrap.resamples) || bootstrap.resamples < MIN_RESAMPLES) {
-    throw new TimeGroundedOptionError(`\`timeGrounded.resamples\` must be a whole number of at least ${MIN_RESAMPLES}, got ${options.resamples}; leave it out for 1000.`)
+    throw new TimeGroundedOptionError(`\`timeGrounded.resamples\` must be a whole number of at least ${MIN_RESAMPLES}, got ${options.resamples}; leave it out for ${DEFAULT_RESAMPLES}.`)
   }
   const judge = resolveJudge(options.judge)
-  const dataset = await resolveDataset(options.dataset)
+  const dataset = await loadGroundedDataset(options.dataset)
   const subject = typeof agent === 'function' ? await agent() : agent
-  const controlRecord = prepareGroundedRun(subject, dataset, CONTROL_MODE)
-  const probeRecord = prepareGroundedRun(subject, dataset, PROBE_MODE)
-  const ceilingAgent = options.ceiling ? referenceReader(typeof options.ceiling === 'object' ? { answerer: options.ceiling.answerer } : {}) : null
+  // Control and probe both need the typed channel; checked (and named) as the control, which runs first.
+  assertGroundingChannel(subject, CONTROL_MODE)
+  const controlRecord = groundingRecord(dataset, CONTROL_MODE)
+  const probeRecord = groundingRecord(dataset, PROBE_MODE)
+  const ceilingAgent = options.ceiling ? referenceReader({ answerer: typeof options.ceiling === 'object' ? options.ceiling.answerer : undefined }) : null
   const queue = new SerialQueue()
   const controlCorrect = new Map<string, boolean>()
   const caveat = probeCaveat(dataset.items.length)
@@ -154,7 +159,7 @@ export async function planTimeGroundedCases(
   for (const run of runs) {
     const mode = RUN_MODES[run]
     const runner = run === 'ceiling' ? (ceilingAgent as TimeGroundedAgent) : subject
-    dataset.items.forEach((entry: LongMemEvalEntry, order) => {
+    dataset.items.forEach((entry, order) => {
       cases.push({
         id: `${suite}/${run}/${entry.question_id}`,
         name: `${run} (${mode}) › ${entry.question_id}: ${entry.question}`,
@@ -162,12 +167,7 @@ export async function planTimeGroundedCases(
         questionId: entry.question_id,
         run: () =>
           queue.run(async () => {
-            const row = await askQuestion(runner, entry, {
-              mode,
-              judge,
-              ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}),
-              ...(options.judgeTimeoutMs !== undefined ? { judgeTimeoutMs: options.judgeTimeoutMs } : {}),
-            })
+            const row = await askQuestion(runner, entry, { mode, judge, agentTimeoutMs: options.agentTimeoutMs, judgeTimeoutMs: options.judgeTimeoutMs })
             const correct = row.status === 'judged' && row.correct
             if (run === 'control') controlCorrect.set(entry.question_id, correct)
             const meta: TimeGroundedCaseMeta = {
@@ -245,8 +245,8 @@ export interface TimeGroundedSummary {
 }
 
 function score(metas: readonly TimeGroundedCaseMeta[]): TimeGroundedRunScore {
-  const correct = metas.filter((m) => m.row.status === 'judged' && m.row.correct).length
-  return { correct, questions: metas.length, accuracy: metas.length === 0 ? null : correct / metas.length, errors: metas.filter((m) => m.row.status !== 'judged').length }
+  const totals = summarizeRows(metas.map((m) => m.row))
+  return { correct: totals.correct, questions: totals.questions, accuracy: totals.accuracy, errors: totals.agent_errors + totals.judge_errors }
 }
 
 /** Folds the metas of every question test into per-suite control, probe, ceiling and delta. */
@@ -293,17 +293,18 @@ export function renderTimeGroundedSummary(summary: TimeGroundedSummary, options:
   const blocks = summary.suites.map((s) => {
     const lines = [
       c.bold(`time-grounded [${s.suite}]: ${s.agent} on ${s.dataset_id}`),
-      `  control (timestamps-and-text)  ${scoreWithCount(s.control)}`,
-      `  probe   (timestamps-only)      ${scoreWithCount(s.probe)}`,
-      s.delta
-        ? `  delta   (probe − control)      ${(s.delta.value !== null && s.delta.value < 0 ? c.red : c.green)(renderDelta(s.delta))}`
-        : `  delta   (probe − control)      not computed: ${s.control.questions} control and ${s.probe.questions} probe results of ${s.total} questions in this report`,
+      ...renderComparisonLines(
+        {
+          control: s.control,
+          probe: s.probe,
+          ceiling: s.ceiling,
+          delta: s.delta ?? `not computed: ${s.control.questions} control and ${s.probe.questions} probe results of ${s.total} questions in this report`,
+          errors: s.control.errors + s.probe.errors,
+        },
+        c,
+      ),
+      `  ${s.caveat}`,
     ]
-    if (s.delta) lines.push(`                                 (${DELTA_MEANING})`)
-    if (s.ceiling) lines.push(`  ceiling (reference reader)     ${scoreWithCount(s.ceiling)}`)
-    const errors = s.control.errors + s.probe.errors
-    if (errors > 0) lines.push(c.yellow(`  ${errors} question(s) ended in an error and count as incorrect`))
-    lines.push(`  ${s.caveat}`)
     return lines.join('\n')
   })
   return blocks.join('\n\n')

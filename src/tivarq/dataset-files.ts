@@ -26,9 +26,9 @@ export function bundledDatasetDir(): string {
   return fileURLToPath(new URL('fixtures/tivarq-v1', PACKAGE_ROOT))
 }
 
-/** Lower-case hex SHA-256 of some bytes. */
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex')
+/** Lower-case hex SHA-256 of some bytes, or of a text's UTF-8 bytes. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex')
 }
 
 /** Lower-case hex SHA-256 of a file's bytes, as `sha256sum` prints it and manifest.json records it. */

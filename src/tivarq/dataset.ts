@@ -21,6 +21,8 @@ export interface LoadedSplit extends SplitData {
   manifest: Manifest
   /** SHA-256 of the split's two files (`episodes_<split>.jsonl`, `probes_<split>.jsonl`), keyed by file name. */
   fileHashes: Record<string, string>
+  /** SHA-256 of the manifest.json bytes the split was validated against (a run records it as the dataset revision). */
+  manifestSha256: string
 }
 
 /** What loadDataset returns: all three splits. */
@@ -41,7 +43,7 @@ export interface LoadOptions {
   maxIssues?: number
 }
 
-function throwIfInvalid(inspection: DatasetInspection): asserts inspection is DatasetInspection & { result: { status: 'valid' } } {
+function throwIfInvalid(inspection: DatasetInspection): asserts inspection is Extract<DatasetInspection, { result: { status: 'valid' } }> {
   const { result } = inspection
   if (result.status === 'invalid') {
     throw new DatasetError(result.dir, result.issues, result.omittedIssues, renderIssues(result.issues, result.omittedIssues))
@@ -61,7 +63,7 @@ export async function loadSplit(dir: string | undefined, split: Split, options: 
   throwIfInvalid(inspection)
   const { manifest, fileHashes } = inspection.result
   const rows = inspection.rows[split] ?? { episodes: [], probes: [] }
-  return { episodes: rows.episodes, probes: rows.probes, manifest, fileHashes }
+  return { episodes: rows.episodes, probes: rows.probes, manifest, fileHashes, manifestSha256: inspection.manifestSha256 }
 }
 
 /**

@@ -4,11 +4,11 @@
  * file's SHA-256 equals the published one. Pure and deterministic; only
  * `writeDataset` touches the disk.
  */
-import { createHash } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { TimegroundedError } from '../errors.js'
 import { canonicalJsonLine, prettyJson } from './canonical-json.js'
+import { MANIFEST_FILE, episodesFileName, probesFileName, sha256Hex } from './dataset-files.js'
 import { resolveGold, sameAnswer } from './gold.js'
 import type { Episode, Manifest, Probe, Split, TivarqEvent } from './schema.js'
 import { DATASET_SEED, FAMILIES, SCHEMA_VERSION, SPLITS } from './schema.js'
@@ -123,10 +123,8 @@ function jsonl(rows: readonly unknown[]): string {
   return text
 }
 
-/** SHA-256 (lowercase hex) of a text's UTF-8 bytes. */
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex')
-}
+/** SHA-256 (lowercase hex) of a text's UTF-8 bytes (or of bytes). */
+export { sha256Hex }
 
 /**
  * Generate the whole TIVARQ v1 dataset (240 episodes, 1,200 probes, 12
@@ -147,8 +145,8 @@ export function generateDataset(): GeneratedDataset {
     }
   }
   const rowFiles: Record<string, string> = {}
-  for (const split of SPLITS) rowFiles[`episodes_${split}.jsonl`] = jsonl(episodes[split])
-  for (const split of SPLITS) rowFiles[`probes_${split}.jsonl`] = jsonl(probes[split])
+  for (const split of SPLITS) rowFiles[episodesFileName(split)] = jsonl(episodes[split])
+  for (const split of SPLITS) rowFiles[probesFileName(split)] = jsonl(probes[split])
   const hashes: Record<string, string> = {}
   for (const [name, text] of Object.entries(rowFiles)) hashes[name] = sha256Hex(text)
   const manifest: Manifest = {
@@ -158,7 +156,7 @@ export function generateDataset(): GeneratedDataset {
     schema_version: SCHEMA_VERSION,
     seed: DATASET_SEED,
   }
-  const files = { ...rowFiles, 'manifest.json': prettyJson(manifest) } as Record<DatasetFileName, string>
+  const files = { ...rowFiles, [MANIFEST_FILE]: prettyJson(manifest) } as Record<DatasetFileName, string>
   return { files, episodes, probes, manifest }
 }
 

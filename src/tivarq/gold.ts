@@ -93,17 +93,18 @@ export interface GoldQuery {
 export function resolveGold(events: readonly Pick<TivarqEvent, 'event_id' | 'assertion'>[], query: GoldQuery): Answer {
   const asOf = instant(query.asOf)
   const seen = new Set<string>()
-  const kept: { assertion: Assertion; arrival: number }[] = []
+  const kept: { assertion: Assertion; effective: number; arrival: number }[] = []
   events.forEach((event, arrival) => {
     if (seen.has(event.event_id)) return
     seen.add(event.event_id)
     const assertion = event.assertion
     if (!assertion || assertion.op === 'noop') return
     if (assertion.slot !== query.slot || assertion.scope !== query.scope) return
-    if (instant(assertion.effective_at) > asOf) return
-    kept.push({ assertion, arrival })
+    const effective = instant(assertion.effective_at)
+    if (effective > asOf) return
+    kept.push({ assertion, effective, arrival })
   })
-  kept.sort((a, b) => instant(a.assertion.effective_at) - instant(b.assertion.effective_at) || a.arrival - b.arrival)
+  kept.sort((a, b) => a.effective - b.effective || a.arrival - b.arrival)
 
   let answer: Answer = { state: 'unknown', value: null }
   let expiresAt: string | undefined

@@ -15,9 +15,10 @@ import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import { TimegroundedError } from '../errors.js'
 import { canonicalJsonLine, prettyJson } from './canonical-json.js'
+import { MANIFEST_FILE } from './dataset-files.js'
 import { CAPABILITIES, PHASES, ROLES, SCHEMA_VERSION, STATES, answerValueSchema, type Manifest, type Split } from './schema.js'
 import type { PredictionRow } from './results.js'
-import type { TivarqReport } from './score.js'
+import { familyOf, type TivarqReport } from './score.js'
 import type { AdapterInfo, CloseProblem } from '../adapters/pool.js'
 import type { Track } from '../adapters/types.js'
 import { mean, roundHalfEven, sampleStddev } from '../stats/quantile.js'
@@ -194,7 +195,7 @@ function configValue(text: string | undefined): unknown {
 
 /** The run manifest (schema `tivarq.run.v1`). Pure: pass the commit in. */
 export function buildRunManifest(input: RunManifestInput): RunManifest {
-  const manifestHash = input.fileHashes['manifest.json']
+  const manifestHash = input.fileHashes[MANIFEST_FILE]
   return {
     schema_version: RUN_MANIFEST_SCHEMA,
     harness: { name: 'timegrounded', version: input.harnessVersion ?? HARNESS_VERSION, commit: input.harnessCommit ?? null },
@@ -226,8 +227,13 @@ export function buildRunManifest(input: RunManifestInput): RunManifest {
     update_polls: input.updatePolls,
     poll_interval_ms: input.pollIntervalMs,
     started_at: input.startedAt ?? new Date().toISOString(),
-    adapter_close_errors: (input.adapterCloseErrors ?? []).map((problem) => ({ store: problem.store, episode_id: problem.episodeId, message: problem.message })),
+    adapter_close_errors: closeErrorRecords(input.adapterCloseErrors ?? []),
   }
+}
+
+/** `adapter_close_errors` of a run manifest: what `pool.close()` reported, snake_case. */
+export function closeErrorRecords(problems: readonly CloseProblem[]): RunManifest['adapter_close_errors'] {
+  return problems.map((problem) => ({ store: problem.store, episode_id: problem.episodeId, message: problem.message }))
 }
 
 /** The git commit of the installed harness, or null outside a git checkout. */
@@ -326,7 +332,6 @@ export class PredictionsFileError extends TimegroundedError {
 }
 
 const answerLike = z.looseObject({ state: z.enum(STATES), value: answerValueSchema.default(null) })
-const oldValue = z.union([z.string(), z.array(z.string()), z.null()]).default(null)
 // Lenient on purpose: upstream rows may carry fields we do not know, and may
 // leave out `family` (taken from episode_id) or `repetition` (1).
 const rowBase = {
@@ -338,7 +343,7 @@ const rowBase = {
   transition_id: z.string(),
   phase: z.enum(PHASES),
   capability: z.enum(CAPABILITIES),
-  old_value: oldValue,
+  old_value: answerValueSchema.default(null),
   repetition: z.number().int().min(1).default(1),
 }
 // Rows that predate the update-lag fields (or leave them out) read as "does not apply".
@@ -396,7 +401,7 @@ function parseLines(lines: readonly (string | typeof NOT_UTF8)[], file: string):
       return
     }
     const row = parsed.data as unknown as PredictionRow & { family?: string }
-    if (row.family === undefined) row.family = familyFromEpisode(row.episode_id)
+    if (row.family === undefined) row.family = familyOf(row)
     rows.push(row)
   })
   if (issues.length === 0 && rows.length === 0) note({ file, line: 0, path: '', message: 'no prediction rows; a predictions file holds one JSON row per probe' })
@@ -458,9 +463,4 @@ function utf8Lines(bytes: Buffer): (string | typeof NOT_UTF8)[] {
     if (end === -1) return lines
     start = end + 1
   }
-}
-
-function familyFromEpisode(episodeId: string): string {
-  const cut = episodeId.lastIndexOf('-')
-  return cut > 0 ? episodeId.slice(0, cut) : episodeId
 }

@@ -21,12 +21,17 @@ export function valueAt(root: unknown, path: readonly (string | number)[]): unkn
   return current
 }
 
+/** The first 60 characters of a text, JSON-quoted, for messages. */
+export function preview(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)
+}
+
 /** A found value for a message: `null`, a JSON-quoted string cut at 60 characters, `number 5`; a list or object by its kind. */
 export function describeFound(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'a list'
   if (typeof value === 'object') return 'an object'
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)
+  if (typeof value === 'string') return preview(value)
   return `${typeof value} ${String(value)}`
 }
 
@@ -38,14 +43,15 @@ export function withArticle(typeName: string): string {
 /** Longest text an issue message quotes from a file, in characters. @default 120 */
 export const QUOTE_LIMIT = 120
 
+// Control and invisible characters: C0 (but tab and newline), DEL, C1, bidi and zero-width marks, lone surrogates.
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]/u
+
 /**
  * Text from a file made safe to print in a message: control and invisible
  * characters (C0, DEL, C1, bidi and zero-width marks, lone surrogates) shown as
  * `\u{…}` escapes, so binary garbage cannot move the cursor or hide itself in a
- * terminal, and cut at `limit` characters with `…`.
+ * terminal, and cut at `limit` characters with `…`. @default limit QUOTE_LIMIT (120)
  */
-const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]/u
-
 export function printable(text: string, limit = QUOTE_LIMIT): string {
   let out = ''
   let shown = 0

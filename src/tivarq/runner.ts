@@ -94,13 +94,13 @@ export class EpisodeRun {
   async answer(probe: Probe): Promise<PredictionRow> {
     this.checkProbe(probe)
     this.position = probe.after_event_index
-    const base = this.rowBase(probe)
+    const base = rowBaseFor(probe, this.episode.family, this.options.repetition)
     if (probe.capability !== 'basic' && !this.capabilities[probe.capability]) {
       return { ...base, status: 'unsupported', prediction: null, latency_ms: null, error: null, ...NO_UPDATE_LAG } satisfies UnsupportedRow
     }
-    if (this.failure !== null) return this.errorRow(base, this.failure, null)
+    if (this.failure !== null) return errorRow(base, this.failure, null)
     const lease = this.lease
-    if (!lease) return this.errorRow(base, 'the episode is closed', null)
+    if (!lease) return errorRow(base, 'the episode is closed', null)
 
     while (this.ingested < probe.after_event_index) {
       const event = this.episode.events[this.ingested]!
@@ -111,7 +111,7 @@ export class EpisodeRun {
         // Spec: an ingest failure stops ingestion; this and every later probe is an error.
         this.failure = `ingest: ${fault.message}`
         if (fault.fatal) await this.releaseBroken()
-        return this.errorRow(base, this.failure, null)
+        return errorRow(base, this.failure, null)
       }
       this.ingested++
     }
@@ -123,7 +123,7 @@ export class EpisodeRun {
         this.failure = `abandoned: the adapter failed at probe ${probe.probe_id} and lost the episode's memory (${stage}: ${fault.message})`
         await this.releaseBroken()
       }
-      return this.errorRow(base, `${stage}: ${fault.message}`, latencyMs)
+      return errorRow(base, `${stage}: ${fault.message}`, latencyMs)
     }
 
     const { answer, latencyMs } = asked
@@ -219,14 +219,6 @@ export class EpisodeRun {
       )
     }
   }
-
-  private rowBase(probe: Probe): PredictionBase {
-    return rowBaseFor(probe, this.episode.family, this.options.repetition)
-  }
-
-  private errorRow(base: PredictionBase, error: string, latencyMs: number | null): ErrorRow {
-    return { ...base, status: 'error', prediction: null, latency_ms: latencyMs, error, ...NO_UPDATE_LAG }
-  }
 }
 
 /** The fields every row of a probe shares, whatever its status. */
@@ -248,9 +240,13 @@ function rowBaseFor(probe: Probe, family: string, repetition: number): Predictio
   }
 }
 
+function errorRow(base: PredictionBase, error: string, latencyMs: number | null): ErrorRow {
+  return { ...base, status: 'error', prediction: null, latency_ms: latencyMs, error, ...NO_UPDATE_LAG }
+}
+
 /** The `error` row of a probe that could not be answered, built as the runner builds its own. @default repetition 1 */
 export function errorRowFor(probe: Probe, family: string, message: string, repetition = 1): ErrorRow {
-  return { ...rowBaseFor(probe, family, repetition), status: 'error', prediction: null, latency_ms: null, error: message, ...NO_UPDATE_LAG }
+  return errorRow(rowBaseFor(probe, family, repetition), message, null)
 }
 
 /**

@@ -129,7 +129,7 @@ export const probeSchema = z.strictObject({
   transition_id: z.string().min(1),
   phase: z.enum(PHASES),
   capability: z.enum(CAPABILITIES),
-  old_value: z.union([z.string(), z.array(z.string()), z.null()]),
+  old_value: answerValueSchema,
 })
 /** A parsed probe. */
 export type Probe = z.infer<typeof probeSchema>

@@ -229,12 +229,12 @@ export function familyOf(row: Pick<PredictionRow, 'family' | 'episode_id'>): str
 
 // ─── Metrics ────────────────────────────────────────────────────────────────
 
-function rate(hits: number, cases: number): Rate {
-  return { score: cases === 0 ? null : roundHalfEven(hits / cases, 6), cases }
-}
-
 function ratio(numerator: number, denominator: number): number | null {
   return denominator === 0 ? null : roundHalfEven(numerator / denominator, 6)
+}
+
+function rate(hits: number, cases: number): Rate {
+  return { score: ratio(hits, cases), cases }
 }
 
 const CLARIFICATION_STATES: ReadonlySet<string> = new Set(['needs_clarification'])

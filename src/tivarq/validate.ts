@@ -16,7 +16,7 @@ import {
   sha256Hex,
 } from './dataset-files.js'
 import { resolveGold, sameAnswer } from './gold.js'
-import { describeFound, issuePath, valueAt, withArticle } from './row-issues.js'
+import { describeFound, issuePath, preview, valueAt, withArticle } from './row-issues.js'
 import {
   DATASET_SEED,
   FAMILIES,
@@ -174,11 +174,11 @@ const CANONICAL = {
   probes: { smoke: 60, dev: 240, test: 900 },
 } as const
 
-/** What the loaders need besides the verdict. */
-export interface DatasetInspection {
-  result: ValidationResult
-  rows: Partial<Record<Split, { episodes: Episode[]; probes: Probe[] }>>
-}
+/** Rows read per split, in file order (only those that passed the schema). */
+type InspectedRows = Partial<Record<Split, { episodes: Episode[]; probes: Probe[] }>>
+
+/** What the loaders need besides the verdict; a valid directory also gives the SHA-256 of the manifest.json bytes it was checked against. */
+export type DatasetInspection = { result: ValidDataset; rows: InspectedRows; manifestSha256: string } | { result: InvalidDataset; rows: InspectedRows }
 
 class IssueCollector {
   readonly issues: DatasetIssue[] = []
@@ -211,18 +211,17 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
   const allSplits = splits.length === SPLITS.length
   const issues = new IssueCollector(Math.max(0, options.maxIssues ?? 100))
   const counts: Partial<Record<Split, SplitCounts>> = {}
-  const rows: DatasetInspection['rows'] = {}
+  const rows: InspectedRows = {}
   const fileHashes: Record<string, string> = {}
-  let declaredCanonical = false
-  const invalid = (): DatasetInspection => ({
-    result: { status: 'invalid', dir: root, splits, counts, canonicalSet: declaredCanonical, issues: issues.issues, omittedIssues: issues.omitted },
+  const invalid = (canonicalSet: boolean): DatasetInspection => ({
+    result: { status: 'invalid', dir: root, splits, counts, canonicalSet, issues: issues.issues, omittedIssues: issues.omitted },
     rows,
   })
 
   const isDirectory = await stat(root).then((info) => info.isDirectory(), () => false)
   if (!isDirectory) {
     issues.add('missing_directory', root, null, null, root, 'no such directory; pass the folder that holds manifest.json and the episodes_*/probes_* files')
-    return invalid()
+    return invalid(false)
   }
 
   // Read every file at once; each is small and hashed from the same bytes.
@@ -245,7 +244,6 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
   // The canonical-set checks apply when the manifest declares that set; a
   // user's own set (another seed or size) is checked for everything else.
   const canonicalSet = manifest !== undefined && manifest.seed === DATASET_SEED && manifest.episode_count === CANONICAL.episodeCount
-  declaredCanonical = canonicalSet
 
   for (const [name, bytes] of bytesByFile) {
     if (bytes === undefined) continue
@@ -348,8 +346,8 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
     }
   }
 
-  if (issues.count > 0 || manifest === undefined) return invalid()
-  return { result: { status: 'valid', dir: root, splits, counts, canonicalSet, manifest, fileHashes }, rows }
+  if (issues.count > 0 || manifest === undefined || !manifestBytes) return invalid(canonicalSet)
+  return { result: { status: 'valid', dir: root, splits, counts, canonicalSet, manifest, fileHashes }, rows, manifestSha256: sha256Hex(manifestBytes) }
 }
 
 // ---------------------------------------------------------------------------
@@ -444,11 +442,6 @@ function isCompleteJson(text: string): boolean {
   } catch {
     return false
   }
-}
-
-/** The first 60 characters of a line, JSON-quoted, for messages. */
-function preview(text: string): string {
-  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)
 }
 
 function parseJsonLine(file: string, line: number, text: string, issues: IssueCollector): unknown {

@@ -214,9 +214,8 @@ export function evaluateGate(input: GateInput): Violation[] {
       violations.push({ kind: 'unmeasured', suite, metric, family, cause: 'threshold', baseline: null })
       return
     }
-    const value = actual.value
-    if ((bound.min !== undefined && value < bound.min) || (bound.max !== undefined && value > bound.max)) {
-      const moved = family !== null ? [] : familyMoves(metric, current, baseline, (after) => after.value !== null && ((bound.min !== undefined && after.value < bound.min) || (bound.max !== undefined && after.value > bound.max)))
+    if (outsideBound(actual.value, bound)) {
+      const moved = family !== null ? [] : familyMoves(metric, current, baseline, (after) => after.value !== null && outsideBound(after.value, bound))
       violations.push({ kind: 'threshold', suite, metric, family, actual, bound, moved })
     }
   }
@@ -248,6 +247,10 @@ export function evaluateGate(input: GateInput): Violation[] {
     }
   }
   return violations
+}
+
+function outsideBound(value: number, bound: Bound): boolean {
+  return (bound.min !== undefined && value < bound.min) || (bound.max !== undefined && value > bound.max)
 }
 
 function entries(thresholds: Thresholds): [MetricName, Bound][] {
@@ -370,7 +373,6 @@ export function renderMetricChange(change: MetricChange): string {
 
 // ---------------------------------------------------------------------------
 // From the scorer's report to the gate's vocabulary
-
 
 function rate(value: Rate): MetricValue {
   return { value: value.score, cases: value.cases }

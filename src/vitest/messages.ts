@@ -41,10 +41,8 @@ export function diagnose(row: Pick<PredictionRow, 'expected' | 'old_value' | 'ca
   const asOf = Date.parse(probe.as_of)
 
   if (prediction.state === 'known') {
-    if (row.old_value !== null && sameValue(prediction.value, row.old_value) && !(expected.state === 'known' && sameValue(expected.value, row.old_value))) {
-      if (expected.state === 'withdrawn') return { kind: 'withdrawn_value_served', returned: prediction.value, withdrawnAt: lastEffective(slotEvents, asOf, 'withdraw') }
-      if (expected.state === 'expired') return { kind: 'expired_value_served', returned: prediction.value, expiredAt: expiryOf(slotEvents, asOf) }
-      if (expected.state === 'known') return { kind: 'stale_value_leaked', returned: prediction.value, replacedBy: expected, changedAt: lastEffective(slotEvents, asOf, null) }
+    if (expected.state === 'known' && row.old_value !== null && sameValue(prediction.value, row.old_value) && !sameValue(expected.value, row.old_value)) {
+      return { kind: 'stale_value_leaked', returned: prediction.value, replacedBy: expected, changedAt: lastEffective(slotEvents, asOf, null) }
     }
     if (expected.state === 'withdrawn') return { kind: 'withdrawn_value_served', returned: prediction.value, withdrawnAt: lastEffective(slotEvents, asOf, 'withdraw') }
     if (expected.state === 'expired') return { kind: 'expired_value_served', returned: prediction.value, expiredAt: expiryOf(slotEvents, asOf) }

@@ -14,7 +14,7 @@ import type { PredictionRow } from '../tivarq/results.js'
 import { renderReport } from '../report/terminal.js'
 import { renderMarkdown } from '../report/markdown.js'
 import { HARNESS_VERSION } from '../version.js'
-import { renderTimeGroundedSummary, summarizeTimeGrounded, type TimeGroundedCaseMeta } from '../timegrounded/suite-support.js'
+import { renderTimeGroundedSummary, summarizeTimeGrounded } from '../timegrounded/suite-support.js'
 import { collectTimeGroundedMetas } from './timegrounded.js'
 import {
   baselineEntry,
@@ -38,7 +38,7 @@ import {
   type Thresholds,
   type Violation,
 } from './gate.js'
-import { DEFAULT_BASELINE_FILE, META_KEY, probeMetaOf, type ProbeDecision, type ProbeMeta, type WorkerContext } from './meta.js'
+import { DEFAULT_BASELINE_FILE, probeMetaOf, type ProbeDecision, type ProbeMeta, type WorkerContext } from './meta.js'
 
 /** Options of the reporter (and of the `timegrounded()` plugin, which passes them on). */
 export interface TimegroundedReporterOptions {
@@ -167,25 +167,25 @@ export class TimegroundedReporter implements Reporter {
     // A merge sees every shard's results, so `--merge-reports -u` writes the baseline like an unsharded `-u`.
     const update = this.updateMode()
     const multiple = suites.size > 1
+    const outputRoot = resolve(this.root, this.options.outputDir ?? '.timegrounded')
+    const color = this.options.color ?? process.stdout.isTTY === true
     const outcomes: SuiteOutcome[] = []
     const newEntries: Record<string, BaselineSuite> = {}
     for (const [name, suite] of suites) {
-      const outputDir = resolve(this.root, this.options.outputDir ?? '.timegrounded', multiple ? name : '.')
-      const outcome = this.finishSuite(name, suite, { baselineFile, baselineProblem, baselinePath, update, outputDir, newEntries })
-      outcomes.push(outcome)
+      const outputDir = multiple ? resolve(outputRoot, name) : outputRoot
+      outcomes.push(this.finishSuite(name, suite, { baselineFile, baselineProblem, baselinePath, update, outputDir, newEntries }))
     }
     if (update && baselinePath !== null && Object.keys(newEntries).length > 0) {
       writeAtomic(baselinePath, `${JSON.stringify(withSuites(baselineFile, HARNESS_VERSION, newEntries), null, 2)}\n`)
     }
 
-    if (questions.length > 0) {
-      const summary = summarizeTimeGrounded(questions)
-      out.push(renderTimeGroundedSummary(summary, { color: this.options.color ?? process.stdout.isTTY === true }))
-      const outputDir = resolve(this.root, this.options.outputDir ?? '.timegrounded')
-      writeAtomic(join(outputDir, 'time-grounded.json'), `${JSON.stringify(summary, null, 2)}\n`)
+    const questionSummary = questions.length > 0 ? summarizeTimeGrounded(questions) : null
+    if (questionSummary !== null) {
+      out.push(renderTimeGroundedSummary(questionSummary, { color }))
+      writeAtomic(join(outputRoot, 'time-grounded.json'), `${JSON.stringify(questionSummary, null, 2)}\n`)
     }
     for (const outcome of outcomes) {
-      if (outcome.report) out.push(renderReport(outcome.report, { color: this.options.color ?? process.stdout.isTTY === true, title: `timegrounded — ${outcome.name}` }))
+      if (outcome.report) out.push(renderReport(outcome.report, { color, title: `timegrounded — ${outcome.name}` }))
       out.push(...outcome.lines.map((line) => `timegrounded [${outcome.name}] ${line}`))
     }
     vitest.logger.log(`\n${out.join('\n')}\n`)
@@ -194,7 +194,7 @@ export class TimegroundedReporter implements Reporter {
     if (summaryFile) {
       // With several suites, each block is headed by its suite's name (the report's own title does not carry it).
       const markdown = outcomes.map((outcome) => [multiple ? `### Suite \`${outcome.name}\`\n` : '', outcome.report ? renderMarkdown(outcome.report) : '', ...outcome.lines.map((line) => `- ${line}`)].filter(Boolean).join('\n'))
-      if (questions.length > 0) markdown.push(`\`\`\`\n${renderTimeGroundedSummary(summarizeTimeGrounded(questions))}\n\`\`\``)
+      if (questionSummary !== null) markdown.push(`\`\`\`\n${renderTimeGroundedSummary(questionSummary)}\n\`\`\``)
       appendFileSync(summaryFile, `\n## timegrounded\n\n${markdown.join('\n\n')}\n`)
     }
     if (outcomes.some((outcome) => outcome.failed)) process.exitCode = 1
@@ -225,7 +225,6 @@ export class TimegroundedReporter implements Reporter {
     const scored = scoredMetricsOf(report)
     const covered = rows.length === suite.probeTotal
 
-    mkdirSync(run.outputDir, { recursive: true })
     writeAtomic(join(run.outputDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`)
     writeAtomic(join(run.outputDir, 'predictions.jsonl'), rows.map((row) => `${JSON.stringify(row)}\n`).join(''))
 

@@ -124,27 +124,6 @@ export function partitionEpisodes<T>(episodes: readonly T[], partition: Partitio
   return episodes.filter((_, position) => position % partition.count === partition.index - 1)
 }
 
-/** A counting semaphore: bounds how many episodes hold a store at once. */
-class EpisodeSlots {
-  private free: number
-  private readonly waiting: (() => void)[] = []
-  constructor(size: number) {
-    this.free = size
-  }
-  async acquire(): Promise<void> {
-    if (this.free > 0) {
-      this.free--
-      return
-    }
-    await new Promise<void>((resolveSlot) => this.waiting.push(resolveSlot))
-  }
-  release(): void {
-    const next = this.waiting.shift()
-    if (next) next()
-    else this.free++
-  }
-}
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
@@ -200,16 +179,15 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
       list.push(probe)
       probesByEpisode.set(probe.episode_id, list)
     }
+    for (const [episodeId, probes] of probesByEpisode) probesByEpisode.set(episodeId, orderProbes(probes))
     // Canonical order over the whole suite (all partitions), so merged shards sort back exactly.
     const order = new Map<string, number>()
-    for (const episode of selected) for (const probe of orderProbes(probesByEpisode.get(episode.episode_id) ?? [])) order.set(probe.probe_id, order.size)
+    for (const episode of selected) for (const probe of probesByEpisode.get(episode.episode_id) ?? []) order.set(probe.probe_id, order.size)
     const probeTotal = order.size
 
     const context = workerContext()
     const baseline = readBaselineMatch(context, identity)
     const runnerOptions: RunnerOptions = { track: settings.track, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs }
-    const isSingleStore = typeof memory !== 'function' && (memory as { kind?: unknown }).kind !== 'command'
-    const slots = new EpisodeSlots(isSingleStore ? 1 : settings.concurrency)
     let pool: StorePool | undefined
 
     beforeAll(async () => {
@@ -222,29 +200,23 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
     }, settings.timeoutMs * 2)
 
     for (const episode of partitionEpisodes(selected, settings.partition)) {
-      registerEpisode(episode, orderProbes(probesByEpisode.get(episode.episode_id) ?? []))
+      registerEpisode(episode, probesByEpisode.get(episode.episode_id) ?? [])
     }
 
     function registerEpisode(episode: Episode, probes: Probe[]): void {
       describe.concurrent(episode.episode_id, () => {
         let opened: Promise<EpisodeRun | Error> | undefined
-        let holdsSlot = false
-        // Waiting for a slot may last as long as other episodes run: no timeout on this hook (each store call has its own).
+        // The pool leases at most `concurrency` stores (one for a single store object), so an episode may wait
+        // here as long as other episodes run: no timeout on this hook (each store call has its own).
         // Vitest parses the first parameter as a fixture pattern: it must be a (here empty) destructuring.
         beforeAll(async ({}, suite: RunnerTestSuite) => {
           if (suite.tasks.every((task) => task.mode === 'skip' || task.mode === 'todo')) return
-          await slots.acquire()
-          holdsSlot = true
           opened = EpisodeRun.open(pool!, episode, runnerOptions).catch((error: unknown) => new Error(`open episode ${episode.episode_id}: ${messageOf(error)}`))
           await opened
         }, 0)
         afterAll(async () => {
-          try {
-            const run = await opened
-            if (run instanceof EpisodeRun) await run.close()
-          } finally {
-            if (holdsSlot) slots.release()
-          }
+          const run = await opened
+          if (run instanceof EpisodeRun) await run.close()
         }, settings.timeoutMs * 2)
 
         for (const probe of probes) {

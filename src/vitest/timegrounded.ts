@@ -8,6 +8,7 @@
 import { describe, test } from 'vitest'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import type { TimeGroundedAgent } from '../timegrounded/agent.js'
+import { DEFAULT_JUDGE_TIMEOUT_MS } from '../timegrounded/run.js'
 import { META_KEY } from './meta.js'
 import {
   isTimeGroundedCaseMeta,
@@ -48,7 +49,8 @@ export function timeGroundedTests(
   agent: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>),
   options: TimeGroundedSuiteOptions = {},
 ): void {
-  const timeout = (options.agentTimeoutMs ?? 120_000) * 2 + (options.judgeTimeoutMs ?? 600_000) + 10_000
+  // 120 s is the agent's default in ../timegrounded/run.ts (not exported there).
+  const timeout = (options.agentTimeoutMs ?? 120_000) * 2 + (options.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS) + 10_000
   describe.sequential(`${options.name ?? 'time-grounded'} (time-grounded probe)`, async () => {
     const plan = await planTimeGroundedCases(agent, options)
     for (const planned of plan.cases) {

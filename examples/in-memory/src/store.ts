@@ -5,7 +5,7 @@
  * that were in effect at that instant, so replaced, withdrawn, scheduled and
  * expired facts all come out right.
  */
-import type { MemoryStore, StoreAnswer, StoreAssertion, StoreEvent, StoreQuery } from 'timegrounded'
+import type { MemoryStore, StoreAnswer, StoreAssertion, StoreCapabilities, StoreEvent, StoreQuery } from 'timegrounded'
 
 interface Statement {
   assertion: StoreAssertion
@@ -14,7 +14,7 @@ interface Statement {
 }
 
 export class InMemoryStore implements MemoryStore {
-  readonly capabilities = { tracks: ['structured' as const], clock: true, history: true, adapterVersion: 'in-memory-example-1' }
+  readonly capabilities: StoreCapabilities = { tracks: ['structured'], clock: true, history: true, adapterVersion: 'in-memory-example-1' }
   private readonly seenEvents = new Set<string>()
   /** Statements per `slot/scope`, in arrival order. */
   private readonly timelines = new Map<string, Statement[]>()

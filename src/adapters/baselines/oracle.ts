@@ -5,6 +5,7 @@
  */
 import { resolveGold } from '../../tivarq/gold.js'
 import type { TivarqEvent } from '../../tivarq/schema.js'
+import { assertionToWire } from '../protocol.js'
 import type { MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreQuery } from '../types.js'
 import { structuredQuery } from './query.js'
 import { BASELINE_VERSION } from './version.js'
@@ -19,19 +20,8 @@ export class OracleStore implements MemoryStore {
   }
 
   ingest(event: StoreEvent): void {
-    const a = event.assertion
     // Replays are kept: the resolver skips a repeated event_id itself.
-    this.events.push({
-      event_id: event.eventId,
-      assertion: a && {
-        op: a.op,
-        slot: a.slot,
-        scope: a.scope,
-        value: a.value,
-        effective_at: a.effectiveAt,
-        ...(a.expiresAt !== undefined ? { expires_at: a.expiresAt } : {}),
-      },
-    })
+    this.events.push({ event_id: event.eventId, assertion: event.assertion && assertionToWire(event.assertion) })
   }
 
   query(query: StoreQuery): StoreAnswer {

@@ -50,21 +50,8 @@ class Timeline {
   private readonly versions: Version[] = []
   private readonly snapshots: Snapshot[] = []
 
-  insert(version: Version): void {
-    // Arrival only grows, so the new version goes after every version valid no later than it.
-    let low = 0
-    let high = this.versions.length
-    while (low < high) {
-      const mid = (low + high) >>> 1
-      if (this.versions[mid]!.validFrom <= version.validFrom) low = mid + 1
-      else high = mid
-    }
-    this.versions.splice(low, 0, version)
-    this.snapshots.length = low
-    for (let i = low; i < this.versions.length; i++) this.snapshots.push(apply(this.snapshots[i - 1] ?? UNKNOWN, this.versions[i]!))
-  }
-
-  at(instant: number): StoreAnswer {
+  /** How many versions are valid from `instant` or earlier (binary search). */
+  private countValidBy(instant: number): number {
     let low = 0
     let high = this.versions.length
     while (low < high) {
@@ -72,7 +59,20 @@ class Timeline {
       if (this.versions[mid]!.validFrom <= instant) low = mid + 1
       else high = mid
     }
-    const snapshot = low === 0 ? UNKNOWN : this.snapshots[low - 1]!
+    return low
+  }
+
+  insert(version: Version): void {
+    // Arrival only grows, so the new version goes after every version valid no later than it.
+    const low = this.countValidBy(version.validFrom)
+    this.versions.splice(low, 0, version)
+    this.snapshots.length = low
+    for (let i = low; i < this.versions.length; i++) this.snapshots.push(apply(this.snapshots[i - 1] ?? UNKNOWN, this.versions[i]!))
+  }
+
+  at(instant: number): StoreAnswer {
+    const valid = this.countValidBy(instant)
+    const snapshot = valid === 0 ? UNKNOWN : this.snapshots[valid - 1]!
     // Expiry ends a known value; it never brings back an older one.
     if (snapshot.state === 'known' && snapshot.validUntil !== null && instant >= snapshot.validUntil) return { state: 'expired', value: null }
     return { state: snapshot.state, value: Array.isArray(snapshot.value) ? [...snapshot.value] : snapshot.value }
@@ -134,7 +134,7 @@ export class VersionedStore implements MemoryStore {
   }
 
   query(query: StoreQuery): StoreAnswer {
-    // A caller that leaves out asOf gets the clock's "now", as before the check.
+    // A caller that leaves out asOf (possible over the wire or from plain JS) is answered as of the clock's "now".
     const { slot, scope, asOf } = structuredQuery('versioned', { ...query, asOf: query.asOf ?? (this.now as string) })
     return this.table.answer(slot, scope, asOf)
   }

@@ -9,6 +9,7 @@ import type { Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
 import { buildCorpus } from '../../timegrounded/corpus/index.js'
 import { describeWriteError } from '../fs-errors.js'
+import { EXIT, fail } from '../exit-codes.js'
 
 interface CorpusCommandOptions {
   out: string
@@ -29,8 +30,7 @@ export function registerCorpus(program: Command): void {
       } catch (error) {
         if (!(error instanceof TimegroundedError) && !(error instanceof Error && 'code' in error)) throw error
         const reason = error instanceof TimegroundedError ? error.message : `cannot write \`--out ${options.out}\`: ${describeWriteError(error, options.out)}.`
-        process.stderr.write(`timegrounded corpus: ${reason}\n`)
-        process.exitCode = 2
+        fail('corpus', reason, EXIT.usage)
       }
     })
 }

@@ -9,11 +9,12 @@
  * Exit codes: 0 ran, 1 a run had agent or judge errors, 2 usage or data error
  * (invalid dataset, unparseable date, missing typed channel).
  */
-import { InvalidArgumentError, Option, type Command } from 'commander'
+import { Option, type Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
 import { wantsColor } from '../color.js'
-import { EXIT } from '../exit-codes.js'
+import { EXIT, fail, UsageError, wholeNumberArgument } from '../exit-codes.js'
 import { startProgress } from '../progress.js'
+import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { assertGroundingChannel, GroundingModeError, type TimeGroundedAgent } from '../../timegrounded/agent.js'
 import { BUILTIN_AGENTS, openAiCompatibleAgent, type BuiltinAgentName } from '../../timegrounded/agents.js'
 import { startCommandAgent } from '../../timegrounded/command-agent.js'
@@ -22,7 +23,7 @@ import { CONTROL_MODE, GROUNDING_MODES, GroundingTally, PROBE_MODE, assertReadab
 import { deterministicJudge, llmJudge, type Judge } from '../../timegrounded/judges.js'
 import { loadLongMemEval, readLongMemEval } from '../../timegrounded/longmemeval.js'
 import { renderGroundedRun, renderGroundingRecord, renderProbeComparison } from '../../timegrounded/render.js'
-import { DEFAULT_JUDGE_TIMEOUT_MS, runGrounded, runProbeVersusControl, type GroundedDataset, type GroundedRunResult, type ProbeComparison, type QuestionRow } from '../../timegrounded/run.js'
+import { DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_PROBE_SEED, runGrounded, runProbeVersusControl, type GroundedDataset, type GroundedRunResult, type ProbeComparison, type QuestionRow } from '../../timegrounded/run.js'
 
 const MODE_CHOICES = ['compare', ...GROUNDING_MODES] as const
 type ModeChoice = (typeof MODE_CHOICES)[number]
@@ -50,21 +51,6 @@ interface ProbeCommandOptions {
 export const JUDGE_API_KEY_ENV = 'TIMEGROUNDED_JUDGE_API_KEY'
 /** Environment variable holding the LLM agent endpoint's API key. */
 export const AGENT_API_KEY_ENV = 'TIMEGROUNDED_AGENT_API_KEY'
-
-/** A usage problem found after parsing (exit 2). */
-class UsageError extends TimegroundedError {
-  constructor(message: string) {
-    super('USAGE', message)
-  }
-}
-
-function wholeNumber(min: number) {
-  return (text: string): number => {
-    const value = Number(text)
-    if (!Number.isInteger(value) || value < min) throw new InvalidArgumentError(`expected a whole number of at least ${min}.`)
-    return value
-  }
-}
 
 /** The exit code of finished runs: 1 when any question ended in an agent or judge error. */
 export function probeExitCode(runs: readonly GroundedRunResult[]): 0 | 1 {
@@ -217,10 +203,10 @@ export function registerProbe(program: Command): void {
     .option('--json', 'print the full result as JSON')
     .option('--no-color', 'no colours in the summary (NO_COLOR is honoured too)')
     .option('--dry-run', 'validate the dataset and print only the grounding record; call no agent')
-    .option('--seed <n>', 'paired-bootstrap seed (compare mode only)', wholeNumber(0), 20240101)
-    .option('--resamples <n>', 'paired-bootstrap resamples (compare mode only)', wholeNumber(500), 1000)
-    .option('--timeout-ms <n>', 'time one agent call may take', wholeNumber(1), 120000)
-    .option('--judge-timeout-ms <n>', 'time one grading may take before the question is a judge error', wholeNumber(1), DEFAULT_JUDGE_TIMEOUT_MS)
+    .option('--seed <n>', 'paired-bootstrap seed (compare mode only)', wholeNumberArgument(0), DEFAULT_PROBE_SEED)
+    .option('--resamples <n>', 'paired-bootstrap resamples (compare mode only)', wholeNumberArgument(MIN_RESAMPLES), DEFAULT_RESAMPLES)
+    .option('--timeout-ms <n>', 'time one agent call may take', wholeNumberArgument(1), 120000)
+    .option('--judge-timeout-ms <n>', 'time one grading may take before the question is a judge error', wholeNumberArgument(1), DEFAULT_JUDGE_TIMEOUT_MS)
     .argument('[command...]', 'agent command and its arguments, after `--` (speaks timegrounded.agent.v1 on stdin/stdout)')
     .addHelpText(
       'after',
@@ -238,8 +224,7 @@ export function registerProbe(program: Command): void {
           error instanceof GroundingModeError && command.length > 0
             ? '\nFor an agent process: reply `"timestamped_history": true` to `{"type":"capabilities"}` and answer `{"type":"history",…}` requests with `{"ok":true}`.'
             : ''
-        process.stderr.write(`timegrounded probe: ${error.message}${hint}\n`)
-        process.exitCode = 2
+        fail('probe', `${error.message}${hint}`, EXIT.usage)
       }
     })
 }

@@ -4,18 +4,18 @@
  * Exit 0 complete, 1 incomplete (error rows or interrupted), 2 usage or data error.
  */
 import { appendFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Command } from 'commander'
 import { BUILTIN_ADAPTERS, BUILTIN_NAMES, builtinAdapter, isBuiltinName } from '../../adapters/baselines/index.js'
 import { DEFAULT_TIMEOUT_MS, commandAdapter, describeCommand } from '../../adapters/command.js'
 import { openPool, type CloseProblem, type MemorySource, type StorePool } from '../../adapters/pool.js'
+import { TRACKS } from '../../adapters/protocol.js'
 import type { Track } from '../../adapters/types.js'
 import { TimegroundedError } from '../../errors.js'
-import { bundledDatasetDir, loadSplit, MANIFEST_FILE, sha256File } from '../../tivarq/dataset.js'
-import { aggregateReports, buildRunManifest, harnessCommit, runFileNames, RunWriter, type PredictionsFile, type RunManifest } from '../../tivarq/output.js'
+import { loadSplit, MANIFEST_FILE } from '../../tivarq/dataset.js'
+import { aggregateReports, buildRunManifest, closeErrorRecords, harnessCommit, runFileNames, RunWriter, type PredictionsFile, type RunManifest } from '../../tivarq/output.js'
 import type { PredictionRow } from '../../tivarq/results.js'
 import { runSplit } from '../../tivarq/runner.js'
-import { DATASET_SEED, SPLITS, type Split } from '../../tivarq/schema.js'
+import { SPLITS, type Split } from '../../tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderMarkdown } from '../../report/markdown.js'
@@ -25,8 +25,6 @@ import { describeWriteError } from '../fs-errors.js'
 import { EXIT, fail, parseWholeNumber, reportsExitCode, UsageError } from '../exit-codes.js'
 import { wantsColor } from '../color.js'
 import { startProgress } from '../progress.js'
-
-const TRACKS: readonly Track[] = ['structured', 'conversation']
 
 interface RawRunOptions {
   dataset?: string
@@ -130,7 +128,7 @@ function reportCloseProblems(problems: readonly CloseProblem[], writer: RunWrite
     process.stderr.write(`timegrounded run: warning: closing \`${problem.store}\`${after} failed: ${problem.message}\n`)
   }
   if (problems.length > 0 && writer !== null && manifest !== null) {
-    writer.writeManifest({ ...manifest, adapter_close_errors: problems.map((problem) => ({ store: problem.store, episode_id: problem.episodeId, message: problem.message })) })
+    writer.writeManifest({ ...manifest, adapter_close_errors: closeErrorRecords(problems) })
   }
 }
 
@@ -144,16 +142,13 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
   }
 
   let split: Awaited<ReturnType<typeof loadSplit>>
-  let manifestHash: string
-  const datasetDir = settings.datasetDir ?? bundledDatasetDir()
   try {
     split = await loadSplit(settings.datasetDir, settings.split)
-    manifestHash = await sha256File(join(datasetDir, MANIFEST_FILE))
   } catch (error) {
-    if (error instanceof TimegroundedError || (error instanceof Error && 'syscall' in error)) return fail('run', error.message, EXIT.usage)
+    if (error instanceof TimegroundedError) return fail('run', error.message, EXIT.usage)
     throw error
   }
-  const seed = settings.seed ?? split.manifest.seed ?? DATASET_SEED
+  const seed = settings.seed ?? split.manifest.seed
 
   const source: MemorySource =
     settings.source.kind === 'builtin' ? builtinAdapter(settings.source.name) : commandAdapter(settings.source.argv, { timeoutMs: settings.timeoutMs })
@@ -178,7 +173,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
   const manifest = buildRunManifest({
     datasetDir: settings.datasetDir,
     datasetManifest: split.manifest,
-    fileHashes: { ...split.fileHashes, [MANIFEST_FILE]: manifestHash },
+    fileHashes: { ...split.fileHashes, [MANIFEST_FILE]: split.manifestSha256 },
     track: settings.track,
     split: settings.split,
     adapter: info,
@@ -212,9 +207,10 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
       writer.writeReport(partial, current.repetition, settings.repeats)
       reports.push(partial)
       if (settings.repeats > 1) writer.writeAggregate(aggregateReports(reports))
+      const names = runFileNames(current.repetition, settings.repeats)
       process.stderr.write(
         `\ntimegrounded run: interrupted after ${partial.probe_counts.total} of ${expected} probes of repetition ${current.repetition}; ` +
-          `wrote ${runFileNames(current.repetition, settings.repeats).predictions} and ${runFileNames(current.repetition, settings.repeats).report} (marked incomplete) to ${writer.dir}\n`,
+          `wrote ${names.predictions} and ${names.report} (marked incomplete) to ${writer.dir}\n`,
       )
     }
     // Interrupted means incomplete: the same code a run with error rows gets.

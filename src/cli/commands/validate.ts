@@ -4,22 +4,16 @@
  * validation result as JSON. Exit 0 valid, 1 invalid, 2 usage error.
  */
 import { stat } from 'node:fs/promises'
-import { InvalidArgumentError, Option, type Command } from 'commander'
+import { Option, type Command } from 'commander'
 import { SPLITS, type Split } from '../../tivarq/schema.js'
 import { renderValidationResult, validateDataset } from '../../tivarq/validate.js'
-import { EXIT, fail, validationExitCode } from '../exit-codes.js'
+import { EXIT, fail, validationExitCode, wholeNumberArgument } from '../exit-codes.js'
 
 interface ValidateCommandOptions {
   dataset?: string
   json?: boolean
   maxIssues: number
   split?: Split[]
-}
-
-function parseMaxIssues(text: string): number {
-  const value = Number(text)
-  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError('expected a whole number of at least 1.')
-  return value
 }
 
 /** Register `validate` on the CLI program. */
@@ -29,7 +23,7 @@ export function registerValidate(program: Command): void {
     .description('Check a TIVARQ directory: manifest hashes, every row, gold answers, ids and canonical counts.')
     .option('--dataset <dir>', 'TIVARQ directory to check (default: the bundled TIVARQ v1 fixtures)')
     .option('--json', 'print the validation result as JSON instead of a summary')
-    .option('--max-issues <n>', 'list at most this many issues (the rest are counted)', parseMaxIssues, 100)
+    .option('--max-issues <n>', 'list at most this many issues (the rest are counted)', wholeNumberArgument(1), 100)
     .addOption(new Option('--split <split...>', 'check only these splits').choices(SPLITS))
     .action(async (options: ValidateCommandOptions) => {
       if (options.dataset !== undefined) {

@@ -7,10 +7,10 @@
  * re-checks the shipped JSON.
  */
 import { TimegroundedError } from '../../errors.js'
-import { addDays, formatSessionDate, readSessionDate } from '../dates.js'
+import { addDays, formatSessionDate, MONTH_NAMES, readSessionDate, WEEKDAY_ABBREVIATIONS } from '../dates.js'
 import { normalisedTextSha256, type LongMemEvalEntry, type MachineGold } from '../longmemeval.js'
 import { weekdayClaims } from '../relative.js'
-import { evaluateReading, goldAnswer, locateSaid, type Moment, type Reading, type ReadingValue, type TimedTurn } from './reading.js'
+import { evaluateReading, goldAnswer, holdsSaid, readingMoments, turnsAt, type Moment, type Reading, type ReadingValue } from './reading.js'
 import { AUTHORED_QUESTIONS, CORPUS_QUESTION_TYPES, type AuthoredQuestion } from './source.js'
 
 /** Identifier of the authored corpus (`<project>-timegrounded-v1`). */
@@ -56,15 +56,11 @@ export function corpusReadings(): ReadonlyMap<string, Reading> {
 }
 
 function saidMoments(reading: Reading): Extract<Moment, { said: string }>[] {
-  const moments: Moment[] =
-    reading.kind === 'entity-switch' ? [reading.at, reading.change] : reading.kind === 'compare' ? [reading.left, reading.right] : reading.kind === 'date' ? [reading.of] : [reading.from, reading.to]
-  return moments.filter((m): m is Extract<Moment, { said: string }> => 'said' in m)
+  return readingMoments(reading).filter((m): m is Extract<Moment, { said: string }> => 'said' in m)
 }
 
 function askedMoments(reading: Reading): string[] {
-  const moments: Moment[] =
-    reading.kind === 'entity-switch' ? [reading.at, reading.change] : reading.kind === 'compare' ? [reading.left, reading.right] : reading.kind === 'date' ? [reading.of] : [reading.from, reading.to]
-  return moments.flatMap((m) => ('asked' in m && m.asked !== 'now' ? [m.asked] : []))
+  return readingMoments(reading).flatMap((m) => ('asked' in m && m.asked !== 'now' ? [m.asked] : []))
 }
 
 function machineGold(value: ReadingValue): MachineGold {
@@ -83,28 +79,17 @@ function machineGold(value: ReadingValue): MachineGold {
   }
 }
 
-function timedTurns(entry: LongMemEvalEntry): TimedTurn[] | string {
-  const turns: TimedTurn[] = []
-  for (const [i, session] of entry.haystack_sessions.entries()) {
-    const reading = readSessionDate(entry.haystack_dates[i])
-    if (!reading.ok) return `haystack_dates[${i}] ${JSON.stringify(entry.haystack_dates[i])}: ${reading.reason}`
-    for (const turn of session) turns.push({ content: turn.content, time: reading.instant })
-  }
-  return turns
-}
-
 function toEntry(question: AuthoredQuestion): LongMemEvalEntry {
   const sessionIds = question.sessions.map((_, i) => `${question.id}-s${i + 1}`)
   const evidence = [...saidMoments(question.reading).map((m) => ({ said: m.said, cue: m.cue })), ...(question.evidence ?? []).map((phrase) => ({ said: phrase, cue: phrase }))]
   const haystackSessions = question.sessions.map((session) =>
     session.turns.map((turn) => {
-      const isEvidence = turn.role === 'user' && evidence.some((m) => locateSaid(m, [{ content: turn.content, time: new Date(0) }]).length === 1)
+      const isEvidence = turn.role === 'user' && evidence.some((m) => holdsSaid(turn.content, m))
       return isEvidence ? { role: turn.role, content: turn.content, has_answer: true } : { role: turn.role, content: turn.content }
     }),
   )
   const times = question.sessions.map((s) => new Date(s.at))
-  const turns: TimedTurn[] = question.sessions.flatMap((s, i) => s.turns.map((t) => ({ content: t.content, time: times[i] as Date })))
-  const outcome = evaluateReading(question.reading, turns, new Date(question.askedAt))
+  const outcome = evaluateReading(question.reading, turnsAt(question.sessions.map((s) => s.turns), times), new Date(question.askedAt))
   if (!outcome.ok) throw new CorpusRuleError([{ rule: 'reading', questionId: question.id, message: outcome.reason }])
   return {
     question_id: question.id,
@@ -128,12 +113,11 @@ const SPELLED_ORDINALS = [
   ...UNIT_ORDINALS.map((o) => `twenty[- ]${o}`),
   'thirty[- ]first',
 ].join('|')
-const MONTHS_FULL = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 const ABSOLUTE_PATTERNS: { pattern: RegExp; what: string }[] = [
   { pattern: /\b\d{4}\b/, what: 'a four-digit number (a year)' },
   { pattern: /\b\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?\b/, what: 'a numeric date' },
   // Month names count as absolute: "the 3rd of March" and "March 3" name a calendar day. "may"/"march" as verbs stay lower-case.
-  { pattern: new RegExp(`\\b(?:${MONTHS_FULL.filter((m) => m !== 'May' && m !== 'March').join('|')})\\b`, 'i'), what: 'a month name' },
+  { pattern: new RegExp(`\\b(?:${MONTH_NAMES.filter((m) => m !== 'May' && m !== 'March').join('|')})\\b`, 'i'), what: 'a month name' },
   { pattern: /\b(?:May|March|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b/, what: 'a month name' },
   { pattern: /\b\d{1,2}(?:st|nd|rd|th)\b/i, what: 'a day-of-month ordinal' },
   // "on the fourteenth", "the first of the month": a spelled ordinal standing alone (or before "of") names a day of
@@ -151,6 +135,9 @@ export function findAbsoluteDate(text: string): string | null {
   }
   return null
 }
+
+/** `(Sat)` in a LongMemEval date: the corpus writes the weekday of every date. */
+const WEEKDAY_IN_DATE = new RegExp(`\\((?:${WEEKDAY_ABBREVIATIONS.join('|')})\\)`)
 
 /** Order-preserving alternative timelines: if the gold survives all of them, ordering alone would answer it. */
 function alternativeTimelines(entry: LongMemEvalEntry): { sessions: Date[]; query: Date }[] {
@@ -201,16 +188,17 @@ export function checkCorpus(items: readonly LongMemEvalEntry[], readings: Readon
       const reading = readSessionDate(date)
       if (!reading.ok) add('weekday', id, `haystack_dates[${s}] ${JSON.stringify(date)}: ${reading.reason}`)
       else {
-        if (!/\((Sun|Mon|Tue|Wed|Thu|Fri|Sat)\)/.test(date)) add('weekday', id, `haystack_dates[${s}] ${JSON.stringify(date)} carries no weekday`)
+        if (!WEEKDAY_IN_DATE.test(date)) add('weekday', id, `haystack_dates[${s}] ${JSON.stringify(date)} carries no weekday`)
         times.push(reading.instant)
       }
     })
-    if (question.ok && !/\((Sun|Mon|Tue|Wed|Thu|Fri|Sat)\)/.test(entry.question_date)) add('weekday', id, 'question_date carries no weekday')
+    if (question.ok && !WEEKDAY_IN_DATE.test(entry.question_date)) add('weekday', id, 'question_date carries no weekday')
     times.forEach((time, s) => {
       const previous = times[s - 1]
       if (previous !== undefined && time.getTime() <= previous.getTime()) add('chronology', id, `session ${s} is not after session ${s - 1}`)
       if (question.ok && time.getTime() >= question.instant.getTime()) add('chronology', id, `session ${s} is not before the question date`)
     })
+    // Every date was read (the schema lines haystack_dates up with the sessions): one instant per session.
     if (times.length !== entry.haystack_sessions.length || !question.ok) continue
     entry.haystack_sessions.forEach((session, s) =>
       session.forEach((turn, t) => {
@@ -227,8 +215,7 @@ export function checkCorpus(items: readonly LongMemEvalEntry[], readings: Readon
       add('reading', id, 'no reading for this question')
       continue
     }
-    const turns = timedTurns(entry)
-    if (typeof turns === 'string') continue
+    const turns = turnsAt(entry.haystack_sessions, times)
     for (const phrase of askedMoments(reading)) {
       if (!entry.question.toLowerCase().includes(phrase.toLowerCase())) add('reading', id, `the question does not contain "${phrase}"`)
     }
@@ -242,7 +229,7 @@ export function checkCorpus(items: readonly LongMemEvalEntry[], readings: Readon
     for (const moment of saidMoments(reading)) {
       entry.haystack_sessions.forEach((session, s) =>
         session.forEach((turn, t) => {
-          if (locateSaid(moment, [{ content: turn.content, time: times[s] as Date }]).length === 1) {
+          if (holdsSaid(turn.content, moment)) {
             evidenceSessions.add(s)
             if (turn.has_answer !== true) add('gold-labels', id, `haystack_sessions[${s}][${t}] holds "${moment.said}" but has no has_answer label`)
           }
@@ -267,8 +254,7 @@ export function checkCorpus(items: readonly LongMemEvalEntry[], readings: Readon
     }
     // Ordering alone must not suffice: the gold must change on some order-preserving timeline.
     const survives = alternativeTimelines(entry).every((timeline) => {
-      const shifted: TimedTurn[] = entry.haystack_sessions.flatMap((session, s) => session.map((turn) => ({ content: turn.content, time: timeline.sessions[s] as Date })))
-      const alternative = evaluateReading(reading, shifted, timeline.query)
+      const alternative = evaluateReading(reading, turnsAt(entry.haystack_sessions, timeline.sessions), timeline.query)
       return alternative.ok && sameValue(alternative.value, outcome.value)
     })
     if (survives) add('ordering-suffices', id, 'the gold is the same on every order-preserving timeline tried, so session order alone would answer it')

@@ -18,5 +18,6 @@ export type { Reading, Moment, DayOrder, ReadingValue, TimedTurn } from './readi
 
 /** The corpus id when a file holds exactly the embedded corpus (same normalised hash), else `fallback`. */
 export function knownDatasetId(datasetSha256: string, fallback: string): string {
-  return datasetSha256 === timeGroundedCorpus().datasetSha256 ? timeGroundedCorpus().datasetId : fallback
+  const corpus = timeGroundedCorpus()
+  return datasetSha256 === corpus.datasetSha256 ? corpus.datasetId : fallback
 }

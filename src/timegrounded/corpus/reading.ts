@@ -51,9 +51,14 @@ function containsWord(text: string, phrase: string): boolean {
   return new RegExp(`(^|[^A-Za-z])${escaped}($|[^A-Za-z])`, 'i').test(text)
 }
 
-/** The turns holding a said moment (expression and cue both present). */
+/** Whether a text holds a said moment (expression and cue both present). */
+export function holdsSaid(text: string, moment: { said: string; cue: string }): boolean {
+  return containsWord(text, moment.said) && containsWord(text, moment.cue)
+}
+
+/** The turns holding a said moment. */
 export function locateSaid(moment: { said: string; cue: string }, turns: readonly TimedTurn[]): TimedTurn[] {
-  return turns.filter((turn) => containsWord(turn.content, moment.said) && containsWord(turn.content, moment.cue))
+  return turns.filter((turn) => holdsSaid(turn.content, moment))
 }
 
 function describe(moment: Moment): string {
@@ -71,6 +76,25 @@ function resolveMoment(moment: Moment, turns: readonly TimedTurn[], queryTime: D
   return resolveRelativeDay(moment.said, holder.time) ?? `cannot resolve ${describe(moment)}`
 }
 
+/** The moments a reading compares, in the order `evaluateReading` resolves them. */
+export function readingMoments(reading: Reading): Moment[] {
+  switch (reading.kind) {
+    case 'entity-switch':
+      return [reading.at, reading.change]
+    case 'compare':
+      return [reading.left, reading.right]
+    case 'date':
+      return [reading.of]
+    case 'days':
+      return [reading.from, reading.to]
+  }
+}
+
+/** The turns of sessions held at the given times (one per session, index for index). */
+export function turnsAt(sessions: readonly (readonly { content: string }[])[], times: readonly Date[]): TimedTurn[] {
+  return sessions.flatMap((session, s) => session.map((turn) => ({ content: turn.content, time: times[s] as Date })))
+}
+
 function holds(left: Date, order: DayOrder, right: Date): boolean {
   const d = daysBetween(right, left) // > 0 when left is later
   return order === 'before' ? d < 0 : order === 'on-or-before' ? d <= 0 : order === 'after' ? d > 0 : d >= 0
@@ -86,10 +110,8 @@ function weekdayOf(day: Date): string {
  * off-by-one reading).
  */
 export function evaluateReading(reading: Reading, turns: readonly TimedTurn[], queryTime: Date): ReadingOutcome {
-  const moments: Moment[] =
-    reading.kind === 'entity-switch' ? [reading.at, reading.change] : reading.kind === 'compare' ? [reading.left, reading.right] : reading.kind === 'date' ? [reading.of] : [reading.from, reading.to]
   const days: Date[] = []
-  for (const moment of moments) {
+  for (const moment of readingMoments(reading)) {
     const day = resolveMoment(moment, turns, queryTime)
     if (typeof day === 'string') return { ok: false, reason: day }
     days.push(day)

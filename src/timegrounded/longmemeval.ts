@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream/promises'
 import { z } from 'zod'
 import streamArray from 'stream-json/streamers/stream-array.js'
 import { TimegroundedError } from '../errors.js'
-import { withArticle } from '../tivarq/row-issues.js'
+import { renderPath, withArticle } from '../tivarq/row-issues.js'
 
 /** One turn of a haystack session. */
 export const longMemEvalTurnSchema = z.object({
@@ -106,12 +106,6 @@ export function renderLongMemEvalIssue(issue: LongMemEvalIssue): string {
       ? 'file'
       : `entry ${issue.entryIndex}${issue.questionId === null ? '' : ` (question_id ${JSON.stringify(issue.questionId)})`}`
   return `${where}: ${issue.path === '' ? '' : `${issue.path}: `}${issue.message}`
-}
-
-function renderPath(path: readonly PropertyKey[]): string {
-  let out = ''
-  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `${out === '' ? '' : '.'}${String(key)}`
-  return out
 }
 
 /** Issues beyond this many are counted, not kept. @default 50 */

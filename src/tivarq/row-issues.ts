@@ -68,3 +68,10 @@ export function printable(text: string, limit = QUOTE_LIMIT): string {
   }
   return out
 }
+
+/** A zod issue path as users read it: `events[3].assertion.op`. */
+export function renderPath(path: readonly PropertyKey[]): string {
+  let out = ''
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `${out === '' ? '' : '.'}${String(key)}`
+  return out
+}

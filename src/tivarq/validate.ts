@@ -16,7 +16,7 @@ import {
   sha256Hex,
 } from './dataset-files.js'
 import { resolveGold, sameAnswer } from './gold.js'
-import { describeFound, issuePath, preview, valueAt, withArticle } from './row-issues.js'
+import { describeFound, issuePath, preview, renderPath, valueAt, withArticle } from './row-issues.js'
 import {
   DATASET_SEED,
   FAMILIES,
@@ -588,10 +588,6 @@ function addZodIssue(issue: ZodIssue, raw: unknown, file: string, line: number |
 }
 
 /** `events[1].assertion.op` */
-function renderPath(path: readonly (string | number)[]): string {
-  return path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`)).join('')
-}
-
 /** As describeFound, but a list shows its first items: a dataset row is small enough to quote. */
 function describe(value: unknown): string {
   return Array.isArray(value) ? `array ${preview(JSON.stringify(value)).slice(1, -1)}` : describeFound(value)

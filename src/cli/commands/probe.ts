@@ -21,9 +21,9 @@ import { startCommandAgent } from '../../timegrounded/command-agent.js'
 import { knownDatasetId, timeGroundedCorpus } from '../../timegrounded/corpus/index.js'
 import { CONTROL_MODE, GROUNDING_MODES, GroundingTally, PROBE_MODE, assertReadableDates, type GroundingMode, type GroundingRecord } from '../../timegrounded/grounding.js'
 import { deterministicJudge, llmJudge, type Judge } from '../../timegrounded/judges.js'
-import { loadLongMemEval, readLongMemEval } from '../../timegrounded/longmemeval.js'
+import { readLongMemEval } from '../../timegrounded/longmemeval.js'
 import { renderGroundedRun, renderGroundingRecord, renderProbeComparison } from '../../timegrounded/render.js'
-import { DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_PROBE_SEED, runGrounded, runProbeVersusControl, type GroundedDataset, type GroundedRunResult, type ProbeComparison, type QuestionRow } from '../../timegrounded/run.js'
+import { DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_PROBE_SEED, loadGroundedDataset, runGrounded, runProbeVersusControl, type GroundedDataset, type GroundedRunResult, type ProbeComparison, type QuestionRow } from '../../timegrounded/run.js'
 
 const MODE_CHOICES = ['compare', ...GROUNDING_MODES] as const
 type ModeChoice = (typeof MODE_CHOICES)[number]
@@ -108,11 +108,6 @@ async function dryRun(options: ProbeCommandOptions): Promise<void> {
   }
 }
 
-async function loadFile(file: string): Promise<GroundedDataset> {
-  const loaded = await loadLongMemEval(file)
-  return { ...loaded, datasetId: knownDatasetId(loaded.datasetSha256, loaded.datasetId) }
-}
-
 /** Options the user typed on the command line (not defaults), by their flag. */
 type Given = ReadonlySet<'--seed' | '--resamples'>
 
@@ -133,7 +128,7 @@ async function run(options: ProbeCommandOptions, command: string[], given: Given
     throw new UsageError(`\`--ceiling\` runs beside control and probe, so it needs \`--mode compare\` (the default); drop \`--mode ${options.mode}\` or \`--ceiling\`.`)
   }
   const judge = judgeOf(options)
-  const dataset: GroundedDataset = options.dataset === undefined ? timeGroundedCorpus() : await loadFile(options.dataset)
+  const dataset: GroundedDataset = await loadGroundedDataset(options.dataset)
   // Before the agent is even started: an unreadable date fails every mode, `none` included.
   assertReadableDates(dataset.items)
   const agent = await agentOf(options, command)

@@ -281,7 +281,7 @@ function checkedFactory(memory: MemorySource): MemorySource {
 }
 
 /**
- * The time-grounded probe's cases as tests (H5's plan): control first, then
+ * The time-grounded probe's cases as tests: control first, then
  * probe, then the optional ceiling, in order. Each test's meta is the case's
  * plain-JSON record; the reporter folds them into the probe-vs-control summary.
  */

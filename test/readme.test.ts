@@ -46,47 +46,50 @@ const SHELL_BLOCKS = new Set(['sh', 'bash', 'shell', 'zsh'])
 // In these, only `$ ` lines are commands; the rest is what they print.
 const PROMPT_BLOCKS = new Set(['console', 'text', ''])
 
-/** Whether `text` leaves a quote open (a command continues on the next line). */
-function quoteOpen(text: string): boolean {
+/**
+ * Walks `text` as a shell quotes it (backslash escapes outside single quotes),
+ * calling `visit` on each character outside quotes: `visit` returns how many
+ * more characters to skip, or 'stop'. Says where it stopped and whether a quote
+ * is left open at the end.
+ */
+function scanShell(text: string, visit?: (char: string, i: number) => number | 'stop' | undefined): { stoppedAt: number | null; quoteOpen: boolean } {
   let quote: string | null = null
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!
     if (char === '\\' && quote !== "'") i++
     else if (quote === null && (char === '"' || char === "'")) quote = char
     else if (char === quote) quote = null
+    else if (quote === null && visit !== undefined) {
+      const step = visit(char, i)
+      if (step === 'stop') return { stoppedAt: i, quoteOpen: false }
+      if (step !== undefined) i += step
+    }
   }
-  return quote !== null
+  return { stoppedAt: null, quoteOpen: quote !== null }
+}
+
+/** Whether `text` leaves a quote open (a command continues on the next line). */
+function quoteOpen(text: string): boolean {
+  return scanShell(text).quoteOpen
 }
 
 /** `text` without a trailing ` # comment` that sits outside quotes. */
 function withoutComment(text: string): string {
-  let quote: string | null = null
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!
-    if (char === '\\' && quote !== "'") i++
-    else if (quote === null && (char === '"' || char === "'")) quote = char
-    else if (char === quote) quote = null
-    else if (quote === null && char === '#' && (i === 0 || /\s/.test(text[i - 1]!))) return text.slice(0, i).trimEnd()
-  }
-  return text.trimEnd()
+  const { stoppedAt } = scanShell(text, (char, i) => (char === '#' && (i === 0 || /\s/.test(text[i - 1]!)) ? 'stop' : undefined))
+  return (stoppedAt === null ? text : text.slice(0, stoppedAt)).trimEnd()
 }
 
 /** `a && b`, `a; b` and `a || b` are separate commands (separators inside quotes are not). */
 function splitChain(text: string): string[] {
   const parts: string[] = []
-  let quote: string | null = null
   let start = 0
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!
-    if (char === '\\' && quote !== "'") i++
-    else if (quote === null && (char === '"' || char === "'")) quote = char
-    else if (char === quote) quote = null
-    else if (quote === null && (text.startsWith('&&', i) || text.startsWith('||', i) || char === ';')) {
-      parts.push(text.slice(start, i))
-      i += char === ';' ? 0 : 1
-      start = i + 1
-    }
-  }
+  scanShell(text, (char, i) => {
+    if (!(text.startsWith('&&', i) || text.startsWith('||', i) || char === ';')) return undefined
+    parts.push(text.slice(start, i))
+    const skip = char === ';' ? 0 : 1
+    start = i + skip + 1
+    return skip
+  })
   parts.push(text.slice(start))
   return parts.map((part) => part.trim()).filter((part) => part !== '')
 }

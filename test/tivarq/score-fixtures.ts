@@ -37,7 +37,8 @@ function latestAnswer(episode: Episode, probe: Probe): Answer {
   return answer
 }
 
-function base(episode: Episode, probe: Probe) {
+/** The fields every prediction row copies from its probe and episode. */
+export function rowBase(episode: Episode, probe: Probe) {
   return {
     probe_id: probe.probe_id,
     episode_id: probe.episode_id,
@@ -59,12 +60,12 @@ export function simulatedRows(split: Split, baseline: 'oracle' | 'latest'): Pred
   return probes.map((probe, i): PredictionRow => {
     const episode = byEpisode.get(probe.episode_id) as Episode
     if (baseline === 'latest' && probe.capability !== 'basic') {
-      return { ...base(episode, probe), status: 'unsupported', prediction: null, latency_ms: null, error: null, ...NO_UPDATE_LAG }
+      return { ...rowBase(episode, probe), status: 'unsupported', prediction: null, latency_ms: null, error: null, ...NO_UPDATE_LAG }
     }
     const prediction =
       baseline === 'oracle'
         ? resolveGold(episode.events.slice(0, probe.after_event_index), { slot: probe.slot, scope: probe.scope, asOf: probe.as_of })
         : latestAnswer(episode, probe)
-    return { ...base(episode, probe), status: 'answered', prediction, latency_ms: (i % 7) + 0.5, error: null, ...NO_UPDATE_LAG }
+    return { ...rowBase(episode, probe), status: 'answered', prediction, latency_ms: (i % 7) + 0.5, error: null, ...NO_UPDATE_LAG }
   })
 }

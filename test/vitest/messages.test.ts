@@ -5,6 +5,7 @@ import { loadSplit } from '../../src/tivarq/dataset.js'
 import type { Answer, Episode, Probe } from '../../src/tivarq/schema.js'
 import { NO_UPDATE_LAG, type AnsweredRow } from '../../src/tivarq/results.js'
 import { diagnose, probeFailureMessage, renderDiagnosis } from '../../src/vitest/messages.js'
+import { rowBase } from '../tivarq/score-fixtures.js'
 
 let episodes: Map<string, Episode>
 let probes: Map<string, Probe>
@@ -19,16 +20,7 @@ function answered(probeId: string, prediction: Answer): { row: AnsweredRow; cont
   const probe = probes.get(probeId)!
   const episode = episodes.get(probe.episode_id)!
   const row: AnsweredRow = {
-    probe_id: probe.probe_id,
-    episode_id: probe.episode_id,
-    family: episode.family,
-    expected: probe.expected,
-    role: probe.role,
-    transition_id: probe.transition_id,
-    phase: probe.phase,
-    capability: probe.capability,
-    old_value: probe.old_value,
-    repetition: 1,
+    ...rowBase(episode, probe),
     status: 'answered',
     prediction,
     latency_ms: 0.1,

@@ -305,7 +305,21 @@ function wrapStore(store: MemoryStore, declared: DeclaredCapabilities, timeoutMs
   }
 }
 
-function storeName(source: object, fallback: string): string {
+/**
+ * Spec: memory persists across the turns of one episode only. One store object
+ * serves every episode (in process, or behind `serveNdjson`), so without
+ * `reset()` it would carry facts into the next one: refused with `AdapterRefusedError`.
+ */
+export function refuseWithoutReset(store: MemoryStore, name: string, declared: unknown): void {
+  if (typeof store.reset === 'function') return
+  throw new AdapterRefusedError(
+    `store \`${name}\` has no reset() method, but one store object serves every episode and memory must not outlive its episode. Add reset() that forgets everything, or pass a factory, e.g. \`() => createStore()\`.`,
+    declared,
+  )
+}
+
+/** A store's or factory's name for messages: its `name`, else its class, else `fallback`. */
+export function storeName(source: object, fallback: string): string {
   const name = (source as { name?: unknown }).name
   if (typeof name === 'string' && name !== '') return name
   const constructorName = (source as { constructor?: { name?: string } }).constructor?.name
@@ -327,14 +341,7 @@ class SingleStorePool extends GatedPool<LeasedStore> {
       throw new AdapterStartError(`could not read the capabilities of store \`${name}\`: ${toFault(error, 'store.capabilities').message}`)
     })
     refuseUnlessFit(declared, options.track, `store \`${name}\``, declared)
-    // Spec: memory persists across the turns of one episode only. One object serves
-    // every episode, so without reset() it would carry facts into the next one.
-    if (typeof store.reset !== 'function') {
-      throw new AdapterRefusedError(
-        `store \`${name}\` has no reset() method, but one store object serves every episode and memory must not outlive its episode. Add reset() that forgets everything, or pass a factory, e.g. \`() => createStore()\`.`,
-        declared,
-      )
-    }
+    refuseWithoutReset(store, name, declared)
     return new SingleStorePool(wrapStore(store, declared, timeoutMs), infoOf(name, null, declared))
   }
   protected async take(): Promise<LeasedStore> {

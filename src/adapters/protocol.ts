@@ -3,7 +3,7 @@
  * These pure functions translate between the wire and the camelCase
  * `MemoryStore` types, and check what an adapter answered.
  */
-import { STATES, type AnswerState } from '../tivarq/schema.js'
+import { answerSchema } from '../tivarq/schema.js'
 import { AdapterFault } from './errors.js'
 import type { EpisodeContext, StoreAnswer, StoreAssertion, StoreCapabilities, StoreEvent, StoreQuery, Track } from './types.js'
 
@@ -173,27 +173,25 @@ function describe(value: unknown): string {
 }
 
 /**
- * Check an answer and return a fresh copy (so the store cannot change it later).
- * The state must be one of the five; the value a string, a list of strings or
- * null (missing means null). Malformed optional fields are dropped.
+ * The one check every answer passes, whoever gave it (an in-process store, an
+ * adapter process, the protocol server): `answerSchema`, the package's own
+ * schema of an answer, over `{state, value}`, a missing value read as null.
+ * Returns a fresh copy (so the store cannot change it later); malformed
+ * optional fields are dropped. Throws `AdapterFault` `ADAPTER_INVALID_ANSWER`
+ * naming each zod issue.
  */
 export function checkAnswer(answer: unknown): StoreAnswer {
   if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
     throw new AdapterFault('ADAPTER_INVALID_ANSWER', `the answer is ${describe(answer)}, not an object {state, value}`)
   }
   const raw = answer as Record<string, unknown>
-  if (typeof raw.state !== 'string' || !STATES.includes(raw.state as AnswerState)) {
-    throw new AdapterFault(
-      'ADAPTER_INVALID_ANSWER',
-      `invalid state ${describe(raw.state)} in answer ${describe(answer)}; expected one of ${STATES.join(', ')}`,
-    )
+  const parsed = answerSchema.safeParse({ state: raw.state, value: raw.value === undefined ? null : raw.value })
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(answer)'}: ${issue.message}`).join('; ')
+    throw new AdapterFault('ADAPTER_INVALID_ANSWER', `the answer ${describe(answer)} fails answerSchema: ${issues}`)
   }
-  const value = raw.value === undefined ? null : raw.value
-  const valid = value === null || typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string'))
-  if (!valid) {
-    throw new AdapterFault('ADAPTER_INVALID_ANSWER', `invalid value ${describe(value)} in answer ${describe(answer)}; expected a string, a list of strings or null`)
-  }
-  const checked: StoreAnswer = { state: raw.state as AnswerState, value: Array.isArray(value) ? [...(value as string[])] : (value as string | null) }
+  const { state, value } = parsed.data
+  const checked: StoreAnswer = { state, value: Array.isArray(value) ? [...value] : value }
   if (typeof raw.rawAnswer === 'string') checked.rawAnswer = raw.rawAnswer
   const usage = raw.usage as Record<string, unknown> | undefined
   if (usage && typeof usage === 'object') {

@@ -1,32 +1,70 @@
 /**
- * The protocol server: run any `MemoryStore` as a `tivarq.adapter.v1`
- * process. `timegrounded baseline NAME` is this loop over a baseline, so the
- * baselines double as protocol examples.
+ * The protocol server: run any `MemoryStore` (or a factory of them) as a
+ * `tivarq.adapter.v1` process. `timegrounded baseline NAME` is this loop over
+ * a baseline, so the baselines double as protocol examples. The same rules as
+ * in process: one store object needs `reset()`, and every answer passes `checkAnswer`.
  */
 import type { Readable, Writable } from 'node:stream'
 import { toFault } from './errors.js'
+import { refuseWithoutReset, storeName } from './pool.js'
 import {
   REQUEST_TYPES,
   answerToWire,
+  checkAnswer,
   capabilitiesToWire,
   eventFromWire,
   queryFromWire,
   withDefaults,
   type WireEvent,
 } from './protocol.js'
-import type { MemoryStore, StoreCapabilities } from './types.js'
+import type { MemoryStore, StoreCapabilities, StoreFactory } from './types.js'
 
 type Reply = Record<string, unknown>
 
-async function handle(store: MemoryStore, request: Record<string, unknown>): Promise<Reply> {
+/**
+ * The store requests go to: one object reset between episodes, or a fresh
+ * store from the factory for each episode (the store made for `capabilities`
+ * serves the first episode; each later one closes the last).
+ */
+class Served {
+  private current: MemoryStore | null
+  private used = false
+  constructor(
+    first: MemoryStore | null,
+    private readonly factory: StoreFactory | null,
+  ) {
+    this.current = first
+  }
+  async store(): Promise<MemoryStore> {
+    this.current ??= await this.factory!()
+    return this.current
+  }
+  async reset(context: { episodeId: string; seed: number }): Promise<void> {
+    if (this.factory === null) return (await this.store()).reset!(context)
+    if (this.used && this.current !== null) {
+      const previous = this.current
+      this.current = null
+      await previous.close?.()
+    }
+    this.used = true
+    await this.store()
+  }
+  async close(): Promise<void> {
+    await this.current?.close?.()
+  }
+}
+
+async function handle(served: Served, request: Record<string, unknown>): Promise<Reply> {
+  if (request.type === 'reset') {
+    await served.reset({ episodeId: String(request.episode_id), seed: Number(request.seed) })
+    return { ok: true }
+  }
+  const store = await served.store()
   switch (request.type) {
     case 'capabilities': {
       const declared = typeof store.capabilities === 'function' ? await store.capabilities() : store.capabilities
       return capabilitiesToWire(withDefaults(declared as StoreCapabilities | undefined))
     }
-    case 'reset':
-      await store.reset?.({ episodeId: String(request.episode_id), seed: Number(request.seed) })
-      return { ok: true }
     case 'ingest': {
       const event = request.event as WireEvent | undefined
       if (!event || typeof event !== 'object' || typeof event.event_id !== 'string') return { error: 'ingest needs "event" with an "event_id"' }
@@ -39,7 +77,7 @@ async function handle(store: MemoryStore, request: Record<string, unknown>): Pro
       return { ok: true }
     case 'query':
       if (typeof request.question !== 'string' || typeof request.as_of !== 'string') return { error: 'query needs "question" and "as_of"' }
-      return answerToWire(await store.query(queryFromWire(request as { question: string; as_of: string })))
+      return answerToWire(checkAnswer(await store.query(queryFromWire(request as { question: string; as_of: string }))))
     case 'inspect': {
       const view = store.inspect ? await store.inspect() : {}
       return view !== null && typeof view === 'object' && !Array.isArray(view) ? (view as Reply) : { view }
@@ -50,11 +88,23 @@ async function handle(store: MemoryStore, request: Record<string, unknown>): Pro
 }
 
 /**
- * Serve `store` over NDJSON until `input` ends: one reply line per request
+ * Serve `source` over NDJSON until `input` ends: one reply line per request
  * line, in order; a failure is answered `{"error": …}` and the loop goes on.
- * Closes the store at EOF. Resolves when done.
+ * `source` is a store object, which must have `reset()` (rejects at once with
+ * `AdapterRefusedError` otherwise, as `openPool` does), or a factory, called
+ * for a fresh store per episode. Closes the store at EOF. Resolves when done.
  */
-export function serveNdjson(store: MemoryStore, input: Readable, output: Writable): Promise<void> {
+export function serveNdjson(source: MemoryStore | StoreFactory, input: Readable, output: Writable): Promise<void> {
+  let served: Served
+  if (typeof source === 'function') served = new Served(null, source)
+  else {
+    try {
+      refuseWithoutReset(source, storeName(source, 'store'), null)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    served = new Served(source, null)
+  }
   return new Promise((resolve, reject) => {
     let buffer = ''
     // Requests are handled strictly one after another, so replies keep their order.
@@ -68,7 +118,7 @@ export function serveNdjson(store: MemoryStore, input: Readable, output: Writabl
         if (typeof type === 'string') method = `store.${type === 'advance_clock' ? 'advanceClock' : type}`
         answer =
           request !== null && typeof request === 'object' && !Array.isArray(request)
-            ? await handle(store, request as Record<string, unknown>)
+            ? await handle(served, request as Record<string, unknown>)
             : { error: 'a request must be a JSON object with a "type"' }
       } catch (error) {
         answer = { error: error instanceof SyntaxError ? `the request is not JSON: ${error.message}` : toFault(error, method).message }
@@ -91,7 +141,7 @@ export function serveNdjson(store: MemoryStore, input: Readable, output: Writabl
       const last = buffer.trim()
       if (last !== '') queue = queue.then(reply(last))
       queue
-        .then(() => store.close?.())
+        .then(() => served.close())
         .then(() => resolve(), reject)
     })
   })

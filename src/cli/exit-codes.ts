@@ -13,7 +13,11 @@ export const EXIT = { clean: 0, problems: 1, usage: 2, internal: 3 } as const
 /** One of the values of `EXIT`. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 
-/** `run` and `score`: clean when every report is complete (no error rows, not interrupted). */
+/**
+ * `run` and `score`: clean when every report is complete (no error rows, not
+ * interrupted). An error row is never a pass: its probe leaves every rate's
+ * denominator, so the rates of an incomplete run can only look better.
+ */
 export function reportsExitCode(reports: readonly TivarqReport[]): ExitCode {
   return reports.every((report) => report.complete) ? EXIT.clean : EXIT.problems
 }

@@ -117,3 +117,23 @@ export function renderFirstErrors(rows: readonly PredictionRow[], options: { lim
   if (abandoned > 0) lines.push(`  ${abandoned} more ${abandoned === 1 ? 'probe was' : 'probes were'} abandoned after such a failure (the adapter lost the episode's memory)`)
   return lines.join('\n')
 }
+
+/** Probe ids named one by one in a line, up to this many. @default 20 */
+export const PROBES_LISTED = 20
+
+/** Probe ids for one line: the first `PROBES_LISTED`, then how many more (they are all in predictions.jsonl). */
+export function listProbes(ids: readonly string[]): string {
+  return ids.length > PROBES_LISTED ? `${ids.slice(0, PROBES_LISTED).join(', ')}, … (${ids.length - PROBES_LISTED} more in predictions.jsonl)` : ids.join(', ')
+}
+
+/**
+ * The sentence an incomplete run owes its reader, the same in the CLI and the
+ * Vitest reporter: how many probes errored, which, and that every rate leaves
+ * them out (so the rates of an incomplete run look better than they are).
+ * Null when no row is an error.
+ */
+export function renderErroredProbes(rows: readonly PredictionRow[]): string | null {
+  const errored = rows.filter((row) => row.status === 'error').map((row) => row.probe_id)
+  if (errored.length === 0) return null
+  return `INCOMPLETE: ${errored.length} of ${rows.length} probes errored (${listProbes(errored)}); every rate above leaves them out, so the run cannot pass`
+}

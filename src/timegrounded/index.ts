@@ -61,6 +61,8 @@ export {
 export type { Judge, Verdict, LlmJudgeOptions } from './judges.js'
 export { runGrounded, runProbeVersusControl, runCeiling, pairedDelta, probeCaveat, DEFAULT_PROBE_SEED, DELTA_MEANING } from './run.js'
 export type { GroundedDataset, GroundedRunResult, GroundedRunOptions, QuestionRow, JudgeRecord, DeltaRecord, ProbeComparison, ProbeOptions } from './run.js'
+export { timeGroundedVerdict, VERDICT_RULE } from './verdict.js'
+export type { TimeGroundedVerdict, VerdictKind } from './verdict.js'
 export { renderProbeComparison, renderGroundedRun, renderGroundingRecord, renderDelta, scoreWithCount } from './render.js'
 export { timeGroundedCorpus, buildCorpus, checkCorpus, findAbsoluteDate, knownDatasetId, CorpusRuleError, CORPUS_ID, CORPUS_QUESTION_TYPES } from './corpus/index.js'
 export type { BuiltCorpus, CorpusIssue, CorpusQuestionType } from './corpus/index.js'

@@ -99,19 +99,13 @@ export function renderGroundedRun(run: GroundedRunResult, options: RenderOptions
 export function renderProbeComparison(comparison: ProbeComparison, options: RenderOptions = {}): string {
   const c = new Chalk({ level: options.color ? 1 : 0 })
   const { control, probe } = comparison
-  const drop = comparison.delta.value !== null && comparison.delta.value < 0
   const errors = control.agent_errors + control.judge_errors + probe.agent_errors + probe.judge_errors
   const lines = [
     c.bold(`Time-grounded probe: ${comparison.agent} on ${control.grounding.dataset_id}`),
     ...renderComparisonLines({ control, probe, ceiling: comparison.ceiling, delta: comparison.delta, errors }, c),
     `  ${renderJudge(control.judge)}`,
     '',
-    // With nothing right under the control there is nothing the probe could take away: no verdict on timestamps.
-    control.correct === 0
-      ? '  The control answered no question correctly, so the probe had nothing to take away: this run says nothing about timestamps.'
-      : drop
-        ? '  A drop under the probe: that share of the temporal score came from dates printed in the prompt, not from stored time.'
-        : '  No drop under the probe: the agent honours the timestamps it is given (on these questions).',
+    `  ${comparison.verdict.text}`,
     `  ${comparison.caveat}`,
   ]
   return lines.join('\n')

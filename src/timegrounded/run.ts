@@ -21,6 +21,7 @@ import {
   type GroundingRecord,
 } from './grounding.js'
 import type { Judge } from './judges.js'
+import { timeGroundedVerdict, type TimeGroundedVerdict } from './verdict.js'
 import { loadLongMemEval, type LongMemEvalEntry } from './longmemeval.js'
 
 /** A dataset ready to run: its identity and its validated entries. */
@@ -241,6 +242,8 @@ export interface ProbeComparison {
   /** What the delta measures, its sign and its units ({@link DELTA_MEANING}). */
   delta_meaning: string
   ceiling: GroundedRunResult | null
+  /** What the comparison shows: a drop, timestamps honoured, or cannot tell (see `timeGroundedVerdict`). */
+  verdict: TimeGroundedVerdict
   /** The sentence every rendering repeats: how far a result of this size goes. */
   caveat: string
 }
@@ -299,13 +302,15 @@ export async function runProbeVersusControl(agent: TimeGroundedAgent, dataset: G
         onRow: (row) => options.onRow?.(row, PROBE_MODE),
       })
     : null
+  const delta = pairedDelta(control.rows, probe.rows, options)
   return {
     agent: agentName(agent),
     control,
     probe,
-    delta: pairedDelta(control.rows, probe.rows, options),
+    delta,
     delta_meaning: DELTA_MEANING,
     ceiling,
+    verdict: timeGroundedVerdict({ control: control.rows, probe: probe.rows, ceiling: ceiling?.rows ?? null, delta }),
     caveat: probeCaveat(dataset.items.length),
   }
 }

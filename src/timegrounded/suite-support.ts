@@ -6,7 +6,8 @@
  * and merges); and its rendering.
  */
 import { Chalk } from 'chalk'
-import { TimegroundedError } from '../errors.js'
+import { z } from 'zod'
+import { checkOptions, namedChoices, OptionError } from '../options.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../stats/bootstrap.js'
 import { agentName, assertGroundingChannel, type TimeGroundedAgent } from './agent.js'
 import { referenceReader, type Answerer } from './agents.js'
@@ -14,6 +15,7 @@ import { CONTROL_MODE, PROBE_MODE, groundingRecord, type GroundingMode, type Gro
 import { deterministicJudge, llmJudge, type Judge } from './judges.js'
 import type { ChatEndpoint } from './openai.js'
 import { renderComparisonLines } from './render.js'
+import { timeGroundedVerdict, type TimeGroundedVerdict } from './verdict.js'
 import {
   askQuestion,
   DEFAULT_PROBE_SEED,
@@ -103,17 +105,46 @@ export interface TimeGroundedPlan {
 }
 
 /** A suite option that cannot work (code `SUITE_OPTION_INVALID`). */
-export class TimeGroundedOptionError extends TimegroundedError {
+export class TimeGroundedOptionError extends OptionError {
   constructor(message: string) {
     super('SUITE_OPTION_INVALID', message)
   }
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+const positiveMs = (what: string) => z.number(`${what} in ms`).positive(`${what} in ms, more than 0`).finite(`${what} in ms, more than 0`)
+
+/** The time-grounded suite options as zod checks them (the agent, where a suite takes one, is checked by its caller). */
+export const TIME_GROUNDED_OPTION_SHAPE = {
+  name: z.string('a suite name').min(1, 'a suite name').optional(),
+  dataset: z.string('a LongMemEval-shaped file').min(1, 'a LongMemEval-shaped file').optional(),
+  judge: z
+    .custom<TimeGroundedSuiteOptions['judge']>(
+      (value) => value === 'deterministic' || (isRecord(value) && (typeof value.grade === 'function' || (typeof value.baseUrl === 'string' && typeof value.model === 'string'))),
+      "'deterministic', an endpoint { baseUrl, model } or a judge object with grade()",
+    )
+    .optional(),
+  ceiling: z.custom<TimeGroundedSuiteOptions['ceiling']>((value) => typeof value === 'boolean' || (isRecord(value) && typeof (value.answerer as { answer?: unknown } | undefined)?.answer === 'function'), 'true, false or { answerer }').optional(),
+  seed: z.number('a whole number ≥ 0').int('a whole number ≥ 0').min(0, 'a whole number ≥ 0').optional(),
+  resamples: z.number().int(`a whole number of at least ${MIN_RESAMPLES}`).min(MIN_RESAMPLES, `a whole number of at least ${MIN_RESAMPLES}`).optional(),
+  agentTimeoutMs: positiveMs('a time').optional(),
+  judgeTimeoutMs: positiveMs('a time').optional(),
+}
+
+const timeGroundedOptionsSchema = z.strictObject(TIME_GROUNDED_OPTION_SHAPE, { error: namedChoices('an option of the time-grounded probe', Object.keys(TIME_GROUNDED_OPTION_SHAPE)) })
+
+/** Check the options of `timeGroundedTests` / `planTimeGroundedCases`; throws `TimeGroundedOptionError` naming each bad option. */
+export function checkTimeGroundedOptions(options: TimeGroundedSuiteOptions | undefined, where: string): TimeGroundedSuiteOptions {
+  return checkOptions(timeGroundedOptionsSchema, options, where, (message) => new TimeGroundedOptionError(message)) as TimeGroundedSuiteOptions
+}
+
 function resolveJudge(judge: TimeGroundedSuiteOptions['judge']): Judge {
   if (judge === undefined || judge === 'deterministic') return deterministicJudge()
-  if (typeof judge === 'object' && 'grade' in judge) return judge
-  if (typeof judge === 'object' && typeof judge.baseUrl === 'string' && typeof judge.model === 'string') return llmJudge(judge)
-  throw new TimeGroundedOptionError("`timeGrounded.judge` must be 'deterministic', an endpoint `{ baseUrl, model }` or a judge object.")
+  if ('grade' in judge) return judge
+  return llmJudge(judge)
 }
 
 /** Runs one job at a time: an agent holds one history at a time, so inject-then-answer pairs must not interleave. */
@@ -133,15 +164,12 @@ class SerialQueue {
  */
 export async function planTimeGroundedCases(
   agent: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>),
-  options: TimeGroundedSuiteOptions = {},
+  given: TimeGroundedSuiteOptions = {},
 ): Promise<TimeGroundedPlan> {
-  const suite = options.name ?? 'time-grounded'
   // Checked here: the interval is drawn by the reporter after the run, where a bad option could only crash it.
+  const options = checkTimeGroundedOptions(given, 'the time-grounded probe')
+  const suite = options.name ?? 'time-grounded'
   const bootstrap = { seed: options.seed ?? DEFAULT_PROBE_SEED, resamples: options.resamples ?? DEFAULT_RESAMPLES }
-  if (!Number.isFinite(bootstrap.seed)) throw new TimeGroundedOptionError(`\`timeGrounded.seed\` must be a finite number, got ${options.seed}.`)
-  if (!Number.isInteger(bootstrap.resamples) || bootstrap.resamples < MIN_RESAMPLES) {
-    throw new TimeGroundedOptionError(`\`timeGrounded.resamples\` must be a whole number of at least ${MIN_RESAMPLES}, got ${options.resamples}; leave it out for ${DEFAULT_RESAMPLES}.`)
-  }
   const judge = resolveJudge(options.judge)
   const dataset = await loadGroundedDataset(options.dataset)
   const subject = typeof agent === 'function' ? await agent() : agent
@@ -237,6 +265,8 @@ export interface TimeGroundedSuiteSummary {
   ceiling: TimeGroundedRunScore | null
   /** Null until both control and probe have every question (e.g. a filtered or sharded run). */
   delta: DeltaRecord | null
+  /** What the comparison shows (null with the delta). */
+  verdict: TimeGroundedVerdict | null
   caveat: string
 }
 
@@ -265,6 +295,10 @@ export function summarizeTimeGrounded(metas: readonly TimeGroundedCaseMeta[], op
     const ceiling = pick('ceiling')
     const first = list[0] as TimeGroundedCaseMeta
     const paired = control.length === first.total && probe.length === first.total && control.every((m, i) => probe[i]?.question_id === m.question_id)
+    const rows = (metas: readonly TimeGroundedCaseMeta[]) => metas.map((m) => m.row)
+    // Explicit options win; otherwise the seed and resamples the suite was planned with.
+    const delta = paired ? pairedDelta(rows(control), rows(probe), { seed: options.seed ?? first.bootstrap?.seed, resamples: options.resamples ?? first.bootstrap?.resamples }) : null
+    const ceilingPaired = ceiling.length === first.total && ceiling.every((m, i) => control[i]?.question_id === m.question_id)
     suites.push({
       suite,
       agent: (control[0] ?? probe[0] ?? first).agent,
@@ -273,14 +307,8 @@ export function summarizeTimeGrounded(metas: readonly TimeGroundedCaseMeta[], op
       control: score(control),
       probe: score(probe),
       ceiling: ceiling.length > 0 ? score(ceiling) : null,
-      // Explicit options win; otherwise the seed and resamples the suite was planned with.
-      delta: paired
-        ? pairedDelta(
-            control.map((m) => m.row),
-            probe.map((m) => m.row),
-            { seed: options.seed ?? first.bootstrap?.seed, resamples: options.resamples ?? first.bootstrap?.resamples },
-          )
-        : null,
+      delta,
+      verdict: delta === null ? null : timeGroundedVerdict({ control: rows(control), probe: rows(probe), ceiling: ceilingPaired ? rows(ceiling) : null, delta }),
       caveat: first.caveat,
     })
   }
@@ -303,6 +331,7 @@ export function renderTimeGroundedSummary(summary: TimeGroundedSummary, options:
         },
         c,
       ),
+      ...(s.verdict === null ? [] : [`  ${s.verdict.text}`]),
       `  ${s.caveat}`,
     ]
     return lines.join('\n')

@@ -97,7 +97,7 @@ export const episodeSchema = z.strictObject({
 export type Episode = z.infer<typeof episodeSchema>
 
 /** A known value is a string or a list of strings; every other state carries null. */
-export const answerValueSchema = z.union([z.string(), z.array(z.string()), z.null()])
+export const answerValueSchema = z.union([z.string(), z.array(z.string()), z.null()], { error: 'expected a string, a list of strings or null' })
 /** A string, a list of strings, or null. */
 export type AnswerValue = z.infer<typeof answerValueSchema>
 
@@ -109,7 +109,7 @@ export const answerSchema = z
       ctx.addIssue({ code: 'custom', path: ['value'], message: 'a known answer needs a value (a string or a list of strings)' })
     }
     if (answer.state !== 'known' && answer.value !== null) {
-      ctx.addIssue({ code: 'custom', path: ['value'], message: `state ${answer.state} carries a null value` })
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `state ${answer.state} must carry value null, not ${JSON.stringify(answer.value)}` })
     }
   })
 /** A parsed answer. */

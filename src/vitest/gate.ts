@@ -1,11 +1,12 @@
 /**
  * The gate: the committed baseline file (schema, reading, building), metric
  * thresholds, and the comparison that turns a scored run into violations.
- * Pure: violations are data; `renderViolation` words them, one line each.
+ * Pure: violations are data; `gate-lines.ts` words them, one line each.
  */
 import { z } from 'zod'
 import { TimegroundedError } from '../errors.js'
 import type { DetectionMetrics, Rate, TivarqMetrics, TivarqReport } from '../tivarq/score.js'
+import type { Family } from '../tivarq/schema.js'
 
 // ---------------------------------------------------------------------------
 // Metrics the gate knows, by their camelCase names
@@ -50,7 +51,7 @@ export interface Bound {
 }
 export type Thresholds = Partial<Record<MetricName, Bound>>
 /** Thresholds per family: `{ expiration: { expirationAccuracy: { min: 1 } } }`. */
-export type FamilyThresholds = Record<string, Thresholds>
+export type FamilyThresholds = Partial<Record<Family, Thresholds>>
 
 /** How the baseline gates metrics. */
 export interface RegressionPolicy {
@@ -66,6 +67,13 @@ export interface RegressionPolicy {
 // The baseline file
 
 export const BASELINE_FORMAT = 'timegrounded.baseline.v1'
+
+/**
+ * The command every hint names to record the baseline: one run, then exit. Not
+ * `vitest -u`, which in a terminal starts watch mode, where every later save
+ * would re-record regressions as known failures.
+ */
+export const RECORD_COMMAND = '`npx vitest run -u`'
 
 const metricValueSchema = z.strictObject({ value: z.number().nullable(), cases: z.number().int().min(0) })
 const metricValuesSchema = z.record(z.string(), metricValueSchema)
@@ -104,12 +112,12 @@ export function parseBaseline(text: string, file: string): BaselineFile {
   try {
     json = JSON.parse(text)
   } catch (error) {
-    throw new BaselineError(`${file}: not JSON (${(error as Error).message}). Delete it and record a new one with \`vitest -u\`.`)
+    throw new BaselineError(`${file}: not JSON (${(error as Error).message}). Delete it and record a new one with ${RECORD_COMMAND}.`)
   }
   const parsed = baselineFileSchema.safeParse(json)
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `  ${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`)
-    throw new BaselineError(`${file} is not a timegrounded baseline:\n${issues.join('\n')}\nRecord a new one with \`vitest -u\`.`)
+    throw new BaselineError(`${file} is not a timegrounded baseline:\n${issues.join('\n')}\nRecord a new one with ${RECORD_COMMAND}.`)
   }
   return parsed.data
 }
@@ -137,7 +145,7 @@ export function matchBaseline(file: BaselineFile | null, identity: SuiteIdentity
   if (entry.dataset_hash !== identity.datasetHash) {
     return {
       status: 'refused',
-      reason: `${path} was recorded on dataset ${entry.dataset_hash} (split ${entry.split}) but suite "${identity.name}" runs dataset ${identity.datasetHash} (split ${identity.split}); a baseline is never compared across datasets. Re-record it with \`vitest -u\`.`,
+      reason: `${path} was recorded on dataset ${entry.dataset_hash} (split ${entry.split}) but suite "${identity.name}" runs dataset ${identity.datasetHash} (split ${identity.split}); a baseline is never compared across datasets. Re-record it with ${RECORD_COMMAND}.`,
     }
   }
   const recorded = `${entry.track}/${(entry.families ?? ['all families']).join(',')}`
@@ -145,17 +153,19 @@ export function matchBaseline(file: BaselineFile | null, identity: SuiteIdentity
   if (recorded !== running) {
     return {
       status: 'refused',
-      reason: `${path} was recorded for suite "${identity.name}" with track/families ${recorded}, but this run uses ${running}. Re-record it with \`vitest -u\`.`,
+      reason: `${path} was recorded for suite "${identity.name}" with track/families ${recorded}, but this run uses ${running}. Re-record it with ${RECORD_COMMAND}.`,
     }
   }
   return { status: 'ok', entry }
 }
 
-/** A probe that fails in the baseline too (wrong or error) is a known failure. */
+/**
+ * A probe answered wrongly in the baseline too is a known failure. Only a wrong
+ * answer: an error is never tolerated (it would let a store that fails to
+ * answer pass where a wrong answer passed).
+ */
 export function isKnownFailure(match: BaselineMatch, probeId: string): boolean {
-  if (match.status !== 'ok') return false
-  const outcome = match.entry.probes[probeId]
-  return outcome === 'wrong' || outcome === 'error'
+  return match.status === 'ok' && match.entry.probes[probeId] === 'wrong'
 }
 
 /** Build a baseline suite entry from a complete run. Keys sorted, so the file diffs cleanly. */
@@ -221,7 +231,7 @@ export function evaluateGate(input: GateInput): Violation[] {
   }
   for (const [metric, bound] of entries(input.thresholds ?? {})) checkBound(metric, null, current.metrics[metric], bound)
   for (const [family, thresholds] of Object.entries(input.familyThresholds ?? {})) {
-    for (const [metric, bound] of entries(thresholds)) checkBound(metric, family, current.byFamily[family]?.[metric], bound)
+    for (const [metric, bound] of entries(thresholds ?? {})) checkBound(metric, family, current.byFamily[family]?.[metric], bound)
   }
 
   if (baseline === null) return violations
@@ -288,57 +298,6 @@ function familyMoves(metric: MetricName, current: ScoredMetrics, baseline: Basel
   return moves
 }
 
-/** A metric value as `0.083333 (12 cases)` or `not measured (0 cases)`. */
-export function formatMetricValue(metric: MetricName, value: MetricValue): string {
-  if (value.value === null) return `not measured (${value.cases} cases)`
-  const unit = metric.endsWith('Ms') ? ' ms' : ''
-  return `${value.value}${unit} (${value.cases} cases)`
-}
-
-function formatMoves(moved: FamilyMove[]): string {
-  if (moved.length === 0) return ''
-  const parts = moved.map((move) => {
-    const after = move.after.value === null ? 'not measured' : `${move.after.value} (${move.after.cases})`
-    if (move.before === null) return `${move.family} ${after}`
-    const before = move.before.value === null ? 'not measured' : `${move.before.value} (${move.before.cases})`
-    return `${move.family} ${before} → ${after}`
-  })
-  const label = moved.every((move) => move.before === null) ? 'families outside the bound' : 'families that moved'
-  return `; ${label}: ${parts.join(', ')}`
-}
-
-/** One line per violation, `[suite] ` first: the metric, both values, their denominators, and the families that moved. */
-export function renderViolation(violation: Violation): string {
-  return `[${violation.suite}] ${renderViolationInSuite(violation)}`
-}
-
-/** `renderViolation` without the `[suite] ` prefix, for a line that already names the suite (the reporter's). */
-export function renderViolationInSuite(violation: Violation): string {
-  const where = `${violation.family === null ? '' : `family ${violation.family}: `}${violation.metric}`
-  switch (violation.kind) {
-    case 'threshold': {
-      const bound = [violation.bound.min !== undefined ? `min ${violation.bound.min}` : null, violation.bound.max !== undefined ? `max ${violation.bound.max}` : null].filter(Boolean).join(', ')
-      const side = violation.bound.max !== undefined && violation.actual.value !== null && violation.actual.value > violation.bound.max ? 'above' : 'below'
-      return `${where} is ${formatMetricValue(violation.metric, violation.actual)}, ${side} the threshold (${bound})${formatMoves(violation.moved)}`
-    }
-    case 'regression': {
-      const direction = GATED_METRICS[violation.metric].better === 'lower' ? 'went up' : 'went down'
-      const tolerance = violation.tolerance > 0 ? `, beyond the tolerance ${violation.tolerance}` : ''
-      return `${where} regressed: ${direction} from ${formatMetricValue(violation.metric, violation.baseline)} in the baseline to ${formatMetricValue(violation.metric, violation.actual)}${tolerance}${formatMoves(violation.moved)}`
-    }
-    case 'unmeasured':
-      return violation.cause === 'threshold'
-        ? `${where} has a threshold but was not measured in this run (no cases: is the capability declared?)`
-        : `${where} was ${formatMetricValue(violation.metric, violation.baseline!)} in the baseline but is not measured in this run (${UNMEASURED_CAUSE[violation.metric] ?? 'no cases: was a capability dropped?'})`
-  }
-}
-
-/** Why a metric can lose all its cases, where that is not a dropped capability: a precision counts the store's own answers. */
-const UNMEASURED_CAUSE: Partial<Record<MetricName, string>> = {
-  clarificationPrecision: 'no cases: the store never answered needs_clarification in this run',
-  abstentionPrecision: 'no cases: the store never answered unknown, withdrawn or expired in this run',
-}
-
 // ---------------------------------------------------------------------------
 // Watch mode: what changed since the previous run of the session
 
@@ -348,27 +307,38 @@ export interface MetricChange {
   after: MetricValue
   /** 'better' | 'worse' | 'moved' (a null on either side, or a latency metric). */
   verdict: 'better' | 'worse' | 'moved'
+  /** The families whose value of the metric changed. */
+  moved: FamilyMove[]
 }
 
-/** Quality metrics whose value or denominator changed between two runs. */
-export function metricChanges(previous: MetricValues, current: MetricValues): MetricChange[] {
+/** Quality metrics whose value or denominator changed between two runs (or a baseline and a run), with the families that moved. */
+export function metricChanges(previous: ScoredMetrics, current: ScoredMetrics): MetricChange[] {
   const changes: MetricChange[] = []
   for (const metric of METRIC_NAMES) {
     if (!GATED_METRICS[metric].quality) continue
-    const before = previous[metric]
-    const after = current[metric]
-    if (!before || !after) continue
-    if (before.value === after.value && before.cases === after.cases) continue
+    const before = previous.metrics[metric]
+    const after = current.metrics[metric]
+    if (!before || !after || sameValue(before, after)) continue
     let verdict: MetricChange['verdict'] = 'moved'
     if (before.value !== null && after.value !== null && before.value !== after.value) verdict = worseBy(metric, before.value, after.value) > 0 ? 'worse' : 'better'
-    changes.push({ metric, before, after, verdict })
+    const moved: FamilyMove[] = []
+    for (const family of Object.keys(current.byFamily).sort()) {
+      const was = previous.byFamily[family]?.[metric]
+      const now = current.byFamily[family]?.[metric]
+      if (was && now && !sameValue(was, now)) moved.push({ family, before: was, after: now })
+    }
+    changes.push({ metric, before, after, verdict, moved })
   }
   return changes
 }
 
-/** `staleValueLeakageRate 0.083333 (12 cases) → 0 (12 cases), better`. */
-export function renderMetricChange(change: MetricChange): string {
-  return `${change.metric} ${formatMetricValue(change.metric, change.before)} → ${formatMetricValue(change.metric, change.after)}${change.verdict === 'moved' ? '' : `, ${change.verdict}`}`
+function sameValue(a: MetricValue, b: MetricValue): boolean {
+  return a.value === b.value && a.cases === b.cases
+}
+
+/** A baseline entry's metrics in the shape of a scored run, to compare the two. */
+export function scoredMetricsOfBaseline(entry: BaselineSuite): ScoredMetrics {
+  return { metrics: entry.metrics as MetricValues, byFamily: entry.by_family as Record<string, MetricValues> }
 }
 
 // ---------------------------------------------------------------------------

@@ -18,7 +18,7 @@ export const DEFAULT_BASELINE_FILE = 'timegrounded.baseline.json'
 export interface WorkerContext {
   /** Absolute path of the baseline file, or null when baselines are off. */
   baselinePath: string | null
-  /** `vitest -u` or the watch-mode `u` key: failing probes are recorded, not failed. */
+  /** This run rewrites the baseline (`npx vitest run -u`, the first run of `vitest -u`, or the watch-mode `u` key): wrong answers are recorded, not failed. */
   update: boolean
 }
 
@@ -53,10 +53,11 @@ export function outcomeOf(row: PredictionRow, correct: boolean): ProbeOutcome {
 }
 
 /**
- * The per-probe policy. Correct passes; unsupported is skipped; wrong or error
- * fails, unless it already failed in the baseline (a known failure, which does
- * not fail CI) or the baseline is being rewritten (`-u`: wrong answers are
- * recorded as known failures; errors still fail, and block the rewrite).
+ * The per-probe policy. Correct passes; unsupported is skipped; a wrong answer
+ * fails, unless it was already wrong in the baseline (a known failure, which
+ * does not fail CI) or the baseline is being rewritten (`-u`: wrong answers are
+ * recorded as known failures). An error always fails: a store that fails to
+ * answer must never pass where a wrong answer would not (and it blocks `-u`).
  */
 export function decideProbe(outcome: ProbeOutcome, knownFailure: boolean, update: boolean): ProbeDecision {
   switch (outcome) {
@@ -67,7 +68,7 @@ export function decideProbe(outcome: ProbeOutcome, knownFailure: boolean, update
     case 'wrong':
       return knownFailure || update ? 'known_failure' : 'fail'
     case 'error':
-      return knownFailure ? 'known_failure' : 'fail'
+      return 'fail'
   }
 }
 

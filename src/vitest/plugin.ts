@@ -5,13 +5,20 @@
  * before every run.
  */
 import type { Plugin } from 'vitest/config'
-import { TimegroundedReporter, type TimegroundedReporterOptions } from './reporter.js'
+import { resolveReporterOptions, type TimegroundedReporterOptions } from './options.js'
+import { TimegroundedReporter } from './reporter.js'
 
 /** Options of the plugin: those of the reporter it registers. */
 export type TimegroundedPluginOptions = TimegroundedReporterOptions
 
-/** `plugins: [timegrounded({ thresholds: { staleValueLeakageRate: { max: 0.05 } } })]` in vitest.config.ts. */
+/**
+ * `plugins: [timegrounded({ thresholds: { staleValueLeakageRate: { max: 0.05 } } })]` in vitest.config.ts.
+ * Every option is checked here, as the config loads (JS configs too): an unknown
+ * metric or family, or a number out of range, throws `OptionError` naming the
+ * option, the value and the valid choices, before any test runs.
+ */
 export function timegrounded(options: TimegroundedPluginOptions = {}): Plugin {
+  resolveReporterOptions(options, 'timegrounded(options) in vitest.config')
   return {
     name: 'timegrounded',
     configureVitest({ vitest }) {

@@ -2,13 +2,13 @@
  * TimegroundedReporter: folds every probe result (read from `task.meta`, so it
  * works after `--merge-reports` too) into the same report as the CLI, writes
  * report.json and predictions.jsonl, prints the report and what changed in
- * the watch session, rewrites the baseline under `-u`, and gates the run.
+ * the watch session, rewrites the baseline when asked, and gates the run
+ * (the decision itself is `decideSuite`, in suite-outcome.ts).
  * It fails a run only through `process.exitCode = 1`, never by throwing.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
-import { DATASET_SEED } from '../tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../tivarq/score.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { renderReport } from '../report/terminal.js'
@@ -16,49 +16,15 @@ import { renderMarkdown } from '../report/markdown.js'
 import { HARNESS_VERSION } from '../version.js'
 import { renderTimeGroundedSummary, summarizeTimeGrounded } from '../timegrounded/suite-support.js'
 import { collectTimeGroundedMetas } from './timegrounded.js'
-import {
-  baselineEntry,
-  evaluateGate,
-  isKnownFailure,
-  matchBaseline,
-  metricChanges,
-  parseBaseline,
-  qualityOnly,
-  renderMetricChange,
-  renderViolationInSuite,
-  scoredMetricsOf,
-  withSuites,
-  type BaselineFile,
-  type BaselineSuite,
-  type FamilyThresholds,
-  type MetricValues,
-  type ProbeOutcome,
-  type RegressionPolicy,
-  type SuiteIdentity,
-  type Thresholds,
-  type Violation,
-} from './gate.js'
-import { DEFAULT_BASELINE_FILE, probeMetaOf, type ProbeDecision, type ProbeMeta, type WorkerContext } from './meta.js'
+import { matchBaseline, parseBaseline, scoredMetricsOf, withSuites, type BaselineFile, type BaselineSuite, type ScoredMetrics, type SuiteIdentity } from './gate.js'
+import { probeMetaOf, type ProbeMeta, type WorkerContext } from './meta.js'
+import { resolveReporterOptions, type ResolvedReporterOptions, type TimegroundedReporterOptions } from './options.js'
+import { decideSuite, type UpdateRequest } from './suite-outcome.js'
 
-/** Options of the reporter (and of the `timegrounded()` plugin, which passes them on). */
-export interface TimegroundedReporterOptions {
-  /** Bounds per metric: `{ staleValueLeakageRate: { max: 0.05 }, transitionSuccessRate: { min: 0.9 } }`. @default none */
-  thresholds?: Thresholds
-  /** Bounds per family and metric: `{ expiration: { expirationAccuracy: { min: 1 } } }`. @default none */
-  familyThresholds?: FamilyThresholds
-  /** Baseline file, relative to the Vitest root; `false` turns baselines off. @default 'timegrounded.baseline.json' */
-  baseline?: string | false
-  /** Which metrics the baseline gates, with what tolerance. @default every quality metric in the baseline, tolerance 0 */
-  regression?: RegressionPolicy
-  /** Where report.json and predictions.jsonl go, relative to the Vitest root. @default '.timegrounded' */
-  outputDir?: string
-  /** Seed of the bootstrap interval. @default 20261001 (the dataset seed) */
-  seed?: number
-  /** Bootstrap resamples. @default 1000 */
-  resamples?: number
-  /** Colour the printed report. @default whether stdout is a terminal */
-  color?: boolean
-}
+export type { TimegroundedReporterOptions } from './options.js'
+
+/** The `onWatcherRerun` trigger of the watch-mode `u` key (Vitest's `updateSnapshot()`). */
+const UPDATE_KEY_TRIGGER = 'update snapshot'
 
 /** One suite's results gathered from the test modules. */
 interface SuiteResults {
@@ -79,31 +45,45 @@ interface SuiteOutcome {
   name: string
   report: TivarqReport | null
   lines: string[]
-  violations: Violation[]
   failed: boolean
 }
 
 export class TimegroundedReporter implements Reporter {
   private vitest: Vitest | undefined
-  private readonly options: TimegroundedReporterOptions
+  private readonly options: ResolvedReporterOptions
   /** Metrics of the previous run of this watch session, per suite. */
-  private readonly previous = new Map<string, MetricValues>()
+  private readonly previous = new Map<string, ScoredMetrics>()
+  /** Runs started in this session, and what triggered the current re-run (watch mode). */
+  private runsStarted = 0
+  private rerunTrigger: string | null = null
+  /** Whether the current run rewrites the baseline, decided when it starts. */
+  private update: UpdateRequest = { kind: 'none' }
 
+  /** Checks every option at once (so a config with a misspelt metric fails as it loads); throws `OptionError`. */
   constructor(options: TimegroundedReporterOptions = {}) {
-    this.options = options
+    this.options = resolveReporterOptions(options, 'TimegroundedReporter(options) in vitest.config')
   }
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
+    this.update = this.updateRequest()
     this.provideWorkerContext()
   }
 
-  /** Re-provided before every run: the watch-mode `u` key turns update mode on for one run. */
+  /** Called before `onTestRunStart` of a watch-mode re-run, with what triggered it (`u` is `update snapshot`). */
+  onWatcherRerun(_files: string[], trigger?: string): void {
+    this.rerunTrigger = trigger ?? null
+  }
+
+  /** Re-provided before every run: whether this run records is decided per run (the `u` key, or `-u` on the first run only). */
   onTestRunStart(): void {
+    this.update = this.updateRequest()
+    this.runsStarted++
     this.provideWorkerContext()
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, _errors: ReadonlyArray<unknown>, reason: TestRunEndReason): void {
+    this.rerunTrigger = null
     if (!this.vitest || reason === 'interrupted') return
     try {
       this.finishRun()
@@ -118,19 +98,28 @@ export class TimegroundedReporter implements Reporter {
   }
 
   private baselinePath(): string | null {
-    if (this.options.baseline === false) return null
-    const file = this.options.baseline ?? DEFAULT_BASELINE_FILE
+    const file = this.options.baseline
+    if (file === false) return null
     return isAbsolute(file) ? file : resolve(this.root, file)
   }
 
-  private updateMode(): boolean {
-    return this.vitest!.snapshot.options.updateSnapshot === 'all'
+  /**
+   * Vitest's update mode covers `-u` and the watch-mode `u` key, and under
+   * `vitest -u` it stays on for every re-run. The baseline is rewritten only on
+   * request: a run (or merge) with `-u`, the first run of a watch session
+   * started with `-u`, or the `u` key; never a re-run a saved file triggered.
+   */
+  private updateRequest(): UpdateRequest {
+    const vitest = this.vitest!
+    if (vitest.snapshot.options.updateSnapshot !== 'all') return { kind: 'none' }
+    if (!vitest.config.watch || this.runsStarted === 0 || this.rerunTrigger === UPDATE_KEY_TRIGGER) return { kind: 'update' }
+    return { kind: 'ignored-in-watch' }
   }
 
   private provideWorkerContext(): void {
     const vitest = this.vitest
     if (!vitest) return
-    const context: WorkerContext = { baselinePath: this.baselinePath(), update: this.updateMode() }
+    const context: WorkerContext = { baselinePath: this.baselinePath(), update: this.update.kind === 'update' }
     for (const project of vitest.projects) project.provide('timegrounded', context)
   }
 
@@ -140,6 +129,7 @@ export class TimegroundedReporter implements Reporter {
     const suites = gather(modules)
     const questions = collectTimeGroundedMetas(modules)
     if (suites.size === 0 && questions.length === 0) return
+    const update = this.update.kind === 'update'
     const shard = vitest.config.shard
     const out: string[] = []
     if (shard && questions.length > 0) out.push(`time-grounded: ${questions.length} question results carried in this shard's report; the probe-vs-control delta is computed after \`vitest --merge-reports\`.`)
@@ -148,7 +138,7 @@ export class TimegroundedReporter implements Reporter {
         const ran = suite.metas.filter((meta) => meta.row).length
         out.push(`timegrounded [${name}] shard ${shard.index}/${shard.count}: ${ran} of ${suite.probeTotal} probe results carried in this shard's report; merge the shards with \`vitest --merge-reports\` to score and gate (a shard never gates).`)
         // A shard sees part of the suite, so it cannot write the baseline; the merge can.
-        if (this.updateMode()) out.push(`timegrounded [${name}] shard ${shard.index}/${shard.count}: \`-u\` recorded this shard's wrong answers as known failures; nothing is written until \`vitest --merge-reports -u\` writes the baseline from all shards.`)
+        if (update) out.push(`timegrounded [${name}] shard ${shard.index}/${shard.count}: \`-u\` recorded this shard's wrong answers as known failures; nothing is written until \`vitest --merge-reports -u\` writes the baseline from all shards.`)
       }
       vitest.logger.log(`\n${out.join('\n')}\n`)
       return
@@ -165,15 +155,14 @@ export class TimegroundedReporter implements Reporter {
       }
     }
     // A merge sees every shard's results, so `--merge-reports -u` writes the baseline like an unsharded `-u`.
-    const update = this.updateMode()
     const multiple = suites.size > 1
-    const outputRoot = resolve(this.root, this.options.outputDir ?? '.timegrounded')
+    const outputRoot = resolve(this.root, this.options.outputDir)
     const color = this.options.color ?? process.stdout.isTTY === true
     const outcomes: SuiteOutcome[] = []
     const newEntries: Record<string, BaselineSuite> = {}
     for (const [name, suite] of suites) {
       const outputDir = multiple ? resolve(outputRoot, name) : outputRoot
-      outcomes.push(this.finishSuite(name, suite, { baselineFile, baselineProblem, baselinePath, update, outputDir, newEntries }))
+      outcomes.push(this.finishSuite(name, suite, { baselineFile, baselineProblem, baselinePath, outputDir, newEntries }))
     }
     if (update && baselinePath !== null && Object.keys(newEntries).length > 0) {
       writeAtomic(baselinePath, `${JSON.stringify(withSuites(baselineFile, HARNESS_VERSION, newEntries), null, 2)}\n`)
@@ -203,123 +192,46 @@ export class TimegroundedReporter implements Reporter {
   private finishSuite(
     name: string,
     suite: SuiteResults,
-    run: { baselineFile: BaselineFile | null; baselineProblem: string | null; baselinePath: string | null; update: boolean; outputDir: string; newEntries: Record<string, BaselineSuite> },
+    run: { baselineFile: BaselineFile | null; baselineProblem: string | null; baselinePath: string | null; outputDir: string; newEntries: Record<string, BaselineSuite> },
   ): SuiteOutcome {
-    const lines: string[] = []
-    let failed = false
-    for (const conflict of suite.conflicts) {
-      lines.push(conflict)
-      failed = true
-    }
+    const lines: string[] = [...suite.conflicts]
     const metas = suite.metas.filter((meta) => meta.row).sort((a, b) => a.order - b.order)
     const [firstError] = suite.suiteErrors
     if (metas.length === 0) {
       // The probes' own hook failed before any probe ran: that is the store failing to start.
       lines.push(`no probe ran (${suite.metas.length} collected): ${firstError === undefined ? 'nothing to score' : `the store could not start: ${firstError}`}`)
-      return { name, report: null, lines, violations: [], failed }
+      return { name, report: null, lines, failed: suite.conflicts.length > 0 }
     }
     // After probes ran, a suite error is e.g. a store that failed to close: shown here too, not only above.
     for (const error of suite.suiteErrors) lines.push(`suite error: ${error}`)
     const rows: PredictionRow[] = metas.map((meta) => meta.row!)
-    const report = scoreRows(rows, { seed: this.options.seed ?? DATASET_SEED, resamples: this.options.resamples ?? 1000, expectedProbes: suite.probeTotal })
+    const report = scoreRows(rows, { seed: this.options.seed, resamples: this.options.resamples, expectedProbes: suite.probeTotal })
     const scored = scoredMetricsOf(report)
-    const covered = rows.length === suite.probeTotal
 
     writeAtomic(join(run.outputDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`)
     writeAtomic(join(run.outputDir, 'predictions.jsonl'), rows.map((row) => `${JSON.stringify(row)}\n`).join(''))
 
-    const decisions = countDecisions(metas)
-    lines.push(
-      `${rows.length} of ${suite.probeTotal} probes ran: ${decisions.pass} passed, ${decisions.fail} failed, ${decisions.known_failure} known failures, ${decisions.skip} unsupported (skipped), ${report.probe_counts.error} errors; report in ${shown(run.outputDir)}/report.json`,
-    )
-    const match = run.baselineFile && run.baselinePath !== null ? matchBaseline(run.baselineFile, suite.identity, shown(run.baselinePath)) : ({ status: 'missing' } as const)
-    const recordedOnly = run.update ? [] : metas.filter((meta) => meta.decision === 'known_failure' && !isKnownFailure(match, meta.probeId)).map((meta) => meta.probeId)
-    if (recordedOnly.length > 0) {
-      lines.push(
-        `${recordedOnly.length} probes passed only because their shard ran with \`-u\` and are not known failures in the baseline (${listProbes(recordedOnly)}); merge with \`vitest --merge-reports -u\` to record them, or run the shards without \`-u\``,
-      )
-      failed = true
-    }
-    const known = metas.filter((meta) => meta.decision === 'known_failure' && !recordedOnly.includes(meta.probeId)).map((meta) => meta.probeId)
-    if (known.length > 0) {
-      lines.push(`known failures (${run.update ? 'recorded in the new baseline' : 'failing in the baseline too, not failing CI'}): ${listProbes(known)}`)
-    }
-    // Fixed since the baseline: while the baseline still lists them as failing, a relapse would pass unnoticed.
-    const fixed = run.update ? [] : metas.filter((meta) => meta.outcome === 'correct' && isKnownFailure(match, meta.probeId)).map((meta) => meta.probeId)
-    if (fixed.length > 0) {
-      lines.push(`${fixed.length} probes failing in the baseline now pass (${listProbes(fixed)}); record them with \`vitest run -u\` so that a relapse fails CI`)
-    }
-
-    if (this.vitest!.config.watch) {
-      const previous = this.previous.get(name)
-      if (previous) {
-        const changes = metricChanges(previous, scored.metrics)
-        if (changes.length === 0) lines.push('no metric changed since the previous run')
-        for (const change of changes) lines.push(`changed since previous run: ${renderMetricChange(change)}`)
-      }
-      this.previous.set(name, scored.metrics)
-    }
-
-    const path = run.baselinePath
-    const shownPath = path === null ? '' : shown(path)
-    if (run.baselineProblem !== null) {
-      lines.push(run.baselineProblem)
-      if (!run.update) return { name, report, lines, violations: [], failed: true }
-    }
-    if (run.update && path !== null) {
-      if (!covered) {
-        lines.push(`baseline not written: only ${rows.length} of ${suite.probeTotal} probes ran (a filter, or files left out); run the whole suite with \`vitest -u\``)
-        return { name, report, lines, violations: [], failed: true }
-      }
-      if (report.probe_counts.error > 0) {
-        lines.push(`baseline not written: ${report.probe_counts.error} probes ended in an error (see the failing tests); a baseline must come from a run without errors`)
-        return { name, report, lines, violations: [], failed: true }
-      }
-      const outcomes: Record<string, ProbeOutcome> = {}
-      for (const meta of metas) outcomes[meta.probeId] = meta.outcome!
-      run.newEntries[name] = baselineEntry(suite.identity, outcomes, { metrics: qualityOnly(scored.metrics), byFamily: mapValues(scored.byFamily, qualityOnly) })
-      lines.push(`baseline written to ${shownPath}: ${rows.length} probes, ${decisions.known_failure} recorded as known failures`)
-      return { name, report, lines, violations: [], failed }
-    }
-
-    if (match.status === 'refused') {
-      lines.push(`baseline refused: ${match.reason}`)
-      failed = true
-    } else if (match.status === 'missing' && path !== null) {
-      lines.push(`no baseline for this suite in ${shownPath}: every failing probe fails; record one with \`vitest -u\``)
-    }
-    if (!covered) {
-      lines.push(`partial run (${rows.length} of ${suite.probeTotal} probes): metrics are not gated`)
-      return { name, report, lines, violations: [], failed }
-    }
-    const violations = evaluateGate({
-      suite: name,
-      current: scored,
-      baseline: match.status === 'ok' ? match.entry : null,
-      thresholds: this.options.thresholds ?? {},
-      familyThresholds: this.options.familyThresholds ?? {},
-      regression: this.options.regression ?? {},
+    const watching = this.vitest!.config.watch
+    const verdict = decideSuite({
+      identity: suite.identity,
+      probeTotal: suite.probeTotal,
+      metas,
+      rows,
+      report,
+      scored,
+      match: run.baselineFile && run.baselinePath !== null ? matchBaseline(run.baselineFile, suite.identity, shown(run.baselinePath)) : { status: 'missing' },
+      baselineProblem: run.baselineProblem,
+      baselinePath: run.baselinePath === null ? null : shown(run.baselinePath),
+      reportPath: `${shown(run.outputDir)}/report.json`,
+      update: this.update,
+      previous: watching ? (this.previous.get(name) ?? null) : null,
+      options: this.options,
     })
-    for (const violation of violations) lines.push(`gate violation: ${renderViolationInSuite(violation)}`) // the line is already prefixed with the suite
-    if (violations.length === 0) {
-      if (match.status === 'refused') lines.push('thresholds met; the baseline was not compared')
-      else {
-        // Say what was gated: "thresholds" with none configured would read as a check that never happened.
-        const bounded = Object.keys(this.options.thresholds ?? {}).length + Object.keys(this.options.familyThresholds ?? {}).length > 0
-        const against = match.status === 'ok' ? (bounded ? `thresholds and baseline ${shownPath}` : `baseline ${shownPath}; no thresholds set`) : bounded ? 'thresholds; no baseline' : 'no thresholds set; no baseline'
-        lines.push(`gate passed (${against})`)
-      }
-    }
-    return { name, report, lines, violations, failed: failed || violations.length > 0 }
+    if (watching) this.previous.set(name, scored)
+    if (verdict.entry !== null) run.newEntries[name] = verdict.entry
+    lines.push(...verdict.lines)
+    return { name, report, lines, failed: suite.conflicts.length > 0 || verdict.failed }
   }
-}
-
-/** Known failures named one by one, up to this many. */
-const KNOWN_FAILURES_LISTED = 20
-
-/** Probe ids for one line: the first few, then how many more. */
-function listProbes(ids: readonly string[]): string {
-  return ids.length > KNOWN_FAILURES_LISTED ? `${ids.slice(0, KNOWN_FAILURES_LISTED).join(', ')}, … (${ids.length - KNOWN_FAILURES_LISTED} more in predictions.jsonl)` : ids.join(', ')
 }
 
 /** A path as the user typed it: relative to the working directory when inside it. */
@@ -363,16 +275,6 @@ function gather(modules: ReadonlyArray<TestModule>): Map<string, SuiteResults> {
 
 function describeIdentity(identity: SuiteIdentity): string {
   return `split ${identity.split}, track ${identity.track}, families ${identity.families?.join(',') ?? 'all'}, dataset ${identity.datasetHash.slice(0, 19)}…`
-}
-
-function countDecisions(metas: readonly ProbeMeta[]): Record<ProbeDecision, number> {
-  const counts: Record<ProbeDecision, number> = { pass: 0, fail: 0, known_failure: 0, skip: 0 }
-  for (const meta of metas) if (meta.decision) counts[meta.decision]++
-  return counts
-}
-
-function mapValues<T, U>(record: Record<string, T>, map: (value: T) => U): Record<string, U> {
-  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value)]))
 }
 
 function writeAtomic(path: string, text: string): void {

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createHash } from 'node:crypto'
+import { z } from 'zod'
 import { afterAll, beforeAll, describe, inject, test } from 'vitest'
 import type { RunnerTestSuite } from 'vitest'
 import { openPool, type CloseProblem, type MemorySource, type StorePool } from '../adapters/pool.js'
@@ -17,10 +18,12 @@ import { isCorrect } from '../tivarq/score.js'
 import { FAMILIES, SPLITS, type Episode, type Family, type Probe, type Split } from '../tivarq/schema.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { TimegroundedError } from '../errors.js'
+import { checkOptions, namedChoices, OptionError } from '../options.js'
+import { TRACKS } from '../adapters/protocol.js'
 import { isKnownFailure, matchBaseline, parseBaseline, type BaselineMatch, type SuiteIdentity } from './gate.js'
 import { DEFAULT_BASELINE_FILE, decideProbe, outcomeOf, type Partition, type ProbeMeta, type WorkerContext } from './meta.js'
 import { probeFailureMessage } from './messages.js'
-import type { TimeGroundedSuiteOptions } from '../timegrounded/suite-support.js'
+import { TIME_GROUNDED_OPTION_SHAPE, type TimeGroundedSuiteOptions } from '../timegrounded/suite-support.js'
 import { timeGroundedTests } from './timegrounded.js'
 import type { TimeGroundedAgent } from '../timegrounded/agent.js'
 
@@ -53,8 +56,8 @@ export interface TimegroundedSuiteOptions {
   timeGrounded?: TimeGroundedSuiteOptions & { agent?: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>) }
 }
 
-/** A suite option that cannot work; thrown while Vitest collects the file. */
-export class SuiteOptionError extends TimegroundedError {
+/** A suite option that cannot work; thrown while Vitest collects the file (code `SUITE_OPTION_INVALID`). */
+export class SuiteOptionError extends OptionError {
   constructor(message: string) {
     super('SUITE_OPTION_INVALID', message)
   }
@@ -85,27 +88,34 @@ export const SUITE_DEFAULTS = {
 type Optional = 'families' | 'partition' | 'datasetDir' | 'timeGrounded'
 type ResolvedOptions = Required<Omit<TimegroundedSuiteOptions, Optional>> & Pick<TimegroundedSuiteOptions, Optional>
 
-function resolveOptions(options: TimegroundedSuiteOptions): ResolvedOptions {
-  const resolved: ResolvedOptions = { ...SUITE_DEFAULTS, ...stripUndefined(options) }
-  const problems: string[] = []
-  if (!(SPLITS as readonly string[]).includes(resolved.split)) problems.push(`\`split\` is ${JSON.stringify(resolved.split)}; use one of ${SPLITS.join(', ')}`)
-  if (resolved.track !== 'structured' && resolved.track !== 'conversation') problems.push(`\`track\` is ${JSON.stringify(resolved.track)}; use structured or conversation`)
-  for (const family of resolved.families ?? []) {
-    if (!(FAMILIES as readonly string[]).includes(family)) problems.push(`\`families\` has ${JSON.stringify(family)}; the families are ${FAMILIES.join(', ')}`)
-  }
-  if (!positiveInteger(resolved.concurrency)) problems.push(`\`concurrency\` is ${resolved.concurrency}; use a whole number ≥ 1`)
-  if (!Number.isInteger(resolved.updatePolls) || resolved.updatePolls < 0) problems.push(`\`updatePolls\` is ${resolved.updatePolls}; use a whole number ≥ 0`)
-  if (!(resolved.timeoutMs > 0)) problems.push(`\`timeoutMs\` is ${resolved.timeoutMs}; use a number of ms > 0`)
-  const partition = resolved.partition
-  if (partition !== undefined && !(positiveInteger(partition.count) && positiveInteger(partition.index) && partition.index <= partition.count)) {
-    problems.push(`\`partition\` is ${JSON.stringify(partition)}; use { index, count } with 1 ≤ index ≤ count, like --shard`)
-  }
-  if (problems.length > 0) throw new SuiteOptionError(`timegroundedSuite: invalid options:\n${problems.map((line) => `  ${line}`).join('\n')}`)
-  return resolved
+const wholeNumber = (minimum: number) => z.number(`a whole number ≥ ${minimum}`).int(`a whole number ≥ ${minimum}`).min(minimum, `a whole number ≥ ${minimum}`)
+const SUITE_OPTION_SHAPE = {
+  name: z.string('a suite name').min(1, 'a suite name').optional(),
+  split: z.enum(SPLITS, { error: namedChoices('a split', SPLITS) }).optional(),
+  track: z.enum(TRACKS as [Track, ...Track[]], { error: namedChoices('a track', TRACKS) }).optional(),
+  families: z.array(z.enum(FAMILIES, { error: namedChoices('a family', FAMILIES) }), 'a list of families').min(1, 'at least one family (leave it out for all twelve)').optional(),
+  concurrency: wholeNumber(1).optional(),
+  updatePolls: wholeNumber(0).optional(),
+  pollIntervalMs: z.number('a number of ms ≥ 0').min(0, 'a number of ms ≥ 0').finite('a number of ms ≥ 0').optional(),
+  timeoutMs: z.number('a number of ms > 0').positive('a number of ms > 0').finite('a number of ms > 0').optional(),
+  partition: z
+    .strictObject({ index: wholeNumber(1), count: wholeNumber(1) }, { error: namedChoices('a field of `partition`', ['index', 'count']) })
+    .refine((partition) => partition.index <= partition.count, 'use { index, count } with 1 ≤ index ≤ count, like --shard')
+    .optional(),
+  datasetDir: z.string('a TIVARQ directory').min(1, 'a TIVARQ directory').optional(),
+  timeGrounded: z
+    .strictObject(
+      { ...TIME_GROUNDED_OPTION_SHAPE, agent: z.custom<unknown>((value) => typeof value === 'function' || (typeof value === 'object' && value !== null), 'an agent, or a function returning one').optional() },
+      { error: namedChoices('an option of `timeGrounded`', [...Object.keys(TIME_GROUNDED_OPTION_SHAPE), 'agent']) },
+    )
+    .optional(),
 }
+const suiteOptionsSchema = z.strictObject(SUITE_OPTION_SHAPE, { error: namedChoices('an option of timegroundedSuite()', Object.keys(SUITE_OPTION_SHAPE)) })
 
-function positiveInteger(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 1
+/** Check every option (zod: unknown names with "did you mean", values out of range) and apply the defaults. */
+function resolveOptions(options: TimegroundedSuiteOptions): ResolvedOptions {
+  const checked = checkOptions(suiteOptionsSchema, options, 'timegroundedSuite(memory, options)', (message) => new SuiteOptionError(message)) as TimegroundedSuiteOptions
+  return { ...SUITE_DEFAULTS, ...stripUndefined(checked) }
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -11,6 +11,7 @@ import type { TimeGroundedAgent } from '../timegrounded/agent.js'
 import { DEFAULT_JUDGE_TIMEOUT_MS } from '../timegrounded/run.js'
 import { META_KEY } from './meta.js'
 import {
+  checkTimeGroundedOptions,
   isTimeGroundedCaseMeta,
   planTimeGroundedCases,
   renderTimeGroundedSummary,
@@ -47,8 +48,9 @@ class TimeGroundedAnswerError extends Error {
  */
 export function timeGroundedTests(
   agent: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>),
-  options: TimeGroundedSuiteOptions = {},
+  given: TimeGroundedSuiteOptions = {},
 ): void {
+  const options = checkTimeGroundedOptions(given, 'timeGroundedTests(agent, options)')
   // 120 s is the agent's default in ../timegrounded/run.ts (not exported there).
   const timeout = (options.agentTimeoutMs ?? 120_000) * 2 + (options.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS) + 10_000
   describe.sequential(`${options.name ?? 'time-grounded'} (time-grounded probe)`, async () => {

@@ -179,7 +179,7 @@ describe('recoverable faults: the row is an error, the process and the episode g
     for (const row of faulty) {
       expect(row.status).toBe('error')
       expect(row.error).toBe(
-        'query: invalid state "maybe" in answer {"state":"maybe","value":null}; expected one of known, unknown, withdrawn, needs_clarification, expired',
+        'query: the answer {"state":"maybe","value":null} fails answerSchema: state: Invalid option: expected one of "known"|"unknown"|"withdrawn"|"needs_clarification"|"expired"',
       )
     }
     expectOthersUntouched(others)

@@ -10,14 +10,14 @@ import { BUILTIN_ADAPTERS, BUILTIN_NAMES, builtinAdapter } from '../../src/adapt
 import { commandAdapter } from '../../src/adapters/command.js'
 import { openPool } from '../../src/adapters/pool.js'
 import { serveNdjson } from '../../src/adapters/serve.js'
-import type { MemoryStore } from '../../src/adapters/types.js'
+import type { MemoryStore, StoreFactory } from '../../src/adapters/types.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
 import { runSplit } from '../../src/tivarq/runner.js'
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
 
-async function exchange(store: MemoryStore, lines: string[]): Promise<unknown[]> {
+async function exchange(store: MemoryStore | StoreFactory, lines: string[]): Promise<unknown[]> {
   const input = new PassThrough()
   const output = new PassThrough()
   let text = ''
@@ -34,6 +34,7 @@ test('serveNdjson answers one line per request, in order, in snake_case; failure
   let closed = false
   const store: MemoryStore = {
     capabilities: { tracks: ['structured', 'conversation'], history: true, adapterVersion: '2.0' },
+    reset() {},
     ingest(event) {
       if (event.eventId === 'bad') throw new Error('cannot ingest bad')
     },
@@ -67,6 +68,38 @@ test('serveNdjson answers one line per request, in order, in snake_case; failure
     { state: 'known', value: 's@2025-01-02T00:00:00Z', raw_answer: 'raw', usage: { prompt_tokens: 5, completion_tokens: 2 }, cost_usd: 0.001 },
   ])
   expect(closed).toBe(true)
+})
+
+test('one store object without reset() is refused at start-up, with the in-process harness\'s message; a factory serves a fresh store per episode', async () => {
+  const forgetful: MemoryStore = { ingest() {}, query: () => ({ state: 'unknown', value: null }) }
+  const refusal = await openPool(forgetful, { track: 'structured', name: 'store' }).catch((error: Error) => error)
+  const served = await serveNdjson(forgetful, new PassThrough(), new PassThrough()).catch((error: Error) => error)
+  expect(served).toMatchObject({ code: 'ADAPTER_REFUSED', message: (refusal as Error).message })
+  expect((served as Error).message).toContain('has no reset() method, but one store object serves every episode')
+
+  // A factory: what episode e1 was told is gone in episode e2, and each store is closed when its episode is over.
+  let made = 0
+  let closed = 0
+  const factory = (): MemoryStore => {
+    const id = ++made
+    const facts = new Map<string, string>()
+    return {
+      ingest: (event) => void (event.assertion && facts.set(event.assertion.slot, `${event.assertion.value}#${id}`)),
+      query: (query) => (facts.has(query.slot!) ? { state: 'known', value: facts.get(query.slot!)! } : { state: 'unknown', value: null }),
+      close: () => void closed++,
+    }
+  }
+  const ingest = '{"type":"ingest","event":{"event_id":"x","arrived_at":"2025-01-01T00:00:00Z","speaker":"user","text":"t","assertion":{"op":"set","slot":"s","scope":"work","value":"v","effective_at":"2025-01-01T00:00:00Z"}}}'
+  const query = '{"type":"query","question":"q","as_of":"2025-01-02T00:00:00Z","slot":"s","scope":"work"}'
+  const replies = await exchange(factory, ['{"type":"capabilities"}', '{"type":"reset","episode_id":"e1","seed":1}', ingest, query, '{"type":"reset","episode_id":"e2","seed":1}', query])
+  expect(replies.slice(1)).toEqual([{ ok: true }, { ok: true }, { state: 'known', value: 'v#1' }, { ok: true }, { state: 'unknown', value: null }])
+  expect([made, closed]).toEqual([2, 2])
+})
+
+test('an answer that answerSchema rejects is refused over the wire too, naming the issue', async () => {
+  const store: MemoryStore = { reset() {}, ingest() {}, query: () => ({ state: 'withdrawn', value: 'email' }) }
+  const replies = await exchange(store, ['{"type":"query","question":"q","as_of":"2025-01-02T00:00:00Z","slot":"s","scope":"work"}'])
+  expect(replies).toEqual([{ error: 'the answer {"state":"withdrawn","value":"email"} fails answerSchema: value: state withdrawn must carry value null, not "email"' }])
 })
 
 describe('`timegrounded baseline NAME` as an adapter process gives the same rows as the in-process baseline', () => {

@@ -6,7 +6,8 @@ import { startCommandAgent } from '../../src/timegrounded/command-agent.js'
 import { timeGroundedCorpus } from '../../src/timegrounded/corpus/index.js'
 import { deterministicJudge, type Judge } from '../../src/timegrounded/judges.js'
 import { renderDelta, renderGroundedRun, renderProbeComparison } from '../../src/timegrounded/render.js'
-import { DELTA_MEANING, runCeiling, runGrounded, runProbeVersusControl } from '../../src/timegrounded/run.js'
+import { DELTA_MEANING, pairedDelta, runCeiling, runGrounded, runProbeVersusControl, type QuestionRow } from '../../src/timegrounded/run.js'
+import { timeGroundedVerdict } from '../../src/timegrounded/verdict.js'
 import { startChatServer, type ChatServer } from './chat-server.js'
 
 const corpus = timeGroundedCorpus()
@@ -230,11 +231,53 @@ describe('every output explains the delta and says a dozen questions is a probe'
   })
 })
 
-test('an agent that gets nothing right under the control is not said to honour timestamps', async () => {
-  const agent: TimestampedHistoryAgent = { name: 'clueless', injectTimestampedHistory: () => undefined, answer: () => 'I do not know.' }
-  const result = await runProbeVersusControl(agent, corpus, { judge })
-  expect(result.delta.value).toBe(0)
-  const text = renderProbeComparison(result)
-  expect(text).not.toContain('honours the timestamps')
-  expect(text).toContain('says nothing about timestamps')
+describe('the verdict says only what the numbers show', () => {
+  /** An agent with the typed channel that answers every question with the same text, whatever the dates. */
+  const constant = (answer: string): TimestampedHistoryAgent => ({ name: `always ${answer}`, injectTimestampedHistory: () => undefined, answer: () => answer })
+
+  test('an agent that ignores time scores the same in both modes, and is not said to honour timestamps: cannot tell', async () => {
+    // Reference: "Yes." is the gold of 3 of the corpus's 12 questions (tg-asof-03, tg-current-04, tg-prospective-01).
+    const result = await runProbeVersusControl(constant('Yes.'), corpus, { judge })
+    expect([result.control.correct, result.probe.correct, result.delta.value]).toEqual([3, 3, 0])
+    expect(result.verdict.kind).toBe('cannot_tell')
+    expect(result.verdict.ceiling).toBe('perfect')
+    expect(result.verdict.control_vs_ceiling.high).toBeLessThan(0)
+    const text = renderProbeComparison(result)
+    expect(text).not.toContain('honours the timestamps')
+    expect(text).toContain(`  ${result.verdict.text}`)
+    expect(result.verdict.text).toBe(
+      'Cannot tell: no drop, but the control’s 25.0% is well below a perfect score (no ceiling ran), so the agent fails with or without printed dates; a zero delta only says its score does not depend on them.',
+    )
+    const nothing = await runProbeVersusControl(constant('I do not know.'), corpus, { judge })
+    expect(nothing.verdict.kind).toBe('cannot_tell')
+  })
+
+  test('the honest agent: timestamps honoured; ingestion order: a drop; the rule reads the ceiling when it ran', async () => {
+    const honest = await runProbeVersusControl(honestAgent(), corpus, { judge, ceiling: true })
+    expect(honest.verdict).toMatchObject({ kind: 'timestamps_honoured', ceiling: 'reference-reader' })
+    expect(honest.verdict.text).toBe(
+      'No drop beyond chance, and the control’s 100.0% is within reach of the ceiling’s 100.0%: the agent honours the timestamps it is given (on these questions).',
+    )
+    const ingestion = await runProbeVersusControl(ingestionOrderAgent({ clock: () => new Date('2026-01-15T12:00:00Z') }), corpus, { judge })
+    expect(ingestion.verdict.kind).toBe('drop')
+    expect(ingestion.delta.high).toBeLessThan(0)
+  })
+
+  test('the cut-off against a perfect ceiling on 12 questions: 9 right is within reach, 8 is not (the interval of control − ceiling)', () => {
+    const rows = (correct: number): QuestionRow[] =>
+      Array.from({ length: 12 }, (_, i) => ({ question_id: `q${i}`, question_type: 't', status: 'judged', response: '', correct: i < correct, judge_detail: '' }))
+    const verdictFor = (correct: number) => {
+      const control = rows(correct)
+      return timeGroundedVerdict({ control, probe: control, ceiling: null, delta: pairedDelta(control, control) })
+    }
+    // (9/12)^12 = 3.2% of resamples draw no missed question, above the 2.5% tail; (8/12)^12 = 0.8% is below it.
+    expect(verdictFor(9).kind).toBe('timestamps_honoured')
+    expect(verdictFor(8).kind).toBe('cannot_tell')
+    // A one-question drop cannot be told from zero on 12 questions: no "drop" is claimed.
+    const control = rows(12)
+    const probe = rows(11)
+    const delta = pairedDelta(control, probe)
+    expect(delta.value).toBeCloseTo(-1 / 12)
+    expect(timeGroundedVerdict({ control, probe, ceiling: null, delta }).kind).toBe('timestamps_honoured')
+  })
 })

@@ -222,18 +222,27 @@ describe('ingest failure, reset failure and query faults of in-process stores', 
     expect(rows[2]!.latency_ms).toEqual(expect.any(Number))
   })
 
-  test('an invalid answer (bad state, bad value) is an error row', async () => {
+  test('an invalid answer (bad state, bad value, or one answerSchema rejects) is an error row naming the zod issue', async () => {
     const answers: unknown[] = [{ state: 'KNOWN', value: 'x' }, { state: 'known', value: 3 }, null, { state: 'unknown' }, { state: 'known', value: ['a', 'b'] }]
     const store: MemoryStore = { reset() {}, ingest() {}, query: () => answers.shift() as StoreAnswer }
     const rows = await runOne(store, 'reversal-00')
     expect(rows.map((r) => r.error)).toEqual([
-      'query: invalid state "KNOWN" in answer {"state":"KNOWN","value":"x"}; expected one of known, unknown, withdrawn, needs_clarification, expired',
-      'query: invalid value 3 in answer {"state":"known","value":3}; expected a string, a list of strings or null',
+      'query: the answer {"state":"KNOWN","value":"x"} fails answerSchema: state: Invalid option: expected one of "known"|"unknown"|"withdrawn"|"needs_clarification"|"expired"',
+      'query: the answer {"state":"known","value":3} fails answerSchema: value: expected a string, a list of strings or null',
       'query: the answer is null, not an object {state, value}',
       null,
       null,
     ])
-    expect(rows[3]!.prediction).toEqual({ state: 'unknown', value: null })
+    // The three shapes a store gets wrong most: known without a value (missing or null), withdrawn still carrying the old value.
+    const invalid: unknown[] = [{ state: 'known' }, { state: 'known', value: null }, { state: 'withdrawn', value: 'email' }, { state: 'unknown', value: null }, { state: 'unknown', value: null }]
+    const strict = await runOne({ reset() {}, ingest() {}, query: () => invalid.shift() as StoreAnswer }, 'reversal-00')
+    expect(strict.map((r) => r.error)).toEqual([
+      'query: the answer {"state":"known"} fails answerSchema: value: a known answer needs a value (a string or a list of strings)',
+      'query: the answer {"state":"known","value":null} fails answerSchema: value: a known answer needs a value (a string or a list of strings)',
+      'query: the answer {"state":"withdrawn","value":"email"} fails answerSchema: value: state withdrawn must carry value null, not "email"',
+      null,
+      null,
+    ])
   })
 
   test('a hanging async call is abandoned at the timeout and the rest of the episode is abandoned; a factory serves the next episode', async () => {

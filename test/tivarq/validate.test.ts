@@ -199,7 +199,7 @@ describe('problems with rows', () => {
     })
     expect(lines(result)).toEqual([
       'probes_dev.jsonl:7: expected.value: a known answer needs a value (a string or a list of strings)',
-      'probes_dev.jsonl:8: expected.value: state withdrawn carries a null value',
+      'probes_dev.jsonl:8: expected.value: state withdrawn must carry value null, not "French"',
     ])
   })
 

@@ -14,7 +14,6 @@ export function registerBaseline(program: Command): void {
     .addArgument(new Argument('<name>', 'which baseline').choices(BUILTIN_NAMES))
     .addHelpText('after', `\nBaselines:\n${BUILTIN_NAMES.map((name) => `  ${name.padEnd(10)} ${BUILTIN_ADAPTERS[name].description} (${BUILTIN_ADAPTERS[name].track} track)`).join('\n')}\n\nExample:\n  timegrounded run --split smoke --output out/latest -- timegrounded baseline latest\n`)
     .action(async (name: string) => {
-      const store = await builtinAdapter(name)()
-      await serveNdjson(store, process.stdin, process.stdout)
+      await serveNdjson(builtinAdapter(name), process.stdin, process.stdout)
     })
 }

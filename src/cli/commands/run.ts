@@ -19,7 +19,7 @@ import { SPLITS, type Split } from '../../tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderMarkdown } from '../../report/markdown.js'
-import { renderFirstErrors, renderReport } from '../../report/terminal.js'
+import { renderErroredProbes, renderFirstErrors, renderReport } from '../../report/terminal.js'
 import { formatScore } from '../../report/format.js'
 import { describeWriteError } from '../fs-errors.js'
 import { EXIT, fail, parseWholeNumber, reportsExitCode, UsageError } from '../exit-codes.js'
@@ -265,6 +265,9 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
   let out = `${renderReport(last, { color, title })}\n`
   const firstErrors = renderFirstErrors(lastRows, { color })
   if (firstErrors !== '') out += `\n${firstErrors}\n`
+  // The exit code's reason in words: an incomplete run never passes, whatever its rates say.
+  const incomplete = renderErroredProbes(lastRows)
+  if (incomplete !== null) out += `\n${incomplete} (exit ${EXIT.problems})\n`
   if (settings.repeats > 1) out += `\n${summaryOfRepeats(reports)}\n`
   out += `\nWrote ${written.join(', ')} to ${writer.dir}\n`
   process.stdout.write(out)

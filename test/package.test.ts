@@ -8,7 +8,7 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 
@@ -57,11 +57,30 @@ afterAll(() => {
 })
 
 describe('the packed tarball', () => {
-  test('holds the build, the bin, the fixtures with their attribution, and no sources or tests', () => {
-    for (const path of ['package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/vitest/index.js', 'dist/vitest/index.d.ts', 'dist/cli/main.js', 'fixtures/tivarq-v1/manifest.json', 'fixtures/tivarq-v1/probes_test.jsonl', 'fixtures/tivarq-v1/ATTRIBUTION.md']) {
+  test('holds the build, the bin, the fixtures with their attribution, the sources its source maps name, and no tests', () => {
+    for (const path of ['package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/vitest/index.js', 'dist/vitest/index.d.ts', 'dist/cli/main.js', 'fixtures/tivarq-v1/manifest.json', 'fixtures/tivarq-v1/probes_test.jsonl', 'fixtures/tivarq-v1/ATTRIBUTION.md', 'src/index.ts']) {
       expect(packedFiles).toContain(path)
     }
-    expect(packedFiles.filter((path) => path.startsWith('src/') || path.startsWith('test/'))).toEqual([])
+    expect(packedFiles.filter((path) => path.startsWith('test/') || path.endsWith('.test.ts'))).toEqual([])
+    // Every source a shipped source map names ships too, so a stack frame (or a debugger) opens the TypeScript line.
+    const installed = join(project, 'node_modules', 'timegrounded')
+    const missing: string[] = []
+    for (const map of packedFiles.filter((path) => path.endsWith('.js.map'))) {
+      const { sources } = JSON.parse(readFileSync(join(installed, map), 'utf8')) as { sources: string[] }
+      for (const source of sources) if (!existsSync(join(installed, dirname(map), source))) missing.push(`${map} → ${source}`)
+    }
+    expect(packedFiles.filter((path) => path.endsWith('.js.map')).length).toBeGreaterThan(50)
+    expect(missing).toEqual([])
+  })
+
+  test('a stack frame through the installed package opens its TypeScript source, at the line that threw', () => {
+    writeFileSync(join(project, 'frame.mjs'), "import { openPool } from 'timegrounded'\ntry { await openPool(42, { track: 'structured' }) } catch (error) { console.log(error.stack) }\n")
+    const result = run(process.execPath, ['--enable-source-maps', 'frame.mjs'], project)
+    expect(result.status, explain(result)).toBe(0)
+    const frame = /\((\S+\/node_modules\/timegrounded\/src\/adapters\/pool\.ts):(\d+):\d+\)/.exec(result.stdout)
+    expect(frame, result.stdout).not.toBeNull()
+    const line = readFileSync(frame![1]!, 'utf8').split('\n')[Number(frame![2]) - 1]
+    expect(line).toContain('throw new AdapterUsageError(')
   })
 
   test('imports from a plain .mjs script: the core and timegrounded/vitest', () => {
@@ -111,7 +130,7 @@ console.log(JSON.stringify({
     writeFileSync(
       join(project, 'usage.ts'),
       `import { resolveGold, validateDataset, type Answer, type Probe, type ValidationResult, type DatasetIssue } from 'timegrounded'
-import { timegroundedSuite, type TimegroundedSuiteOptions } from 'timegrounded/vitest'
+import { timegroundedSuite, type TimegroundedSuiteOptions, type TimegroundedPluginOptions } from 'timegrounded/vitest'
 
 const answer: Answer = resolveGold([], { slot: 'notification_channel', scope: 'personal', asOf: '2025-01-01T00:00:00Z' })
 const state: 'known' | 'unknown' | 'withdrawn' | 'needs_clarification' | 'expired' = answer.state
@@ -122,7 +141,11 @@ const pending: Promise<ValidationResult> = validateDataset()
 const firstIssue = (result: ValidationResult): DatasetIssue | undefined => (result.status === 'invalid' ? result.issues[0] : undefined)
 const index = (probe: Probe): number => probe.after_event_index
 const options: TimegroundedSuiteOptions | undefined = undefined
-export { state, wrong, pending, firstIssue, index, options, timegroundedSuite }
+// familyThresholds is keyed by the family union: a misspelt family does not type-check.
+const gated: TimegroundedPluginOptions = { familyThresholds: { withdrawal: { currentStateAccuracy: { min: 1 } } } }
+// @ts-expect-error withdrawl is not a family
+const misspelt: TimegroundedPluginOptions = { familyThresholds: { withdrawl: { currentStateAccuracy: { min: 1 } } } }
+export { state, wrong, pending, firstIssue, index, options, gated, misspelt, timegroundedSuite }
 `,
     )
     const result = run(process.execPath, [TSC, '-p', 'tsconfig.json'], project)

@@ -44,6 +44,8 @@ export class AdapterRefusedError extends TimegroundedError {
     readonly declared: unknown,
   ) {
     super('ADAPTER_REFUSED', message)
+    // The message says what to change; a stack into the harness would only push it out of an adapter's stderr tail.
+    this.stack = `${this.name} [ADAPTER_REFUSED]: ${message}`
   }
 }
 

@@ -73,8 +73,7 @@ export function renderViolationInSuite(violation: Violation): string {
     case 'threshold': {
       const bound = [violation.bound.min !== undefined ? `min ${violation.bound.min}` : null, violation.bound.max !== undefined ? `max ${violation.bound.max}` : null].filter(Boolean).join(', ')
       const side = violation.bound.max !== undefined && violation.actual.value !== null && violation.actual.value > violation.bound.max ? 'above' : 'below'
-      const label = violation.moved.every((move) => move.before === null) ? 'families outside the bound' : 'families that moved'
-      return `${where} is ${formatMetricValue(violation.metric, violation.actual)}, ${side} the threshold (${bound})${formatFamilies(violation.metric, violation.moved, label)}. ${NEXT_STEP.threshold}`
+      return `${where} is ${formatMetricValue(violation.metric, violation.actual)}, ${side} the threshold (${bound})${formatFamilies(violation.metric, violation.moved, 'families outside the bound')}. ${NEXT_STEP.threshold}`
     }
     case 'regression': {
       const tolerance = violation.tolerance > 0 ? `, beyond the tolerance ${violation.tolerance}` : ''

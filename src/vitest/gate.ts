@@ -225,7 +225,8 @@ export function evaluateGate(input: GateInput): Violation[] {
       return
     }
     if (outsideBound(actual.value, bound)) {
-      const moved = family !== null ? [] : familyMoves(metric, current, baseline, (after) => after.value !== null && outsideBound(after.value, bound))
+      // The families that break the bound themselves, whatever the baseline says.
+      const moved = family !== null ? [] : familyMoves(metric, current, null, (after) => after.value !== null && outsideBound(after.value, bound))
       violations.push({ kind: 'threshold', suite, metric, family, actual, bound, moved })
     }
   }

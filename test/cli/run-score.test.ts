@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const CLI = join(ROOT, 'dist/cli/main.js')
 const SCRIPTED = fileURLToPath(new URL('./fixtures/scripted-adapter.mjs', import.meta.url))
+const FAULT_ADAPTER = fileURLToPath(new URL('../fixtures/adapters/fault-adapter.mjs', import.meta.url))
 let work: string
 
 beforeAll(() => {
@@ -166,6 +167,8 @@ describe('adapter commands (the subprocess path)', () => {
     // The summary shows what went wrong, not only how often.
     expect(result.stdout).toContain(`First errors (${errors.length} error rows, ${errors.length} distinct messages):`)
     expect(result.stdout).toContain(`  ${errors[0].probe_id}: ${errors[0].error}\n  ${errors[1].probe_id}: ${errors[1].error}\n  ${errors[2].probe_id}: ${errors[2].error}\n  … and ${errors.length - 3} more distinct messages`)
+    // The exit code in words: how many errored, which, and that the rates leave them out.
+    expect(result.stdout).toContain(`INCOMPLETE: ${errors.length} of 60 probes errored (${errors.map((row) => row.probe_id).join(', ')}); every rate above leaves them out, so the run cannot pass (exit 1)`)
   })
 
   test('an adapter that exits badly on shutdown: a warning on stderr and in run_manifest.json; the complete run still exits 0', () => {
@@ -251,6 +254,40 @@ describe('usage and data errors exit 2', () => {
     const result = cli(args)
     expect(result.status).toBe(2)
     expect(result.stderr).toContain(message)
+  })
+
+  test('an adapter process whose answers answerSchema rejects: error rows naming the probe and the zod issue, exit 1', () => {
+    const out = join(work, 'schema-invalid')
+    const result = cli(['run', '--split', 'smoke', '--output', out, '--', process.execPath, FAULT_ADAPTER, 'schema-invalid', 'withdrawal-00'])
+    expect(result.status).toBe(1)
+    const errors = jsonl(join(out, 'predictions.jsonl')).filter((row) => row.status === 'error')
+    // Every probe of the faulty episode (withdrawal-00): known answers without a value, the others withdrawn with one.
+    expect(new Set(errors.map((row) => row.episode_id))).toEqual(new Set(['withdrawal-00']))
+    expect(errors).toHaveLength(4)
+    expect(errors.map((row) => row.error)).toContain('query: the answer {"state":"known"} fails answerSchema: value: a known answer needs a value (a string or a list of strings)')
+    expect(errors.map((row) => row.error)).toContain('query: the answer {"state":"withdrawn","value":"dark"} fails answerSchema: value: state withdrawn must carry value null, not "dark"')
+    expect(result.stdout).toContain(`  ${errors[0].probe_id}: query: the answer {"state":"known"} fails answerSchema`)
+  })
+
+  test('serveNdjson in an adapter process: a store object without reset() is refused at start-up, as in process; a factory is served', () => {
+    const script = (source: string) => {
+      const path = join(work, `serve-${source}.mjs`)
+      writeFileSync(
+        path,
+        `import { serveNdjson } from ${JSON.stringify(join(ROOT, 'dist/index.js'))}\n` +
+          // Last write wins on `set`; everything else forgets the slot. Correct or not, every answer is valid.
+          "const create = () => { const facts = new Map(); return { ingest: (e) => { const a = e.assertion; if (a?.op === 'set') facts.set(a.scope + a.slot, a.value); else if (a) facts.delete(a.scope + a.slot) }, query: (q) => (facts.has(q.scope + q.slot) ? { state: 'known', value: facts.get(q.scope + q.slot) } : { state: 'unknown', value: null }) } }\n" +
+          `await serveNdjson(${source === 'object' ? 'create()' : 'create'}, process.stdin, process.stdout)\n`,
+      )
+      return path
+    }
+    const refused = cli(['run', '--split', 'smoke', '--output', join(work, 'serve-object'), '--', process.execPath, script('object')])
+    expect(refused.status).toBe(2)
+    expect(refused.stderr).toContain('has no reset() method, but one store object serves every episode and memory must not outlive its episode. Add reset() that forgets everything, or pass a factory')
+    const served = cli(['run', '--split', 'smoke', '--output', join(work, 'serve-factory'), '--', process.execPath, script('factory')])
+    expect(served.stdout).toContain('60 probes: 54 answered, 6 unsupported, 0 errors; complete')
+    // A fresh store per episode: the memory of one episode never answers in the next (a shared store would leak it).
+    expect(served.status).toBe(0)
   })
 
   test('an invalid dataset directory', () => {

@@ -62,6 +62,7 @@ describe('timegrounded probe', () => {
     expect(run.stdout).toMatch(/probe {3}\(timestamps-only\) {6}\d+\.\d% \(\d+\/12\)/)
     expect(run.stdout).toMatch(/delta {3}\(probe − control\) {6}-\d+\.\d pts, 95% CI \[-\d+\.\d, -\d+\.\d\] \(paired bootstrap over 12 questions, seed 20240101, 1000 resamples\)/)
     expect(run.stdout).toContain('ceiling (reference reader)     100.0% (12/12)')
+    expect(run.stdout).toContain('  A drop under the probe (its 95% interval lies below zero)')
     expect(run.stdout).toContain('Twelve questions is a probe, not a ranking')
   })
 
@@ -72,8 +73,21 @@ describe('timegrounded probe', () => {
     expect(result.control).toMatchObject({ mode: 'timestamps-and-text', questions: 12, correct: 12 })
     expect(result.probe).toMatchObject({ mode: 'timestamps-only', questions: 12, correct: 12 })
     expect(result.delta).toMatchObject({ value: 0, n: 12 })
+    expect(result.verdict).toMatchObject({ kind: 'timestamps_honoured', ceiling: 'perfect' })
     expect(result.probe.judge).toMatchObject({ kind: 'deterministic', model: null, prompt_fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) })
     expect(result.probe.rows).toHaveLength(12)
+  })
+
+  test('an agent that ignores time entirely: the same score in both modes, and the verdict is "cannot tell", in text and in --json', () => {
+    const text = timegrounded(['probe', '--', process.execPath, AGENT], { TG_AGENT_ANSWER: 'Yes.' })
+    expect(text.stdout).toContain('  delta   (probe − control)      ±0.0 pts, 95% CI [0.0, 0.0]')
+    expect(text.stdout).toContain(
+      '  Cannot tell: no drop, but the control’s 25.0% is well below a perfect score (no ceiling ran), so the agent fails with or without printed dates; a zero delta only says its score does not depend on them.',
+    )
+    expect(text.stdout).not.toContain('honours the timestamps')
+    expect(text.status).toBe(0)
+    const json = timegrounded(['probe', '--json', '--', process.execPath, AGENT], { TG_AGENT_ANSWER: 'Yes.' })
+    expect(JSON.parse(json.stdout).verdict).toMatchObject({ kind: 'cannot_tell', ceiling: 'perfect', control_vs_ceiling: { value: -0.75, n: 12 } })
   })
 
   test('--dry-run --json prints only the grounding record and calls no agent', () => {

@@ -64,7 +64,7 @@ describe('a faulty memory under real Vitest', () => {
 
   test.each([
     ['store-query-throws', /^query: store\.query threw: query exploded on purpose$/],
-    ['store-query-bad-state', /^query: invalid state "maybe" in answer \{"state":"maybe","value":42\}/],
+    ['store-query-bad-state', /^query: the answer \{"state":"maybe","value":42\} fails answerSchema: state: Invalid option: expected one of "known"\|.*; value: expected a string, a list of strings or null$/],
     ['store-query-never', /^query: store\.query did not settle within 1000 ms \(`timeoutMs`\); the call was abandoned$/],
     ['store-ingest-never', /^ingest: store\.ingest did not settle within 1000 ms/],
     ['store-reset-throws', /^reset: store\.reset threw: reset exploded on purpose$/],

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { assertBuilt, FIXTURES, runVitest, scratchDir } from './run-vitest.js'
-import { renderViolation } from '../../src/vitest/gate.js'
+import { renderViolation } from '../../src/vitest/gate-lines.js'
 
 const PROJECT = join(FIXTURES, 'basic')
 let scratch: string
@@ -47,7 +47,7 @@ describe('a newcomer following the README', () => {
     const variables = env('fixed')
     expect((await run(['-u'], { ...variables, TG_BUG: 'stale' })).code).toBe(0)
     const fixed = await run([], variables)
-    expect(fixed.output).toMatch(/timegrounded \[tivarq\] 12 probes failing in the baseline now pass \(.*replacement-00-q3.*\); record them with `vitest run -u` so that a relapse fails CI/)
+    expect(fixed.output).toMatch(/timegrounded \[tivarq\] 12 probes failing in the baseline now pass \(.*replacement-00-q3.*\); record them with `npx vitest run -u` so that a relapse fails CI/)
     expect(fixed.code).toBe(0)
   })
 
@@ -83,7 +83,7 @@ describe('a newcomer following the README', () => {
 
   test('a precision that lost all its cases says the store stopped giving that answer, not that a capability was dropped', () => {
     const line = renderViolation({ kind: 'unmeasured', suite: 'tivarq', metric: 'abstentionPrecision', family: null, cause: 'baseline', baseline: { value: 1, cases: 4 } })
-    expect(line).toBe('[tivarq] abstentionPrecision was 1 (4 cases) in the baseline but is not measured in this run (no cases: the store never answered unknown, withdrawn or expired in this run)')
+    expect(line).toBe('[tivarq] abstentionPrecision was 4 of 4 (1) in the baseline but is not measured in this run (no cases: the store never answered unknown, withdrawn or expired in this run). Declare the capability again, or accept with `npx vitest run -u`.')
     const recall = renderViolation({ kind: 'unmeasured', suite: 'tivarq', metric: 'historicalAccuracy', family: null, cause: 'baseline', baseline: { value: 1, cases: 4 } })
     expect(recall).toContain('(no cases: was a capability dropped?)')
   })

@@ -23,8 +23,19 @@ describe('time-grounded tests under real Vitest', () => {
     expect(result.output).toContain('probe   (timestamps-only)      100.0% (12/12)')
     expect(result.output).toContain('delta   (probe − control)      ±0.0 pts, 95% CI [0.0, 0.0] (paired bootstrap over 12 questions, seed 20240101, 1000 resamples)')
     expect(result.output).toContain('ceiling (reference reader)     100.0% (12/12)')
+    expect(result.output).toContain('  No drop beyond chance, and the control’s 100.0% is within reach of the ceiling’s 100.0%: the agent honours the timestamps it is given (on these questions).')
     expect(result.output).toContain('Twelve questions is a probe, not a ranking')
     expect(result.code).toBe(0)
+  })
+
+  test('an agent that ignores time scores the same in both modes, and the verdict says it cannot tell, not that timestamps are honoured', async () => {
+    const result = await run({ TG_AGENT: 'yes-sayer' })
+    expect(result.output).toContain('control (timestamps-and-text)  25.0% (3/12)')
+    expect(result.output).toContain('probe   (timestamps-only)      25.0% (3/12)')
+    expect(result.output).toContain(
+      '  Cannot tell: no drop, but the control’s 25.0% is well below a perfect score (no ceiling ran), so the agent fails with or without printed dates; a zero delta only says its score does not depend on them.',
+    )
+    expect(result.output).not.toContain('honours the timestamps')
   })
 
   test('an agent that stamps ingestion order: probe questions fail, saying the control got them right', async () => {
@@ -33,6 +44,7 @@ describe('time-grounded tests under real Vitest', () => {
     expect(result.output).toContain('Tests  7 failed | 17 passed (24)')
     expect(result.output).toContain('probe   (timestamps-only)      41.7% (5/12)')
     expect(result.output).toMatch(/delta {3}\(probe − control\) {6}-58\.3 pts, 95% CI \[-\d+\.\d, -\d+\.\d\]/)
+    expect(result.output).toContain('  A drop under the probe (its 95% interval lies below zero): that share of the temporal score came from dates printed in the prompt, not from stored time.')
     expect(result.output).toContain('probe question tg-current-01 (timestamps-only): answered "Yes.", judged incorrect (read yes, expected no). The control answered it correctly')
   })
 

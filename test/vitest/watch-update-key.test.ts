@@ -157,6 +157,7 @@ test('in watch mode, the `u` key re-runs with update mode on and writes the base
     const firstRun = text().slice(0, at)
     expect(firstRun).toContain('timegrounded [tivarq] 60 of 60 probes ran: 50 passed, 10 failed, 0 known failures')
     expect(firstRun).toContain('timegrounded [tivarq] no baseline for this suite in')
+    expect(firstRun).toContain('record one with `npx vitest run -u`')
     // The failing probes as Vitest names them, in run order (the order the reporter lists them in).
     const failedProbes = [...firstRun.matchAll(/^ FAIL {2}probes\/whole\.probes\.ts > .* > (\S+) \[/gm)].map((match) => match[1]!)
     expect(failedProbes).toHaveLength(10)
@@ -174,6 +175,8 @@ test('in watch mode, the `u` key re-runs with update mode on and writes the base
     expect(rerun).toContain('timegrounded [tivarq] 60 of 60 probes ran: 50 passed, 0 failed, 10 known failures')
     expect(rerun).toContain(`timegrounded [tivarq] known failures (recorded in the new baseline): ${failedProbes.join(', ')}\n`)
     expect(rerun).toMatch(/timegrounded \[tivarq\] baseline written to \S*timegrounded\.baseline\.json: 60 probes, 10 recorded as known failures/)
+    // Never silently: the rewrite says what it accepted.
+    expect(rerun).toContain(`timegrounded [tivarq] accepted: no earlier baseline of this suite to compare with; 10 probes recorded as failing (${failedProbes.join(', ')})\n`)
     const baseline = JSON.parse(readFileSync(baselineFile, 'utf8'))
     expect(baseline.format).toBe('timegrounded.baseline.v1')
     const outcomes = baseline.suites.tivarq.probes as Record<string, string>

@@ -1,5 +1,6 @@
 // Watch mode end to end: start `vitest --watch` on a copy of the watch fixture,
-// edit the store's bug switch, and read the "changed since previous run" lines.
+// edit the store's bug switch, and read the "changed since previous run" lines;
+// and `vitest --watch -u`, which records on its first run only.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -7,20 +8,35 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { assertBuilt, FIXTURES, scratchDir, stripAnsi, VITEST_BIN } from './run-vitest.js'
 
 let scratch: string
-let child: ChildProcess | undefined
+const children: ChildProcess[] = []
 let output = ''
 
 beforeAll(() => {
   assertBuilt()
   scratch = scratchDir('vitest-watch')
-  mkdirSync(join(scratch, 'watch'))
-  cpSync(join(FIXTURES, 'watch'), join(scratch, 'watch'), { recursive: true })
   cpSync(join(FIXTURES, 'store.ts'), join(scratch, 'store.ts'))
 })
 afterAll(() => {
-  if (child && child.exitCode === null) child.kill('SIGKILL')
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
   rmSync(scratch, { recursive: true, force: true })
 })
+
+/** `vitest --watch ...args` on a fresh copy of the watch fixture named `name`; returns its root. */
+function startWatch(name: string, args: string[], extra: Record<string, string> = {}): string {
+  const root = join(scratch, name)
+  mkdirSync(root)
+  cpSync(join(FIXTURES, 'watch'), root, { recursive: true })
+  // The fixture imports ../../store.js: the copy in `scratch`, one level above each project, as in the repository.
+  const env: Record<string, string | undefined> = { ...process.env }
+  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key.startsWith('TG_') || key === 'TEST' || key === 'NODE_ENV' || key === 'CI') delete env[key]
+  Object.assign(env, { TG_CACHE_DIR: join(scratch, `cache-${name}`), TG_OUTPUT: join(scratch, `out-${name}`), FORCE_COLOR: '0', ...extra })
+  output = ''
+  const child = spawn(process.execPath, [VITEST_BIN, '--watch', '--root', root, ...args], { cwd: root, env, stdio: ['pipe', 'pipe', 'pipe'] })
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  children.push(child)
+  return root
+}
 
 /** Wait until the output (after `from`) contains `text`; bounded. */
 async function waitFor(text: string, from: number, timeoutMs = 30_000): Promise<number> {
@@ -33,25 +49,37 @@ async function waitFor(text: string, from: number, timeoutMs = 30_000): Promise<
   throw new Error(`watch mode never printed ${JSON.stringify(text)} within ${timeoutMs} ms; output so far:\n${stripAnsi(output).slice(-4000)}`)
 }
 
-test('after a store edit, watch mode re-runs and prints one line per metric that changed since the previous run', async () => {
-  const root = join(scratch, 'watch')
-  const env: Record<string, string | undefined> = { ...process.env, TG_CACHE_DIR: join(scratch, 'cache'), TG_OUTPUT: join(scratch, 'out'), FORCE_COLOR: '0' }
-  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'TEST' || key === 'NODE_ENV' || key === 'CI') delete env[key]
-  child = spawn(process.execPath, [VITEST_BIN, '--watch', '--root', root], { cwd: root, env, stdio: ['pipe', 'pipe', 'pipe'] })
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
-
+test('after a store edit, watch mode re-runs and prints one line per metric that changed since the previous run, naming the families that moved', async () => {
+  const root = startWatch('edits', [])
   let at = await waitFor('60 of 60 probes ran: 48 passed, 12 failed', 0)
   const bugFile = join(root, 'bug.ts')
   writeFileSync(bugFile, readFileSync(bugFile, 'utf8').replace("'stale'", "'none'"))
   at = await waitFor('60 of 60 probes ran: 60 passed, 0 failed', at)
-  await waitFor('changed since previous run: staleValueLeakageRate 0.533333 (15 cases) → 0 (15 cases), better', at)
-  await waitFor('changed since previous run: transitionSuccessRate 0.384615 (13 cases) → 1 (13 cases), better', at)
+  await waitFor('changed since previous run: staleValueLeakageRate fell from 8 of 15 to 0 of 15 (0.533333 → 0), better; families: add_vs_replace 1/1 → 0/1, duplicate_event 1/1 → 0/1,', at)
+  await waitFor('changed since previous run: transitionSuccessRate rose from 5 of 13 to 13 of 13 (0.384615 → 1), better; families: ', at)
 
   writeFileSync(bugFile, readFileSync(bugFile, 'utf8').replace("'none'", "'forget'"))
   at = await waitFor('60 of 60 probes ran: 50 passed, 10 failed', at)
-  await waitFor('changed since previous run: abstentionPrecision 1 (2 cases) → 0.166667 (12 cases), worse', at)
+  await waitFor('changed since previous run: abstentionPrecision fell from 2 of 2 to 2 of 12 (1 → 0.166667), worse', at)
   const afterSecond = stripAnsi(output).slice(at)
-  expect(afterSecond).not.toContain('staleValueLeakageRate 0 (15 cases) →')
-  child.kill('SIGTERM')
+  expect(afterSecond).not.toContain('staleValueLeakageRate fell from 0 of 15')
+  children.at(-1)!.kill('SIGTERM')
+})
+
+test('`vitest -u` records the baseline on its first run only: a later save compares with it and never rewrites it', async () => {
+  const baseline = join(scratch, 'first-run-only.baseline.json')
+  const root = startWatch('update-first', ['-u'], { TG_BASELINE: baseline })
+  let at = await waitFor('baseline written to', 0)
+  at = await waitFor('accepted: no earlier baseline of this suite to compare with; 12 probes recorded as failing (replacement-00-q3,', at)
+  const recorded = readFileSync(baseline, 'utf8')
+  // The `stale` bug recorded; now `forget`: fewer wrong answers, but "unknown" where facts are known.
+  const bugFile = join(root, 'bug.ts')
+  writeFileSync(bugFile, readFileSync(bugFile, 'utf8').replace("'stale'", "'forget'"))
+  at = await waitFor('60 of 60 probes ran: 50 passed, 0 failed, 10 known failures', at)
+  await waitFor('`-u` rewrote the baseline on the first run only: this re-run (a file changed) was compared with it; press `u` to record again', at)
+  await waitFor('gate violation: abstentionPrecision fell from 2 of 2 to 2 of 12 (1 → 0.166667) since the baseline; families: ', at)
+  await waitFor('gate failed (no thresholds set; baseline ', at)
+  expect(stripAnsi(output).slice(at)).not.toContain('baseline written to')
+  expect(readFileSync(baseline, 'utf8')).toBe(recorded)
+  children.at(-1)!.kill('SIGTERM')
 })

@@ -381,10 +381,15 @@ interface CoveredElsewhere {
 
 /** Commands another test runs, keyed by the exact README text. */
 const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
-  'npm i -D timegrounded vitest': {
+  'npm pack': {
+    file: 'test/package.test.ts',
+    runs: ["run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)"],
+    why: 'packs this repository; that test packs the built project (the build is npm test\'s first step, as `npm pack` runs it through prepack)',
+  },
+  'npm i -D ../timegrounded/timegrounded-0.1.0.tgz vitest@4.1.12': {
     file: 'test/package.test.ts',
     runs: ["['install', join(work, info!.filename), `vitest@${packageJson.devDependencies['vitest']}`"],
-    why: 'installs from the registry; that test installs the packed tarball and vitest into a fresh project',
+    why: 'installs the packed tarball and vitest into a fresh project, as that test does',
   },
   'npx vitest run': {
     file: 'test/vitest/e2e.test.ts',
@@ -393,12 +398,12 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
   },
   'npx vitest': {
     file: 'test/vitest/watch.test.ts',
-    runs: ["[VITEST_BIN, '--watch', '--root', root]"],
+    runs: ["[VITEST_BIN, '--watch', '--root', root, ...args]", "startWatch('edits', [])"],
     why: 'watch mode runs until stopped; that test edits the store under a live watcher',
   },
   'npx vitest run -u': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-u']"], why: 'records a baseline of a fixture project' },
-  'npx vitest run -t replacement-00-q3': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-t', 'replacement-00-q3']"], why: 'filters a fixture project' },
-  'npx vitest run -t replacement-00': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-t', 'reversal-00']"], why: 'an episode filter (another episode)' },
+  'npx vitest run -t replacement-01-q3': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-t', 'replacement-00-q3']"], why: 'a probe filter on a fixture project (smoke split: the same id, episode 00)' },
+  'npx vitest run -t replacement-01': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-t', 'reversal-00']"], why: 'an episode filter (another episode, smoke split)' },
   'npx vitest run -t replacement': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-t', 'withdrawal']"], why: 'a family filter (another family)' },
   'npx vitest run --shard=1/2 --reporter=blob': {
     file: 'test/vitest/e2e.test.ts',
@@ -502,6 +507,13 @@ describe('finding the commands', () => {
     const stale = [...Object.keys(RUN_HERE), ...Object.keys(COVERED_ELSEWHERE), ...Object.keys(BY_CI)].filter((command) => !documented.has(command))
     expect(stale, 'these coverage entries name commands README.md no longer has; remove them from test/readme.test.ts').toEqual([])
   })
+})
+
+test('the TypeScript snippets import relative files with a .js extension, as NodeNext resolution needs', () => {
+  const snippets = [...README.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!)
+  const relative = snippets.flatMap((code) => [...code.matchAll(/from '(\.{1,2}\/[^']*)'/g)].map((match) => match[1]!))
+  expect(relative.length).toBeGreaterThan(2)
+  expect(relative.filter((path) => !path.endsWith('.js'))).toEqual([])
 })
 
 describe.sequential('every README command is covered', () => {

@@ -6,9 +6,13 @@
  */
 import { RECORD_COMMAND, type FamilyMove, type MetricChange, type MetricName, type MetricValue, type Violation } from './gate.js'
 
-/** How many cases a rate's value stands for, when it is a whole number (a rate is hits / cases, rounded to 6 places). */
-function hitsOf(value: MetricValue): number | null {
-  if (value.value === null) return null
+/**
+ * How many cases a rate's value stands for, when it is a whole number (a rate is
+ * hits / cases, rounded to 6 places). Never for an F1 (not a share of its cases)
+ * or a latency.
+ */
+function hitsOf(value: MetricValue, metric: MetricName): number | null {
+  if (value.value === null || metric.endsWith('F1') || isLatency(metric)) return null
   const hits = value.value * value.cases
   return Math.abs(hits - Math.round(hits)) < 1e-3 ? Math.round(hits) : null
 }
@@ -21,14 +25,14 @@ function isLatency(metric: MetricName): boolean {
 export function formatMetricValue(metric: MetricName, value: MetricValue): string {
   if (value.value === null) return `not measured (${value.cases} cases)`
   if (isLatency(metric)) return `${value.value} ms (${value.cases} cases)`
-  const hits = hitsOf(value)
+  const hits = hitsOf(value, metric)
   return hits === null ? `${value.value} (${value.cases} cases)` : `${hits} of ${value.cases} (${value.value})`
 }
 
 /** A family's value in a list: `4/4`, or `0.8 (5)` when it is not a count of cases, `—` when not measured. */
 function compact(metric: MetricName, value: MetricValue | null): string {
   if (value === null || value.value === null) return '—'
-  const hits = isLatency(metric) ? null : hitsOf(value)
+  const hits = hitsOf(value, metric)
   return hits === null ? `${value.value} (${value.cases})` : `${hits}/${value.cases}`
 }
 
@@ -46,10 +50,10 @@ export function describeMove(metric: MetricName, before: MetricValue, after: Met
   const counts = (value: MetricValue): string => {
     if (value.value === null) return `not measured (${value.cases} cases)`
     if (isLatency(metric)) return `${value.value} ms`
-    const hits = hitsOf(value)
+    const hits = hitsOf(value, metric)
     return hits === null ? `${value.value} (${value.cases} cases)` : `${hits} of ${value.cases}`
   }
-  const counted = !isLatency(metric) && hitsOf(before) !== null && hitsOf(after) !== null
+  const counted = hitsOf(before, metric) !== null && hitsOf(after, metric) !== null
   const values = counted ? ` (${before.value} → ${after.value})` : ''
   return `${verb} from ${counts(before)} to ${counts(after)}${values}`
 }

@@ -112,7 +112,9 @@ export class TimegroundedReporter implements Reporter {
   private updateRequest(): UpdateRequest {
     const vitest = this.vitest!
     if (vitest.snapshot.options.updateSnapshot !== 'all') return { kind: 'none' }
-    if (!vitest.config.watch || this.runsStarted === 0 || this.rerunTrigger === UPDATE_KEY_TRIGGER) return { kind: 'update' }
+    if (!vitest.config.watch || this.runsStarted === 0) return { kind: 'update' }
+    // Started without -u, update mode can only come from the `u` key; started with -u, the re-run's trigger tells.
+    if (vitest.config.snapshotOptions.updateSnapshot !== 'all' || this.rerunTrigger === UPDATE_KEY_TRIGGER) return { kind: 'update' }
     return { kind: 'ignored-in-watch' }
   }
 

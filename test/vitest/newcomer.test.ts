@@ -1,30 +1,20 @@
 // What a newcomer following the README runs into: -u with shards, probes fixed since
 // the baseline, the time-grounded probe for an agent alone, and an unmeasured precision.
 // Real Vitest on test/fixtures/vitest-projects/basic, checked by output, files and exit code.
-import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { assertBuilt, FIXTURES, runVitest, scratchDir } from './run-vitest.js'
+import { describe, expect, test } from 'vitest'
+import { basicScenarios, FIXTURES, runVitest } from './run-vitest.js'
 import { renderViolation } from '../../src/vitest/gate-lines.js'
 
 const PROJECT = join(FIXTURES, 'basic')
-let scratch: string
-beforeAll(() => {
-  assertBuilt()
-  scratch = scratchDir('vitest-newcomer')
-})
-afterAll(() => rmSync(scratch, { recursive: true, force: true }))
-
-function env(name: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { TG_BASELINE: join(scratch, `${name}.baseline.json`), TG_OUTPUT: join(scratch, `${name}-out`), TG_CACHE_DIR: join(scratch, 'cache'), ...extra }
-}
-const run = (args: string[], variables: Record<string, string>) => runVitest(['run', '--root', PROJECT, ...args], { cwd: PROJECT, env: variables })
+const { scratch, env, run } = basicScenarios('vitest-newcomer')
 const merge = (blobs: string, args: string[], variables: Record<string, string>) => runVitest(['--root', PROJECT, `--merge-reports=${blobs}`, ...args], { cwd: PROJECT, env: variables })
 
 describe('a newcomer following the README', () => {
   test('shards run with -u say nothing is written yet; --merge-reports -u writes the baseline; a merge without -u does not let those probes pass', async () => {
     const variables = env('shard-u', { TG_BUG: 'stale', TG_INCLUDE: 'probes/part*.probes.ts' })
-    const blobs = join(scratch, 'shard-u-blobs')
+    const blobs = join(scratch(), 'shard-u-blobs')
     for (const shard of ['1/2', '2/2']) {
       const result = await run([`--shard=${shard}`, '--reporter=blob', `--outputFile=${join(blobs, `blob-${shard.replace('/', '-')}.json`)}`, '-u'], variables)
       expect(result.output).toContain(`shard ${shard}: \`-u\` recorded this shard's wrong answers as known failures; nothing is written until \`vitest --merge-reports -u\``)
@@ -57,7 +47,7 @@ describe('a newcomer following the README', () => {
     expect(alone.output).toContain('Tests  24 passed (24)')
     expect(alone.output).toMatch(/delta\s+\(probe − control\)\s+±0\.0 pts/)
     expect(alone.code).toBe(0)
-    expect(existsSync(join(scratch, 'agent-alone-out', 'time-grounded.json'))).toBe(true)
+    expect(existsSync(join(scratch(), 'agent-alone-out', 'time-grounded.json'))).toBe(true)
 
     for (const as of ['object', 'factory']) {
       const mixedUp = await run([], env(`agent-${as}`, { ...include, TG_AGENT_AS: as }))
@@ -68,7 +58,7 @@ describe('a newcomer following the README', () => {
   })
 
   test('with several suites, the GitHub step summary heads each suite\'s report with its name', async () => {
-    const summary = join(scratch, 'several-suites-summary.md')
+    const summary = join(scratch(), 'several-suites-summary.md')
     const result = await run([], env('several', { TG_INCLUDE: 'probes/sources.probes.ts', GITHUB_STEP_SUMMARY: summary }))
     expect(result.output).toContain('timegrounded [latest-process] 60 of 60 probes ran')
     const markdown = readFileSync(summary, 'utf8')

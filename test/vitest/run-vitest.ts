@@ -1,8 +1,9 @@
 // Runs the real Vitest CLI as a subprocess on a fixture project (e2e helper, not a test file).
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
+import { afterAll, beforeAll } from 'vitest'
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url))
 export const VITEST_BIN = join(REPO, 'node_modules/vitest/vitest.mjs')
@@ -54,4 +55,28 @@ export function runVitest(args: string[], options: { cwd: string; env?: Record<s
 
 export function stripAnsi(text: string): string {
   return text.replace(ANSI, '')
+}
+
+/**
+ * Scenarios on the `basic` fixture project for one test file: a scratch directory made
+ * before its tests and removed after; `env(name)` gives a scenario its own baseline file
+ * and output directory (and the file's shared Vite cache); `run(args, env)` is `vitest run`.
+ */
+export function basicScenarios(prefix: string): {
+  scratch: () => string
+  env: (name: string, extra?: Record<string, string>) => Record<string, string>
+  run: (args: string[], env: Record<string, string>) => Promise<VitestRun>
+} {
+  const project = join(FIXTURES, 'basic')
+  let scratch = ''
+  beforeAll(() => {
+    assertBuilt()
+    scratch = scratchDir(prefix)
+  })
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+  return {
+    scratch: () => scratch,
+    env: (name, extra = {}) => ({ TG_BASELINE: join(scratch, `${name}.baseline.json`), TG_OUTPUT: join(scratch, `${name}-out`), TG_CACHE_DIR: join(scratch, 'cache'), ...extra }),
+    run: (args, env) => runVitest(['run', '--root', project, ...args], { cwd: project, env }),
+  }
 }

@@ -8,6 +8,7 @@
 // ─── Errors ──────────────────────────────────────────────────────────────────
 
 export { TimegroundedError, DatasetError } from './errors.js'
+export { OptionError } from './options.js'
 
 // ─── TIVARQ schema and gold answers ──────────────────────────────────────────
 

@@ -11,6 +11,7 @@ import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node
 import { DATASET_SEED } from '../tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../tivarq/score.js'
 import type { PredictionRow } from '../tivarq/results.js'
+import { RunWriter } from '../tivarq/output.js'
 import { renderReport } from '../report/terminal.js'
 import { renderMarkdown } from '../report/markdown.js'
 import { HARNESS_VERSION } from '../version.js'
@@ -225,8 +226,9 @@ export class TimegroundedReporter implements Reporter {
     const scored = scoredMetricsOf(report)
     const covered = rows.length === suite.probeTotal
 
-    writeAtomic(join(run.outputDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`)
-    writeAtomic(join(run.outputDir, 'predictions.jsonl'), rows.map((row) => `${JSON.stringify(row)}\n`).join(''))
+    const files = new RunWriter(run.outputDir)
+    files.writeReport(report)
+    files.writePredictions(rows)
 
     const decisions = countDecisions(metas)
     lines.push(

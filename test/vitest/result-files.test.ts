@@ -4,18 +4,11 @@
 import { spawnSync } from 'node:child_process'
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { assertBuilt, FIXTURES, REPO, runVitest, scratchDir } from './run-vitest.js'
 
 const PROJECT = join(FIXTURES, 'basic')
 const CLI = join(REPO, 'dist/cli/main.js')
-let scratch: string
-
-beforeAll(() => {
-  assertBuilt()
-  scratch = scratchDir('result-files')
-})
-afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 /** The text with every measured time replaced: latencies and update lags in rows, their percentiles and means in reports. */
 function withoutTimes(text: string): string {
@@ -27,6 +20,16 @@ function cli(...args: string[]) {
 }
 
 test('Vitest and `timegrounded run` write the same predictions.jsonl and report.json for the same store; `score` reproduces the Vitest report byte for byte', async () => {
+  assertBuilt()
+  const scratch = scratchDir('result-files')
+  try {
+    await compareResultFiles(scratch)
+  } finally {
+    rmSync(scratch, { recursive: true, force: true })
+  }
+})
+
+async function compareResultFiles(scratch: string): Promise<void> {
   const fromVitest = join(scratch, 'vitest')
   const vitest = await runVitest(['run', '--root', PROJECT], {
     cwd: PROJECT,
@@ -48,4 +51,4 @@ test('Vitest and `timegrounded run` write the same predictions.jsonl and report.
   const rescored = join(scratch, 'rescored')
   expect(cli('score', join(fromVitest, 'predictions.jsonl'), '--output', rescored).status).toBe(0)
   expect(readFileSync(join(rescored, 'report.json'), 'utf8')).toBe(readFileSync(join(fromVitest, 'report.json'), 'utf8'))
-})
+}

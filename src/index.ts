@@ -49,7 +49,7 @@ export type { GeneratedDataset, WrittenDatasetFile, DatasetFileName } from './ti
 export { episodeParameters, planEpisode, TOPICS, INTERFACE_LANGUAGES } from './tivarq/generate-templates.js'
 export type { EpisodeParameters, EpisodePlan, EventPlan, StatementPlan, ReplayPlan, ProbePlan, Topic } from './tivarq/generate-templates.js'
 
-export { canonicalJsonLine, prettyJson, CanonicalJsonError } from './tivarq/canonical-json.js'
+export { canonicalJsonLine, pythonJsonLine, prettyJson, CanonicalJsonError } from './tivarq/canonical-json.js'
 export type { CanonicalJsonOptions, JsonValue } from './tivarq/canonical-json.js'
 
 // ─── Memory stores and adapters ──────────────────────────────────────────────
@@ -80,7 +80,7 @@ export { serveNdjson } from './adapters/serve.js'
 export { AdapterFault, AdapterRefusedError, AdapterStartError, AdapterUsageError, PoolClosedError } from './adapters/errors.js'
 export type { AdapterFaultCode, AdapterUsageCode } from './adapters/errors.js'
 
-export { builtinAdapter, BUILTIN_ADAPTERS, BUILTIN_NAMES, OracleStore, VersionedStore, LatestStore, HybridStore } from './adapters/baselines/index.js'
+export { builtinAdapter, BUILTIN_ADAPTERS, BUILTIN_NAMES, OracleStore, VersionedStore, LatestStore, HybridStore, CorrectingHybridStore } from './adapters/baselines/index.js'
 export type { BuiltinName, BuiltinAdapter } from './adapters/baselines/index.js'
 
 export { BaselineQueryError } from './adapters/baselines/query.js'
@@ -91,8 +91,8 @@ export type { BaselineQueryField } from './adapters/baselines/query.js'
 export { EpisodeRun, runSplit, orderProbes, errorRowFor, RunnerError } from './tivarq/runner.js'
 export type { RunnerOptions, RunSplitInput } from './tivarq/runner.js'
 
-export { NO_UPDATE_LAG } from './tivarq/results.js'
-export type { PredictionRow, AnsweredRow, UnsupportedRow, ErrorRow, UpdateLag, NoUpdateLag } from './tivarq/results.js'
+export { PREDICTION_KEY_ORDER } from './tivarq/results.js'
+export type { PredictionRow, PredictionBase, AnsweredRow, UnsupportedRow, ErrorRow, Prediction, ReportedUsage, UpdateLag } from './tivarq/results.js'
 
 // ─── Scoring and statistics ──────────────────────────────────────────────────
 
@@ -144,17 +144,22 @@ export type { SeededRandom, SortedSamples, BootstrapOptions, BootstrapInterval, 
 export {
   RunWriter,
   PredictionsFile,
+  predictionLine,
+  predictionsText,
+  resultJson,
   buildRunManifest,
+  manifestEnvironment,
   harnessCommit,
   aggregateReports,
   readPredictions,
   parsePredictions,
+  repetitionsOf,
   runFileNames,
   writeFileAtomic,
   PredictionsFileError,
   RUN_MANIFEST_SCHEMA,
 } from './tivarq/output.js'
-export type { RunManifest, RunManifestInput, RunAggregate, RateSpread, PredictionsIssue } from './tivarq/output.js'
+export type { RunManifest, RunManifestInput, ManifestCapabilities, RunAggregate, RateSpread, PredictionsIssue } from './tivarq/output.js'
 
 // ─── Reports (pure string renderers) ─────────────────────────────────────────
 
@@ -168,6 +173,7 @@ export {
   formatDetection,
   formatInterval,
   describeBootstrap,
+  describeRepeats,
   headlineMetrics,
 } from './report/index.js'
 export type { RenderOptions, SideBySideEntry, HeadlineMetric } from './report/index.js'

@@ -3,6 +3,7 @@
  * denominator, and a null rate is a dash, never a 0.
  */
 import type { DetectionMetrics, Rate, TivarqReport } from '../tivarq/score.js'
+import type { RunAggregate } from '../tivarq/output.js'
 
 /** A score as Python prints it: `1.0`, `0.9`, `0.944444`; `—` for null. */
 export function formatScore(score: number | null): string {
@@ -27,13 +28,13 @@ export function formatMs(ms: number | null): string {
 
 /** The bootstrap interval: `[0.7, 1.0]`, or `[—, —]` when no resample held a transition. */
 export function formatInterval(report: TivarqReport): string {
-  const ci = report.transition_success_95pct_bootstrap_ci
+  const ci = report.transition_success_bootstrap
   return `[${formatScore(ci.low)}, ${formatScore(ci.high)}]`
 }
 
 /** How the interval was made, with the seed that replays it. */
 export function describeBootstrap(report: TivarqReport): string {
-  const ci = report.transition_success_95pct_bootstrap_ci
+  const ci = report.transition_success_bootstrap
   return `${Math.round(ci.level * 100)}% episode bootstrap, ${ci.resamples} resamples, seed ${ci.seed}`
 }
 
@@ -89,4 +90,10 @@ export function formatCompleteness(report: TivarqReport): string {
   }
   if (!report.complete) return `INCOMPLETE: ${report.probe_counts.error} ${report.probe_counts.error === 1 ? 'probe' : 'probes'} errored`
   return 'complete'
+}
+
+/** One line on how transition success moved over repetitions: mean, sample sd, range, and each score. */
+export function describeRepeats(aggregate: RunAggregate): string {
+  const spread = aggregate.transition_success_rate
+  return `Transition success over ${aggregate.repeats} repetitions: mean ${formatScore(spread.mean)}, sample sd ${formatScore(spread.stddev)}, range [${formatScore(spread.min)}, ${formatScore(spread.max)}] (${spread.scores.map(formatScore).join(', ')})`
 }

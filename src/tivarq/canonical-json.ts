@@ -2,7 +2,10 @@
  * JSON text written exactly as the upstream Python generator writes it, so the
  * dataset files (and their SHA-256) come out byte for byte:
  * `json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(',', ':'))`
- * for rows and `json.dumps(value, indent=2, sort_keys=True)` for the manifest.
+ * for rows and `json.dumps(value, indent=2, sort_keys=True)` for the manifest;
+ * and as the upstream harness writes its result files: `json.dumps(row,
+ * ensure_ascii=False)` for prediction rows, `json.dumps(report, indent=2)` for
+ * reports (keys in the object's own order).
  *
  * Numbers: a safe integer prints as an integer (Python `int`); any other finite
  * number prints as Python's float `repr` (`0.1`, `1e-07`, `1e+16`), which
@@ -14,7 +17,7 @@ import { TimegroundedError } from '../errors.js'
 /** A value `canonicalJsonLine` and `prettyJson` can write. */
 export type JsonValue = null | boolean | number | bigint | string | readonly JsonValue[] | { readonly [key: string]: JsonValue | undefined }
 
-/** Options shared by both writers. */
+/** Options shared by the writers. */
 export interface CanonicalJsonOptions {
   /**
    * Escape every character outside printable ASCII as `\uXXXX` (Python's
@@ -22,6 +25,12 @@ export interface CanonicalJsonOptions {
    * @default false
    */
   ensureAscii?: boolean
+  /**
+   * Sort object keys by code point (Python's `sort_keys=True`); false keeps
+   * each object's own key order, as `json.dumps` does by default.
+   * @default true
+   */
+  sortKeys?: boolean
 }
 
 /** Raised for a value JSON cannot carry (NaN, a function, a cycle...); code `CANONICAL_JSON_UNSUPPORTED`, names the path. */
@@ -39,7 +48,16 @@ export class CanonicalJsonError extends TimegroundedError {
  * `sort_keys`), `,` and `:` with no spaces, non-ASCII kept as-is. No newline.
  */
 export function canonicalJsonLine(value: unknown, options: CanonicalJsonOptions = {}): string {
-  return write(value, '$', { ensureAscii: options.ensureAscii ?? false, indent: null, depth: 0, seen: new Set() })
+  return write(value, '$', stateOf(options, 'compact'))
+}
+
+/**
+ * One line as Python's `json.dumps(value, ensure_ascii=False)` writes it: the
+ * object's own key order (unless `sortKeys`), `, ` and `: ` between items, as
+ * the upstream harness writes its prediction rows. No newline.
+ */
+export function pythonJsonLine(value: unknown, options: CanonicalJsonOptions = {}): string {
+  return write(value, '$', stateOf({ ...options, sortKeys: options.sortKeys ?? false }, 'line'))
 }
 
 /**
@@ -48,14 +66,30 @@ export function canonicalJsonLine(value: unknown, options: CanonicalJsonOptions 
  * lists and objects as `[]` and `{}`. Non-ASCII kept as-is unless `ensureAscii`.
  */
 export function prettyJson(value: unknown, options: CanonicalJsonOptions = {}): string {
-  return `${write(value, '$', { ensureAscii: options.ensureAscii ?? false, indent: '  ', depth: 0, seen: new Set() })}\n`
+  return `${write(value, '$', stateOf(options, 'indented'))}\n`
 }
 
 interface WriteState {
   ensureAscii: boolean
+  sortKeys: boolean
   indent: string | null
+  /** Between items on one line (no indent). */
+  itemSeparator: string
+  /** Between a key and its value. */
+  keySeparator: string
   depth: number
   seen: Set<object>
+}
+
+/** Python's separators: `(',', ':')` compact; `(', ', ': ')` its one-line default; `(',', ': ')` with an indent. */
+const LAYOUTS = {
+  compact: { indent: null, itemSeparator: ',', keySeparator: ':' },
+  line: { indent: null, itemSeparator: ', ', keySeparator: ': ' },
+  indented: { indent: '  ', itemSeparator: ',', keySeparator: ': ' },
+} as const
+
+function stateOf(options: CanonicalJsonOptions, layout: keyof typeof LAYOUTS): WriteState {
+  return { ensureAscii: options.ensureAscii ?? false, sortKeys: options.sortKeys ?? true, ...LAYOUTS[layout], depth: 0, seen: new Set() }
 }
 
 function write(value: unknown, path: string, state: WriteState): string {
@@ -85,11 +119,9 @@ function write(value: unknown, path: string, state: WriteState): string {
     const record = container as Record<string, unknown>
     // Python drops nothing, but JSON.stringify drops undefined members; a row
     // with an optional field left undefined must not print it.
-    const keys = Object.keys(record)
-      .filter((key) => record[key] !== undefined)
-      .sort(compareCodePoints)
-    const separator = state.indent === null ? ':' : ': '
-    const members = keys.map((key) => `${quote(key, state.ensureAscii)}${separator}${write(record[key], `${path}.${key}`, inner(state))}`)
+    const keys = Object.keys(record).filter((key) => record[key] !== undefined)
+    if (state.sortKeys) keys.sort(compareCodePoints)
+    const members = keys.map((key) => `${quote(key, state.ensureAscii)}${state.keySeparator}${write(record[key], `${path}.${key}`, inner(state))}`)
     return join('{', members, '}', state)
   } finally {
     state.seen.delete(container)
@@ -102,7 +134,7 @@ function inner(state: WriteState): WriteState {
 
 function join(open: string, items: string[], close: string, state: WriteState): string {
   if (items.length === 0) return open + close
-  if (state.indent === null) return open + items.join(',') + close
+  if (state.indent === null) return open + items.join(state.itemSeparator) + close
   const pad = state.indent.repeat(state.depth + 1)
   const closePad = state.indent.repeat(state.depth)
   return `${open}\n${pad}${items.join(`,\n${pad}`)}\n${closePad}${close}`

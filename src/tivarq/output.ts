@@ -8,18 +8,19 @@
  * so an interrupted run leaves only whole files behind. Writes are synchronous
  * on purpose: a SIGINT handler can still finish them before the process exits.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, writeFileSync, writeSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import { TimegroundedError } from '../errors.js'
-import { canonicalJsonLine, prettyJson } from './canonical-json.js'
-import { MANIFEST_FILE } from './dataset-files.js'
+import { prettyJson, pythonJsonLine } from './canonical-json.js'
+import { bundledDatasetDir, MANIFEST_FILE } from './dataset-files.js'
 import { CAPABILITIES, PHASES, ROLES, SCHEMA_VERSION, STATES, answerValueSchema, type Manifest, type Split } from './schema.js'
-import type { PredictionRow } from './results.js'
+import { PREDICTION_KEY_ORDER, type PredictionRow } from './results.js'
 import { familyOf, type TivarqReport } from './score.js'
 import type { AdapterInfo, CloseProblem } from '../adapters/pool.js'
+import { PROTOCOL } from '../adapters/protocol.js'
 import type { Track } from '../adapters/types.js'
 import { mean, roundHalfEven, sampleStddev } from '../stats/quantile.js'
 import { describeFound, issuePath, printable, valueAt, withArticle } from './row-issues.js'
@@ -30,10 +31,14 @@ export const RUN_MANIFEST_SCHEMA = 'tivarq.run.v1'
 
 // ─── File names ─────────────────────────────────────────────────────────────
 
-/** File names of one repetition: plain for a single run, numbered (1-based) with repeats. */
+/**
+ * File names of one repetition (0-based, as in the rows): plain for a single
+ * run; with repeats numbered from 1, as upstream names them (repetition 0
+ * writes `predictions-1.jsonl`).
+ */
 export function runFileNames(repetition: number, repeats: number): { predictions: string; report: string } {
   if (repeats <= 1) return { predictions: 'predictions.jsonl', report: 'report.json' }
-  return { predictions: `predictions-${repetition}.jsonl`, report: `report-${repetition}.json` }
+  return { predictions: `predictions-${repetition + 1}.jsonl`, report: `report-${repetition + 1}.json` }
 }
 
 /** Write `text` to `path` atomically: a sibling temporary file, then rename over the target. */
@@ -45,7 +50,30 @@ export function writeFileAtomic(path: string, text: string): void {
 
 // ─── Writer ─────────────────────────────────────────────────────────────────
 
-/** An open predictions file: one canonical JSON line per row, written at once. */
+/**
+ * One prediction row as a line of `predictions.jsonl`, as upstream's runner
+ * writes it: keys in its order (then any other key the row carries), Python's
+ * `json.dumps` separators, non-ASCII kept. No newline.
+ */
+export function predictionLine(row: PredictionRow): string {
+  const record = row as unknown as Record<string, unknown>
+  const ordered: Record<string, unknown> = {}
+  for (const key of PREDICTION_KEY_ORDER) if (record[key] !== undefined) ordered[key] = record[key]
+  for (const key of Object.keys(record)) if (!(key in ordered)) ordered[key] = record[key]
+  return pythonJsonLine(ordered)
+}
+
+/** Rows as the text of a predictions file: one `predictionLine` per row, each ending in a newline. */
+export function predictionsText(rows: readonly PredictionRow[]): string {
+  return rows.map((row) => `${predictionLine(row)}\n`).join('')
+}
+
+/** A report, manifest or aggregate as upstream writes one: `json.dumps(value, indent=2)` (the value's own key order) and a newline. */
+export function resultJson(value: unknown): string {
+  return prettyJson(value, { sortKeys: false, ensureAscii: true })
+}
+
+/** An open predictions file: one line per row, written at once. */
 export class PredictionsFile {
   private fd: number | null
   private readonly written: PredictionRow[] = []
@@ -54,10 +82,10 @@ export class PredictionsFile {
     this.fd = openSync(path, 'w')
   }
 
-  /** Append one row (snake_case, sorted keys, like the dataset rows). */
+  /** Append one row (`predictionLine`). */
   append(row: PredictionRow): void {
     if (this.fd === null) throw new TimegroundedError('PREDICTIONS_CLOSED', `${this.path} is closed; open a new PredictionsFile to write more rows.`)
-    writeSync(this.fd, `${canonicalJsonLine(row)}\n`)
+    writeSync(this.fd, `${predictionLine(row)}\n`)
     this.written.push(row)
   }
 
@@ -75,7 +103,7 @@ export class PredictionsFile {
     closeSync(this.fd)
     this.fd = null
     if (canonicalOrder !== undefined && canonicalOrder.some((row, i) => row !== this.written[i])) {
-      writeFileAtomic(this.path, canonicalOrder.map((row) => `${canonicalJsonLine(row)}\n`).join(''))
+      writeFileAtomic(this.path, predictionsText(canonicalOrder))
     }
   }
 }
@@ -90,13 +118,20 @@ export class RunWriter {
     mkdirSync(this.dir, { recursive: true })
   }
 
-  /** Open (truncate) the predictions file of a repetition. @default repetition 1 of 1 */
-  openPredictions(repetition = 1, repeats = 1): PredictionsFile {
+  /** Open (truncate) the predictions file of a repetition, to append rows as they arrive. @default repetition 0 of 1 */
+  openPredictions(repetition = 0, repeats = 1): PredictionsFile {
     return new PredictionsFile(join(this.dir, runFileNames(repetition, repeats).predictions))
   }
 
-  /** Write `report.json` (or `report-K.json` with repeats) atomically; returns its path. */
-  writeReport(report: TivarqReport, repetition = 1, repeats = 1): string {
+  /** Write a whole predictions file at once, atomically; returns its path. @default repetition 0 of 1 */
+  writePredictions(rows: readonly PredictionRow[], repetition = 0, repeats = 1): string {
+    const path = join(this.dir, runFileNames(repetition, repeats).predictions)
+    writeFileAtomic(path, predictionsText(rows))
+    return path
+  }
+
+  /** Write `report.json` (or `report-K.json` with repeats) atomically; returns its path. @default repetition 0 of 1 */
+  writeReport(report: TivarqReport, repetition = 0, repeats = 1): string {
     return this.writeJson(runFileNames(repetition, repeats).report, report)
   }
 
@@ -112,43 +147,76 @@ export class RunWriter {
 
   private writeJson(name: string, value: unknown): string {
     const path = join(this.dir, name)
-    writeFileAtomic(path, prettyJson(value))
+    writeFileAtomic(path, resultJson(value))
     return path
   }
 }
 
 // ─── Run manifest ───────────────────────────────────────────────────────────
 
-/** `run_manifest.json`: everything needed to reproduce or cite a run. */
+/** What the adapter declared, as upstream records it (`capabilities` of run_manifest.json). */
+export interface ManifestCapabilities {
+  /** The protocol spoken: `tivarq.adapter.v1` (an in-process store is driven by the same rules). */
+  protocol: string
+  /** As declared; absent when the store did not declare one. */
+  adapter_version?: string
+  tracks: Track[]
+  clock: boolean
+  history: boolean
+  inspection: boolean
+}
+
+/**
+ * `run_manifest.json`: everything needed to reproduce or cite a run. Upstream's
+ * keys first, in its order and with its meanings, so its tools read the file;
+ * ours after them.
+ */
 export interface RunManifest {
   schema_version: typeof RUN_MANIFEST_SCHEMA
+  /** `$TIVARQ_DATASET_REVISION`, else the content identifier `sha256:` of the dataset's manifest.json. */
+  dataset_revision: string
+  /** SHA-256 of all six JSONL files, as the dataset's manifest.json lists them. */
+  dataset_file_hashes: Record<string, string>
+  /** The dataset directory read (the bundled copy's path when none was given). */
+  dataset_source: string
+  /** The harness's git commit when it runs from its own checkout; null for an installed package (see `harness.version`). */
+  harness_commit: string | null
+  track: Track
+  split: Split
+  /** The adapter process's argv; `[]` for an in-process store (`adapter.name` names it). */
+  adapter_command: string[]
+  /** `--model-config` as given. @default 'none' */
+  model_config: string
+  /** `--prompt-config` as given. @default 'none' */
+  prompt_config: string
+  run_seed: number
+  repeats: number
+  update_polls: number
+  poll_interval_ms: number
+  /** `$TIVARQ_SAMPLING` as given. @default 'unspecified' */
+  sampling_settings: string
+  /** As declared, or `unknown`. */
+  adapter_version: string
+  capabilities: ManifestCapabilities
+  // Ours.
   harness: { name: 'timegrounded'; version: string; commit: string | null }
   dataset: {
     /** `bundled` or the directory read. */
     source: string
-    /** Content identifier of the dataset: `sha256:` of its manifest.json, unless given. */
-    revision: string | null
+    /** The same identifier as `dataset_revision`. */
+    revision: string
     schema_version: string
     seed: number
     /** SHA-256 of the files read, by file name. */
     files: Record<string, string>
   }
-  track: Track
-  split: Split
   adapter: {
     name: string
     command: string[] | null
     version: string | null
     capabilities: { clock: boolean; history: boolean; inspection: boolean; tracks: Track[] }
   }
-  /** As given (parsed when it is JSON), or null. */
-  model_config: unknown
-  prompt_config: unknown
   sampling: { concurrency: number; timeout_ms: number; bootstrap_resamples: number }
-  run_seed: number
-  repeats: number
-  update_polls: number
-  poll_interval_ms: number
   started_at: string
   /** Stores or adapter processes that failed to close (rewritten at the end of the run); the results stand. */
   adapter_close_errors: { store: string; episode_id: string | null; message: string }[]
@@ -159,14 +227,19 @@ export interface RunManifestInput {
   /** Directory read, or undefined for the bundled fixtures. */
   datasetDir?: string
   datasetManifest: Manifest
+  /** SHA-256 of the files read. */
   fileHashes: Record<string, string>
-  /** @default `sha256:` + fileHashes['manifest.json'] when present, else null */
-  datasetRevision?: string | null
+  /** @default `sha256:` + fileHashes['manifest.json'] (see `manifestEnvironment`) */
+  datasetRevision?: string
   track: Track
   split: Split
   adapter: AdapterInfo
+  /** @default 'none' */
   modelConfig?: string
+  /** @default 'none' */
   promptConfig?: string
+  /** @default 'unspecified' (see `manifestEnvironment`) */
+  samplingSettings?: string
   seed: number
   repeats: number
   updatePolls: number
@@ -184,48 +257,66 @@ export interface RunManifestInput {
   adapterCloseErrors?: readonly CloseProblem[]
 }
 
-function configValue(text: string | undefined): unknown {
-  if (text === undefined) return null
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return text
-  }
+/**
+ * The manifest settings upstream reads from the environment:
+ * `TIVARQ_DATASET_REVISION` (the dataset's published revision) and
+ * `TIVARQ_SAMPLING` (the model's sampling settings). Unset or empty: left to
+ * `buildRunManifest`'s defaults.
+ */
+export function manifestEnvironment(env: Readonly<Record<string, string | undefined>>): Pick<RunManifestInput, 'datasetRevision' | 'samplingSettings'> {
+  const settings: Pick<RunManifestInput, 'datasetRevision' | 'samplingSettings'> = {}
+  if (env.TIVARQ_DATASET_REVISION) settings.datasetRevision = env.TIVARQ_DATASET_REVISION
+  if (env.TIVARQ_SAMPLING) settings.samplingSettings = env.TIVARQ_SAMPLING
+  return settings
 }
 
-/** The run manifest (schema `tivarq.run.v1`). Pure: pass the commit in. */
+/** The run manifest (schema `tivarq.run.v1`). Pure: pass the commit and environment settings in. */
 export function buildRunManifest(input: RunManifestInput): RunManifest {
   const manifestHash = input.fileHashes[MANIFEST_FILE]
+  const revision = input.datasetRevision ?? (manifestHash !== undefined ? `sha256:${manifestHash}` : 'unknown')
+  const declared = input.adapter.capabilities
+  const capabilities: ManifestCapabilities = {
+    protocol: PROTOCOL,
+    ...(input.adapter.adapterVersion === null ? {} : { adapter_version: input.adapter.adapterVersion }),
+    tracks: [...declared.tracks],
+    clock: declared.clock,
+    history: declared.history,
+    inspection: declared.inspection,
+  }
+  const commit = input.harnessCommit ?? null
   return {
     schema_version: RUN_MANIFEST_SCHEMA,
-    harness: { name: 'timegrounded', version: input.harnessVersion ?? HARNESS_VERSION, commit: input.harnessCommit ?? null },
-    dataset: {
-      source: input.datasetDir === undefined ? 'bundled' : resolve(input.datasetDir),
-      revision: input.datasetRevision !== undefined ? input.datasetRevision : manifestHash !== undefined ? `sha256:${manifestHash}` : null,
-      schema_version: input.datasetManifest.schema_version ?? SCHEMA_VERSION,
-      seed: input.datasetManifest.seed,
-      files: { ...input.fileHashes },
-    },
+    dataset_revision: revision,
+    dataset_file_hashes: { ...input.datasetManifest.files },
+    dataset_source: resolve(input.datasetDir ?? bundledDatasetDir()),
+    harness_commit: commit,
     track: input.track,
     split: input.split,
-    adapter: {
-      name: input.adapter.name,
-      command: input.adapter.command === null ? null : [...input.adapter.command],
-      version: input.adapter.adapterVersion,
-      capabilities: {
-        clock: input.adapter.capabilities.clock,
-        history: input.adapter.capabilities.history,
-        inspection: input.adapter.capabilities.inspection,
-        tracks: [...input.adapter.capabilities.tracks],
-      },
-    },
-    model_config: configValue(input.modelConfig),
-    prompt_config: configValue(input.promptConfig),
-    sampling: { concurrency: input.concurrency, timeout_ms: input.timeoutMs, bootstrap_resamples: input.resamples },
+    adapter_command: input.adapter.command === null ? [] : [...input.adapter.command],
+    model_config: input.modelConfig ?? 'none',
+    prompt_config: input.promptConfig ?? 'none',
     run_seed: input.seed,
     repeats: input.repeats,
     update_polls: input.updatePolls,
     poll_interval_ms: input.pollIntervalMs,
+    sampling_settings: input.samplingSettings ?? 'unspecified',
+    adapter_version: input.adapter.adapterVersion ?? 'unknown',
+    capabilities,
+    harness: { name: 'timegrounded', version: input.harnessVersion ?? HARNESS_VERSION, commit },
+    dataset: {
+      source: input.datasetDir === undefined ? 'bundled' : resolve(input.datasetDir),
+      revision,
+      schema_version: input.datasetManifest.schema_version ?? SCHEMA_VERSION,
+      seed: input.datasetManifest.seed,
+      files: { ...input.fileHashes },
+    },
+    adapter: {
+      name: input.adapter.name,
+      command: input.adapter.command === null ? null : [...input.adapter.command],
+      version: input.adapter.adapterVersion,
+      capabilities: { clock: declared.clock, history: declared.history, inspection: declared.inspection, tracks: [...declared.tracks] },
+    },
+    sampling: { concurrency: input.concurrency, timeout_ms: input.timeoutMs, bootstrap_resamples: input.resamples },
     started_at: input.startedAt ?? new Date().toISOString(),
     adapter_close_errors: closeErrorRecords(input.adapterCloseErrors ?? []),
   }
@@ -236,15 +327,24 @@ export function closeErrorRecords(problems: readonly CloseProblem[]): RunManifes
   return problems.map((problem) => ({ store: problem.store, episode_id: problem.episodeId, message: problem.message }))
 }
 
-/** The git commit of the installed harness, or null outside a git checkout. */
-export function harnessCommit(): string | null {
+/**
+ * The git commit of the harness, only when it runs from its own checkout:
+ * `root` must be the top of a git work tree. Installed as a package inside
+ * someone's project, git would answer with *their* commit, so that is null
+ * (the package version, `harness.version`, says what ran).
+ * @default root the installed package's directory
+ */
+export function harnessCommit(root: string = fileURLToPath(PACKAGE_ROOT)): string | null {
   try {
-    const commit = execFileSync('git', ['rev-parse', 'HEAD'], {
-      cwd: fileURLToPath(PACKAGE_ROOT),
+    const [top, commit] = execFileSync('git', ['rev-parse', '--show-toplevel', 'HEAD'], {
+      cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout: 2000,
-    }).trim()
+    })
+      .trim()
+      .split('\n')
+    if (top === undefined || commit === undefined || realpathSync(top) !== realpathSync(root)) return null
     return /^[0-9a-f]{40}$/.test(commit) ? commit : null
   } catch {
     return null
@@ -266,8 +366,15 @@ export interface RateSpread {
   cases: number[]
 }
 
-/** `aggregate.json`: how much the headline metrics moved between repetitions. */
+/**
+ * `aggregate.json`: how much the headline metrics moved between repetitions.
+ * Upstream's three keys first (transition success over the defined scores),
+ * then ours.
+ */
 export interface RunAggregate {
+  transition_success_mean: number | null
+  transition_success_stddev: number | null
+  transition_success_range: [number, number] | null
   repeats: number
   /** Every repetition's report is complete. */
   complete: boolean
@@ -293,13 +400,17 @@ function spread(reports: readonly TivarqReport[], pick: (report: TivarqReport) =
   }
 }
 
-/** Aggregate the reports of repetitions 1..N (mean, sample stddev and range). */
+/** Aggregate the reports of the repetitions, in order (mean, sample stddev and range). */
 export function aggregateReports(reports: readonly TivarqReport[]): RunAggregate {
+  const transitionSuccess = spread(reports, (r) => r.metrics.transition_success_rate)
   return {
+    transition_success_mean: transitionSuccess.mean,
+    transition_success_stddev: transitionSuccess.stddev,
+    transition_success_range: transitionSuccess.min === null || transitionSuccess.max === null ? null : [transitionSuccess.min, transitionSuccess.max],
     repeats: reports.length,
     complete: reports.every((report) => report.complete),
-    reports: reports.map((_, i) => runFileNames(i + 1, reports.length).report),
-    transition_success_rate: spread(reports, (r) => r.metrics.transition_success_rate),
+    reports: reports.map((_, i) => runFileNames(i, reports.length).report),
+    transition_success_rate: transitionSuccess,
     current_state_accuracy: spread(reports, (r) => r.metrics.current_state_accuracy),
     stale_value_leakage_rate: spread(reports, (r) => r.metrics.stale_value_leakage_rate),
     unaffected_fact_retention: spread(reports, (r) => r.metrics.unaffected_fact_retention),
@@ -332,8 +443,8 @@ export class PredictionsFileError extends TimegroundedError {
 }
 
 const answerLike = z.looseObject({ state: z.enum(STATES), value: answerValueSchema.default(null) })
-// Lenient on purpose: upstream rows may carry fields we do not know, and may
-// leave out `family` (taken from episode_id) or `repetition` (1).
+// Lenient on purpose: rows may carry fields we do not know, and may leave out
+// `family` (taken from episode_id) or `repetition` (0, upstream's first).
 const rowBase = {
   probe_id: z.string().min(1),
   episode_id: z.string().min(1),
@@ -344,23 +455,56 @@ const rowBase = {
   phase: z.enum(PHASES),
   capability: z.enum(CAPABILITIES),
   old_value: answerValueSchema.default(null),
-  repetition: z.number().int().min(1).default(1),
+  repetition: z.number().int().min(0).default(0),
 }
-// Rows that predate the update-lag fields (or leave them out) read as "does not apply".
-const updateLag = {
-  update_lag_ms: z.number().nullable().default(null),
-  update_lag_polls: z.number().int().min(0).nullable().default(null),
-  update_lag_censored: z.boolean().nullable().default(null),
-}
-// Update lag is measured on answers only: whatever a row without one carries is read as null.
-// `.optional()` first: zod 4 refuses an absent key for a bare transform, and upstream rows may leave these out.
-const notApplicable = z.unknown().optional().transform((): null => null)
-const noUpdateLag = { update_lag_ms: notApplicable, update_lag_polls: notApplicable, update_lag_censored: notApplicable }
+// Fields only answers have: checked on answered rows; on the others they are dropped, whatever they hold
+// (upstream leaves them out; our files before 0.2 wrote them as null).
 const predictionRowSchema = z.discriminatedUnion('status', [
-  z.looseObject({ ...rowBase, ...updateLag, status: z.literal('answered'), prediction: answerLike, latency_ms: z.number().nullable().default(null), error: z.null().default(null) }),
-  z.looseObject({ ...rowBase, ...noUpdateLag, status: z.literal('unsupported'), prediction: z.null().default(null), latency_ms: z.null().default(null), error: z.null().default(null) }),
-  z.looseObject({ ...rowBase, ...noUpdateLag, status: z.literal('error'), prediction: z.null().default(null), latency_ms: z.number().nullable().default(null), error: z.string().default('error') }),
+  z.looseObject({
+    ...rowBase,
+    status: z.literal('answered'),
+    prediction: answerLike,
+    latency_ms: z.number().nullable().default(null),
+    update_lag_ms: z.number().nullish(),
+    update_lag_polls: z.number().int().min(0).nullish(),
+    update_lag_censored: z.boolean().nullish(),
+  }),
+  z.looseObject({ ...rowBase, status: z.literal('unsupported') }),
+  z.looseObject({ ...rowBase, status: z.literal('error'), latency_ms: z.number().nullish(), error: z.string().default('error') }),
 ])
+
+const ANSWER_ONLY_FIELDS = ['prediction', 'latency_ms', 'error', 'update_lag_ms', 'update_lag_polls', 'update_lag_censored', 'usage', 'cost_usd'] as const
+
+/**
+ * A parsed row in the shape our runner writes (upstream's): fields only where
+ * they apply. Our files before 0.2 kept `usage` and `cost_usd` at the top of
+ * the row and wrote every field on every row, null where it did not apply;
+ * they read the same as upstream's.
+ */
+function normaliseRow(parsed: Record<string, unknown>): PredictionRow {
+  const row = { ...parsed }
+  if (row.family === undefined) row.family = familyOf({ episode_id: String(row.episode_id) })
+  const drop = (keys: readonly string[]) => keys.forEach((key) => delete row[key])
+  switch (row.status) {
+    case 'answered': {
+      const prediction = { ...(row.prediction as Record<string, unknown>) }
+      for (const key of ['usage', 'cost_usd'] as const) {
+        if (row[key] !== undefined && row[key] !== null && prediction[key] === undefined) prediction[key] = row[key]
+      }
+      row.prediction = prediction
+      drop(['usage', 'cost_usd', 'error'])
+      if (row.update_lag_ms === null || row.update_lag_ms === undefined) drop(['update_lag_ms', 'update_lag_polls', 'update_lag_censored'])
+      break
+    }
+    case 'unsupported':
+      drop(ANSWER_ONLY_FIELDS)
+      break
+    default:
+      drop(ANSWER_ONLY_FIELDS.filter((key) => key !== 'error' && key !== 'latency_ms'))
+      if (row.latency_ms === null) delete row.latency_ms
+  }
+  return row as unknown as PredictionRow
+}
 
 const MAX_ISSUES = 50
 
@@ -400,9 +544,7 @@ function parseLines(lines: readonly (string | typeof NOT_UTF8)[], file: string):
       }
       return
     }
-    const row = parsed.data as unknown as PredictionRow & { family?: string }
-    if (row.family === undefined) row.family = familyOf(row)
-    rows.push(row)
+    rows.push(normaliseRow(parsed.data as Record<string, unknown>))
   })
   if (issues.length === 0 && rows.length === 0) note({ file, line: 0, path: '', message: 'no prediction rows; a predictions file holds one JSON row per probe' })
   if (issues.length > 0) throw new PredictionsFileError(file, issues, omitted)
@@ -433,6 +575,22 @@ function describeRowIssue(issue: z.core.$ZodIssue, value: unknown): string {
 }
 
 const STATUSES = ['answered', 'unsupported', 'error'] as const
+
+/**
+ * The rows of each repetition, in increasing `repetition`, each in file order.
+ * A file normally holds one repetition; several (files concatenated) are kept
+ * apart, whatever their numbering: upstream's and ours count from 0, our files
+ * before 0.2 from 1, and only the order matters here.
+ */
+export function repetitionsOf(rows: readonly PredictionRow[]): PredictionRow[][] {
+  const groups = new Map<number, PredictionRow[]>()
+  for (const row of rows) {
+    const group = groups.get(row.repetition)
+    if (group) group.push(row)
+    else groups.set(row.repetition, [row])
+  }
+  return [...groups.keys()].sort((a, b) => a - b).map((repetition) => groups.get(repetition)!)
+}
 
 /** Read and validate a predictions file (ours or upstream's); throws PredictionsFileError listing file:line issues. */
 export function readPredictions(file: string): PredictionRow[] {

@@ -1,76 +1,108 @@
 /**
- * Prediction rows and reports: the shapes of `predictions.jsonl` and
- * `report.json`. snake_case, as upstream writes them, so upstream tools read them.
+ * Prediction rows: one line of `predictions.jsonl`, shaped as the upstream
+ * harness writes it (snake_case; fields only where they apply), so upstream
+ * tools read our files and we read theirs.
  */
 import type { Answer, Family, Probe } from './schema.js'
 
-interface PredictionBase {
+/** The fields every row of a probe carries, whatever its status. */
+export interface PredictionBase {
   probe_id: string
   episode_id: string
-  family: Family | string
   expected: Answer
   role: Probe['role']
   transition_id: string
   phase: Probe['phase']
   capability: Probe['capability']
   old_value: Probe['old_value']
-  /** 1-based repetition index of the run this row belongs to. */
+  family: Family | string
+  /** 0-based index of the repetition this row belongs to (0 for a single run), as upstream numbers them. */
   repetition: number
 }
 
+/** Tokens an adapter reported for an answer. */
+export interface ReportedUsage {
+  prompt_tokens?: number
+  completion_tokens?: number
+}
+
 /**
- * Update-lag fields (spec section 3), present on every row so upstream tools
- * can index them. On an answered post-change target row (role `target`, phase
- * `post`) all three are set: `update_lag_ms` is the time elapsed until the
- * answer was right, or until the last re-ask when it never was (then
- * `update_lag_censored` is true); `update_lag_polls` counts re-asks. On every
- * other row, where update lag does not apply, all three are `null` (never 0 or
- * false, which would read as a measurement).
+ * What the store answered, as upstream keeps it: the answer, plus what the
+ * adapter reported alongside (never scored).
  */
-export interface UpdateLag {
-  /** First answer's latency + waits + later latencies, in ms (3 decimals); null when update lag does not apply. */
-  update_lag_ms: number | null
-  /** Re-asks made after the first answer; null when update lag does not apply. */
-  update_lag_polls: number | null
-  /** True when the answer was still wrong after the last re-ask; null when update lag does not apply. */
-  update_lag_censored: boolean | null
-}
-
-/** The update-lag fields of a row where update lag does not apply. */
-export interface NoUpdateLag {
-  update_lag_ms: null
-  update_lag_polls: null
-  update_lag_censored: null
-}
-
-/** The value of the update-lag fields on a row where update lag does not apply; spread it into the row. */
-export const NO_UPDATE_LAG: Readonly<NoUpdateLag> = Object.freeze({ update_lag_ms: null, update_lag_polls: null, update_lag_censored: null })
-
-/** A probe the store answered; quality is judged on this first answer. */
-export interface AnsweredRow extends PredictionBase, UpdateLag {
-  status: 'answered'
-  prediction: Answer & { raw_answer?: string }
-  latency_ms: number
-  error: null
+export type Prediction = Answer & {
+  /** The store's answer in its own words. */
+  raw_answer?: string
   /** Tokens the adapter reported, summed over the first answer and every update-lag re-ask (all were spent). */
-  usage?: { prompt_tokens?: number; completion_tokens?: number }
-  /** Cost the adapter reported, summed over the first answer and every update-lag re-ask. */
+  usage?: ReportedUsage
+  /** Cost the adapter reported, in US dollars, summed the same way. */
   cost_usd?: number
 }
-/** A probe needing a capability the store does not declare; it was not asked. */
-export interface UnsupportedRow extends PredictionBase, NoUpdateLag {
+
+/**
+ * Update lag (spec section 3), on answered post-change target rows (role
+ * `target`, phase `post`) only: all three fields or none. `update_lag_ms` is
+ * the time elapsed until the answer was right, or until the last re-ask when
+ * it never was (then `update_lag_censored` is true); `update_lag_polls`
+ * counts re-asks.
+ */
+export interface UpdateLag {
+  /** First answer's latency + waits + later latencies, in ms (3 decimals). */
+  update_lag_ms: number
+  /** Re-asks made after the first answer. */
+  update_lag_polls: number
+  /** True when the answer was still wrong after the last re-ask. */
+  update_lag_censored: boolean
+}
+
+/**
+ * Fields a row of this status never has, typed as absent so that any row can
+ * be asked for them (`row.error` is undefined unless the row is an error).
+ */
+type Absent<K extends string> = { [key in K]?: undefined }
+
+/** A probe the store answered; quality is judged on this first answer. */
+export interface AnsweredRow extends PredictionBase, Partial<UpdateLag>, Absent<'error'> {
+  status: 'answered'
+  prediction: Prediction
+  /** Query latency in ms (3 decimals); null only in a file that left it out. */
+  latency_ms: number | null
+}
+/** A probe needing a capability the store does not declare; it was not asked, so it has no prediction or latency. */
+export interface UnsupportedRow extends PredictionBase, Absent<'prediction' | 'latency_ms' | 'error' | keyof UpdateLag> {
   status: 'unsupported'
-  prediction: null
-  latency_ms: null
-  error: null
 }
 /** A probe the store failed on (or could not be asked because an earlier call failed). */
-export interface ErrorRow extends PredictionBase, NoUpdateLag {
+export interface ErrorRow extends PredictionBase, Absent<'prediction' | keyof UpdateLag> {
   status: 'error'
-  prediction: null
-  latency_ms: number | null
+  /** How long the failing query took, when it was timed. */
+  latency_ms?: number
   /** What went wrong, e.g. `ingest: adapter process exited with code 1`. */
   error: string
 }
 /** One line of `predictions.jsonl`, keyed on `status`. */
 export type PredictionRow = AnsweredRow | UnsupportedRow | ErrorRow
+
+/**
+ * Keys in the order upstream writes them (its runner builds each row in this
+ * order); `predictionLine` follows it, then any other key a row carries.
+ */
+export const PREDICTION_KEY_ORDER = [
+  'probe_id',
+  'episode_id',
+  'expected',
+  'role',
+  'transition_id',
+  'phase',
+  'capability',
+  'old_value',
+  'family',
+  'repetition',
+  'status',
+  'prediction',
+  'latency_ms',
+  'error',
+  'update_lag_ms',
+  'update_lag_polls',
+  'update_lag_censored',
+] as const

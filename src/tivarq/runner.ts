@@ -13,14 +13,14 @@ import type { StoreLease, StorePool } from '../adapters/pool.js'
 import type { StoreAnswer, Track } from '../adapters/types.js'
 import { storeEvent, storeQuery } from '../adapters/views.js'
 import { sameAnswer } from './gold.js'
-import { NO_UPDATE_LAG, type AnsweredRow, type ErrorRow, type NoUpdateLag, type PredictionRow, type UnsupportedRow, type UpdateLag } from './results.js'
+import type { AnsweredRow, ErrorRow, Prediction, PredictionBase, PredictionRow, UnsupportedRow, UpdateLag } from './results.js'
 import type { Episode, Probe } from './schema.js'
 
 /** How the runner asks a split's probes. */
 export interface RunnerOptions {
   /** Which track: `structured` shows assertions, slots and scopes; `conversation` only text and questions. */
   track: Track
-  /** 1-based repetition index written into every row. @default 1 */
+  /** 0-based repetition index written into every row, as upstream numbers them. @default 0 */
   repetition?: number
   /** Re-asks of a wrong post-change target probe, to measure update lag. @default 0 */
   updatePolls?: number
@@ -46,10 +46,10 @@ function roundMs(ms: number): number {
 }
 
 function checkOptions(options: RunnerOptions): Required<RunnerOptions> {
-  const repetition = options.repetition ?? 1
+  const repetition = options.repetition ?? 0
   const updatePolls = options.updatePolls ?? 0
   const pollIntervalMs = options.pollIntervalMs ?? 0
-  if (!Number.isInteger(repetition) || repetition < 1) throw new RunnerError('RUNNER_OPTION_INVALID', `\`repetition\` must be a whole number ≥ 1; got ${repetition}`)
+  if (!Number.isInteger(repetition) || repetition < 0) throw new RunnerError('RUNNER_OPTION_INVALID', `\`repetition\` must be a whole number ≥ 0 (0 for the first); got ${repetition}`)
   if (!Number.isInteger(updatePolls) || updatePolls < 0) throw new RunnerError('RUNNER_OPTION_INVALID', `\`updatePolls\` must be a whole number ≥ 0; got ${updatePolls}`)
   if (!(Number.isFinite(pollIntervalMs) && pollIntervalMs >= 0)) throw new RunnerError('RUNNER_OPTION_INVALID', `\`pollIntervalMs\` must be ≥ 0; got ${pollIntervalMs}`)
   if (options.track !== 'structured' && options.track !== 'conversation') {
@@ -96,7 +96,7 @@ export class EpisodeRun {
     this.position = probe.after_event_index
     const base = rowBaseFor(probe, this.episode.family, this.options.repetition)
     if (probe.capability !== 'basic' && !this.capabilities[probe.capability]) {
-      return { ...base, status: 'unsupported', prediction: null, latency_ms: null, error: null, ...NO_UPDATE_LAG } satisfies UnsupportedRow
+      return { ...base, status: 'unsupported' } satisfies UnsupportedRow
     }
     if (this.failure !== null) return errorRow(base, this.failure, null)
     const lease = this.lease
@@ -130,11 +130,12 @@ export class EpisodeRun {
     // Quality is judged on the first answer; re-asks only add lag and spending.
     const spent = new Spending()
     spent.add(answer)
-    const lag = probe.role === 'target' && probe.phase === 'post' ? await this.pollForUpdate(probe, answer, latencyMs, spent) : NO_UPDATE_LAG
-    const row: AnsweredRow = { ...base, status: 'answered', prediction: { state: answer.state, value: answer.value }, latency_ms: roundMs(latencyMs), error: null, ...lag }
-    if (answer.rawAnswer !== undefined) row.prediction.raw_answer = answer.rawAnswer
-    spent.record(row)
-    return row
+    // Update lag applies to post-change target rows only; other rows carry no lag fields at all.
+    const lag = probe.role === 'target' && probe.phase === 'post' ? await this.pollForUpdate(probe, answer, latencyMs, spent) : {}
+    const prediction: Prediction = { state: answer.state, value: answer.value }
+    if (answer.rawAnswer !== undefined) prediction.raw_answer = answer.rawAnswer
+    spent.record(prediction)
+    return { ...base, status: 'answered', prediction, latency_ms: roundMs(latencyMs), ...lag } satisfies AnsweredRow
   }
 
   /** Release the store (idempotent). */
@@ -221,31 +222,29 @@ export class EpisodeRun {
   }
 }
 
-/** The fields every row of a probe shares, whatever its status. */
-type PredictionBase = Omit<ErrorRow, 'status' | 'prediction' | 'latency_ms' | 'error' | keyof NoUpdateLag>
-
-/** The fields every row of `probe` shares (gold copied, so a row never aliases the dataset). */
+/** The fields every row of `probe` shares, in upstream's order (gold copied, so a row never aliases the dataset). */
 function rowBaseFor(probe: Probe, family: string, repetition: number): PredictionBase {
   return {
     probe_id: probe.probe_id,
     episode_id: probe.episode_id,
-    family,
     expected: { state: probe.expected.state, value: Array.isArray(probe.expected.value) ? [...probe.expected.value] : probe.expected.value },
     role: probe.role,
     transition_id: probe.transition_id,
     phase: probe.phase,
     capability: probe.capability,
     old_value: Array.isArray(probe.old_value) ? [...probe.old_value] : probe.old_value,
+    family,
     repetition,
   }
 }
 
+/** An error row; `latency_ms` only when the failing query was timed. */
 function errorRow(base: PredictionBase, error: string, latencyMs: number | null): ErrorRow {
-  return { ...base, status: 'error', prediction: null, latency_ms: latencyMs, error, ...NO_UPDATE_LAG }
+  return latencyMs === null ? { ...base, status: 'error', error } : { ...base, status: 'error', latency_ms: latencyMs, error }
 }
 
-/** The `error` row of a probe that could not be answered, built as the runner builds its own. @default repetition 1 */
-export function errorRowFor(probe: Probe, family: string, message: string, repetition = 1): ErrorRow {
+/** The `error` row of a probe that could not be answered, built as the runner builds its own. @default repetition 0 */
+export function errorRowFor(probe: Probe, family: string, message: string, repetition = 0): ErrorRow {
   return errorRow(rowBaseFor(probe, family, repetition), message, null)
 }
 
@@ -259,24 +258,23 @@ class Spending {
   private prompt: number | undefined
   private completion: number | undefined
   private cost: number | undefined
-  private usageReported = false
 
   add(answer: StoreAnswer): void {
     if (answer.usage) {
-      this.usageReported = true
       if (answer.usage.promptTokens !== undefined) this.prompt = (this.prompt ?? 0) + answer.usage.promptTokens
       if (answer.usage.completionTokens !== undefined) this.completion = (this.completion ?? 0) + answer.usage.completionTokens
     }
     if (answer.costUsd !== undefined) this.cost = (this.cost ?? 0) + answer.costUsd
   }
 
-  record(row: AnsweredRow): void {
-    if (this.usageReported) {
-      row.usage = {}
-      if (this.prompt !== undefined) row.usage.prompt_tokens = this.prompt
-      if (this.completion !== undefined) row.usage.completion_tokens = this.completion
+  /** Into the prediction, where upstream keeps what the adapter reported. */
+  record(prediction: Prediction): void {
+    if (this.prompt !== undefined || this.completion !== undefined) {
+      prediction.usage = {}
+      if (this.prompt !== undefined) prediction.usage.prompt_tokens = this.prompt
+      if (this.completion !== undefined) prediction.usage.completion_tokens = this.completion
     }
-    if (this.cost !== undefined) row.cost_usd = this.cost
+    if (this.cost !== undefined) prediction.cost_usd = this.cost
   }
 }
 

@@ -51,23 +51,23 @@ export interface TivarqMetrics {
   historical_accuracy: Rate
   /** Correct answers among answered rows whose gold state is `expired`. */
   expiration_accuracy: Rate
-  /** Answer latency over answered rows (percentile index rule), 3 decimals. */
-  query_latency_ms: { p50: number | null; p95: number | null }
-  /** Time until a post-change answer is right, over answered post-change target rows. */
+  /** Answer latency over answered rows (percentile index rule), 3 decimals; `cases` counts the latencies. */
+  query_latency_ms: { p50: number | null; p95: number | null; cases: number }
+  /** Time until a post-change answer is right, over the answered rows that carry a lag (post-change target rows). */
   update_lag_ms: {
     observed_mean: number | null
     observed_p95: number | null
-    /** Post-change rows with a measured, uncensored lag. */
+    /** Rows with a measured, uncensored lag. */
     observed: number
-    /** Post-change rows still wrong after the last poll. */
+    /** Rows still wrong after the last poll. */
     censored: number
-    /** Answered target rows of phase `post`. */
+    /** Answered rows carrying a lag: the answered target rows of phase `post`. */
     post_change_cases: number
   }
-  /** Token counts the adapter reported (never part of correctness). */
+  /** Token counts the adapter reported inside `prediction.usage` (never part of correctness). */
   reported_tokens: { prompt: number; completion: number; cases_with_usage: number }
-  /** Cost the adapter reported, total rounded to 8 decimals (null when no row reported one). */
-  reported_cost_usd: { total: number | null; cases_with_cost: number }
+  /** Cost the adapter reported inside `prediction.cost_usd`, total rounded to 8 decimals (0 when no row reported one). */
+  reported_cost_usd: { total: number; cases_with_cost: number }
 }
 
 /** `probe_counts` of a report: rows by status. */
@@ -79,10 +79,10 @@ export interface ProbeCounts {
 }
 
 /**
- * The episode-level percentile bootstrap interval of transition success:
- * `defined` counts resamples holding at least one transition; `unit` says what
- * was resampled; an episode drawn twice counts twice (upstream collapses
- * repeated draws by episode id).
+ * The episode-level percentile bootstrap interval of transition success, in
+ * full: `defined` counts resamples holding at least one transition; `unit`
+ * says what was resampled; an episode drawn twice counts twice (upstream
+ * collapses repeated draws by episode id).
  */
 export type TransitionSuccessInterval = BootstrapInterval & { unit: 'episode'; repeated_draws: 'counted_separately' }
 
@@ -92,13 +92,16 @@ export interface FamilyReport {
   metrics: TivarqMetrics
 }
 
-/** `report.json`: snake_case, as upstream writes it. */
+/** `report.json`: snake_case, keys in upstream's order, plus ours after theirs. */
 export interface TivarqReport {
   /** Every expected row is present and answered or unsupported (no errors). */
   complete: boolean
   probe_counts: ProbeCounts
   metrics: TivarqMetrics
-  transition_success_95pct_bootstrap_ci: TransitionSuccessInterval
+  /** `[low, high]` of the interval below, as upstream writes it; null when no resample held a transition. */
+  transition_success_95pct_bootstrap_ci: [number, number] | null
+  /** Ours: the same interval with how it was made (level, resamples, seed, unit, repeated-draw rule, defined resamples). */
+  transition_success_bootstrap: TransitionSuccessInterval
   by_family: Record<string, FamilyReport>
   /** Present only when fewer rows than expected were scored (an interrupted run). */
   interrupted?: { expected_probes: number; finished_probes: number }
@@ -221,7 +224,7 @@ export function transitionOutcomes(rows: readonly PredictionRow[]): TransitionOu
 }
 
 /** A row's family; upstream rows without one take it from `episode_id` ("<family>-<NN>"). */
-export function familyOf(row: Pick<PredictionRow, 'family' | 'episode_id'>): string {
+export function familyOf(row: { family?: string; episode_id: string }): string {
   if (typeof row.family === 'string' && row.family.length > 0) return row.family
   const cut = row.episode_id.lastIndexOf('-')
   return cut > 0 ? row.episode_id.slice(0, cut) : row.episode_id
@@ -265,15 +268,14 @@ function percentile3(values: readonly number[], p: number): number | null {
   return value === null ? null : roundHalfEven(value, 3)
 }
 
-// Upstream rows may carry usage and cost inside `prediction` (the adapter's response as received).
+// As upstream counts them: a row reports usage when `prediction.usage` is a non-empty object.
 function usageOf(row: AnsweredRow): { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined {
-  const nested = (row.prediction as { usage?: unknown }).usage
-  const usage = row.usage ?? nested
-  return usage !== null && typeof usage === 'object' ? (usage as { prompt_tokens?: unknown; completion_tokens?: unknown }) : undefined
+  const usage: unknown = row.prediction.usage
+  return usage !== null && typeof usage === 'object' && Object.keys(usage).length > 0 ? (usage as { prompt_tokens?: unknown; completion_tokens?: unknown }) : undefined
 }
 
 function costOf(row: AnsweredRow): number | undefined {
-  const cost = row.cost_usd ?? (row.prediction as { cost_usd?: unknown }).cost_usd
+  const cost: unknown = row.prediction.cost_usd
   return typeof cost === 'number' && Number.isFinite(cost) ? cost : undefined
 }
 
@@ -288,11 +290,10 @@ export function computeMetrics(rows: readonly PredictionRow[]): TivarqMetrics {
   const controls = current.filter(isControl)
   const transitions = transitionOutcomes(rows)
   const staleRisk = answered.filter(isStaleRisk)
-  const postChange = answered.filter((row) => row.role === 'target' && row.phase === 'post')
-  const censored = postChange.filter((row) => row.update_lag_censored === true)
-  const observedLags = postChange
-    .filter((row) => row.update_lag_censored !== true && typeof row.update_lag_ms === 'number' && Number.isFinite(row.update_lag_ms))
-    .map((row) => row.update_lag_ms as number)
+  // As upstream selects them: the answered rows that carry a lag (the runner writes one on post-change target rows only).
+  const lagged = answered.filter((row) => typeof row.update_lag_ms === 'number' && Number.isFinite(row.update_lag_ms))
+  const censored = lagged.filter((row) => row.update_lag_censored === true)
+  const observedLags = lagged.filter((row) => row.update_lag_censored !== true).map((row) => row.update_lag_ms as number)
   const latencies = answered.map((row) => row.latency_ms).filter((ms): ms is number => typeof ms === 'number' && Number.isFinite(ms))
 
   let prompt = 0
@@ -325,16 +326,16 @@ export function computeMetrics(rows: readonly PredictionRow[]): TivarqMetrics {
     abstention: detection(answered, ABSTENTION_STATES),
     historical_accuracy: accuracy(answered.filter((row) => row.capability === 'history')),
     expiration_accuracy: accuracy(answered.filter((row) => row.expected.state === 'expired')),
-    query_latency_ms: { p50: percentile3(latencies, 0.5), p95: percentile3(latencies, 0.95) },
+    query_latency_ms: { p50: percentile3(latencies, 0.5), p95: percentile3(latencies, 0.95), cases: latencies.length },
     update_lag_ms: {
       observed_mean: observedLags.length === 0 ? null : roundHalfEven(observedTotal / observedLags.length, 3),
       observed_p95: percentile3(observedLags, 0.95),
       observed: observedLags.length,
       censored: censored.length,
-      post_change_cases: postChange.length,
+      post_change_cases: lagged.length,
     },
     reported_tokens: { prompt, completion, cases_with_usage: withUsage },
-    reported_cost_usd: { total: withCost === 0 ? null : roundHalfEven(cost, 8), cases_with_cost: withCost },
+    reported_cost_usd: { total: roundHalfEven(cost, 8), cases_with_cost: withCost },
   }
 }
 
@@ -431,11 +432,13 @@ export function scoreRows(rows: readonly PredictionRow[], options: ScoreOptions)
       metrics: computeMetrics(familyRows),
     }
   }
+  const interval = transitionSuccessInterval(rows, options)
   const report: TivarqReport = {
     complete: counts.error === 0 && rows.length >= expected,
     probe_counts: counts,
     metrics: computeMetrics(rows),
-    transition_success_95pct_bootstrap_ci: transitionSuccessInterval(rows, options),
+    transition_success_95pct_bootstrap_ci: interval.low === null || interval.high === null ? null : [interval.low, interval.high],
+    transition_success_bootstrap: interval,
     by_family: byFamily,
   }
   if (rows.length < expected) report.interrupted = { expected_probes: expected, finished_probes: rows.length }

@@ -11,6 +11,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { scoreRows, type TivarqReport } from '../tivarq/score.js'
 import type { PredictionRow } from '../tivarq/results.js'
+import { RunWriter } from '../tivarq/output.js'
 import { renderReport } from '../report/terminal.js'
 import { renderMarkdown } from '../report/markdown.js'
 import { HARNESS_VERSION } from '../version.js'
@@ -210,8 +211,9 @@ export class TimegroundedReporter implements Reporter {
     const report = scoreRows(rows, { seed: this.options.seed, resamples: this.options.resamples, expectedProbes: suite.probeTotal })
     const scored = scoredMetricsOf(report)
 
-    writeAtomic(join(run.outputDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`)
-    writeAtomic(join(run.outputDir, 'predictions.jsonl'), rows.map((row) => `${JSON.stringify(row)}\n`).join(''))
+    const files = new RunWriter(run.outputDir)
+    files.writeReport(report)
+    files.writePredictions(rows)
 
     const watching = this.vitest!.config.watch
     const verdict = decideSuite({

@@ -53,6 +53,16 @@ describe('timegrounded generate', () => {
     }
   })
 
+  it('takes upstream\'s `--dataset DIR` for `--out DIR`, and refuses the two naming different directories', async () => {
+    const out = join(root, 'upstream-spelling')
+    const result = await runCli(['generate', '--dataset', out])
+    expect(result.code).toBe(0)
+    expect((await readFile(join(out, 'manifest.json'))).equals(readFileSync(new URL('manifest.json', FIXTURES)))).toBe(true)
+    const both = await runCli(['generate', '--out', join(root, 'a'), '--dataset', join(root, 'b')])
+    expect(both.code).toBe(2)
+    expect(both.stderr).toContain(`\`--out ${join(root, 'a')}\` and \`--dataset ${join(root, 'b')}\` name two directories`)
+  })
+
   it('exits 2 naming `--out` when it is missing', async () => {
     const result = await runCli(['generate'])
     expect(result.code).toBe(2)

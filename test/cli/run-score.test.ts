@@ -54,23 +54,47 @@ describe('run --adapter builtin:latest on smoke', () => {
     expect(report.metrics.current_state_accuracy).toEqual({ score: 0.944444, cases: 54 })
     expect(report.metrics.stale_value_leakage_rate).toEqual({ score: 0.083333, cases: 12 })
     expect(report.metrics.unaffected_fact_retention).toEqual({ score: 1, cases: 13 })
-    expect(report.transition_success_95pct_bootstrap_ci).toMatchObject({ seed: 20261001, resamples: 1000 })
+    // Upstream's key holds [low, high]; ours beside it says how the interval was made.
+    expect(report.transition_success_95pct_bootstrap_ci).toEqual([report.transition_success_bootstrap.low, report.transition_success_bootstrap.high])
+    expect(report.transition_success_bootstrap).toMatchObject({ seed: 20261001, resamples: 1000 })
+    expect(report.metrics.query_latency_ms.cases).toBe(54)
+    expect(report.metrics.reported_cost_usd).toEqual({ total: 0, cases_with_cost: 0 })
     expect(Object.keys(report.by_family)).toHaveLength(12)
   })
 
-  test('predictions.jsonl: one row per probe, in probe order, with the upstream fields', () => {
+  test('predictions.jsonl: one row per probe, in probe order, as upstream writes rows: its key order, fields only where they apply, repetition 0', () => {
     const rows = jsonl(join(out, 'predictions.jsonl'))
     const probes = jsonl(join(ROOT, 'fixtures/tivarq-v1/probes_smoke.jsonl'))
     expect(rows).toHaveLength(60)
     expect(new Set(rows.map((r) => r.probe_id))).toEqual(new Set(probes.map((p) => p.probe_id)))
-    for (const key of ['probe_id', 'episode_id', 'family', 'expected', 'role', 'transition_id', 'phase', 'capability', 'old_value', 'repetition', 'status', 'prediction', 'latency_ms', 'error']) {
-      expect(rows[0]).toHaveProperty(key)
+    const base = ['probe_id', 'episode_id', 'expected', 'role', 'transition_id', 'phase', 'capability', 'old_value', 'family', 'repetition', 'status']
+    const lag = ['update_lag_ms', 'update_lag_polls', 'update_lag_censored']
+    for (const row of rows) {
+      const postChange = row.status === 'answered' && row.role === 'target' && row.phase === 'post'
+      const expected = row.status === 'unsupported' ? base : [...base, 'prediction', 'latency_ms', ...(postChange ? lag : [])]
+      expect(Object.keys(row), row.probe_id).toEqual(expected)
+      expect(row.repetition).toBe(0)
     }
     expect(rows.filter((r) => r.status === 'unsupported')).toHaveLength(6)
+    // Python's json.dumps separators, as upstream writes each line.
+    expect(readFileSync(join(out, 'predictions.jsonl'), 'utf8').startsWith('{"probe_id": "replacement-00-q1", "episode_id": "replacement-00", "expected": {"state": "known", "value": "email"}, ')).toBe(true)
   })
 
-  test('run_manifest.json records dataset, adapter, settings', () => {
+  test('run_manifest.json records dataset, adapter, settings: upstream\'s keys, then ours', () => {
     const manifest = json(join(out, 'run_manifest.json'))
+    const upstream = json(join(ROOT, 'test/fixtures/upstream/run_manifest.json'))
+    expect(Object.keys(manifest).slice(0, Object.keys(upstream).length)).toEqual(Object.keys(upstream))
+    expect(manifest).toMatchObject({
+      dataset_file_hashes: json(join(ROOT, 'fixtures/tivarq-v1/manifest.json')).files,
+      dataset_source: join(ROOT, 'fixtures/tivarq-v1'),
+      // Run from this checkout: its own commit (an installed package records none).
+      harness_commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+      adapter_command: [],
+      model_config: 'none',
+      sampling_settings: 'unspecified',
+      capabilities: { protocol: 'tivarq.adapter.v1', tracks: ['structured'], clock: false, history: false, inspection: false },
+    })
+    expect(manifest.harness).toMatchObject({ version: json(join(ROOT, 'package.json')).version, commit: manifest.harness_commit })
     expect(manifest).toMatchObject({
       schema_version: 'tivarq.run.v1',
       track: 'structured',
@@ -97,11 +121,11 @@ describe('run --adapter builtin:latest on smoke', () => {
     expect(result.stdout).toContain('60 probes: 54 answered, 6 unsupported, 0 errors')
   })
 
-  test('score re-scores predictions.jsonl into the same report', () => {
+  test('score re-scores predictions.jsonl into the same report, byte for byte', () => {
     const rescored = join(work, 'latest-rescored')
     const scored = cli(['score', join(out, 'predictions.jsonl'), '--output', rescored])
     expect(scored.status).toBe(0)
-    expect(json(join(rescored, 'report.json'))).toEqual(json(join(out, 'report.json')))
+    expect(readFileSync(join(rescored, 'report.json'), 'utf8')).toBe(readFileSync(join(out, 'report.json'), 'utf8'))
   })
 
   test('score accepts upstream-shaped rows (no family or repetition, extra fields, usage inside prediction)', () => {
@@ -228,14 +252,79 @@ describe('repeats', () => {
       'report-3.json',
       'run_manifest.json',
     ])
-    expect(jsonl(join(out, 'predictions-2.jsonl')).every((row) => row.repetition === 2)).toBe(true)
-    expect(json(join(out, 'report-3.json')).transition_success_95pct_bootstrap_ci.seed).toBe(7)
+    // Rows count repetitions from 0, as upstream does; files from 1.
+    expect(jsonl(join(out, 'predictions-1.jsonl')).every((row) => row.repetition === 0)).toBe(true)
+    expect(jsonl(join(out, 'predictions-2.jsonl')).every((row) => row.repetition === 1)).toBe(true)
+    expect(json(join(out, 'report-3.json')).transition_success_bootstrap.seed).toBe(7)
     const aggregate = json(join(out, 'aggregate.json'))
     // latest is deterministic: three identical scores, so sd 0 and a point range.
+    expect(aggregate).toMatchObject({ transition_success_mean: 0.9, transition_success_stddev: 0, transition_success_range: [0.9, 0.9] })
     expect(aggregate).toMatchObject({ repeats: 3, complete: true, reports: ['report-1.json', 'report-2.json', 'report-3.json'] })
     expect(aggregate.transition_success_rate).toEqual({ mean: 0.9, stddev: 0, min: 0.9, max: 0.9, scores: [0.9, 0.9, 0.9], cases: [10, 10, 10] })
     expect(json(join(out, 'run_manifest.json')).repeats).toBe(3)
     expect(result.stdout).toContain('over 3 repetitions')
+    // The three files in one: score keeps each repetition apart and writes what run wrote.
+    const all = join(work, 'repeat-all.jsonl')
+    writeFileSync(all, ['predictions-1.jsonl', 'predictions-2.jsonl', 'predictions-3.jsonl'].map((name) => readFileSync(join(out, name), 'utf8')).join(''))
+    const rescored = join(work, 'repeat-rescored')
+    expect(cli(['score', all, '--output', rescored, '--seed', '7']).status).toBe(0)
+    for (const name of ['report-1.json', 'report-2.json', 'report-3.json', 'aggregate.json']) {
+      expect(readFileSync(join(rescored, name), 'utf8'), name).toBe(readFileSync(join(out, name), 'utf8'))
+    }
+  })
+})
+
+describe('upstream files through the CLI (test/fixtures/upstream)', () => {
+  const UPSTREAM = join(ROOT, 'test/fixtures/upstream')
+
+  test('score reads an upstream predictions file (repetition 0, usage inside predictions, no lag on most rows) and scores it as upstream: exit 1 for its error row', () => {
+    const dir = join(work, 'upstream-scored')
+    const result = cli(['score', join(UPSTREAM, 'predictions.jsonl'), '--output', dir])
+    expect(result.stderr).toBe('')
+    expect(result.status).toBe(1)
+    const ours = json(join(dir, 'report.json'))
+    const theirs = json(join(UPSTREAM, 'report.json'))
+    expect(ours.metrics).toEqual(theirs.metrics)
+    expect(ours.probe_counts).toEqual(theirs.probe_counts)
+    expect(ours.complete).toBe(false)
+    for (const family of Object.keys(theirs.by_family)) expect(ours.by_family[family], family).toEqual(theirs.by_family[family])
+    // Written as upstream writes report.json: two-space indent, the interval as a two-number list.
+    expect(readFileSync(join(dir, 'report.json'), 'utf8')).toMatch(/^\{\n {2}"complete": false,\n {2}"probe_counts": \{\n[\s\S]*\n {2}"transition_success_95pct_bootstrap_ci": \[\n {4}[0-9.]+,\n {4}[0-9.]+\n {2}\],\n/)
+    expect(result.stdout).toContain('Reported usage')
+  })
+
+  test('timegrounded 0.1\'s file of the same rows gives the same report', () => {
+    const dir = join(work, 'older-scored')
+    expect(cli(['score', join(UPSTREAM, 'timegrounded-0.1-predictions.jsonl'), '--output', dir]).status).toBe(1)
+    expect(readFileSync(join(dir, 'report.json'), 'utf8')).toBe(readFileSync(join(work, 'upstream-scored', 'report.json'), 'utf8'))
+  })
+
+  test('a file holding two repetitions: one report per repetition, and aggregate.json with upstream\'s keys', () => {
+    const dir = join(work, 'two-repetitions')
+    const result = cli(['score', join(UPSTREAM, 'predictions-two-repetitions.jsonl'), '--output', dir])
+    expect(result.status).toBe(0)
+    expect(readdirSync(dir).sort()).toEqual(['aggregate.json', 'report-1.json', 'report-2.json'])
+    expect(json(join(dir, 'report-1.json')).metrics.transition_success_rate).toEqual({ score: 1, cases: 2 })
+    expect(json(join(dir, 'report-2.json')).metrics.transition_success_rate).toEqual({ score: 0.5, cases: 2 })
+    expect(json(join(dir, 'aggregate.json'))).toMatchObject({ transition_success_mean: 0.75, transition_success_stddev: 0.353553, transition_success_range: [0.5, 1], repeats: 2 })
+    expect(result.stdout).toContain('Transition success over 2 repetitions: mean 0.75, sample sd 0.353553, range [0.5, 1.0] (1.0, 0.5)')
+    expect(result.stdout).toContain(`Wrote report-1.json, report-2.json, aggregate.json to ${dir}`)
+  })
+
+  test('run records TIVARQ_DATASET_REVISION and TIVARQ_SAMPLING in run_manifest.json, as upstream does', () => {
+    const dir = join(work, 'with-env')
+    const result = spawnSync(process.execPath, [CLI, 'run', '--split', 'smoke', '--adapter', 'builtin:oracle', '--output', dir, '--model-config', '{"model":"m"}'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', TIVARQ_DATASET_REVISION: 'cae7ab63ff9daf1f9d167978d5496b93554ac447', TIVARQ_SAMPLING: 'temperature=0' },
+    })
+    expect(result.status).toBe(0)
+    expect(json(join(dir, 'run_manifest.json'))).toMatchObject({
+      dataset_revision: 'cae7ab63ff9daf1f9d167978d5496b93554ac447',
+      sampling_settings: 'temperature=0',
+      model_config: '{"model":"m"}',
+      dataset: { revision: 'cae7ab63ff9daf1f9d167978d5496b93554ac447' },
+    })
   })
 })
 
@@ -308,7 +397,7 @@ describe('usage and data errors exit 2', () => {
   test('a builtin asked for a track it does not run: a usage error naming the builtin and the fix', () => {
     const result = cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--track', 'conversation', '--output', join(work, 'never')])
     expect(result.status).toBe(2)
-    expect(result.stderr).toContain('`builtin:latest` runs the structured track only; drop `--track conversation`, or use builtin:hybrid for the conversation track.')
+    expect(result.stderr).toContain('`builtin:latest` runs the structured track only; drop `--track conversation`, or use builtin:hybrid or builtin:hybrid-corrections for the conversation track.')
   })
 
   test('--output on a file: says the file is in the way', () => {

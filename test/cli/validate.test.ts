@@ -50,6 +50,9 @@ describe('timegrounded validate', () => {
     const run = timegrounded('validate', '--dataset', dir, '--json')
     expect(run.status).toBe(0)
     const result = JSON.parse(run.stdout)
+    // Upstream's `tivarq validate` keys come first, with its figures.
+    expect(Object.keys(result).slice(0, 4)).toEqual(['episodes', 'probes', 'families', 'split_counts'])
+    expect(result).toMatchObject({ episodes: 240, probes: 1200, families: 12, split_counts: { smoke: 12, dev: 48, test: 180 } })
     expect(result).toMatchObject({ status: 'valid', dir, canonicalSet: true, splits: ['smoke', 'dev', 'test'] })
     expect(result.fileHashes['probes_dev.jsonl']).toBe('acd5ce41d6f6859c4f352777e3c29196ff9ed2222e4073ac546b2212173de0c8')
   })

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { formatRate, renderFirstErrors, renderMarkdown, renderReport, renderSideBySide } from '../../src/report/index.js'
 import { scoreRows } from '../../src/tivarq/score.js'
-import { NO_UPDATE_LAG, type ErrorRow } from '../../src/tivarq/results.js'
-import { simulatedRows } from '../tivarq/score-fixtures.js'
+import type { ErrorRow } from '../../src/tivarq/results.js'
+import { baseOf, simulatedRows } from '../tivarq/score-fixtures.js'
 
 const ANSI = /\u001b\[/
 const latest = scoreRows(simulatedRows('smoke', 'latest'), { seed: 20261001 })
@@ -62,8 +62,8 @@ test('renderSideBySide: one column per store', () => {
 
 describe('renderFirstErrors', () => {
   const rows = simulatedRows('smoke', 'latest')
-  // An error row carries no update lag; the simulated rows already have none, so the spread only tells the type.
-  const failed = (i: number, error: string): ErrorRow => ({ ...rows[i]!, status: 'error', prediction: null, latency_ms: null, error, ...NO_UPDATE_LAG })
+  // An error row carries no prediction, latency or update lag: upstream's shape.
+  const failed = (i: number, error: string): ErrorRow => ({ ...baseOf(rows[i]!), status: 'error', error })
 
   test('nothing when no row is an error', () => {
     expect(renderFirstErrors(rows)).toBe('')

@@ -1,11 +1,13 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, test } from 'vitest'
-import { aggregateReports, buildRunManifest, parsePredictions, readPredictions, RunWriter, runFileNames } from '../../src/tivarq/output.js'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { aggregateReports, buildRunManifest, harnessCommit, manifestEnvironment, parsePredictions, readPredictions, RunWriter, runFileNames } from '../../src/tivarq/output.js'
+import { bundledDatasetDir } from '../../src/tivarq/dataset.js'
 import { scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
 import { printable } from '../../src/tivarq/row-issues.js'
-import { simulatedRows } from './score-fixtures.js'
+import { baseOf, simulatedRows } from './score-fixtures.js'
 
 const work = mkdtempSync(join(tmpdir(), 'tg-output-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
@@ -23,7 +25,7 @@ describe('RunWriter', () => {
     file.close(rows)
     expect(readPredictions(file.path)).toEqual(rows)
     const firstLine = readFileSync(file.path, 'utf8').split('\n')[0] as string
-    expect(firstLine.startsWith('{"capability":')).toBe(true) // keys sorted, as in the dataset
+    expect(firstLine.startsWith('{"probe_id": "replacement-00-q1", "episode_id": ')).toBe(true) // upstream's key order and separators
     writer.writeReport(scoreRows(rows, { seed: 1 }))
     expect(JSON.parse(readFileSync(join(writer.dir, 'report.json'), 'utf8')).metrics.transition_success_rate).toEqual({ score: 0.9, cases: 10 })
     expect(readdirSync(writer.dir).sort()).toEqual(['predictions.jsonl', 'report.json'])
@@ -32,16 +34,18 @@ describe('RunWriter', () => {
   test('close(canonical) rewrites rows that arrived out of order', () => {
     const writer = new RunWriter(join(work, 'b'))
     const rows = simulatedRows('smoke', 'oracle').slice(0, 5)
-    const file = writer.openPredictions(2, 3)
+    // Repetition 1 (0-based, as in the rows) of 3 is the second file.
+    const file = writer.openPredictions(1, 3)
     for (const row of [...rows].reverse()) file.append(row)
     file.close(rows)
     expect(file.path.endsWith('predictions-2.jsonl')).toBe(true)
     expect(readPredictions(file.path).map((r) => r.probe_id)).toEqual(rows.map((r) => r.probe_id))
   })
 
-  test('file names: plain for one run, numbered with repeats', () => {
-    expect(runFileNames(1, 1)).toEqual({ predictions: 'predictions.jsonl', report: 'report.json' })
-    expect(runFileNames(3, 4)).toEqual({ predictions: 'predictions-3.jsonl', report: 'report-3.json' })
+  test('file names: plain for one run, numbered from 1 with repeats (repetition 0 is file 1, as upstream names them)', () => {
+    expect(runFileNames(0, 1)).toEqual({ predictions: 'predictions.jsonl', report: 'report.json' })
+    expect(runFileNames(0, 4)).toEqual({ predictions: 'predictions-1.jsonl', report: 'report-1.json' })
+    expect(runFileNames(3, 4)).toEqual({ predictions: 'predictions-4.jsonl', report: 'report-4.json' })
   })
 })
 
@@ -63,43 +67,37 @@ describe('readPredictions', () => {
     expect((caught as Error).message).toContain('p.jsonl:4: not JSON')
   })
 
-  test('upstream leniency: missing family comes from episode_id, repetition defaults to 1, extra fields kept', () => {
+  test('upstream leniency: missing family comes from episode_id, repetition defaults to 0 (upstream\'s first), extra fields kept', () => {
     const original = simulatedRows('smoke', 'latest').find((r) => r.episode_id === 'third_party_quote-00')!
     const { family: _f, repetition: _r, ...row } = original as unknown as Record<string, unknown>
     const [parsed] = parsePredictions(JSON.stringify({ ...row, judge: 'none' }), 'u.jsonl')
-    expect(parsed).toMatchObject({ family: 'third_party_quote', repetition: 1, judge: 'none' })
+    expect(parsed).toMatchObject({ family: 'third_party_quote', repetition: 0, judge: 'none' })
   })
 
-  test('update-lag fields: missing ones read as null; on rows without an answer they are always null; bad types are issues', () => {
+  test('update-lag fields: kept on answered rows that carry a number; null or missing ones (and any on unanswered rows) are left out; bad types are issues', () => {
     const rows = simulatedRows('smoke', 'latest')
     const answered = rows.find((r) => r.status === 'answered' && r.role === 'target' && r.phase === 'post')!
     const unsupported = rows.find((r) => r.status === 'unsupported')!
-    const strip = (r: object) => Object.fromEntries(Object.entries(r).filter(([key]) => !key.startsWith('update_lag_')))
     const text = [
-      JSON.stringify(strip(answered)),
+      JSON.stringify(answered),
       JSON.stringify({ ...answered, update_lag_ms: 812.25, update_lag_polls: 3, update_lag_censored: true }),
+      JSON.stringify({ ...answered, update_lag_ms: null, update_lag_polls: null, update_lag_censored: null }),
       JSON.stringify({ ...unsupported, update_lag_polls: 0, update_lag_censored: false }),
     ].join('\n')
     const parsed = parsePredictions(text, 'u.jsonl')
     const lag = (r: object) => Object.fromEntries(Object.entries(r).filter(([key]) => key.startsWith('update_lag_')))
-    expect(parsed.map(lag)).toEqual([
-      { update_lag_ms: null, update_lag_polls: null, update_lag_censored: null },
-      { update_lag_ms: 812.25, update_lag_polls: 3, update_lag_censored: true },
-      { update_lag_ms: null, update_lag_polls: null, update_lag_censored: null },
-    ])
+    expect(parsed.map(lag)).toEqual([{}, { update_lag_ms: 812.25, update_lag_polls: 3, update_lag_censored: true }, {}, {}])
     expect(() => parsePredictions(JSON.stringify({ ...answered, update_lag_censored: 'yes' }), 'bad.jsonl')).toThrow(/bad\.jsonl:1 update_lag_censored: /)
   })
 
-  test('upstream rows without update-lag fields are read whatever their status (unsupported and error rows too)', () => {
+  test('unsupported and error rows keep only what applies to them, whatever the file wrote (our files before 0.2 wrote nulls)', () => {
     const rows = simulatedRows('smoke', 'latest')
-    const strip = (r: object) => Object.fromEntries(Object.entries(r).filter(([key]) => !key.startsWith('update_lag_')))
     const unsupported = rows.find((r) => r.status === 'unsupported')!
     const failed = { ...unsupported, status: 'error', error: 'query: adapter replied error: boom', latency_ms: 1.5 }
-    const parsed = parsePredictions([JSON.stringify(strip(unsupported)), JSON.stringify(strip(failed))].join('\n'), 'u.jsonl')
-    expect(parsed.map((r) => [r.status, r.update_lag_ms, r.update_lag_polls, r.update_lag_censored])).toEqual([
-      ['unsupported', null, null, null],
-      ['error', null, null, null],
-    ])
+    const nulls = { prediction: null, latency_ms: null, error: null, update_lag_ms: null, update_lag_polls: null, update_lag_censored: null }
+    const parsed = parsePredictions([JSON.stringify({ ...unsupported, ...nulls }), JSON.stringify(failed), JSON.stringify({ ...failed, prediction: null, latency_ms: null })].join('\n'), 'u.jsonl')
+    const fieldsBeyondTheBase = (r: object) => Object.keys(r).filter((key) => !Object.keys(baseOf(unsupported)).includes(key))
+    expect(parsed.map(fieldsBeyondTheBase)).toEqual([['status'], ['status', 'latency_ms', 'error'], ['status', 'error']])
   })
 
   test('problems read as sentences naming the field, the value found and what is allowed', () => {
@@ -161,9 +159,10 @@ describe('readPredictions', () => {
 })
 
 describe('buildRunManifest', () => {
-  test('snake_case fields, revision from the manifest hash, configs parsed when JSON', () => {
+  test('upstream\'s keys first, then ours; revision from the manifest hash; configs recorded as given', () => {
+    const sixFiles = { 'episodes_dev.jsonl': '1'.repeat(64), 'probes_dev.jsonl': '2'.repeat(64) }
     const manifest = buildRunManifest({
-      datasetManifest: { episode_count: 240, families: [], files: {}, schema_version: 'tivarq.v1', seed: 20261001 },
+      datasetManifest: { episode_count: 240, families: [], files: sixFiles, schema_version: 'tivarq.v1', seed: 20261001 },
       fileHashes: { 'probes_dev.jsonl': 'ab', 'manifest.json': 'cd' },
       track: 'conversation',
       split: 'dev',
@@ -182,21 +181,91 @@ describe('buildRunManifest', () => {
     })
     expect(manifest).toEqual({
       schema_version: 'tivarq.run.v1',
-      harness: { name: 'timegrounded', version: expect.any(String), commit: null },
-      dataset: { source: 'bundled', revision: 'sha256:cd', schema_version: 'tivarq.v1', seed: 20261001, files: { 'probes_dev.jsonl': 'ab', 'manifest.json': 'cd' } },
+      dataset_revision: 'sha256:cd',
+      dataset_file_hashes: sixFiles,
+      dataset_source: bundledDatasetDir(),
+      harness_commit: null,
       track: 'conversation',
       split: 'dev',
-      adapter: { name: 'mine', command: ['python3', 'a.py'], version: '2.0', capabilities: { clock: true, history: false, inspection: false, tracks: ['conversation'] } },
-      model_config: { model: 'small', temperature: 0 },
+      adapter_command: ['python3', 'a.py'],
+      model_config: '{"model":"small","temperature":0}',
       prompt_config: 'prompt v3',
-      sampling: { concurrency: 4, timeout_ms: 1000, bootstrap_resamples: 1000 },
       run_seed: 5,
       repeats: 2,
       update_polls: 3,
       poll_interval_ms: 50,
+      sampling_settings: 'unspecified',
+      adapter_version: '2.0',
+      capabilities: { protocol: 'tivarq.adapter.v1', adapter_version: '2.0', tracks: ['conversation'], clock: true, history: false, inspection: false },
+      harness: { name: 'timegrounded', version: expect.any(String), commit: null },
+      dataset: { source: 'bundled', revision: 'sha256:cd', schema_version: 'tivarq.v1', seed: 20261001, files: { 'probes_dev.jsonl': 'ab', 'manifest.json': 'cd' } },
+      adapter: { name: 'mine', command: ['python3', 'a.py'], version: '2.0', capabilities: { clock: true, history: false, inspection: false, tracks: ['conversation'] } },
+      sampling: { concurrency: 4, timeout_ms: 1000, bootstrap_resamples: 1000 },
       started_at: '2026-01-01T00:00:00.000Z',
       adapter_close_errors: [],
     })
+  })
+
+  test('an in-process store without a version: `adapter_command` [] and `adapter_version` unknown, as upstream types them; the environment\'s settings win', () => {
+    const manifest = buildRunManifest({
+      datasetDir: '/data/tivarq',
+      datasetManifest: { episode_count: 240, families: [], files: {}, schema_version: 'tivarq.v1', seed: 20261001 },
+      fileHashes: {},
+      track: 'structured',
+      split: 'smoke',
+      adapter: { name: 'factory', command: null, adapterVersion: null, capabilities: { clock: false, history: false, inspection: false, tracks: ['structured'] } },
+      seed: 1,
+      repeats: 1,
+      updatePolls: 0,
+      pollIntervalMs: 0,
+      concurrency: 1,
+      timeoutMs: 1000,
+      resamples: 1000,
+      ...manifestEnvironment({ TIVARQ_DATASET_REVISION: 'cae7ab63', TIVARQ_SAMPLING: 'temperature=0', OTHER: 'x' }),
+    })
+    expect(manifest).toMatchObject({
+      dataset_revision: 'cae7ab63',
+      dataset_source: '/data/tivarq',
+      adapter_command: [],
+      model_config: 'none',
+      prompt_config: 'none',
+      sampling_settings: 'temperature=0',
+      adapter_version: 'unknown',
+      capabilities: { protocol: 'tivarq.adapter.v1', tracks: ['structured'], clock: false, history: false, inspection: false },
+      dataset: { source: '/data/tivarq', revision: 'cae7ab63' },
+      adapter: { command: null, version: null },
+    })
+    expect(manifest.capabilities).not.toHaveProperty('adapter_version')
+    expect(manifestEnvironment({ TIVARQ_DATASET_REVISION: '', TIVARQ_SAMPLING: undefined })).toEqual({})
+  })
+})
+
+describe('harnessCommit: a commit only from the harness\'s own checkout', () => {
+  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+  const repo = join(work, 'git-repo')
+  beforeAll(() => {
+    mkdirSync(join(repo, 'node_modules', 'timegrounded'), { recursive: true })
+    git(repo, 'init', '-q')
+    writeFileSync(join(repo, 'file.txt'), 'x')
+    git(repo, 'add', '.')
+    git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'one')
+  })
+
+  test('at the top of a git work tree: its HEAD', () => {
+    expect(harnessCommit(repo)).toBe(git(repo, 'rev-parse', 'HEAD'))
+  })
+
+  test('installed inside someone else\'s repository (node_modules): null, never their commit', () => {
+    expect(harnessCommit(join(repo, 'node_modules', 'timegrounded'))).toBeNull()
+  })
+
+  test('outside any git work tree: null', () => {
+    const bare = mkdtempSync(join(tmpdir(), 'tg-no-git-'))
+    try {
+      expect(harnessCommit(bare)).toBeNull()
+    } finally {
+      rmSync(bare, { recursive: true, force: true })
+    }
   })
 })
 
@@ -205,9 +274,13 @@ describe('aggregateReports', () => {
     const base = scoreRows(simulatedRows('smoke', 'latest'), { seed: 1 })
     const withScore = (score: number | null): TivarqReport => ({ ...base, metrics: { ...base.metrics, transition_success_rate: { score, cases: 10 } } })
     const aggregate = aggregateReports([withScore(0.9), withScore(1), withScore(0.8)])
+    // Upstream's three keys first, over the same scores.
+    expect(Object.keys(aggregate).slice(0, 3)).toEqual(['transition_success_mean', 'transition_success_stddev', 'transition_success_range'])
+    expect(aggregate).toMatchObject({ transition_success_mean: 0.9, transition_success_stddev: 0.1, transition_success_range: [0.8, 1] })
     expect(aggregate.transition_success_rate).toEqual({ mean: 0.9, stddev: 0.1, min: 0.8, max: 1, scores: [0.9, 1, 0.8], cases: [10, 10, 10] })
     expect(aggregate.reports).toEqual(['report-1.json', 'report-2.json', 'report-3.json'])
     expect(aggregateReports([withScore(null), withScore(0.5)]).transition_success_rate).toMatchObject({ mean: 0.5, stddev: null, min: 0.5, max: 0.5 })
+    expect(aggregateReports([withScore(null), withScore(null)])).toMatchObject({ transition_success_mean: null, transition_success_stddev: null, transition_success_range: null })
   })
 })
 

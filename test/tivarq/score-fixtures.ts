@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { resolveGold } from '../../src/tivarq/gold.js'
 import type { Answer, Episode, Probe, Split } from '../../src/tivarq/schema.js'
-import { NO_UPDATE_LAG, type PredictionRow } from '../../src/tivarq/results.js'
+import type { PredictionBase, PredictionRow } from '../../src/tivarq/results.js'
 
 const FIXTURES = new URL('../../fixtures/tivarq-v1/', import.meta.url)
 
@@ -37,20 +37,26 @@ function latestAnswer(episode: Episode, probe: Probe): Answer {
   return answer
 }
 
-/** The fields every prediction row copies from its probe and episode. */
+/** The fields every prediction row copies from its probe and episode, in upstream's order. */
 export function rowBase(episode: Episode, probe: Probe) {
   return {
     probe_id: probe.probe_id,
     episode_id: probe.episode_id,
-    family: episode.family,
     expected: probe.expected,
     role: probe.role,
     transition_id: probe.transition_id,
     phase: probe.phase,
     capability: probe.capability,
     old_value: probe.old_value,
-    repetition: 1,
+    family: episode.family,
+    repetition: 0,
   }
+}
+
+/** The fields of `row` every status shares (what an error row of the same probe would keep). */
+export function baseOf(row: PredictionRow): PredictionBase {
+  const { probe_id, episode_id, expected, role, transition_id, phase, capability, old_value, family, repetition } = row
+  return { probe_id, episode_id, expected, role, transition_id, phase, capability, old_value, family, repetition }
 }
 
 /** Rows a baseline would produce, in file order; `latest` leaves clock and history probes unsupported. */
@@ -60,12 +66,12 @@ export function simulatedRows(split: Split, baseline: 'oracle' | 'latest'): Pred
   return probes.map((probe, i): PredictionRow => {
     const episode = byEpisode.get(probe.episode_id) as Episode
     if (baseline === 'latest' && probe.capability !== 'basic') {
-      return { ...rowBase(episode, probe), status: 'unsupported', prediction: null, latency_ms: null, error: null, ...NO_UPDATE_LAG }
+      return { ...rowBase(episode, probe), status: 'unsupported' }
     }
     const prediction =
       baseline === 'oracle'
         ? resolveGold(episode.events.slice(0, probe.after_event_index), { slot: probe.slot, scope: probe.scope, asOf: probe.as_of })
         : latestAnswer(episode, probe)
-    return { ...rowBase(episode, probe), status: 'answered', prediction, latency_ms: (i % 7) + 0.5, error: null, ...NO_UPDATE_LAG }
+    return { ...rowBase(episode, probe), status: 'answered', prediction, latency_ms: (i % 7) + 0.5 }
   })
 }

@@ -8,7 +8,7 @@ import {
   transitionOutcomes,
   transitionSuccessInterval,
 } from '../../src/tivarq/score.js'
-import { NO_UPDATE_LAG, type PredictionRow } from '../../src/tivarq/results.js'
+import type { PredictionRow, Prediction } from '../../src/tivarq/results.js'
 import type { Answer } from '../../src/tivarq/schema.js'
 import { simulatedRows } from './score-fixtures.js'
 
@@ -22,6 +22,8 @@ type Spec = {
   old?: string | string[] | null
   pred?: Answer | 'unsupported' | 'error'
   ms?: number
+  /** What the adapter reported beside its answer: inside `prediction`, as upstream keeps it. */
+  reported?: Pick<Prediction, 'usage' | 'cost_usd'>
   extra?: Record<string, unknown>
 }
 
@@ -38,11 +40,11 @@ function row(spec: Spec): PredictionRow {
     phase: spec.phase,
     capability: spec.cap ?? 'basic',
     old_value: spec.old ?? null,
-    repetition: 1,
+    repetition: 0,
   }
-  if (spec.pred === 'unsupported') return { ...base, status: 'unsupported', prediction: null, latency_ms: null, error: null, ...NO_UPDATE_LAG }
-  if (spec.pred === 'error') return { ...base, status: 'error', prediction: null, latency_ms: 3, error: 'query: adapter said no', ...NO_UPDATE_LAG }
-  return { ...base, status: 'answered', prediction: spec.pred ?? spec.exp, latency_ms: spec.ms ?? 1, error: null, ...NO_UPDATE_LAG, ...spec.extra } as PredictionRow
+  if (spec.pred === 'unsupported') return { ...base, status: 'unsupported' }
+  if (spec.pred === 'error') return { ...base, status: 'error', latency_ms: 3, error: 'query: adapter said no' }
+  return { ...base, status: 'answered', prediction: { ...(spec.pred ?? spec.exp), ...spec.reported }, latency_ms: spec.ms ?? 1, ...spec.extra } as PredictionRow
 }
 
 const known = (value: string | string[]): Answer => ({ state: 'known', value })
@@ -60,15 +62,16 @@ const none = (state: 'unknown' | 'withdrawn' | 'needs_clarification' | 'expired'
  * - abstention: tp rows 5 and 14, fn row 13 → precision 1, recall 2/3 = 0.666667, f1 4/5 = 0.8
  * - historical: row 10 right → 1 (1); expiration: row 13 wrong → 0 (1)
  * - latencies 1..12 → p50 index floor(11·0.5)=5 → 6; p95 index floor(10.45)=10 → 11
- * - update lag: post-change target rows 3,5,8,13 = 4; observed 150.5 and 7 → mean 78.75,
- *   p95 index floor(0.95)=0 → 7; censored 1 (row 8, whose recorded 120 ms is not an observation)
+ * - update lag: rows carrying a lag 3,5,8 = 3 (row 13 carries none, as in upstream's older files);
+ *   observed 150.5 and 7 → mean 78.75, p95 index floor(0.95)=0 → 7; censored 1 (row 8, whose
+ *   recorded 120 ms is not an observation)
  * - tokens: prompt 10+5 = 15, completion 2, 2 cases; cost 0.000001+0.0000025 = 0.0000035, 2 cases
  */
 function handRows(): PredictionRow[] {
   counter = 0
   return [
-    row({ ep: 'replacement-00', fam: 'replacement', phase: 'pre', exp: known('email'), ms: 5, extra: { usage: { prompt_tokens: 10, completion_tokens: 2 }, cost_usd: 0.000001 } }),
-    row({ ep: 'replacement-00', fam: 'replacement', role: 'control', phase: 'post', exp: known('English'), ms: 1, extra: { usage: { prompt_tokens: 5 }, cost_usd: 0.0000025 } }),
+    row({ ep: 'replacement-00', fam: 'replacement', phase: 'pre', exp: known('email'), ms: 5, reported: { usage: { prompt_tokens: 10, completion_tokens: 2 }, cost_usd: 0.000001 } }),
+    row({ ep: 'replacement-00', fam: 'replacement', role: 'control', phase: 'post', exp: known('English'), ms: 1, reported: { usage: { prompt_tokens: 5 }, cost_usd: 0.0000025 } }),
     row({ ep: 'replacement-00', fam: 'replacement', phase: 'post', exp: known('chat'), old: 'email', pred: known('email'), ms: 9, extra: { update_lag_ms: 150.5, update_lag_polls: 3, update_lag_censored: false } }),
     row({ ep: 'withdrawal-00', fam: 'withdrawal', phase: 'pre', exp: known('jazz'), ms: 3 }),
     row({ ep: 'withdrawal-00', fam: 'withdrawal', phase: 'post', exp: none('withdrawn'), old: 'jazz', ms: 7, extra: { update_lag_ms: 7, update_lag_polls: 0, update_lag_censored: false } }),
@@ -103,8 +106,8 @@ describe('scoreRows on hand-built rows', () => {
       abstention: { precision: 1, recall: 0.666667, f1: 0.8, tp: 2, fp: 0, fn: 1 },
       historical_accuracy: { score: 1, cases: 1 },
       expiration_accuracy: { score: 0, cases: 1 },
-      query_latency_ms: { p50: 6, p95: 11 },
-      update_lag_ms: { observed_mean: 78.75, observed_p95: 7, observed: 2, censored: 1, post_change_cases: 4 },
+      query_latency_ms: { p50: 6, p95: 11, cases: 12 },
+      update_lag_ms: { observed_mean: 78.75, observed_p95: 7, observed: 2, censored: 1, post_change_cases: 3 },
       reported_tokens: { prompt: 15, completion: 2, cases_with_usage: 2 },
       reported_cost_usd: { total: 0.0000035, cases_with_cost: 2 },
     })
@@ -157,10 +160,12 @@ describe('empty denominators give null, never 0', () => {
     expect(report.metrics.transition_success_rate).toEqual({ score: null, cases: 0 })
     expect(report.metrics.current_state_accuracy).toEqual({ score: null, cases: 0 })
     expect(report.metrics.clarification).toEqual({ precision: null, recall: null, f1: null, tp: 0, fp: 0, fn: 0 })
-    expect(report.metrics.query_latency_ms).toEqual({ p50: null, p95: null })
+    expect(report.metrics.query_latency_ms).toEqual({ p50: null, p95: null, cases: 0 })
     expect(report.metrics.update_lag_ms.observed_mean).toBeNull()
-    expect(report.metrics.reported_cost_usd).toEqual({ total: null, cases_with_cost: 0 })
-    expect(report.transition_success_95pct_bootstrap_ci).toMatchObject({ low: null, high: null, defined: 0, seed: 1, resamples: 1000 })
+    // A sum over no cost is 0, as upstream writes it; `cases_with_cost` says none was reported.
+    expect(report.metrics.reported_cost_usd).toEqual({ total: 0, cases_with_cost: 0 })
+    expect(report.transition_success_95pct_bootstrap_ci).toBeNull()
+    expect(report.transition_success_bootstrap).toMatchObject({ low: null, high: null, defined: 0, seed: 1, resamples: 1000 })
     expect(report.by_family).toEqual({})
   })
   test('only unsupported rows', () => {
@@ -187,7 +192,8 @@ describe('published smoke figures (structured track)', () => {
     expect(report.metrics.transition_success_rate.score).toBe(1)
     expect(report.metrics.current_state_accuracy.score).toBe(1)
     expect(report.metrics.stale_value_leakage_rate.score).toBe(0)
-    expect(report.transition_success_95pct_bootstrap_ci).toMatchObject({ low: 1, high: 1 })
+    expect(report.transition_success_95pct_bootstrap_ci).toEqual([1, 1])
+    expect(report.transition_success_bootstrap).toMatchObject({ low: 1, high: 1 })
     if (split === 'smoke') {
       expect(report.metrics.transition_success_rate.cases).toBe(13)
       expect(report.probe_counts).toEqual({ total: 60, answered: 60, unsupported: 0, error: 0 })
@@ -199,12 +205,15 @@ describe('bootstrap', () => {
   const rows = simulatedRows('dev', 'latest')
 
   test('deterministic for a seed; the seed and resamples are in the report', () => {
-    const a = scoreRows(rows, { seed: 42 }).transition_success_95pct_bootstrap_ci
-    expect(scoreRows(rows, { seed: 42 }).transition_success_95pct_bootstrap_ci).toEqual(a)
+    const report = scoreRows(rows, { seed: 42 })
+    const a = report.transition_success_bootstrap
+    expect(scoreRows(rows, { seed: 42 }).transition_success_bootstrap).toEqual(a)
     expect(a).toMatchObject({ seed: 42, resamples: 1000, defined: 1000, unit: 'episode', repeated_draws: 'counted_separately' })
     expect(a.low as number).toBeLessThan(0.9)
     expect(a.high as number).toBeGreaterThan(0.9)
-    const b = scoreRows(rows, { seed: 43, resamples: 700 }).transition_success_95pct_bootstrap_ci
+    // Upstream's key holds the same interval as the two-number list its readers index.
+    expect(report.transition_success_95pct_bootstrap_ci).toEqual([a.low, a.high])
+    const b = scoreRows(rows, { seed: 43, resamples: 700 }).transition_success_bootstrap
     expect(b.resamples).toBe(700)
   })
 
@@ -255,9 +264,9 @@ describe('update lag (spec section 5)', () => {
   const post = (lag: number | null, polls: number | null, censored: boolean | null, i: number): PredictionRow =>
     row({ ep: `replacement-0${i}`, fam: 'replacement', phase: 'post', exp: known('chat'), old: 'email', ms: 2, extra: { update_lag_ms: lag, update_lag_polls: polls, update_lag_censored: censored } })
 
-  test('censored rows carry their elapsed lag but count only as censored; rows without lag fields count only as cases', () => {
+  test('censored rows carry their elapsed lag but count only as censored; rows without a lag do not count, as upstream selects them', () => {
     counter = 0
     const rows = [post(10, 1, false, 1), post(30, 2, false, 2), post(5000, 3, true, 3), post(9000, 3, true, 4), post(null, null, null, 5)]
-    expect(computeMetrics(rows).update_lag_ms).toEqual({ observed_mean: 20, observed_p95: 10, observed: 2, censored: 2, post_change_cases: 5 })
+    expect(computeMetrics(rows).update_lag_ms).toEqual({ observed_mean: 20, observed_p95: 10, observed: 2, censored: 2, post_change_cases: 4 })
   })
 })

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, test } from 'vitest'
 import { loadSplit } from '../../src/tivarq/dataset.js'
 import type { Answer, Episode, Probe } from '../../src/tivarq/schema.js'
-import { NO_UPDATE_LAG, type AnsweredRow } from '../../src/tivarq/results.js'
+import type { AnsweredRow } from '../../src/tivarq/results.js'
 import { diagnose, probeFailureMessage, renderDiagnosis } from '../../src/vitest/messages.js'
 import { rowBase } from '../tivarq/score-fixtures.js'
 
@@ -24,8 +24,6 @@ function answered(probeId: string, prediction: Answer): { row: AnsweredRow; cont
     status: 'answered',
     prediction,
     latency_ms: 0.1,
-    error: null,
-    ...NO_UPDATE_LAG,
   }
   return { row, context: { probe, events: episode.events } }
 }

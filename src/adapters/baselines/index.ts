@@ -1,16 +1,17 @@
 /**
- * The four reference baselines (spec section 6), in-process. Each also runs as
+ * The five reference baselines (spec section 6), in-process. Each also runs as
  * an NDJSON process: `timegrounded baseline NAME`.
  */
 import { AdapterUsageError } from '../errors.js'
 import type { StoreFactory, Track } from '../types.js'
 import { HybridStore } from './hybrid.js'
+import { CorrectingHybridStore } from './hybrid-corrections.js'
 import { LatestStore } from './latest.js'
 import { OracleStore } from './oracle.js'
 import { VersionedStore } from './versioned.js'
 
 /** Names of the reference baselines, as `builtin:NAME` and `timegrounded baseline NAME` take them. */
-export const BUILTIN_NAMES = ['oracle', 'versioned', 'latest', 'hybrid'] as const
+export const BUILTIN_NAMES = ['oracle', 'versioned', 'latest', 'hybrid', 'hybrid-corrections'] as const
 /** One of `BUILTIN_NAMES`. */
 export type BuiltinName = (typeof BUILTIN_NAMES)[number]
 
@@ -29,7 +30,12 @@ export const BUILTIN_ADAPTERS: Readonly<Record<BuiltinName, BuiltinAdapter>> = {
   oracle: { description: 'gold resolution over the ingested assertions (should score 1.0)', track: 'structured', create: () => new OracleStore() },
   versioned: { description: 'a bitemporal version table per slot and scope', track: 'structured', create: () => new VersionedStore() },
   latest: { description: 'last write by arrival wins; ignores valid time and expiry', track: 'structured', create: () => new LatestStore() },
-  hybrid: { description: 'rule-based extraction from the turns into a version table', track: 'conversation', create: () => new HybridStore() },
+  hybrid: { description: "upstream's reference hybrid: keyword-read turns, gold resolution (drops retro corrections)", track: 'conversation', create: () => new HybridStore() },
+  'hybrid-corrections': {
+    description: 'hybrid with a phrasing-rule reader that also places retro corrections',
+    track: 'conversation',
+    create: () => new CorrectingHybridStore(),
+  },
 }
 
 /** True when `name` is one of `BUILTIN_NAMES`. */
@@ -48,7 +54,8 @@ export function builtinAdapter(name: BuiltinName | string): StoreFactory {
   return factory
 }
 
-export { OracleStore, VersionedStore, LatestStore, HybridStore }
+export { OracleStore, VersionedStore, LatestStore, HybridStore, CorrectingHybridStore }
 export { VersionTable } from './versioned.js'
 export { BaselineQueryError, structuredQuery, type BaselineQueryField } from './query.js'
-export { extractAssertion } from './hybrid.js'
+export { extractAssertion } from './hybrid-corrections.js'
+export { readTurn } from './hybrid.js'

@@ -12,7 +12,7 @@ import { TRACKS } from '../../adapters/protocol.js'
 import type { Track } from '../../adapters/types.js'
 import { TimegroundedError } from '../../errors.js'
 import { loadSplit, MANIFEST_FILE } from '../../tivarq/dataset.js'
-import { aggregateReports, buildRunManifest, closeErrorRecords, harnessCommit, runFileNames, RunWriter, type PredictionsFile, type RunManifest } from '../../tivarq/output.js'
+import { aggregateReports, buildRunManifest, closeErrorRecords, harnessCommit, manifestEnvironment, runFileNames, RunWriter, type PredictionsFile, type RunManifest } from '../../tivarq/output.js'
 import type { PredictionRow } from '../../tivarq/results.js'
 import { runSplit } from '../../tivarq/runner.js'
 import { SPLITS, type Split } from '../../tivarq/schema.js'
@@ -20,7 +20,7 @@ import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderMarkdown } from '../../report/markdown.js'
 import { renderErroredProbes, renderFirstErrors, renderReport } from '../../report/terminal.js'
-import { formatScore } from '../../report/format.js'
+import { describeRepeats } from '../../report/format.js'
 import { describeWriteError } from '../fs-errors.js'
 import { EXIT, fail, parseWholeNumber, reportsExitCode, UsageError } from '../exit-codes.js'
 import { wantsColor } from '../color.js'
@@ -112,11 +112,6 @@ function resolveRunSettings(raw: RawRunOptions, command: readonly string[]): Run
 
 // ─── The command ─────────────────────────────────────────────────────────────
 
-function summaryOfRepeats(reports: readonly TivarqReport[]): string {
-  const spread = aggregateReports(reports).transition_success_rate
-  return `Transition success over ${reports.length} repetitions: mean ${formatScore(spread.mean)}, sample sd ${formatScore(spread.stddev)}, range [${formatScore(spread.min)}, ${formatScore(spread.max)}] (${spread.scores.map(formatScore).join(', ')})`
-}
-
 /**
  * Close problems are warnings: the rows were all recorded before the stores
  * closed, so the results and the exit code stand. Each is printed on stderr and
@@ -187,6 +182,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
     timeoutMs: settings.timeoutMs,
     resamples: settings.resamples,
     harnessCommit: harnessCommit(),
+    ...manifestEnvironment(process.env),
   })
   writer.writeManifest(manifest)
 
@@ -209,7 +205,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
       if (settings.repeats > 1) writer.writeAggregate(aggregateReports(reports))
       const names = runFileNames(current.repetition, settings.repeats)
       process.stderr.write(
-        `\ntimegrounded run: interrupted after ${partial.probe_counts.total} of ${expected} probes of repetition ${current.repetition}; ` +
+        `\ntimegrounded run: interrupted after ${partial.probe_counts.total} of ${expected} probes of repetition ${current.repetition + 1}; ` +
           `wrote ${names.predictions} and ${names.report} (marked incomplete) to ${writer.dir}\n`,
       )
     }
@@ -225,7 +221,8 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
   process.once('SIGTERM', onInterrupt)
 
   try {
-    for (let repetition = 1; repetition <= settings.repeats; repetition++) {
+    // Repetitions are numbered from 0 in the rows, as upstream numbers them (files from 1).
+    for (let repetition = 0; repetition < settings.repeats; repetition++) {
       const file = writer.openPredictions(repetition, settings.repeats)
       current = { file, repetition }
       const rows = await runSplit({
@@ -268,7 +265,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
   // The exit code's reason in words: an incomplete run never passes, whatever its rates say.
   const incomplete = renderErroredProbes(lastRows)
   if (incomplete !== null) out += `\n${incomplete} (exit ${EXIT.problems})\n`
-  if (settings.repeats > 1) out += `\n${summaryOfRepeats(reports)}\n`
+  if (settings.repeats > 1) out += `\n${describeRepeats(aggregateReports(reports))}\n`
   out += `\nWrote ${written.join(', ')} to ${writer.dir}\n`
   process.stdout.write(out)
   // In GitHub Actions, the same report lands in the job summary.
@@ -300,12 +297,12 @@ export function registerRun(program: Command): void {
     .option('--concurrency <n>', 'episodes in flight at once (adapter processes for a command) (default: 1)')
     .option('--timeout-ms <n>', `time one adapter call may take (default: ${DEFAULT_TIMEOUT_MS})`)
     .option('--resamples <n>', `bootstrap resamples (at least ${MIN_RESAMPLES}) (default: ${DEFAULT_RESAMPLES})`)
-    .option('--model-config <s>', 'model configuration to record in run_manifest.json (JSON or free text)')
-    .option('--prompt-config <s>', 'prompt configuration to record in run_manifest.json (JSON or free text)')
+    .option('--model-config <s>', 'model configuration to record in run_manifest.json, as given (default: none)')
+    .option('--prompt-config <s>', 'prompt configuration to record in run_manifest.json, as given (default: none)')
     .option('--no-color', 'no colours in the summary')
     .addHelpText(
       'after',
-      '\nExamples:\n  timegrounded run --split smoke --adapter builtin:latest --output out/latest\n  timegrounded run --split dev --output out/mine -- python3 my_adapter.py\n\nExit codes: 0 complete, 1 incomplete (error rows or interrupted), 2 usage or data error.',
+      '\nExamples:\n  timegrounded run --split smoke --adapter builtin:latest --output out/latest\n  timegrounded run --split dev --output out/mine -- python3 my_adapter.py\n\nEnvironment, recorded in run_manifest.json as upstream does: TIVARQ_DATASET_REVISION (dataset_revision), TIVARQ_SAMPLING (sampling_settings).\n\nExit codes: 0 complete, 1 incomplete (error rows or interrupted), 2 usage or data error.',
     )
     .action(async (command: string[], options: RawRunOptions) => runCommand(options, command))
 }

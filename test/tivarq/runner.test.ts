@@ -242,8 +242,8 @@ describe('ingest failure, reset failure and query faults of in-process stores', 
       'query: the answer {"state":"known"} fails answerSchema: value: a known answer needs a value (a string or a list of strings)',
       'query: the answer {"state":"known","value":null} fails answerSchema: value: a known answer needs a value (a string or a list of strings)',
       'query: the answer {"state":"withdrawn","value":"email"} fails answerSchema: value: state withdrawn must carry value null, not "email"',
-      null,
-      null,
+      undefined,
+      undefined,
     ])
   })
 

@@ -183,7 +183,7 @@ describe('buildRunManifest', () => {
     expect(manifest).toEqual({
       schema_version: 'tivarq.run.v1',
       harness: { name: 'timegrounded', version: expect.any(String), commit: null },
-      dataset: { source: 'bundled', revision: 'sha256:cd', schema_version: 'tivarq.v1', seed: 20261001, files: { 'probes_dev.jsonl': 'ab', 'manifest.json': 'cd' } },
+      dataset: { source: 'bundled', revision: 'sha256:cd', schema_version: 'tivarq.v1', seed: 20261001, files: { 'probes_dev.jsonl': 'ab', 'manifest.json': 'cd' }, variant: null },
       track: 'conversation',
       split: 'dev',
       adapter: { name: 'mine', command: ['python3', 'a.py'], version: '2.0', capabilities: { clock: true, history: false, inspection: false, tracks: ['conversation'] } },

@@ -5,7 +5,7 @@
  * All written for this project. A variant picks one entry per bank per episode
  * (variant.ts); the gold never depends on the words, only on the assertions.
  */
-import type { ControlFact, Phrase, PhraseKey, QuestionPhrase, Topic } from './generate-templates.js'
+import type { Phrase, PhraseKey, QuestionPhrase, Topic } from './generate-templates.js'
 import { TOPICS, isoDay } from './generate-templates.js'
 
 const topic = (words: string, values: readonly string[]): Topic => ({ slot: words.replace(/[^a-z]+/gi, '_').toLowerCase(), words, values })
@@ -45,11 +45,6 @@ export const VARIANT_CONTROLS: readonly { slot: string; words: string; values: r
   { slot: 'display_currency', words: 'display currency', values: ['euro', 'pound sterling', 'yen', 'Swiss franc', 'rand', 'dollar'] },
   { slot: 'keyboard_layout', words: 'keyboard layout', values: ['QWERTY', 'AZERTY', 'Dvorak', 'Colemak'] },
 ]
-
-/** A control fact with one of its values. */
-export function controlFact(slot: string, words: string, value: string): ControlFact {
-  return { slot, words, value }
-}
 
 /** Paraphrases of every sentence a family script says, several each; v1's own sentence is deliberately not among them. */
 export const PHRASE_BANK: Readonly<Record<PhraseKey, readonly Phrase[]>> = {

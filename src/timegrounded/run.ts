@@ -30,11 +30,11 @@ export interface GroundedDataset {
   items: readonly LongMemEvalEntry[]
 }
 
-/** The embedded corpus, or a LongMemEval-shaped file (named by the corpus id when it holds exactly the corpus). */
+/** The embedded corpus, or a LongMemEval-shaped file (named by the corpus id when it holds exactly the authored corpus or a generated one). */
 export async function loadGroundedDataset(file: string | undefined): Promise<GroundedDataset> {
   if (file === undefined) return timeGroundedCorpus()
   const loaded = await loadLongMemEval(file)
-  return { ...loaded, datasetId: knownDatasetId(loaded.datasetSha256, loaded.datasetId) }
+  return { ...loaded, datasetId: knownDatasetId(loaded.datasetSha256, loaded.datasetId, { firstQuestionId: loaded.items[0]?.question_id, entries: loaded.items.length }) }
 }
 
 /** One question's outcome, keyed on `status`. */

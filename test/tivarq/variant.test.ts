@@ -5,7 +5,7 @@
  * that re-applies replays fails duplicate_event only on a variant, and a
  * conversation-track reader written against v1's sentences drops on one.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -66,15 +66,10 @@ describe('generateDataset({ variant })', () => {
   })
 })
 
-describe('written to disk, a variant passes the validator that checks the published data', () => {
-  let root = ''
-  beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'tivarq-variant-'))
-  })
-  afterAll(async () => {
-    await rm(root, { recursive: true, force: true })
-  })
+const root = mkdtempSync(join(tmpdir(), 'tivarq-variant-'))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
 
+describe('written to disk, a variant passes the validator that checks the published data', () => {
   test.each([7, 8, 123456])('variant %i: valid, v1 counts checked, every gold answer re-derived', async (seed) => {
     const dir = join(root, String(seed))
     await writeDataset(dir, { variant: seed })

@@ -1,7 +1,7 @@
 // How many questions the time-grounded probe needs, measured with real runs of the built-in agents
 // (the figures in README.md, "How many questions are enough"). Run after `npm run build`:
 //
-//   node scripts/timegrounded-power.js [--replicates N] [--sizes 60,120,...] [--corpus-seeds N]   (about 10 minutes with the defaults: 100, 60..2400, 5)
+//   node scripts/timegrounded-power.js [--replicates N] [--sizes 60,120,...] [--corpus-seeds N]   (about 20 minutes with the defaults: 100, 60..2400, 5)
 //
 // 1. Interval width: builtin:ingestion-order (its clock fixed, so runs repeat exactly) under control and
 //    probe on the authored twelve and on generated corpora of 12, 60, 240 and 600 questions (corpus
@@ -20,7 +20,7 @@ const option = (name, fallback) => {
   return at === -1 ? fallback : args[at + 1]
 }
 const REPLICATES = Number(option('replicates', '100'))
-const SIZES = option('sizes', '60,120,240,480,960,1440,1920,2400').split(',').map(Number)
+const SIZES = option('sizes', '60,120,240,360,480,720,960,1440,1920,2400').split(',').map(Number)
 const CORPUS_SEEDS = Number(option('corpus-seeds', '5'))
 const WIDTH_SIZES = [12, 60, 240, 600]
 const POWER = 0.8

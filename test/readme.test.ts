@@ -459,7 +459,7 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
   'node scripts/timegrounded-power.js': {
     file: 'test/scripts/timegrounded-power.test.ts',
     runs: ["['scripts/timegrounded-power.js', '--replicates'"],
-    why: 'takes about ten minutes with its defaults (100 replicates up to 2,400 questions); that test runs it with two replicates and checks both tables',
+    why: 'takes about twenty minutes with its defaults (100 replicates up to 2,400 questions); that test runs it with two replicates and checks both tables',
   },
   'npx vitest run --root examples/sqlite-bitemporal': {
     file: 'test/examples/sqlite-suite.test.ts',

@@ -61,7 +61,7 @@ export {
   DETERMINISTIC_JUDGE_RULES,
 } from './judges.js'
 export type { Judge, Verdict, LlmJudgeOptions } from './judges.js'
-export { runGrounded, runProbeVersusControl, runCeiling, pairedDelta, probeCaveat, DEFAULT_PROBE_SEED, DELTA_MEANING } from './run.js'
+export { runGrounded, runProbeVersusControl, runCeiling, pairedDelta, probeCaveat, QUESTIONS_TO_TELL_APART, DEFAULT_PROBE_SEED, DELTA_MEANING } from './run.js'
 export type { GroundedDataset, GroundedRunResult, GroundedRunOptions, QuestionRow, JudgeRecord, DeltaRecord, ProbeComparison, ProbeOptions } from './run.js'
 export { renderProbeComparison, renderGroundedRun, renderGroundingRecord, renderDelta, scoreWithCount } from './render.js'
 export {

@@ -69,3 +69,15 @@ describe('seededAccuracyAgent', () => {
     expect(() => seededAccuracyAgent({ accuracy: Number.NaN })).toThrow('`accuracy` must be a number from 0 to 1')
   })
 })
+
+describe('the caveat follows the measured figures', () => {
+  test('below 360 questions a probe; from 360, what it can rank', async () => {
+    const { probeCaveat } = await import('../../src/timegrounded/run.js')
+    expect(probeCaveat(12)).toMatch(/^Twelve questions is a probe, not a ranking/)
+    expect(probeCaveat(359)).toMatch(/^359 questions is a probe, not a ranking/)
+    expect(probeCaveat(600)).toBe(
+      '600 questions can rank systems whose accuracies differ by about 10 points or more (as measured, two systems 10 points apart are told apart in 80% of runs from 360 questions when their errors are independent); 5 points takes about 1,440.',
+    )
+    expect(probeCaveat(2400)).toMatch(/^2400 questions can rank systems whose accuracies differ by about 5 points or more/)
+  })
+})

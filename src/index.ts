@@ -26,6 +26,7 @@ export {
   probeSchema,
   answerSchema,
   manifestSchema,
+  generatorSchema,
   jsonSchemas,
 } from './tivarq/schema.js'
 export type { Assertion, TivarqEvent, Episode, Probe, Answer, AnswerState, AnswerValue, Family, Split, Scope, Op, Manifest } from './tivarq/schema.js'
@@ -35,7 +36,7 @@ export type { GoldQuery } from './tivarq/gold.js'
 
 // ─── TIVARQ dataset: loading and validation ──────────────────────────────────
 
-export { loadSplit, loadDataset, bundledDatasetDir, sha256File, episodesFileName, probesFileName, MANIFEST_FILE } from './tivarq/dataset.js'
+export { loadSplit, loadVariantSplit, loadDataset, bundledDatasetDir, sha256File, episodesFileName, probesFileName, MANIFEST_FILE } from './tivarq/dataset.js'
 export type { LoadedSplit, LoadedDataset, SplitData, LoadOptions } from './tivarq/dataset.js'
 
 export { validateDataset, renderIssue, renderIssues, renderValidationResult } from './tivarq/validate.js'
@@ -44,10 +45,36 @@ export type { DatasetIssue, DatasetIssueCode, ValidationResult, ValidDataset, In
 // ─── TIVARQ dataset: generator ───────────────────────────────────────────────
 
 export { generateDataset, writeDataset, generateEpisode, sha256Hex, DATASET_FILE_NAMES, GeneratorGoldMismatchError } from './tivarq/generate.js'
-export type { GeneratedDataset, WrittenDatasetFile, DatasetFileName } from './tivarq/generate.js'
+export type { GeneratedDataset, GenerateOptions, WrittenDatasetFile, DatasetFileName } from './tivarq/generate.js'
 
-export { episodeParameters, planEpisode, TOPICS, INTERFACE_LANGUAGES } from './tivarq/generate-templates.js'
-export type { EpisodeParameters, EpisodePlan, EventPlan, StatementPlan, ReplayPlan, ProbePlan, Topic } from './tivarq/generate-templates.js'
+export { episodeParameters, planEpisode, TOPICS, INTERFACE_LANGUAGES, PHRASE_KEYS, V1_WORDING } from './tivarq/generate-templates.js'
+export type {
+  EpisodeParameters,
+  EpisodePlan,
+  EventPlan,
+  StatementPlan,
+  ReplayPlan,
+  ProbePlan,
+  EffectivePlan,
+  Topic,
+  ControlFact,
+  Wording,
+  PhraseKey,
+  ArrivalOrder,
+} from './tivarq/generate-templates.js'
+
+export {
+  VARIATIONS,
+  VARIANT_GENERATOR,
+  VARIANT_GENERATOR_VERSION,
+  VariantOptionError,
+  resolveVariant,
+  variantEpisode,
+  variantOf,
+  describeVariant,
+  midnightClock,
+} from './tivarq/variant.js'
+export type { VariantOptions, VariationSwitches, VariationName, ResolvedVariant, VariantIdentity, VariantEpisode, EpisodeClock } from './tivarq/variant.js'
 
 export { canonicalJsonLine, pythonJsonLine, prettyJson, CanonicalJsonError } from './tivarq/canonical-json.js'
 export type { CanonicalJsonOptions, JsonValue } from './tivarq/canonical-json.js'
@@ -205,6 +232,8 @@ export {
   hasTimestampedHistory,
   honestAgent,
   ingestionOrderAgent,
+  seededAccuracyAgent,
+  AgentOptionError,
   referenceReader,
   openAiCompatibleAgent,
   startCommandAgent,
@@ -230,6 +259,12 @@ export {
   checkCorpus,
   CorpusRuleError,
   CORPUS_ID,
+  generateCorpus,
+  generatedCorpusId,
+  generatedQuestion,
+  GENERATED_CORPUS_VERSION,
+  MAX_CORPUS_SIZE,
+  CorpusOptionError,
   planTimeGroundedCases,
   summarizeTimeGrounded,
   renderTimeGroundedSummary,
@@ -263,6 +298,9 @@ export type {
   VerdictKind,
   BuiltCorpus,
   CorpusIssue,
+  GenerateCorpusOptions,
+  GeneratedCorpus,
+  SeededAccuracyOptions,
   TimeGroundedSuiteOptions,
   TimeGroundedCase,
   TimeGroundedCaseMeta,

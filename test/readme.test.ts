@@ -361,6 +361,51 @@ for (const [name, schema] of Object.entries(jsonSchemas)) writeFileSync(name + '
     },
   },
   'timegrounded probe --agent builtin:ingestion-order --ceiling': { exit: 0, check: () => undefined },
+  'npx timegrounded generate --variant 7 --out ./tivarq-v7': {
+    exit: 0,
+    check: (ran) => {
+      expect(ran.stdout).toContain('Wrote TIVARQ variant 7 (timegrounded-variant v1) (7 files) to ./tivarq-v7')
+      // The manifest excerpt the README shows.
+      const manifest = readJson('tivarq-v7/manifest.json') as { generator: unknown; seed: number }
+      expect(manifest.generator).toEqual({ name: 'timegrounded-variant', variations: ['paraphrases', 'topics', 'mixed_offsets', 'same_instant_replays', 'shuffled_arrivals'], version: 1 })
+      expect(manifest.seed).toBe(7)
+    },
+  },
+  'npx timegrounded validate --dataset ./tivarq-v7': {
+    exit: 0,
+    before: () => {
+      if (!existsSync(join(work, 'tivarq-v7/manifest.json'))) expect(sh('timegrounded generate --variant 7 --out ./tivarq-v7').code).toBe(0)
+    },
+    check: (ran) => expect(ran.stdout).toContain('TIVARQ variant 7 (timegrounded-variant v1): every gold answer, id and per-family count checked'),
+  },
+  'npx timegrounded run --variant 7 --split test --adapter builtin:versioned --output out/v7': {
+    exit: 0,
+    check: (ran) => {
+      expect(ran.stdout).toContain('TIVARQ variant 7 (timegrounded-variant v1) test · structured track · builtin:versioned')
+      expect(ran.stdout).toMatch(/Transition success\s+1\.0 \(195\)/)
+      const { dataset } = readJson('out/v7/run_manifest.json') as { dataset: { source: string; variant: { seed: number; generator_version: number } } }
+      expect(dataset.source).toBe('generated in memory')
+      expect(dataset.variant).toMatchObject({ seed: 7, generator: 'timegrounded-variant', generator_version: 1 })
+    },
+  },
+  'timegrounded corpus --size 600 --seed 7 --out corpus-600.json': {
+    exit: 0,
+    check: (ran) => {
+      expect(ran.stdout).toMatch(/^wrote 600 questions of timegrounded-generated-v1-seed7-n600 to corpus-600\.json \(sha256 [0-9a-f]{64}\)$/m)
+      expect((readJson('corpus-600.json') as unknown[]).length).toBe(600)
+    },
+  },
+  'timegrounded probe --dataset corpus-600.json --agent builtin:ingestion-order': {
+    exit: 0,
+    before: () => {
+      if (!existsSync(join(work, 'corpus-600.json'))) expect(sh('timegrounded corpus --size 600 --seed 7 --out corpus-600.json').code).toBe(0)
+    },
+    check: (ran) => {
+      expect(ran.stdout).toContain('Time-grounded probe: ingestion-order on timegrounded-generated-v1-seed7-n600')
+      expect(ran.stdout).toContain('control (timestamps-and-text)  100.0% (600/600)')
+      expect(ran.stdout).toContain('paired bootstrap over 600 questions')
+    },
+  },
 }
 
 function copyScript(): void {
@@ -416,6 +461,11 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     why: 'shards a fixture project and merges',
   },
   'npx vitest --merge-reports': { file: 'test/vitest/e2e.test.ts', runs: ['`--merge-reports=${blobs}`'], why: 'merges the shards above' },
+  'node scripts/timegrounded-power.js': {
+    file: 'test/scripts/timegrounded-power.test.ts',
+    runs: ["['scripts/timegrounded-power.js', '--replicates'"],
+    why: 'takes about twenty minutes with its defaults (100 replicates up to 2,400 questions); that test runs it with two replicates and checks both tables',
+  },
   'npx vitest run --root examples/sqlite-bitemporal': {
     file: 'test/examples/sqlite-suite.test.ts',
     runs: ["runVitest(['run', '--root', 'examples/sqlite-bitemporal'], { cwd: REPO"],

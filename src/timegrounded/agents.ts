@@ -1,31 +1,30 @@
 /**
  * Built-in agents that show the instrument works. `honest` and
- * `ingestion-order` are scripted readers of the authored corpus: they know how
- * each of its twelve questions is read (which sentence, which comparison) and
- * differ only in where they take time from — so the probe-versus-control delta
- * separates them and nothing else does. `referenceReader` writes each turn's
- * instant into its own prompt (a ceiling by construction, not a memory
- * system); `openAiCompatibleAgent` is that reader over a real model.
+ * `ingestion-order` are scripted readers of our corpora (the authored twelve
+ * and any generated one): they know how each question is read (which
+ * sentence, which comparison) and differ only in where they take time from —
+ * so the probe-versus-control delta separates them and nothing else does.
+ * `seededAccuracy` is the honest reader made wrong on a seeded share of the
+ * questions, to measure how many questions tell two accuracies apart.
+ * `referenceReader` writes each turn's instant into its own prompt (a ceiling
+ * by construction, not a memory system); `openAiCompatibleAgent` is that
+ * reader over a real model.
  */
 import { isoInstant, readSessionDate } from './dates.js'
 import type { AnswerContext, TimestampedHistoryAgent } from './agent.js'
 import type { TimestampedHistory } from './grounding.js'
 import { chatCompletion, type ChatEndpoint } from './openai.js'
-import { answerText, evaluateReading, type Reading, type TimedTurn } from './corpus/reading.js'
-import { AUTHORED_QUESTIONS } from './corpus/source.js'
+import { answerText, evaluateReading, type TimedTurn } from './corpus/reading.js'
+import { readingOf } from './corpus/index.js'
+import { seededRandom } from '../stats/random.js'
+import { TimegroundedError } from '../errors.js'
 
 /** What a scripted reader says when it does not know the question or cannot place it in time. */
 export const UNKNOWN_ANSWER = "I don't know."
 
-const READING_BY_QUESTION: ReadonlyMap<string, Reading> = new Map(AUTHORED_QUESTIONS.map((q) => [normaliseQuestion(q.question), q.reading]))
-
-function normaliseQuestion(question: string): string {
-  return question.trim().toLowerCase().replace(/\s+/g, ' ')
-}
-
-/** Answers a corpus question from turns with times; `I don't know.` for anything else. */
-export function answerFromTimedTurns(question: string, turns: readonly TimedTurn[], queryTime: Date): string {
-  const reading = READING_BY_QUESTION.get(normaliseQuestion(question))
+/** Answers a corpus question (authored, or generated: found by `questionId`) from turns with times; `I don't know.` for anything else. */
+export function answerFromTimedTurns(question: string, turns: readonly TimedTurn[], queryTime: Date, questionId?: string): string {
+  const reading = readingOf(question, questionId)
   if (reading === undefined) return UNKNOWN_ANSWER
   const outcome = evaluateReading(reading, turns, queryTime)
   return outcome.ok ? answerText(outcome.value) : UNKNOWN_ANSWER
@@ -69,12 +68,51 @@ export function honestAgent(): TimestampedHistoryAgent {
       if (history === null) {
         // Mode `none`: no typed channel, so read the dates the text carries.
         const fromText = readDatesFromText(context.historyText, prompt)
-        return fromText === null ? UNKNOWN_ANSWER : answerFromTimedTurns(context.question, fromText.turns, fromText.queryTime)
+        return fromText === null ? UNKNOWN_ANSWER : answerFromTimedTurns(context.question, fromText.turns, fromText.queryTime, context.questionId)
       }
       const turns = history.turns.map((turn) => ({ content: turn.content, time: new Date(turn.timestamp) }))
-      const answer = answerFromTimedTurns(context.question, turns, new Date(history.queryTime))
+      const answer = answerFromTimedTurns(context.question, turns, new Date(history.queryTime), context.questionId)
       history = null
       return answer
+    },
+  }
+}
+
+/** Options of the seeded-accuracy agent. */
+export interface SeededAccuracyOptions {
+  /** Share of questions answered right, from 0 to 1. */
+  accuracy: number
+  /** Which questions those are: the same seed always picks the same ones. @default 1 */
+  seed?: number
+  /** @default `seeded-accuracy-<accuracy>` */
+  name?: string
+}
+
+/** An agent option out of range (code `AGENT_OPTION_INVALID`). */
+export class AgentOptionError extends TimegroundedError {
+  constructor(message: string) {
+    super('AGENT_OPTION_INVALID', message)
+  }
+}
+
+/**
+ * The honest reader with a known accuracy: each question is answered right
+ * with probability `accuracy` (drawn once per seed and question id, so the
+ * same in every mode), else "I don't know.". It honours timestamps, so its
+ * probe-versus-control delta is zero; two of them with different accuracies
+ * are what it takes to measure how many questions tell systems apart.
+ */
+export function seededAccuracyAgent(options: SeededAccuracyOptions): TimestampedHistoryAgent {
+  const { accuracy, seed = 1 } = options
+  if (typeof accuracy !== 'number' || !(accuracy >= 0 && accuracy <= 1)) throw new AgentOptionError(`\`accuracy\` must be a number from 0 to 1, got ${JSON.stringify(accuracy)}.`)
+  if (!Number.isSafeInteger(seed)) throw new AgentOptionError(`\`seed\` must be a whole number, got ${JSON.stringify(seed)}.`)
+  const honest = honestAgent()
+  return {
+    name: options.name ?? `seeded-accuracy-${accuracy}`,
+    injectTimestampedHistory: (history) => honest.injectTimestampedHistory(history),
+    async answer(prompt, context) {
+      const answer = await honest.answer(prompt, context)
+      return seededRandom(`seeded-accuracy/${seed}/${context.questionId}`).next() < accuracy ? answer : UNKNOWN_ANSWER
     },
   }
 }
@@ -102,7 +140,10 @@ export function ingestionOrderAgent(options: IngestionOrderOptions = {}): Timest
     },
     answer(prompt, context) {
       const fromText = readDatesFromText(context.historyText, prompt)
-      const answer = fromText !== null ? answerFromTimedTurns(context.question, fromText.turns, fromText.queryTime) : answerFromTimedTurns(context.question, stored, clock())
+      const answer =
+        fromText !== null
+          ? answerFromTimedTurns(context.question, fromText.turns, fromText.queryTime, context.questionId)
+          : answerFromTimedTurns(context.question, stored, clock(), context.questionId)
       stored = []
       return answer
     },
@@ -115,8 +156,8 @@ export type Answerer = (prompt: string) => string | Promise<string>
 const STAMP_LINE = /^\[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)\] [a-z]+: (.*)$/
 const NOW_LINE = /^Now: (\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)$/m
 
-/** The scripted answerer of the reference reader: reads the instants the reader wrote into its prompt. */
-export function scriptedPromptAnswerer(prompt: string): string {
+/** The scripted answerer of the reference reader: reads the instants the reader wrote into its prompt (`questionId` finds a generated question's reading). */
+export function scriptedPromptAnswerer(prompt: string, questionId?: string): string {
   const now = NOW_LINE.exec(prompt)
   const question = /^Question: (.*)$/m.exec(prompt)
   if (!now || !question) return UNKNOWN_ANSWER
@@ -125,7 +166,7 @@ export function scriptedPromptAnswerer(prompt: string): string {
     const stamped = STAMP_LINE.exec(line)
     if (stamped) turns.push({ content: stamped[2] as string, time: new Date(stamped[1] as string) })
   }
-  return answerFromTimedTurns(question[1] as string, turns, new Date(now[1] as string))
+  return answerFromTimedTurns(question[1] as string, turns, new Date(now[1] as string), questionId)
 }
 
 /** The reference reader's prompt: every turn prefixed with its instant, then the query time and the question. */
@@ -156,7 +197,6 @@ export interface ReferenceReaderOptions {
  * `none` it passes the rendered text on unchanged.
  */
 export function referenceReader(options: ReferenceReaderOptions = {}): TimestampedHistoryAgent {
-  const answerer = options.answerer ?? scriptedPromptAnswerer
   let history: TimestampedHistory | null = null
   return {
     name: options.name ?? 'reference-reader',
@@ -166,7 +206,7 @@ export function referenceReader(options: ReferenceReaderOptions = {}): Timestamp
     async answer(prompt, context: AnswerContext) {
       const text = history === null ? `${context.historyText}\n\n${prompt}` : renderReferencePrompt(history, context.question)
       history = null
-      return answerer(text)
+      return options.answerer === undefined ? scriptedPromptAnswerer(text, context.questionId) : options.answerer(text)
     },
   }
 }

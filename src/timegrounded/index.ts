@@ -35,6 +35,8 @@ export type { TimeGroundedAgent, TimestampedHistoryAgent, AnswerContext } from '
 export {
   honestAgent,
   ingestionOrderAgent,
+  seededAccuracyAgent,
+  AgentOptionError,
   referenceReader,
   openAiCompatibleAgent,
   scriptedPromptAnswerer,
@@ -42,7 +44,7 @@ export {
   BUILTIN_AGENTS,
   UNKNOWN_ANSWER,
 } from './agents.js'
-export type { Answerer, ReferenceReaderOptions, IngestionOrderOptions, BuiltinAgentName } from './agents.js'
+export type { Answerer, ReferenceReaderOptions, IngestionOrderOptions, SeededAccuracyOptions, BuiltinAgentName } from './agents.js'
 export { startCommandAgent, AgentStartError, AGENT_PROTOCOL } from './command-agent.js'
 export type { CommandAgent, CommandAgentOptions } from './command-agent.js'
 export { chatCompletion, ChatEndpointError } from './openai.js'
@@ -59,13 +61,29 @@ export {
   DETERMINISTIC_JUDGE_RULES,
 } from './judges.js'
 export type { Judge, Verdict, LlmJudgeOptions } from './judges.js'
-export { runGrounded, runProbeVersusControl, runCeiling, pairedDelta, probeCaveat, DEFAULT_PROBE_SEED, DELTA_MEANING } from './run.js'
+export { runGrounded, runProbeVersusControl, runCeiling, pairedDelta, probeCaveat, QUESTIONS_TO_TELL_APART, DEFAULT_PROBE_SEED, DELTA_MEANING } from './run.js'
 export type { GroundedDataset, GroundedRunResult, GroundedRunOptions, QuestionRow, JudgeRecord, DeltaRecord, ProbeComparison, ProbeOptions } from './run.js'
 export { timeGroundedVerdict, VERDICT_RULE } from './verdict.js'
 export type { TimeGroundedVerdict, VerdictKind } from './verdict.js'
 export { renderProbeComparison, renderGroundedRun, renderGroundingRecord, renderDelta, scoreWithCount } from './render.js'
-export { timeGroundedCorpus, buildCorpus, checkCorpus, findAbsoluteDate, knownDatasetId, CorpusRuleError, CORPUS_ID, CORPUS_QUESTION_TYPES } from './corpus/index.js'
-export type { BuiltCorpus, CorpusIssue, CorpusQuestionType } from './corpus/index.js'
+export {
+  timeGroundedCorpus,
+  buildCorpus,
+  checkCorpus,
+  findAbsoluteDate,
+  knownDatasetId,
+  readingOf,
+  CorpusRuleError,
+  CORPUS_ID,
+  CORPUS_QUESTION_TYPES,
+  generateCorpus,
+  generatedQuestion,
+  generatedCorpusId,
+  CorpusOptionError,
+  GENERATED_CORPUS_VERSION,
+  MAX_CORPUS_SIZE,
+} from './corpus/index.js'
+export type { BuiltCorpus, CorpusIssue, CorpusQuestionType, GenerateCorpusOptions, GeneratedCorpus, CheckCorpusOptions } from './corpus/index.js'
 export {
   planTimeGroundedCases,
   summarizeTimeGrounded,

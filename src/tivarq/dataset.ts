@@ -5,8 +5,10 @@
  * data that does not match its manifest.
  */
 import { DatasetError, TimegroundedError } from '../errors.js'
+import { generateDataset } from './generate.js'
 import { inspectDataset, renderIssues, type DatasetInspection } from './validate.js'
 import { SPLITS, type Episode, type Manifest, type Probe, type Split } from './schema.js'
+import { resolveVariant, type VariantIdentity, type VariantOptions } from './variant.js'
 
 export { bundledDatasetDir, sha256File, episodesFileName, probesFileName, MANIFEST_FILE } from './dataset-files.js'
 
@@ -23,6 +25,8 @@ export interface LoadedSplit extends SplitData {
   fileHashes: Record<string, string>
   /** SHA-256 of the manifest.json bytes the split was validated against (a run records it as the dataset revision). */
   manifestSha256: string
+  /** The variant the data is (seed, generator version, variations), or null for v1. */
+  variant: VariantIdentity | null
 }
 
 /** What loadDataset returns: all three splits. */
@@ -56,14 +60,41 @@ function throwIfInvalid(inspection: DatasetInspection): asserts inspection is Ex
  * @default dir: the bundled fixtures
  */
 export async function loadSplit(dir: string | undefined, split: Split, options: LoadOptions = {}): Promise<LoadedSplit> {
+  checkSplit(split)
+  return splitOf(await inspectDataset(dir, { ...options, splits: [split] }), split)
+}
+
+const generatedVariants = new Map<string, ReadonlyMap<string, string>>()
+
+/**
+ * Generate a TIVARQ variant in memory (see `generateDataset({ variant })`) and
+ * load one split of it, validated by the same checks as a directory on disk:
+ * what `loadSplit` returns, for the variant's data. The files of a variant are
+ * generated once per process.
+ */
+export async function loadVariantSplit(variant: number | VariantOptions, split: Split, options: LoadOptions = {}): Promise<LoadedSplit> {
+  checkSplit(split)
+  const resolved = resolveVariant(typeof variant === 'number' ? { seed: variant } : variant)
+  const key = JSON.stringify(resolved)
+  let files = generatedVariants.get(key)
+  if (files === undefined) {
+    files = new Map(Object.entries(generateDataset({ variant: typeof variant === 'number' ? { seed: variant } : variant }).files))
+    generatedVariants.set(key, files)
+  }
+  return splitOf(await inspectDataset(`TIVARQ variant ${resolved.seed} (generated in memory)`, { ...options, splits: [split], files }), split)
+}
+
+function checkSplit(split: Split): void {
   if (!(SPLITS as readonly string[]).includes(split)) {
     throw new TimegroundedError('UNKNOWN_SPLIT', `unknown split ${JSON.stringify(split)}; pass one of ${SPLITS.join(', ')}`)
   }
-  const inspection = await inspectDataset(dir, { ...options, splits: [split] })
+}
+
+function splitOf(inspection: DatasetInspection, split: Split): LoadedSplit {
   throwIfInvalid(inspection)
-  const { manifest, fileHashes } = inspection.result
+  const { manifest, fileHashes, variant } = inspection.result
   const rows = inspection.rows[split] ?? { episodes: [], probes: [] }
-  return { episodes: rows.episodes, probes: rows.probes, manifest, fileHashes, manifestSha256: inspection.manifestSha256 }
+  return { episodes: rows.episodes, probes: rows.probes, manifest, fileHashes, manifestSha256: inspection.manifestSha256, variant }
 }
 
 /**

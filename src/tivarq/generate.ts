@@ -1,8 +1,9 @@
 /**
- * The TIVARQ v1 generator: templates (generate-templates.ts) + parameter rules
+ * The TIVARQ generator: templates (generate-templates.ts) + parameter rules
  * + the gold resolver, written out exactly as the published files, so every
- * file's SHA-256 equals the published one. Pure and deterministic; only
- * `writeDataset` touches the disk.
+ * file's SHA-256 equals the published one; or, given a seed, a variant
+ * (variant.ts) in the same schema. Pure and deterministic; only `writeDataset`
+ * touches the disk.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -12,8 +13,9 @@ import { MANIFEST_FILE, episodesFileName, probesFileName, sha256Hex } from './da
 import { resolveGold, sameAnswer } from './gold.js'
 import type { Episode, Manifest, Probe, Split, TivarqEvent } from './schema.js'
 import { DATASET_SEED, FAMILIES, SCHEMA_VERSION, SPLITS } from './schema.js'
-import { SPLIT_EPISODES, episodeParameters, isoDate, planEpisode, questionText } from './generate-templates.js'
+import { DAY_MS, SPLIT_EPISODES, episodeParameters, planEpisode } from './generate-templates.js'
 import type { EpisodeParameters, EventPlan } from './generate-templates.js'
+import { VARIANT_GENERATOR, VARIANT_GENERATOR_VERSION, midnightClock, resolveVariant, variantEpisode, type EpisodeClock, type VariantOptions } from './variant.js'
 
 /** The seven dataset files in the order they are written (JSONL files, then the manifest). */
 export const DATASET_FILE_NAMES = [
@@ -50,21 +52,24 @@ export class GeneratorGoldMismatchError extends TimegroundedError {
   }
 }
 
-function isoInstant(params: EpisodeParameters, day: number): string {
-  return `${isoDate(params.dayZeroMs, day)}T00:00:00Z`
-}
-
-function buildEvent(params: EpisodeParameters, plan: EventPlan, number: number, earlier: readonly TivarqEvent[]): TivarqEvent {
-  const arrivedAt = isoInstant(params, plan.arrivedDay)
+function buildEvent(plan: EventPlan, number: number, earlier: readonly TivarqEvent[], effectiveMs: number[], episodeId: string, clock: EpisodeClock, dayZeroMs: number): TivarqEvent {
+  const arrivedMs = clock.arrival(number - 1, plan.arrivedDay)
+  const arrivedAt = clock.write(arrivedMs)
   if (plan.kind === 'replay') {
     // A replay keeps the original event_id: the gold resolver must ignore it.
     const original = earlier[plan.eventNumber - 1]
-    if (!original) throw new RangeError(`${params.episodeId}: event ${number} replays event ${plan.eventNumber}, which does not exist yet`)
+    if (!original) throw new RangeError(`${episodeId}: event ${number} replays event ${plan.eventNumber}, which does not exist yet`)
+    effectiveMs.push(effectiveMs[plan.eventNumber - 1] as number)
     return { ...original, arrived_at: arrivedAt }
   }
   const { assertion } = plan
+  const midnight = (day: number): number => dayZeroMs + day * DAY_MS
+  const effective = assertion.effective
+  const effectiveAt = effective.on === 'arrival' ? arrivedMs : effective.on === 'day' ? midnight(effective.day) : effectiveMs[effective.eventNumber - 1]
+  if (effectiveAt === undefined) throw new RangeError(`${episodeId}: event ${number} takes effect with event ${(effective as { eventNumber: number }).eventNumber}, which has not arrived`)
+  effectiveMs.push(effectiveAt)
   return {
-    event_id: `${params.episodeId}-e${number}`,
+    event_id: `${episodeId}-e${number}`,
     arrived_at: arrivedAt,
     speaker: plan.speaker,
     text: plan.text,
@@ -73,20 +78,24 @@ function buildEvent(params: EpisodeParameters, plan: EventPlan, number: number, 
       slot: assertion.slot,
       scope: assertion.scope,
       value: assertion.value,
-      effective_at: isoInstant(params, assertion.effectiveDay),
-      ...(assertion.expiresDay === undefined ? {} : { expires_at: isoInstant(params, assertion.expiresDay) }),
+      effective_at: clock.write(effectiveAt),
+      ...(assertion.expiresDay === undefined ? {} : { expires_at: clock.write(midnight(assertion.expiresDay)) }),
     },
   }
 }
 
-/** One episode and its probes; every expected answer comes from resolveGold and is checked against the template. */
-export function generateEpisode(params: EpisodeParameters, split: Split): { episode: Episode; probes: Probe[] } {
+/**
+ * One episode and its probes; every expected answer comes from resolveGold and is checked against the template.
+ * @default clock: midnight UTC written with `Z` (v1); seed: 20261001
+ */
+export function generateEpisode(params: EpisodeParameters, split: Split, clock: EpisodeClock = midnightClock(params.dayZeroMs), seed: number = DATASET_SEED): { episode: Episode; probes: Probe[] } {
   const plan = planEpisode(params)
   const events: TivarqEvent[] = []
-  plan.events.forEach((eventPlan, index) => events.push(buildEvent(params, eventPlan, index + 1, events)))
+  const effectiveMs: number[] = []
+  plan.events.forEach((eventPlan, index) => events.push(buildEvent(eventPlan, index + 1, events, effectiveMs, params.episodeId, clock, params.dayZeroMs)))
   const probes = plan.probes.map((probePlan, index): Probe => {
     const probeId = `${params.episodeId}-q${index + 1}`
-    const asOf = isoInstant(params, probePlan.asOfDay)
+    const asOf = clock.write(clock.asOf(probePlan.asOfDay))
     const expected = resolveGold(events.slice(0, probePlan.afterEventIndex), { slot: probePlan.slot, scope: probePlan.scope, asOf })
     if (!sameAnswer(expected, probePlan.intended)) throw new GeneratorGoldMismatchError(probeId, probePlan.intended, expected)
     return {
@@ -94,7 +103,7 @@ export function generateEpisode(params: EpisodeParameters, split: Split): { epis
       episode_id: params.episodeId,
       after_event_index: probePlan.afterEventIndex,
       as_of: asOf,
-      question: questionText(probePlan.slot, probePlan.scope, isoDate(params.dayZeroMs, probePlan.asOfDay)),
+      question: probePlan.question,
       slot: probePlan.slot,
       scope: probePlan.scope,
       expected,
@@ -110,7 +119,7 @@ export function generateEpisode(params: EpisodeParameters, split: Split): { epis
     episode_id: params.episodeId,
     family: params.family,
     split,
-    seed: DATASET_SEED,
+    seed,
     topic: params.topic.slot,
     events,
   }
@@ -126,11 +135,20 @@ function jsonl(rows: readonly unknown[]): string {
 /** SHA-256 (lowercase hex) of a text's UTF-8 bytes (or of bytes). */
 export { sha256Hex }
 
+/** Options of the generator: nothing for TIVARQ v1, or a variant. */
+export interface GenerateOptions {
+  /** Generate this variant instead of v1: a seed (`{ variant: 7 }`) or a seed with variations switched off. @default v1 */
+  variant?: number | VariantOptions
+}
+
 /**
  * Generate the whole TIVARQ v1 dataset (240 episodes, 1,200 probes, 12
- * families) in memory. Deterministic: two calls give identical files.
+ * families) in memory, or a variant of it (same families, splits and counts;
+ * see variant.ts). Deterministic: two calls with the same options give identical files.
  */
-export function generateDataset(): GeneratedDataset {
+export function generateDataset(options: GenerateOptions = {}): GeneratedDataset {
+  const variant = options.variant === undefined ? null : resolveVariant(typeof options.variant === 'number' ? { seed: options.variant } : options.variant)
+  const seed = variant?.seed ?? DATASET_SEED
   const episodes = {} as Record<Split, Episode[]>
   const probes = {} as Record<Split, Probe[]>
   for (const split of SPLITS) {
@@ -138,7 +156,8 @@ export function generateDataset(): GeneratedDataset {
     probes[split] = []
     for (const family of FAMILIES) {
       for (const episodeIndex of SPLIT_EPISODES[split]) {
-        const generated = generateEpisode(episodeParameters(family, episodeIndex), split)
+        const { params, clock } = variant === null ? { params: episodeParameters(family, episodeIndex), clock: undefined } : variantEpisode(variant, family, episodeIndex)
+        const generated = generateEpisode(params, split, clock, seed)
         episodes[split].push(generated.episode)
         probes[split].push(...generated.probes)
       }
@@ -153,8 +172,9 @@ export function generateDataset(): GeneratedDataset {
     episode_count: SPLITS.reduce((count, split) => count + episodes[split].length, 0),
     families: [...FAMILIES],
     files: hashes,
+    ...(variant === null ? {} : { generator: { name: VARIANT_GENERATOR, version: VARIANT_GENERATOR_VERSION, variations: variant.variations } }),
     schema_version: SCHEMA_VERSION,
-    seed: DATASET_SEED,
+    seed,
   }
   const files = { ...rowFiles, [MANIFEST_FILE]: prettyJson(manifest) } as Record<DatasetFileName, string>
   return { files, episodes, probes, manifest }
@@ -168,9 +188,9 @@ export interface WrittenDatasetFile {
   readonly sha256: string
 }
 
-/** Generate the dataset and write the seven files into `dir` (created if missing; existing files replaced). */
-export async function writeDataset(dir: string): Promise<WrittenDatasetFile[]> {
-  const { files } = generateDataset()
+/** Generate the dataset (v1, or a variant) and write the seven files into `dir` (created if missing; existing files replaced). */
+export async function writeDataset(dir: string, options: GenerateOptions = {}): Promise<WrittenDatasetFile[]> {
+  const { files } = generateDataset(options)
   await mkdir(dir, { recursive: true })
   const written: WrittenDatasetFile[] = []
   for (const name of DATASET_FILE_NAMES) {

@@ -25,6 +25,7 @@ import type { Track } from '../adapters/types.js'
 import { mean, roundHalfEven, sampleStddev } from '../stats/quantile.js'
 import { describeFound, issuePath, printable, valueAt, withArticle } from './row-issues.js'
 import { HARNESS_VERSION, PACKAGE_ROOT } from '../version.js'
+import { variantOf } from './variant.js'
 
 /** `schema_version` of run_manifest.json. */
 export const RUN_MANIFEST_SCHEMA = 'tivarq.run.v1'
@@ -209,6 +210,8 @@ export interface RunManifest {
     seed: number
     /** SHA-256 of the files read, by file name. */
     files: Record<string, string>
+    /** Which variant the data is (its seed, generator and version, the variations on), or null for TIVARQ v1. */
+    variant: { seed: number; generator: string; generator_version: number; variations: string[] } | null
   }
   adapter: {
     name: string
@@ -226,6 +229,8 @@ export interface RunManifest {
 export interface RunManifestInput {
   /** Directory read, or undefined for the bundled fixtures. */
   datasetDir?: string
+  /** Where the data came from when it was not read from a directory. @default `bundled` without `datasetDir` */
+  datasetSource?: string
   datasetManifest: Manifest
   /** SHA-256 of the files read. */
   fileHashes: Record<string, string>
@@ -288,7 +293,7 @@ export function buildRunManifest(input: RunManifestInput): RunManifest {
     schema_version: RUN_MANIFEST_SCHEMA,
     dataset_revision: revision,
     dataset_file_hashes: { ...input.datasetManifest.files },
-    dataset_source: resolve(input.datasetDir ?? bundledDatasetDir()),
+    dataset_source: input.datasetDir === undefined && input.datasetSource !== undefined ? input.datasetSource : resolve(input.datasetDir ?? bundledDatasetDir()),
     harness_commit: commit,
     track: input.track,
     split: input.split,
@@ -304,11 +309,12 @@ export function buildRunManifest(input: RunManifestInput): RunManifest {
     capabilities,
     harness: { name: 'timegrounded', version: input.harnessVersion ?? HARNESS_VERSION, commit },
     dataset: {
-      source: input.datasetDir === undefined ? 'bundled' : resolve(input.datasetDir),
+      source: input.datasetDir !== undefined ? resolve(input.datasetDir) : (input.datasetSource ?? 'bundled'),
       revision,
       schema_version: input.datasetManifest.schema_version ?? SCHEMA_VERSION,
       seed: input.datasetManifest.seed,
       files: { ...input.fileHashes },
+      variant: variantRecord(input.datasetManifest),
     },
     adapter: {
       name: input.adapter.name,
@@ -320,6 +326,11 @@ export function buildRunManifest(input: RunManifestInput): RunManifest {
     started_at: input.startedAt ?? new Date().toISOString(),
     adapter_close_errors: closeErrorRecords(input.adapterCloseErrors ?? []),
   }
+}
+
+function variantRecord(manifest: Manifest): RunManifest['dataset']['variant'] {
+  const variant = variantOf(manifest)
+  return variant === null ? null : { seed: variant.seed, generator: variant.generator, generator_version: variant.version, variations: variant.variations }
 }
 
 /** `adapter_close_errors` of a run manifest: what `pool.close()` reported, snake_case. */

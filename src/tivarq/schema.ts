@@ -57,8 +57,12 @@ export const CAPABILITIES = ['basic', 'clock', 'history'] as const
 /** One of CAPABILITIES. */
 export type ProbeCapability = (typeof CAPABILITIES)[number]
 
-/** ISO-8601 UTC instant with a trailing `Z`, as the dataset writes them. */
-export const isoInstant = z.iso.datetime({ offset: false, local: false })
+/**
+ * ISO-8601 instant: UTC with a trailing `Z`, as v1 writes every one, or with
+ * a UTC offset (`2025-01-01T05:30:00+05:30`), as variants write some. Compare
+ * instants as instants (`Date.parse`), never as strings.
+ */
+export const isoInstant = z.iso.datetime({ offset: true, local: false })
 
 /** The fact an event asserts, if any. */
 export const assertionSchema = z.strictObject({
@@ -134,11 +138,19 @@ export const probeSchema = z.strictObject({
 /** A parsed probe. */
 export type Probe = z.infer<typeof probeSchema>
 
-/** `manifest.json`: counts, families, seed and the SHA-256 of every file. */
+/** Which generator made a dataset other than v1, at which version, with which variations (absent from the published v1 manifest). */
+export const generatorSchema = z.strictObject({
+  name: z.string().min(1),
+  version: z.number().int().min(1),
+  variations: z.array(z.string()),
+})
+
+/** `manifest.json`: counts, families, seed and the SHA-256 of every file (and, for a generated variant, its generator). */
 export const manifestSchema = z.strictObject({
   episode_count: z.number().int(),
   families: z.array(z.string()),
   files: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
+  generator: generatorSchema.optional(),
   schema_version: z.literal(SCHEMA_VERSION),
   seed: z.number().int(),
 })

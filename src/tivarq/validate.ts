@@ -17,6 +17,7 @@ import {
 } from './dataset-files.js'
 import { resolveGold, sameAnswer } from './gold.js'
 import { describeFound, issuePath, preview, renderPath, valueAt, withArticle } from './row-issues.js'
+import { describeVariant, variantOf, type VariantIdentity } from './variant.js'
 import {
   DATASET_SEED,
   FAMILIES,
@@ -84,14 +85,16 @@ export interface SplitCounts {
 }
 
 interface ValidationBase {
-  /** Absolute path of the directory validated. */
+  /** Absolute path of the directory validated (or the label of files validated in memory). */
   dir: string
   /** Splits that were checked. */
   splits: Split[]
   /** Rows read per split (including rows that failed validation). */
   counts: Partial<Record<Split, SplitCounts>>
-  /** Whether manifest.json declares the canonical TIVARQ v1 set (seed 20261001, 240 episodes). */
+  /** Whether manifest.json declares the canonical TIVARQ v1 set (seed 20261001, 240 episodes, no generator). */
   canonicalSet: boolean
+  /** The variant manifest.json declares (seed, generator version, variations), or null. */
+  variant: VariantIdentity | null
 }
 
 /** Every check passed. */
@@ -120,6 +123,8 @@ export interface ValidateOptions {
   maxIssues?: number
   /** Check only these splits (and the manifest entries of their files). @default all of smoke, dev, test */
   splits?: readonly Split[]
+  /** Check these file texts (by file name) instead of reading a directory; `dir` then only names them in issues. @default read the directory */
+  files?: ReadonlyMap<string, string>
 }
 
 /** One issue as a line: `file:line: path: message`. */
@@ -158,7 +163,9 @@ export function renderValidationResult(result: ValidationResult): string {
   lines.push(
     result.canonicalSet
       ? '  canonical TIVARQ v1 set (TIVARQ dataset, CC BY 4.0): every gold answer, id and per-family count checked'
-      : '  not the canonical set (manifest seed/episode count differ): canonical per-family counts not checked',
+      : result.variant !== null
+        ? `  ${describeVariant(result.variant)}: every gold answer, id and per-family count checked (v1's counts)`
+        : '  not the canonical set (manifest seed/episode count differ): canonical per-family counts not checked',
   )
   return `${lines.join('\n')}\n`
 }
@@ -206,19 +213,25 @@ export async function validateDataset(dir?: string, options: ValidateOptions = {
 
 /** validateDataset plus the parsed rows (for the loaders). */
 export async function inspectDataset(dir: string | undefined, options: ValidateOptions = {}): Promise<DatasetInspection> {
-  const root = resolve(dir ?? bundledDatasetDir())
+  const inMemory = options.files
+  const root = inMemory === undefined ? resolve(dir ?? bundledDatasetDir()) : (dir ?? 'in-memory dataset')
   const splits = [...new Set(options.splits ?? SPLITS)].sort((a, b) => SPLITS.indexOf(a) - SPLITS.indexOf(b))
   const allSplits = splits.length === SPLITS.length
   const issues = new IssueCollector(Math.max(0, options.maxIssues ?? 100))
   const counts: Partial<Record<Split, SplitCounts>> = {}
   const rows: InspectedRows = {}
   const fileHashes: Record<string, string> = {}
-  const invalid = (canonicalSet: boolean): DatasetInspection => ({
-    result: { status: 'invalid', dir: root, splits, counts, canonicalSet, issues: issues.issues, omittedIssues: issues.omitted },
+  const invalid = (canonicalSet: boolean, variant: VariantIdentity | null = null): DatasetInspection => ({
+    result: { status: 'invalid', dir: root, splits, counts, canonicalSet, variant, issues: issues.issues, omittedIssues: issues.omitted },
     rows,
   })
+  const read = (name: string): Promise<Uint8Array | null | undefined> => {
+    if (inMemory === undefined) return readBytes(root, name, issues)
+    const text = inMemory.get(name)
+    return Promise.resolve(text === undefined ? null : Buffer.from(text, 'utf8'))
+  }
 
-  const isDirectory = await stat(root).then((info) => info.isDirectory(), () => false)
+  const isDirectory = inMemory !== undefined || (await stat(root).then((info) => info.isDirectory(), () => false))
   if (!isDirectory) {
     issues.add('missing_directory', root, null, null, root, 'no such directory; pass the folder that holds manifest.json and the episodes_*/probes_* files')
     return invalid(false)
@@ -226,7 +239,7 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
 
   // Read every file at once; each is small and hashed from the same bytes.
   const splitFiles = splits.flatMap((split) => [episodesFileName(split), probesFileName(split)])
-  const [manifestBytes, ...splitBytes] = await Promise.all([MANIFEST_FILE, ...splitFiles].map((name) => readBytes(root, name, issues)))
+  const [manifestBytes, ...splitBytes] = await Promise.all([MANIFEST_FILE, ...splitFiles].map(read))
   // null: the file does not exist; undefined: it exists but could not be read (already reported).
   const bytesByFile = new Map<string, Uint8Array | null | undefined>(splitFiles.map((name, i) => [name, splitBytes[i]]))
 
@@ -241,9 +254,12 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
       `not found in ${root}; without it no file can be checked against its published SHA-256 — download it with the dataset or regenerate the directory with \`timegrounded generate\``,
     )
   }
-  // The canonical-set checks apply when the manifest declares that set; a
-  // user's own set (another seed or size) is checked for everything else.
-  const canonicalSet = manifest !== undefined && manifest.seed === DATASET_SEED && manifest.episode_count === CANONICAL.episodeCount
+  // The canonical-set checks apply when the manifest declares that set, or a
+  // variant (which keeps v1's shape); a user's own set (another seed or size)
+  // is checked for everything else.
+  const canonicalSet = manifest !== undefined && manifest.generator === undefined && manifest.seed === DATASET_SEED && manifest.episode_count === CANONICAL.episodeCount
+  const variant = manifest === undefined ? null : variantOf(manifest)
+  const v1Shape = canonicalSet ? 'the canonical TIVARQ v1 set' : variant !== null ? `a TIVARQ variant (v1's shape)` : null
 
   for (const [name, bytes] of bytesByFile) {
     if (bytes === undefined) continue
@@ -254,7 +270,7 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
     fileHashes[name] = sha256Hex(bytes)
   }
   if (manifest !== undefined) {
-    await checkHashes(root, manifest, fileHashes, bytesByFile, allSplits, issues)
+    await checkHashes(root, manifest, fileHashes, bytesByFile, allSplits, read, issues)
   }
 
   // Rows, split by split; ids are unique across every split checked.
@@ -320,7 +336,7 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
     const episodesWhole = episodeBytes !== null && episodeLinesLost === 0 && episodes.length === episodeLines.length
     const probesWhole = probeBytes !== null && probeLinesLost === 0 && probes.length === probeLines.length
     if (!episodesWhole) episodeFilesWhole = false
-    if (canonicalSet) checkCanonicalSplit(split, episodesWhole ? episodes : null, probesWhole ? probes : null, episodesFile, probesFile, issues)
+    if (v1Shape !== null) checkCanonicalSplit(v1Shape, split, episodesWhole ? episodes : null, probesWhole ? probes : null, episodesFile, probesFile, issues)
     rows[split] = { episodes, probes }
   }
 
@@ -329,7 +345,7 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
       issues.add('manifest_mismatch', MANIFEST_FILE, null, 'episode_count', manifest.episode_count, `says ${manifest.episode_count} episodes but the split files hold ${episodeTotal}`)
     }
   }
-  if (canonicalSet) {
+  if (v1Shape !== null && manifest !== undefined) {
     const missing = FAMILIES.filter((family) => !manifest.families.includes(family))
     const extra = manifest.families.filter((family) => !(FAMILIES as readonly string[]).includes(family))
     if (missing.length > 0 || extra.length > 0) {
@@ -339,15 +355,15 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
         null,
         'families',
         manifest.families,
-        `the canonical TIVARQ v1 set has exactly the 12 families ${FAMILIES.join(', ')}` +
+        `${v1Shape} has exactly the 12 families ${FAMILIES.join(', ')}` +
           (missing.length > 0 ? `; missing: ${missing.join(', ')}` : '') +
           (extra.length > 0 ? `; not canonical: ${extra.join(', ')}` : ''),
       )
     }
   }
 
-  if (issues.count > 0 || manifest === undefined || !manifestBytes) return invalid(canonicalSet)
-  return { result: { status: 'valid', dir: root, splits, counts, canonicalSet, manifest, fileHashes }, rows, manifestSha256: sha256Hex(manifestBytes) }
+  if (issues.count > 0 || manifest === undefined || !manifestBytes) return invalid(canonicalSet, variant)
+  return { result: { status: 'valid', dir: root, splits, counts, canonicalSet, variant, manifest, fileHashes }, rows, manifestSha256: sha256Hex(manifestBytes) }
 }
 
 // ---------------------------------------------------------------------------
@@ -495,6 +511,7 @@ async function checkHashes(
   fileHashes: Record<string, string>,
   bytesByFile: Map<string, Uint8Array | null | undefined>,
   allSplits: boolean,
+  read: (name: string) => Promise<Uint8Array | null | undefined>,
   issues: IssueCollector,
 ): Promise<void> {
   for (const [name, bytes] of bytesByFile) {
@@ -520,7 +537,7 @@ async function checkHashes(
   if (!allSplits) return
   for (const [name, recorded] of Object.entries(manifest.files)) {
     if (bytesByFile.has(name)) continue
-    const bytes = await readBytes(root, name, issues)
+    const bytes = await read(name)
     if (bytes === undefined) continue
     if (bytes === null) {
       issues.add('missing_file', name, null, null, join(root, name), `listed in ${MANIFEST_FILE} but not found in ${root}`)
@@ -572,7 +589,7 @@ function addZodIssue(issue: ZodIssue, raw: unknown, file: string, line: number |
       else add('invalid_field', path, value, `expected ${withArticle(issue.expected)}, got ${describe(value)}`)
       return
     case 'invalid_format':
-      if (issue.format === 'datetime') add('invalid_field', path, value, `expected an ISO-8601 UTC instant such as 2025-01-01T00:00:00Z, got ${describe(value)}`)
+      if (issue.format === 'datetime') add('invalid_field', path, value, `expected an ISO-8601 instant such as 2025-01-01T00:00:00Z (or with a UTC offset, 2025-01-01T05:30:00+05:30), got ${describe(value)}`)
       else add('invalid_field', path, value, `expected ${issue.format} format, got ${describe(value)}`)
       return
     case 'invalid_union':
@@ -651,14 +668,15 @@ function answerJson(answer: { state: string; value: unknown }): string {
   return JSON.stringify({ state: answer.state, value: answer.value })
 }
 
-function checkCanonicalSplit(split: Split, episodes: Episode[] | null, probes: Probe[] | null, episodesFile: string, probesFile: string, issues: IssueCollector): void {
-  if (episodes !== null) checkCanonicalFamilies(split, episodes, episodesFile, issues)
+/** `shape` names what the counts are those of: the canonical set, or a variant of it. */
+function checkCanonicalSplit(shape: string, split: Split, episodes: Episode[] | null, probes: Probe[] | null, episodesFile: string, probesFile: string, issues: IssueCollector): void {
+  if (episodes !== null) checkCanonicalFamilies(shape, split, episodes, episodesFile, issues)
   if (probes !== null && probes.length !== CANONICAL.probes[split]) {
-    issues.add('canonical_counts', probesFile, null, null, probes.length, `holds ${probes.length} probes; the canonical TIVARQ v1 set has ${CANONICAL.probes[split]} in ${split}`)
+    issues.add('canonical_counts', probesFile, null, null, probes.length, `holds ${probes.length} probes; ${shape} has ${CANONICAL.probes[split]} in ${split}`)
   }
 }
 
-function checkCanonicalFamilies(split: Split, episodes: Episode[], episodesFile: string, issues: IssueCollector): void {
+function checkCanonicalFamilies(shape: string, split: Split, episodes: Episode[], episodesFile: string, issues: IssueCollector): void {
   const perFamily = new Map<string, number>()
   for (const episode of episodes) perFamily.set(episode.family, (perFamily.get(episode.family) ?? 0) + 1)
   const wanted = CANONICAL.episodesPerFamily[split]
@@ -671,7 +689,7 @@ function checkCanonicalFamilies(split: Split, episodes: Episode[], episodesFile:
         null,
         'family',
         family,
-        `family ${JSON.stringify(family)} has ${found} ${found === 1 ? 'episode' : 'episodes'}; the canonical TIVARQ v1 set has ${wanted} per family in ${split}`,
+        `family ${JSON.stringify(family)} has ${found} ${found === 1 ? 'episode' : 'episodes'}; ${shape} has ${wanted} per family in ${split}`,
       )
     }
   }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, test } from 'vitest'
+import { generateCorpus } from '../../src/timegrounded/corpus/index.js'
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
 const SHIPPED = fileURLToPath(new URL('../../fixtures/timegrounded/timegrounded-v1.json', import.meta.url))
@@ -34,6 +35,31 @@ describe('timegrounded corpus', () => {
     const run = timegrounded(['corpus'])
     expect(run.status).toBe(2)
     expect(run.stderr).toContain("required option '--out <file>' not specified")
+  })
+
+  test('--size N --seed S writes the generated corpus the library makes, and probe reads it by its id', () => {
+    const out = join(dir, 'generated-60.json')
+    const run = timegrounded(['corpus', '--size', '60', '--seed', '7', '--out', out])
+    expect(run.status, run.stderr).toBe(0)
+    expect(run.stdout).toMatch(/^wrote 60 questions of timegrounded-generated-v1-seed7-n60 to .*generated-60\.json \(sha256 3ed623e8bd68[0-9a-f]{52}\)\n$/)
+    expect(readFileSync(out, 'utf8')).toBe(generateCorpus({ size: 60, seed: 7 }).text)
+    const probe = timegrounded(['probe', '--dataset', out, '--agent', 'builtin:ingestion-order', '--json'])
+    expect(probe.status, probe.stderr).toBe(0)
+    const result = JSON.parse(probe.stdout) as { control: { accuracy: number; grounding: { dataset_id: string } }; probe: { accuracy: number }; delta: { n: number } }
+    expect(result.control.grounding.dataset_id).toBe('timegrounded-generated-v1-seed7-n60')
+    // The scripted readers know a generated question by its id: the control reads every date from the text.
+    expect(result.control.accuracy).toBe(1)
+    expect(result.probe.accuracy).toBeLessThan(0.5)
+    expect(result.delta.n).toBe(60)
+  })
+
+  test('--seed without --size, and a size out of range, are usage errors', () => {
+    const seedOnly = timegrounded(['corpus', '--seed', '7', '--out', join(dir, 'x.json')])
+    expect(seedOnly.status).toBe(2)
+    expect(seedOnly.stderr).toContain('`--seed` picks a generated corpus, so it needs `--size N`')
+    const tooBig = timegrounded(['corpus', '--size', '100001', '--out', join(dir, 'y.json')])
+    expect(tooBig.status).toBe(2)
+    expect(tooBig.stderr).toContain('`size` must be a whole number from 1 to 100000')
   })
 })
 

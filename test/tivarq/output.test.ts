@@ -198,7 +198,7 @@ describe('buildRunManifest', () => {
       adapter_version: '2.0',
       capabilities: { protocol: 'tivarq.adapter.v1', adapter_version: '2.0', tracks: ['conversation'], clock: true, history: false, inspection: false },
       harness: { name: 'timegrounded', version: expect.any(String), commit: null },
-      dataset: { source: 'bundled', revision: 'sha256:cd', schema_version: 'tivarq.v1', seed: 20261001, files: { 'probes_dev.jsonl': 'ab', 'manifest.json': 'cd' } },
+      dataset: { source: 'bundled', revision: 'sha256:cd', schema_version: 'tivarq.v1', seed: 20261001, files: { 'probes_dev.jsonl': 'ab', 'manifest.json': 'cd' }, variant: null },
       adapter: { name: 'mine', command: ['python3', 'a.py'], version: '2.0', capabilities: { clock: true, history: false, inspection: false, tracks: ['conversation'] } },
       sampling: { concurrency: 4, timeout_ms: 1000, bootstrap_resamples: 1000 },
       started_at: '2026-01-01T00:00:00.000Z',

@@ -214,7 +214,7 @@ describe('problems with rows', () => {
     )
     expect(lines(result)).toEqual([
       'probes_smoke.jsonl:1: after_event_index: expected a number, got "3"',
-      'probes_smoke.jsonl:1: as_of: expected an ISO-8601 UTC instant such as 2025-01-01T00:00:00Z, got "2025-01-02"',
+      'probes_smoke.jsonl:1: as_of: expected an ISO-8601 instant such as 2025-01-01T00:00:00Z (or with a UTC offset, 2025-01-01T05:30:00+05:30), got "2025-01-02"',
       'probes_smoke.jsonl:1: question: missing; a string is required',
       'probes_smoke.jsonl:1: questoin: unknown field; tivarq.v1 rows have no such field (a typo?)',
     ])

@@ -65,6 +65,10 @@ export function readTurn(event: Pick<StoreEvent, 'text' | 'speaker' | 'arrivedAt
   let value: string | null = named.length > 0 ? named[named.length - 1]! : null
   if (op === 'add') value = KNOWN_VALUES.find((candidate) => low.startsWith(`add ${candidate.toLowerCase()}`)) ?? value
   else if (low.includes('from ') && low.includes(' to ')) value = KNOWN_VALUES.find((candidate) => low.endsWith(`to ${candidate.toLowerCase()}.`)) ?? value
+  // A set or add whose value the reader cannot find is read as no assertion: a reference store never answers
+  // `known` without a value (answerSchema rejects it). On TIVARQ v1 every such turn names a listed value, so this
+  // never fires there; on a variant, with values outside the list, it does.
+  if ((op === 'set' || op === 'add') && value === null) return null
   const dated = DATE.exec(text)
   return { op, slot, scope, value, effective_at: dated ? `${dated[0]}T00:00:00Z` : event.arrivedAt }
 }

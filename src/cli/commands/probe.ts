@@ -96,9 +96,16 @@ async function dryRun(options: ProbeCommandOptions): Promise<void> {
     for (const entry of corpus.items) for (const tally of tallies) tally.add(entry)
     records = tallies.map((tally) => tally.record(corpus))
   } else {
-    // Streams the file: nothing but the tallies is kept, whatever its size.
-    const summary = await readLongMemEval(options.dataset, { onEntry: (entry) => tallies.forEach((tally) => tally.add(entry)) })
-    records = tallies.map((tally) => tally.record({ ...summary, datasetId: knownDatasetId(summary.datasetSha256, summary.datasetId) }))
+    // Streams the file: nothing but the tallies (and the first id, which names a generated corpus) is kept, whatever its size.
+    let firstQuestionId: string | undefined
+    const summary = await readLongMemEval(options.dataset, {
+      onEntry: (entry) => {
+        firstQuestionId ??= entry.question_id
+        tallies.forEach((tally) => tally.add(entry))
+      },
+    })
+    const datasetId = knownDatasetId(summary.datasetSha256, summary.datasetId, { firstQuestionId, entries: summary.entries })
+    records = tallies.map((tally) => tally.record({ ...summary, datasetId }))
   }
   if (options.json) {
     const value = options.mode === 'compare' ? { control: records[0], probe: records[1] } : records[0]
@@ -186,7 +193,7 @@ export function registerProbe(program: Command): void {
   program
     .command('probe')
     .description('Run the time-grounded probe: control (dates in text + timestamps) versus probe (timestamps only) over one agent.')
-    .option('--dataset <file>', 'LongMemEval-shaped JSON file (default: the embedded 12-question corpus)')
+    .option('--dataset <file>', 'LongMemEval-shaped JSON file, e.g. one written by `timegrounded corpus --size N` (default: the embedded 12-question corpus)')
     .addOption(new Option('--mode <mode>', 'compare runs control and probe; a grounding mode runs that mode alone').choices(MODE_CHOICES).default('compare'))
     .option('--agent <spec>', 'builtin:honest, builtin:ingestion-order, builtin:reference-reader or builtin:llm (default: builtin:honest unless a command follows --)')
     .addOption(new Option('--judge <judge>', 'deterministic grades machine_gold; llm asks an OpenAI-compatible endpoint').choices(['deterministic', 'llm']).default('deterministic'))

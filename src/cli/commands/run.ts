@@ -11,12 +11,13 @@ import { openPool, type CloseProblem, type MemorySource, type StorePool } from '
 import { TRACKS } from '../../adapters/protocol.js'
 import type { Track } from '../../adapters/types.js'
 import { TimegroundedError } from '../../errors.js'
-import { loadSplit, MANIFEST_FILE } from '../../tivarq/dataset.js'
+import { loadSplit, loadVariantSplit, MANIFEST_FILE } from '../../tivarq/dataset.js'
 import { aggregateReports, buildRunManifest, closeErrorRecords, harnessCommit, manifestEnvironment, runFileNames, RunWriter, type PredictionsFile, type RunManifest } from '../../tivarq/output.js'
 import type { PredictionRow } from '../../tivarq/results.js'
 import { runSplit } from '../../tivarq/runner.js'
 import { SPLITS, type Split } from '../../tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
+import { describeVariant } from '../../tivarq/variant.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderMarkdown } from '../../report/markdown.js'
 import { renderErroredProbes, renderFirstErrors, renderReport } from '../../report/terminal.js'
@@ -28,6 +29,7 @@ import { startProgress } from '../progress.js'
 
 interface RawRunOptions {
   dataset?: string
+  variant?: string
   split?: string
   track?: string
   adapter?: string
@@ -47,6 +49,8 @@ interface RawRunOptions {
 /** The resolved settings of one `run`, defaults applied. */
 interface RunSettings {
   datasetDir: string | undefined
+  /** Seed of the TIVARQ variant to generate in memory and run, instead of reading a directory. */
+  variant: number | undefined
   split: Split
   track: Track
   source: { kind: 'builtin'; name: string } | { kind: 'command'; argv: string[] }
@@ -68,6 +72,9 @@ function resolveRunSettings(raw: RawRunOptions, command: readonly string[]): Run
   if (raw.split === undefined) throw new UsageError(`\`--split\` is required: one of ${SPLITS.join(', ')}.`)
   if (!(SPLITS as readonly string[]).includes(raw.split)) throw new UsageError(`\`--split ${raw.split}\` is not a split; use one of ${SPLITS.join(', ')}.`)
   if (raw.output === undefined) throw new UsageError('`--output DIR` is required: the directory the result files go to.')
+  if (raw.variant !== undefined && raw.dataset !== undefined) {
+    throw new UsageError(`give either \`--variant ${raw.variant}\` (generated in memory) or \`--dataset ${raw.dataset}\` (a directory, which may hold a generated variant), not both.`)
+  }
   if (raw.adapter !== undefined && command.length > 0) {
     throw new UsageError(`give either \`--adapter ${raw.adapter}\` or an adapter command after \`--\`, not both.`)
   }
@@ -94,6 +101,7 @@ function resolveRunSettings(raw: RawRunOptions, command: readonly string[]): Run
   if (!TRACKS.includes(track)) throw new UsageError(`\`--track ${raw.track}\` is not a track; use structured or conversation.`)
   return {
     datasetDir: raw.dataset,
+    variant: raw.variant === undefined ? undefined : parseWholeNumber('--variant', raw.variant, 0, 0),
     split: raw.split as Split,
     track,
     source,
@@ -138,7 +146,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
 
   let split: Awaited<ReturnType<typeof loadSplit>>
   try {
-    split = await loadSplit(settings.datasetDir, settings.split)
+    split = settings.variant === undefined ? await loadSplit(settings.datasetDir, settings.split) : await loadVariantSplit(settings.variant, settings.split)
   } catch (error) {
     if (error instanceof TimegroundedError) return fail('run', error.message, EXIT.usage)
     throw error
@@ -167,6 +175,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
   const info = pool.info()
   const manifest = buildRunManifest({
     datasetDir: settings.datasetDir,
+    ...(settings.variant === undefined ? {} : { datasetSource: 'generated in memory' }),
     datasetManifest: split.manifest,
     fileHashes: { ...split.fileHashes, [MANIFEST_FILE]: split.manifestSha256 },
     track: settings.track,
@@ -258,7 +267,8 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
 
   const last = reports[reports.length - 1] as TivarqReport
   const color = wantsColor(raw.color, process.stdout)
-  const title = `TIVARQ ${settings.split} · ${settings.track} track · ${info.name}${settings.repeats > 1 ? ` · repetition ${reports.length} of ${settings.repeats}` : ''}`
+  const data = split.variant === null ? 'TIVARQ' : describeVariant(split.variant)
+  const title = `${data} ${settings.split} · ${settings.track} track · ${info.name}${settings.repeats > 1 ? ` · repetition ${reports.length} of ${settings.repeats}` : ''}`
   let out = `${renderReport(last, { color, title })}\n`
   const firstErrors = renderFirstErrors(lastRows, { color })
   if (firstErrors !== '') out += `\n${firstErrors}\n`
@@ -286,6 +296,7 @@ export function registerRun(program: Command): void {
     .description('Run a TIVARQ split against a builtin baseline or an adapter command; write predictions.jsonl, report.json and run_manifest.json.')
     .argument('[command...]', 'adapter command and its arguments, after `--` (speaks tivarq.adapter.v1 on stdin/stdout)')
     .option('--dataset <dir>', 'TIVARQ directory (default: the bundled tivarq-v1 fixtures)')
+    .option('--variant <seed>', 'run the TIVARQ variant with this seed, generated in memory (same as `generate --variant SEED` then `--dataset DIR`)')
     .option('--split <split>', `split to run: ${SPLITS.join(' | ')} (required)`)
     .option('--track <track>', 'structured | conversation (default: the builtin\'s own track, else structured)')
     .option('--adapter <builtin:NAME>', `a builtin baseline: ${BUILTIN_NAMES.map((name) => `builtin:${name}`).join(', ')}`)
@@ -302,7 +313,7 @@ export function registerRun(program: Command): void {
     .option('--no-color', 'no colours in the summary')
     .addHelpText(
       'after',
-      '\nExamples:\n  timegrounded run --split smoke --adapter builtin:latest --output out/latest\n  timegrounded run --split dev --output out/mine -- python3 my_adapter.py\n\nEnvironment, recorded in run_manifest.json as upstream does: TIVARQ_DATASET_REVISION (dataset_revision), TIVARQ_SAMPLING (sampling_settings).\n\nExit codes: 0 complete, 1 incomplete (error rows or interrupted), 2 usage or data error.',
+      '\nExamples:\n  timegrounded run --split smoke --adapter builtin:latest --output out/latest\n  timegrounded run --variant 7 --split dev --adapter builtin:versioned --output out/v7\n  timegrounded run --split dev --output out/mine -- python3 my_adapter.py\n\nEnvironment, recorded in run_manifest.json as upstream does: TIVARQ_DATASET_REVISION (dataset_revision), TIVARQ_SAMPLING (sampling_settings).\n\nExit codes: 0 complete, 1 incomplete (error rows or interrupted), 2 usage or data error.',
     )
     .action(async (command: string[], options: RawRunOptions) => runCommand(options, command))
 }

@@ -11,7 +11,7 @@ import { addDays, formatSessionDate, MONTH_NAMES, readSessionDate, WEEKDAY_ABBRE
 import { normalisedTextSha256, type LongMemEvalEntry, type MachineGold } from '../longmemeval.js'
 import { weekdayClaims } from '../relative.js'
 import { evaluateReading, goldAnswer, holdsSaid, readingMoments, turnsAt, type Moment, type Reading, type ReadingValue } from './reading.js'
-import { AUTHORED_QUESTIONS, CORPUS_QUESTION_TYPES, type AuthoredQuestion } from './source.js'
+import { AUTHORED_QUESTIONS, CORPUS_QUESTION_TYPES, type AuthoredQuestion, type CorpusQuestionType } from './source.js'
 
 /** Identifier of the authored corpus (`<project>-timegrounded-v1`). */
 export const CORPUS_ID = 'timegrounded-timegrounded-v1'
@@ -35,13 +35,13 @@ export interface CorpusIssue {
   message: string
 }
 
-/** The generator refused: the corpus breaks a rule (code `CORPUS_RULE_BROKEN`). */
+/** The generator refused: the corpus breaks a rule (code `CORPUS_RULE_BROKEN`). `fix` names the source to fix. */
 export class CorpusRuleError extends TimegroundedError {
   readonly issues: readonly CorpusIssue[]
-  constructor(issues: readonly CorpusIssue[]) {
+  constructor(issues: readonly CorpusIssue[], fix = 'src/timegrounded/corpus/source.ts') {
     super(
       'CORPUS_RULE_BROKEN',
-      `the time-grounded corpus breaks ${issues.length} rule${issues.length === 1 ? '' : 's'}; fix src/timegrounded/corpus/source.ts:\n` +
+      `the time-grounded corpus breaks ${issues.length} rule${issues.length === 1 ? '' : 's'}; fix ${fix}:\n` +
         issues.map((issue) => `  [${issue.rule}] ${issue.questionId ?? 'corpus'}: ${issue.message}`).join('\n'),
     )
     this.issues = issues
@@ -79,7 +79,8 @@ function machineGold(value: ReadingValue): MachineGold {
   }
 }
 
-function toEntry(question: AuthoredQuestion): LongMemEvalEntry {
+/** One question as a LongMemEval entry, every gold derived from its session times; throws `CorpusRuleError` when its reading cannot be evaluated. */
+export function entryOf(question: AuthoredQuestion): LongMemEvalEntry {
   const sessionIds = question.sessions.map((_, i) => `${question.id}-s${i + 1}`)
   const evidence = [...saidMoments(question.reading).map((m) => ({ said: m.said, cue: m.cue })), ...(question.evidence ?? []).map((phrase) => ({ said: phrase, cue: phrase }))]
   const haystackSessions = question.sessions.map((session) =>
@@ -152,113 +153,135 @@ function sameValue(a: ReadingValue, b: ReadingValue): boolean {
   return a.kind === b.kind && a.value === b.value
 }
 
-/** Checks every corpus rule on a set of entries; returns the issues (empty when the corpus is sound). */
-export function checkCorpus(items: readonly LongMemEvalEntry[], readings: ReadonlyMap<string, Reading> = READINGS): CorpusIssue[] {
+/** How many questions of each type a corpus of `size` holds: balanced, the first `size mod 3` types one more (the authored twelve: 4/4/4). */
+export function balancedTypeCounts(size: number): Record<CorpusQuestionType, number> {
+  const counts = {} as Record<CorpusQuestionType, number>
+  CORPUS_QUESTION_TYPES.forEach((type, i) => (counts[type] = Math.floor(size / CORPUS_QUESTION_TYPES.length) + (i < size % CORPUS_QUESTION_TYPES.length ? 1 : 0)))
+  return counts
+}
+
+/** Options of checkCorpus. */
+export interface CheckCorpusOptions {
+  /** Questions the corpus must hold, types balanced (see balancedTypeCounts). @default 12, the authored corpus */
+  size?: number
+}
+
+/**
+ * Checks every corpus rule on a set of entries; returns the issues (empty when
+ * the corpus is sound). The same rules hold for the authored twelve and for a
+ * generated corpus of any size; `readings` says how each question is read.
+ */
+export function checkCorpus(items: readonly LongMemEvalEntry[], readings: ReadonlyMap<string, Reading> = READINGS, options: CheckCorpusOptions = {}): CorpusIssue[] {
+  const issues: CorpusIssue[] = []
+  const size = options.size ?? QUESTIONS_PER_TYPE * CORPUS_QUESTION_TYPES.length
+  const expected = balancedTypeCounts(size)
+  for (const type of CORPUS_QUESTION_TYPES) {
+    const n = items.filter((e) => e.question_type === type).length
+    if (n !== expected[type]) issues.push({ rule: 'types', questionId: null, message: `${n} questions of type ${type}, expected ${expected[type]}` })
+  }
+  if (items.length !== size) issues.push({ rule: 'types', questionId: null, message: `${items.length} questions, expected ${size}` })
+  for (const entry of items) issues.push(...checkCorpusEntry(entry, readings.get(entry.question_id)))
+  return issues
+}
+
+/** Every rule that one entry must keep on its own (all but the type counts), given how it is read. */
+export function checkCorpusEntry(entry: LongMemEvalEntry, reading: Reading | undefined): CorpusIssue[] {
   const issues: CorpusIssue[] = []
   const add = (rule: CorpusIssue['rule'], questionId: string | null, message: string): void => {
     issues.push({ rule, questionId, message })
   }
-  for (const type of CORPUS_QUESTION_TYPES) {
-    const n = items.filter((e) => e.question_type === type).length
-    if (n !== QUESTIONS_PER_TYPE) add('types', null, `${n} questions of type ${type}, expected ${QUESTIONS_PER_TYPE}`)
-  }
-  if (items.length !== QUESTIONS_PER_TYPE * CORPUS_QUESTION_TYPES.length) add('types', null, `${items.length} questions, expected ${QUESTIONS_PER_TYPE * CORPUS_QUESTION_TYPES.length}`)
-
-  for (const entry of items) {
-    const id = entry.question_id
-    // Absolute dates: none in the question nor in any message.
-    const inQuestion = findAbsoluteDate(entry.question)
-    if (inQuestion) add('absolute-date', id, `the question contains ${inQuestion}`)
-    entry.haystack_sessions.forEach((session, s) =>
-      session.forEach((turn, t) => {
-        const found = findAbsoluteDate(turn.content)
-        if (found) add('absolute-date', id, `haystack_sessions[${s}][${t}] contains ${found}`)
-      }),
-    )
-    // Shape: 2-3 sessions of 2-4 turns.
-    if (entry.haystack_sessions.length < 2 || entry.haystack_sessions.length > 3) add('shape', id, `${entry.haystack_sessions.length} sessions, expected 2 or 3`)
-    entry.haystack_sessions.forEach((session, s) => {
-      if (session.length < 2 || session.length > 4) add('shape', id, `session ${s} has ${session.length} turns, expected 2 to 4`)
-    })
-    // Weekdays and chronology.
-    const question = readSessionDate(entry.question_date)
-    if (!question.ok) add('weekday', id, `question_date ${JSON.stringify(entry.question_date)}: ${question.reason}`)
-    const times: Date[] = []
-    entry.haystack_dates.forEach((date, s) => {
-      const reading = readSessionDate(date)
-      if (!reading.ok) add('weekday', id, `haystack_dates[${s}] ${JSON.stringify(date)}: ${reading.reason}`)
-      else {
-        if (!WEEKDAY_IN_DATE.test(date)) add('weekday', id, `haystack_dates[${s}] ${JSON.stringify(date)} carries no weekday`)
-        times.push(reading.instant)
+  const id = entry.question_id
+  // Absolute dates: none in the question nor in any message.
+  const inQuestion = findAbsoluteDate(entry.question)
+  if (inQuestion) add('absolute-date', id, `the question contains ${inQuestion}`)
+  entry.haystack_sessions.forEach((session, s) =>
+    session.forEach((turn, t) => {
+      const found = findAbsoluteDate(turn.content)
+      if (found) add('absolute-date', id, `haystack_sessions[${s}][${t}] contains ${found}`)
+    }),
+  )
+  // Shape: 2-3 sessions of 2-4 turns.
+  if (entry.haystack_sessions.length < 2 || entry.haystack_sessions.length > 3) add('shape', id, `${entry.haystack_sessions.length} sessions, expected 2 or 3`)
+  entry.haystack_sessions.forEach((session, s) => {
+    if (session.length < 2 || session.length > 4) add('shape', id, `session ${s} has ${session.length} turns, expected 2 to 4`)
+  })
+  // Weekdays and chronology.
+  const question = readSessionDate(entry.question_date)
+  if (!question.ok) add('weekday', id, `question_date ${JSON.stringify(entry.question_date)}: ${question.reason}`)
+  const times: Date[] = []
+  entry.haystack_dates.forEach((date, s) => {
+    const reading = readSessionDate(date)
+    if (!reading.ok) add('weekday', id, `haystack_dates[${s}] ${JSON.stringify(date)}: ${reading.reason}`)
+    else {
+      if (!WEEKDAY_IN_DATE.test(date)) add('weekday', id, `haystack_dates[${s}] ${JSON.stringify(date)} carries no weekday`)
+      times.push(reading.instant)
+    }
+  })
+  if (question.ok && !WEEKDAY_IN_DATE.test(entry.question_date)) add('weekday', id, 'question_date carries no weekday')
+  times.forEach((time, s) => {
+    const previous = times[s - 1]
+    if (previous !== undefined && time.getTime() <= previous.getTime()) add('chronology', id, `session ${s} is not after session ${s - 1}`)
+    if (question.ok && time.getTime() >= question.instant.getTime()) add('chronology', id, `session ${s} is not before the question date`)
+  })
+  // Every date was read (the schema lines haystack_dates up with the sessions): one instant per session.
+  if (times.length !== entry.haystack_sessions.length || !question.ok) return issues
+  entry.haystack_sessions.forEach((session, s) =>
+    session.forEach((turn, t) => {
+      for (const claim of weekdayClaims(turn.content, times[s] as Date)) {
+        if (claim.actual === null || claim.actual.toLowerCase() !== claim.claimed.toLowerCase()) {
+          add('weekday', id, `haystack_sessions[${s}][${t}] says "${claim.expression}" is a ${claim.claimed}, but it is a ${claim.actual ?? 'day that cannot be resolved'}`)
+        }
       }
-    })
-    if (question.ok && !WEEKDAY_IN_DATE.test(entry.question_date)) add('weekday', id, 'question_date carries no weekday')
-    times.forEach((time, s) => {
-      const previous = times[s - 1]
-      if (previous !== undefined && time.getTime() <= previous.getTime()) add('chronology', id, `session ${s} is not after session ${s - 1}`)
-      if (question.ok && time.getTime() >= question.instant.getTime()) add('chronology', id, `session ${s} is not before the question date`)
-    })
-    // Every date was read (the schema lines haystack_dates up with the sessions): one instant per session.
-    if (times.length !== entry.haystack_sessions.length || !question.ok) continue
+    }),
+  )
+  // The reading, gold labels and the gold itself.
+  if (reading === undefined) {
+    add('reading', id, 'no reading for this question')
+    return issues
+  }
+  const turns = turnsAt(entry.haystack_sessions, times)
+  for (const phrase of askedMoments(reading)) {
+    if (!entry.question.toLowerCase().includes(phrase.toLowerCase())) add('reading', id, `the question does not contain "${phrase}"`)
+  }
+  const outcome = evaluateReading(reading, turns, question.instant)
+  if (!outcome.ok) {
+    add('reading', id, outcome.reason)
+    return issues
+  }
+  for (const margin of outcome.margins) if (margin < 2) add('margin', id, `a comparison is decided by ${margin} day(s); an off-by-one reading could flip it`)
+  const evidenceSessions = new Set<number>()
+  for (const moment of saidMoments(reading)) {
     entry.haystack_sessions.forEach((session, s) =>
       session.forEach((turn, t) => {
-        for (const claim of weekdayClaims(turn.content, times[s] as Date)) {
-          if (claim.actual === null || claim.actual.toLowerCase() !== claim.claimed.toLowerCase()) {
-            add('weekday', id, `haystack_sessions[${s}][${t}] says "${claim.expression}" is a ${claim.claimed}, but it is a ${claim.actual ?? 'day that cannot be resolved'}`)
-          }
+        if (holdsSaid(turn.content, moment)) {
+          evidenceSessions.add(s)
+          if (turn.has_answer !== true) add('gold-labels', id, `haystack_sessions[${s}][${t}] holds "${moment.said}" but has no has_answer label`)
         }
       }),
     )
-    // The reading, gold labels and the gold itself.
-    const reading = readings.get(id)
-    if (reading === undefined) {
-      add('reading', id, 'no reading for this question')
-      continue
-    }
-    const turns = turnsAt(entry.haystack_sessions, times)
-    for (const phrase of askedMoments(reading)) {
-      if (!entry.question.toLowerCase().includes(phrase.toLowerCase())) add('reading', id, `the question does not contain "${phrase}"`)
-    }
-    const outcome = evaluateReading(reading, turns, question.instant)
-    if (!outcome.ok) {
-      add('reading', id, outcome.reason)
-      continue
-    }
-    for (const margin of outcome.margins) if (margin < 2) add('margin', id, `a comparison is decided by ${margin} day(s); an off-by-one reading could flip it`)
-    const evidenceSessions = new Set<number>()
-    for (const moment of saidMoments(reading)) {
-      entry.haystack_sessions.forEach((session, s) =>
-        session.forEach((turn, t) => {
-          if (holdsSaid(turn.content, moment)) {
-            evidenceSessions.add(s)
-            if (turn.has_answer !== true) add('gold-labels', id, `haystack_sessions[${s}][${t}] holds "${moment.said}" but has no has_answer label`)
-          }
-        }),
-      )
-    }
-    const labelled = entry.haystack_sessions.flatMap((session, s) => (session.some((turn) => turn.has_answer === true) ? [s] : []))
-    for (const s of evidenceSessions) if (!labelled.includes(s)) add('gold-labels', id, `session ${s} holds evidence but no turn is labelled`)
-    const labelledIds = labelled.map((s) => entry.haystack_session_ids[s])
-    if (JSON.stringify(labelledIds) !== JSON.stringify(entry.answer_session_ids)) {
-      add('gold-labels', id, `answer_session_ids ${JSON.stringify(entry.answer_session_ids)} differ from the labelled sessions ${JSON.stringify(labelledIds)}`)
-    }
-    if (labelled.length === entry.haystack_sessions.length) add('gold-labels', id, 'no distractor session (every session is labelled)')
-    const expected = machineGold(outcome.value)
-    if (JSON.stringify(expected) !== JSON.stringify(entry.machine_gold)) {
-      add('gold-mismatch', id, `machine_gold ${JSON.stringify(entry.machine_gold)} differs from the derived ${JSON.stringify(expected)}`)
-    }
-    const answer = goldAnswer(outcome.value)
-    if (entry.answer !== answer) add('gold-mismatch', id, `answer ${JSON.stringify(entry.answer)} differs from the derived ${JSON.stringify(answer)}`)
-    if (entry.answer_explanation !== outcome.value.explanation) {
-      add('gold-mismatch', id, `answer_explanation ${JSON.stringify(entry.answer_explanation)} differs from the derived ${JSON.stringify(outcome.value.explanation)}`)
-    }
-    // Ordering alone must not suffice: the gold must change on some order-preserving timeline.
-    const survives = alternativeTimelines(entry).every((timeline) => {
-      const alternative = evaluateReading(reading, turnsAt(entry.haystack_sessions, timeline.sessions), timeline.query)
-      return alternative.ok && sameValue(alternative.value, outcome.value)
-    })
-    if (survives) add('ordering-suffices', id, 'the gold is the same on every order-preserving timeline tried, so session order alone would answer it')
   }
+  const labelled = entry.haystack_sessions.flatMap((session, s) => (session.some((turn) => turn.has_answer === true) ? [s] : []))
+  for (const s of evidenceSessions) if (!labelled.includes(s)) add('gold-labels', id, `session ${s} holds evidence but no turn is labelled`)
+  const labelledIds = labelled.map((s) => entry.haystack_session_ids[s])
+  if (JSON.stringify(labelledIds) !== JSON.stringify(entry.answer_session_ids)) {
+    add('gold-labels', id, `answer_session_ids ${JSON.stringify(entry.answer_session_ids)} differ from the labelled sessions ${JSON.stringify(labelledIds)}`)
+  }
+  if (labelled.length === entry.haystack_sessions.length) add('gold-labels', id, 'no distractor session (every session is labelled)')
+  const expected = machineGold(outcome.value)
+  if (JSON.stringify(expected) !== JSON.stringify(entry.machine_gold)) {
+    add('gold-mismatch', id, `machine_gold ${JSON.stringify(entry.machine_gold)} differs from the derived ${JSON.stringify(expected)}`)
+  }
+  const answer = goldAnswer(outcome.value)
+  if (entry.answer !== answer) add('gold-mismatch', id, `answer ${JSON.stringify(entry.answer)} differs from the derived ${JSON.stringify(answer)}`)
+  if (entry.answer_explanation !== outcome.value.explanation) {
+    add('gold-mismatch', id, `answer_explanation ${JSON.stringify(entry.answer_explanation)} differs from the derived ${JSON.stringify(outcome.value.explanation)}`)
+  }
+  // Ordering alone must not suffice: the gold must change on some order-preserving timeline.
+  const survives = alternativeTimelines(entry).every((timeline) => {
+    const alternative = evaluateReading(reading, turnsAt(entry.haystack_sessions, timeline.sessions), timeline.query)
+    return alternative.ok && sameValue(alternative.value, outcome.value)
+  })
+  if (survives) add('ordering-suffices', id, 'the gold is the same on every order-preserving timeline tried, so session order alone would answer it')
   return issues
 }
 
@@ -273,7 +296,7 @@ export interface BuiltCorpus {
 
 /** Builds the corpus from the authored source; throws `CorpusRuleError` if any rule is broken. */
 export function buildCorpus(): BuiltCorpus {
-  const items = AUTHORED_QUESTIONS.map(toEntry)
+  const items = AUTHORED_QUESTIONS.map(entryOf)
   const issues = checkCorpus(items)
   if (issues.length > 0) throw new CorpusRuleError(issues)
   const text = `${JSON.stringify(items, null, 2)}\n`

@@ -1,5 +1,11 @@
-/** The authored time-grounded corpus: embedded in the package, pinned by id and hash like any file. */
+/**
+ * The time-grounded corpora: the authored twelve (embedded in the package,
+ * pinned by id and hash like any file) and generated ones of any size.
+ */
 import { buildCorpus, type BuiltCorpus } from './build.js'
+import { generateCorpus, generatedCorpusId, generatedQuestion, parseGeneratedQuestionId } from './generate.js'
+import type { Reading } from './reading.js'
+import { AUTHORED_QUESTIONS, type AuthoredQuestion } from './source.js'
 
 let cached: BuiltCorpus | null = null
 
@@ -9,15 +15,65 @@ export function timeGroundedCorpus(): BuiltCorpus {
   return cached
 }
 
-export { buildCorpus, checkCorpus, corpusReadings, findAbsoluteDate, CorpusRuleError, CORPUS_ID, QUESTIONS_PER_TYPE } from './build.js'
-export type { BuiltCorpus, CorpusIssue } from './build.js'
+export { buildCorpus, checkCorpus, checkCorpusEntry, balancedTypeCounts, corpusReadings, entryOf, findAbsoluteDate, CorpusRuleError, CORPUS_ID, QUESTIONS_PER_TYPE } from './build.js'
+export type { BuiltCorpus, CorpusIssue, CheckCorpusOptions } from './build.js'
+export { generateCorpus, generatedQuestion, generatedQuestionId, parseGeneratedQuestionId, generatedCorpusId, CorpusOptionError, GENERATED_CORPUS_VERSION, MAX_CORPUS_SIZE } from './generate.js'
+export type { GenerateCorpusOptions, GeneratedCorpus } from './generate.js'
 export { AUTHORED_QUESTIONS, CORPUS_QUESTION_TYPES } from './source.js'
 export type { AuthoredQuestion, AuthoredSession, AuthoredTurn, CorpusQuestionType } from './source.js'
 export { evaluateReading, answerText, goldAnswer } from './reading.js'
 export type { Reading, Moment, DayOrder, ReadingValue, TimedTurn } from './reading.js'
 
-/** The corpus id when a file holds exactly the embedded corpus (same normalised hash), else `fallback`. */
-export function knownDatasetId(datasetSha256: string, fallback: string): string {
+/** What a dataset file looks like from outside: its first question id and how many entries it holds. */
+export interface DatasetShape {
+  firstQuestionId: string | undefined
+  entries: number
+}
+
+/**
+ * The corpus id when a file holds exactly the embedded corpus (same normalised
+ * hash), or exactly a generated corpus (its ids name the seed, its size and
+ * hash match a fresh generation); else `fallback`.
+ */
+export function knownDatasetId(datasetSha256: string, fallback: string, shape?: DatasetShape): string {
   const corpus = timeGroundedCorpus()
-  return datasetSha256 === corpus.datasetSha256 ? corpus.datasetId : fallback
+  if (datasetSha256 === corpus.datasetSha256) return corpus.datasetId
+  const generated = shape?.firstQuestionId === undefined ? null : parseGeneratedQuestionId(shape.firstQuestionId)
+  if (generated === null || generated.index !== 0 || shape === undefined || shape.entries < 1) return fallback
+  const regenerated = generateCorpus({ seed: generated.seed, size: shape.entries })
+  return regenerated.datasetSha256 === datasetSha256 ? generatedCorpusId(generated.seed, shape.entries) : fallback
+}
+
+const rebuilt = new Map<string, AuthoredQuestion>()
+const REBUILT_KEPT = 10_000
+
+/** A generated question rebuilt from its id, kept for the next agent that asks (a probe asks each question two or three times). */
+function rebuiltQuestion(questionId: string, seed: number, index: number): AuthoredQuestion {
+  let question = rebuilt.get(questionId)
+  if (question === undefined) {
+    if (rebuilt.size >= REBUILT_KEPT) rebuilt.clear()
+    question = generatedQuestion(seed, index)
+    rebuilt.set(questionId, question)
+  }
+  return question
+}
+
+function normaliseQuestion(question: string): string {
+  return question.trim().toLowerCase().replace(/\s+/g, ' ')
+}
+
+const AUTHORED_READINGS: ReadonlyMap<string, Reading> = new Map(AUTHORED_QUESTIONS.map((q) => [normaliseQuestion(q.question), q.reading]))
+
+/**
+ * How a corpus question is read: a generated question by its id (rebuilt from
+ * the seed and position the id names, when its text matches), an authored one
+ * by its text; undefined for any other question.
+ */
+export function readingOf(question: string, questionId?: string): Reading | undefined {
+  const generated = questionId === undefined ? null : parseGeneratedQuestionId(questionId)
+  if (generated !== null && questionId !== undefined) {
+    const rebuilt = rebuiltQuestion(questionId, generated.seed, generated.index)
+    if (normaliseQuestion(rebuilt.question) === normaliseQuestion(question)) return rebuilt.reading
+  }
+  return AUTHORED_READINGS.get(normaliseQuestion(question))
 }

@@ -10,7 +10,7 @@
 import { isoInstant, readSessionDate } from './dates.js'
 import type { AnswerContext, TimestampedHistoryAgent } from './agent.js'
 import type { TimestampedHistory } from './grounding.js'
-import { chatCompletion, type ChatEndpoint } from './openai.js'
+import { chatCompletion, type ChatEndpoint } from '../chat/client.js'
 import { answerText, evaluateReading, type Reading, type TimedTurn } from './corpus/reading.js'
 import { AUTHORED_QUESTIONS } from './corpus/source.js'
 
@@ -180,7 +180,7 @@ export function referenceReader(options: ReferenceReaderOptions = {}): Timestamp
 export function openAiCompatibleAgent(endpoint: ChatEndpoint & { name?: string }): TimestampedHistoryAgent {
   return referenceReader({
     name: endpoint.name ?? `openai-compatible:${endpoint.model}`,
-    answerer: (prompt) => chatCompletion(endpoint, [{ role: 'user', content: prompt }], { maxTokens: 200 }),
+    answerer: async (prompt) => (await chatCompletion(endpoint, [{ role: 'user', content: prompt }], { maxTokens: 200 })).content,
   })
 }
 

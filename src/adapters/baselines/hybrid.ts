@@ -64,6 +64,13 @@ export function extractAssertion(text: string): Extracted | null {
   return null
 }
 
+/** The slot and scope a conversation-track question asks about (`… what is my meeting window for work?`), or null when it is not phrased that way. */
+export function readQuestion(question: string): { slot: string; scope: Scope } | null {
+  const parsed = QUESTION.exec(question)
+  if (!parsed?.groups?.slot || !parsed.groups.scope) return null
+  return { slot: slotName(parsed.groups.slot), scope: parsed.groups.scope.toLowerCase() as Scope }
+}
+
 /** The hybrid baseline: extracts an assertion from each turn's text, then answers from a version table (conversation track). */
 export class HybridStore implements MemoryStore {
   readonly capabilities: StoreCapabilities = { tracks: ['conversation'], clock: true, history: true, adapterVersion: BASELINE_VERSION }
@@ -91,8 +98,8 @@ export class HybridStore implements MemoryStore {
   }
 
   query(query: StoreQuery): StoreAnswer {
-    const parsed = QUESTION.exec(query.question)
-    if (!parsed?.groups?.slot || !parsed.groups.scope) return { state: 'unknown', value: null }
-    return this.table.answer(slotName(parsed.groups.slot), parsed.groups.scope.toLowerCase(), query.asOf)
+    const asked = readQuestion(query.question)
+    if (asked === null) return { state: 'unknown', value: null }
+    return this.table.answer(asked.slot, asked.scope, query.asOf)
   }
 }

@@ -51,4 +51,4 @@ export function builtinAdapter(name: BuiltinName | string): StoreFactory {
 export { OracleStore, VersionedStore, LatestStore, HybridStore }
 export { VersionTable } from './versioned.js'
 export { BaselineQueryError, structuredQuery, type BaselineQueryField } from './query.js'
-export { extractAssertion } from './hybrid.js'
+export { extractAssertion, readQuestion } from './hybrid.js'

@@ -27,8 +27,8 @@ function problemsOf(make: () => unknown): readonly string[] {
 describe('configuration', () => {
   test('a missing base URL and model are both reported, naming the variable and the option', () => {
     expect(problemsOf(() => modelAdapter('managed', { env: {} }))).toEqual([
-      '`baseUrl` is missing: set TIVARQ_BASE_URL (e.g. TIVARQ_BASE_URL=http://127.0.0.1:8080/v1) or pass the `baseUrl` option',
-      '`model` is missing: set TIVARQ_MODEL (e.g. TIVARQ_MODEL=qwen2.5-7b-instruct) or pass the `model` option',
+      '`baseUrl` is missing: set TIVARQ_BASE_URL (e.g. TIVARQ_BASE_URL=http://127.0.0.1:8080/v1), or pass `baseUrl` to modelAdapter()',
+      '`model` is missing: set TIVARQ_MODEL (e.g. TIVARQ_MODEL=qwen2.5-7b-instruct), or pass `model` to modelAdapter()',
     ])
   })
 

@@ -131,7 +131,7 @@ class ConfigReader {
   require<T>(check: CheckName, option: string, given: unknown, variable: string, example: string): T | undefined {
     const value = this.read<T>(check, option, given, variable)
     if (value === undefined && given === undefined && (this.env[variable] ?? '') === '') {
-      this.problems.push(`\`${option}\` is missing: set ${variable} (e.g. ${variable}=${example}) or pass the \`${option}\` option`)
+      this.problems.push(`\`${option}\` is missing: set ${variable} (e.g. ${variable}=${example}), or pass \`${option}\` to modelAdapter()`)
     }
     return value
   }

@@ -6,11 +6,15 @@
  * problem is reported at once, naming the option and the variable.
  */
 import { z } from 'zod'
-import { CHAT_DEFAULTS, type ChatEndpoint, type ChatRetry } from '../../chat/client.js'
+import { CHAT_DEFAULTS, type ChatEndpoint } from '../../chat/client.js'
 import { TimegroundedError } from '../../errors.js'
 
-/** What a model adapter can be told. Each field falls back on its environment variable, then its default. */
-export interface ModelAdapterOptions {
+/**
+ * What a model adapter can be told. The endpoint fields fall back on their
+ * environment variable, then their default; `retries`, `backoffMs`,
+ * `maxRetryWaitMs` and `onRetry` are the chat client's (see `ChatEndpoint`).
+ */
+export interface ModelAdapterOptions extends Partial<Pick<ChatEndpoint, 'retries' | 'backoffMs' | 'maxRetryWaitMs' | 'onRetry'>> {
   /** Base URL up to and excluding `/chat/completions`, e.g. `http://127.0.0.1:8080/v1`. @default $TIVARQ_BASE_URL (required) */
   baseUrl?: string
   /** Model name sent with every request. @default $TIVARQ_MODEL (required) */
@@ -21,12 +25,6 @@ export interface ModelAdapterOptions {
   temperature?: number
   /** Milliseconds per attempt of one model call. @default $TIVARQ_TIMEOUT_MS, else 60000 */
   timeoutMs?: number
-  /** Further attempts after a 429, a 5xx or a reply that broke off (a connection failure: once). @default 3 */
-  retries?: number
-  /** First backoff before a retry, doubled each time; `Retry-After` wins. @default 500 */
-  backoffMs?: number
-  /** The longest wait before a retry, `Retry-After` included. @default 30000 */
-  maxRetryWaitMs?: number
   /** Ask for `response_format: {"type": "json_object"}` (turn off for a server that rejects it). @default true */
   jsonMode?: boolean
   /**
@@ -38,8 +36,6 @@ export interface ModelAdapterOptions {
   slots?: readonly string[]
   /** Where the variables are read from. @default process.env */
   env?: Readonly<Record<string, string | undefined>>
-  /** Told about each retried call (for logs). */
-  onRetry?: (retry: ChatRetry) => void
 }
 
 /** Prices of a model, in US dollars per million tokens. */

@@ -7,7 +7,7 @@ import { appendFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { BUILTIN_ADAPTERS, BUILTIN_NAMES, builtinAdapter, isBuiltinName } from '../../adapters/baselines/index.js'
 import { DEFAULT_TIMEOUT_MS, commandAdapter, describeCommand } from '../../adapters/command.js'
-import { isModelAdapterName, MODEL_ADAPTER_NAMES, modelAdapter, type ModelMode } from '../../adapters/models/index.js'
+import { isModelAdapterName, MODEL_ADAPTER_NAMES, MODEL_ADAPTERS, modelAdapter, type ModelMode } from '../../adapters/models/index.js'
 import { openPool, type CloseProblem, type MemorySource, type StorePool } from '../../adapters/pool.js'
 import { TRACKS } from '../../adapters/protocol.js'
 import type { Track } from '../../adapters/types.js'
@@ -322,7 +322,7 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
 export function registerRun(program: Command): void {
   program
     .command('run')
-    .description('Run a TIVARQ split against a builtin baseline or an adapter command; write predictions.jsonl, report.json and run_manifest.json.')
+    .description('Run a TIVARQ split against a builtin baseline, a model adapter or an adapter command; write predictions.jsonl, report.json and run_manifest.json.')
     .argument('[command...]', 'adapter command and its arguments, after `--` (speaks tivarq.adapter.v1 on stdin/stdout)')
     .option('--dataset <dir>', 'TIVARQ directory (default: the bundled tivarq-v1 fixtures)')
     .option('--split <split>', `split to run: ${SPLITS.join(' | ')} (required)`)
@@ -344,7 +344,8 @@ export function registerRun(program: Command): void {
     .option('--no-color', 'no colours in the summary')
     .addHelpText(
       'after',
-      '\nExamples:\n  timegrounded run --split smoke --adapter builtin:latest --output out/latest\n  TIVARQ_BASE_URL=http://127.0.0.1:8080/v1 TIVARQ_MODEL=my-model timegrounded run --split smoke --adapter model:managed --output out/managed\n  timegrounded run --split dev --output out/mine -- python3 my_adapter.py\n\nExit codes: 0 complete, 1 incomplete (error rows or interrupted), 2 usage or data error.',
+      `\nModel adapters (conversation track; $TIVARQ_BASE_URL and $TIVARQ_MODEL required):\n${MODEL_ADAPTER_NAMES.map((mode) => `  model:${mode.padEnd(8)} ${MODEL_ADAPTERS[mode].description}`).join('\n')}\n` +
+        '\nExamples:\n  timegrounded run --split smoke --adapter builtin:latest --output out/latest\n  TIVARQ_BASE_URL=http://127.0.0.1:8080/v1 TIVARQ_MODEL=my-model timegrounded run --split smoke --adapter model:managed --output out/managed\n  timegrounded run --split dev --output out/mine -- python3 my_adapter.py\n\nExit codes: 0 complete, 1 incomplete (error rows or interrupted), 2 usage or data error.',
     )
     .action(async (command: string[], options: RawRunOptions) => runCommand(options, command))
 }

@@ -106,14 +106,11 @@ export {
   ANSWER_TEMPLATE,
   promptFingerprint,
   promptConfigRecord,
-  readExtraction,
-  readAnswer,
 } from './adapters/models/index.js'
-export type { ModelAdapter, ModelAdapterOptions, ModelConfig, ModelPrices, ModelMode, Extraction, ModelAnswer } from './adapters/models/index.js'
+export type { ModelAdapter, ModelAdapterOptions, ModelConfig, ModelPrices, ModelMode } from './adapters/models/index.js'
 
 export { chatCompletion, chatCallBudgetMs, ChatEndpointError, CHAT_DEFAULTS } from './chat/client.js'
 export type { ChatEndpoint, ChatMessage, ChatCompletion, ChatUsage, ChatRetry, ChatRequestOptions, ChatErrorCode } from './chat/client.js'
-export { retryAfterMs, retryWaitMs } from './chat/retry.js'
 
 // ─── Running a split ─────────────────────────────────────────────────────────
 

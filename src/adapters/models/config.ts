@@ -66,8 +66,8 @@ export const TIVARQ_V1_SLOTS: readonly string[] = [
   'interface_language',
 ]
 
-/** Defaults of the model adapters beyond the chat client's, resolved in one place. */
-export const MODEL_DEFAULTS = { temperature: 0, jsonMode: true, slots: TIVARQ_V1_SLOTS } as const
+/** Defaults of the model adapters beyond the chat client's (`CHAT_DEFAULTS`), resolved in one place. */
+export const MODEL_DEFAULTS = { jsonMode: true, slots: TIVARQ_V1_SLOTS } as const
 
 /** Everything a model adapter runs with, checked. */
 export interface ModelConfig {
@@ -162,7 +162,7 @@ export function resolveModelConfig(options: ModelAdapterOptions = {}): ModelConf
   const baseUrl = reader.require<string>('baseUrl', 'baseUrl', options.baseUrl, MODEL_ENV.baseUrl, 'http://127.0.0.1:8080/v1')
   const model = reader.require<string>('model', 'model', options.model, MODEL_ENV.model, 'qwen2.5-7b-instruct')
   const apiKey = reader.read<string>('apiKey', 'apiKey', options.apiKey, MODEL_ENV.apiKey)
-  const temperature = reader.read<number>('temperature', 'temperature', options.temperature, MODEL_ENV.temperature, true) ?? MODEL_DEFAULTS.temperature
+  const temperature = reader.read<number>('temperature', 'temperature', options.temperature, MODEL_ENV.temperature, true) ?? CHAT_DEFAULTS.temperature
   const timeoutMs = reader.read<number>('timeoutMs', 'timeoutMs', options.timeoutMs, MODEL_ENV.timeoutMs, true) ?? CHAT_DEFAULTS.timeoutMs
   const retries = reader.read<number>('retries', 'retries', options.retries, null) ?? CHAT_DEFAULTS.retries
   const backoffMs = reader.read<number>('backoffMs', 'backoffMs', options.backoffMs, null) ?? CHAT_DEFAULTS.backoffMs

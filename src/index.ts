@@ -113,6 +113,33 @@ export type { BuiltinName, BuiltinAdapter } from './adapters/baselines/index.js'
 export { BaselineQueryError } from './adapters/baselines/query.js'
 export type { BaselineQueryField } from './adapters/baselines/query.js'
 
+// ─── Model-backed stores (conversation track) and the chat client ───────────
+
+export {
+  modelAdapter,
+  MODEL_ADAPTERS,
+  MODEL_ADAPTER_NAMES,
+  MODEL_ADAPTER_VERSION,
+  HybridModelStore,
+  ManagedModelStore,
+  ModelConfigError,
+  ModelOutputError,
+  resolveModelConfig,
+  modelConfigRecord,
+  MODEL_ENV,
+  MODEL_DEFAULTS,
+  TIVARQ_V1_SLOTS,
+  MODEL_PROMPT_VERSION,
+  EXTRACTION_TEMPLATE,
+  ANSWER_TEMPLATE,
+  promptFingerprint,
+  promptConfigRecord,
+} from './adapters/models/index.js'
+export type { ModelAdapter, ModelAdapterOptions, ModelConfig, ModelPrices, ModelMode } from './adapters/models/index.js'
+
+export { chatCompletion, chatCallBudgetMs, ChatEndpointError, CHAT_DEFAULTS } from './chat/client.js'
+export type { ChatEndpoint, ChatMessage, ChatCompletion, ChatUsage, ChatRetry, ChatRequestOptions, ChatErrorCode } from './chat/client.js'
+
 // ─── Running a split ─────────────────────────────────────────────────────────
 
 export { EpisodeRun, runSplit, orderProbes, errorRowFor, RunnerError } from './tivarq/runner.js'
@@ -239,8 +266,6 @@ export {
   startCommandAgent,
   AgentStartError,
   AGENT_PROTOCOL,
-  chatCompletion,
-  ChatEndpointError,
   deterministicJudge,
   llmJudge,
   gradeMachineGold,
@@ -285,7 +310,6 @@ export type {
   AnswerContext,
   Answerer,
   CommandAgent,
-  ChatEndpoint,
   Judge,
   Verdict,
   GroundedDataset,

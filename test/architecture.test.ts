@@ -63,7 +63,7 @@ describe('the framework-free core', () => {
   })
 
   test('computing modules never write to stdout or stderr (only the CLI and the Vitest reporter do)', () => {
-    const writers = ['tivarq', 'timegrounded', 'stats', 'adapters', 'report']
+    const writers = ['tivarq', 'timegrounded', 'stats', 'adapters', 'chat', 'report']
       .flatMap((dir) => filesUnder(join(SRC, dir)))
       .filter((file) => /process\.(stdout|stderr)\.write|console\.(log|error|warn|info)\(/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(SRC, file))

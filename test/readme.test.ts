@@ -466,6 +466,16 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     runs: ["['scripts/timegrounded-power.js', '--replicates'"],
     why: 'takes about twenty minutes with its defaults (100 replicates up to 2,400 questions); that test runs it with two replicates and checks both tables',
   },
+  'TIVARQ_BASE_URL=http://127.0.0.1:8080/v1 TIVARQ_MODEL=qwen2.5-7b-instruct npx timegrounded run --split smoke --adapter model:managed --output out/managed': {
+    file: 'test/cli/model-run.test.ts',
+    runs: ["['run', '--split', 'smoke', '--adapter', `model:${mode}`, '--output', out]", 'TIVARQ_BASE_URL: server.baseUrl'],
+    why: 'needs a model server; that test runs the built CLI with these variables against a scripted one on 127.0.0.1',
+  },
+  'OPENAI_BASE_URL=http://127.0.0.1:8080/v1 OPENAI_MODEL=qwen2.5-7b-instruct npx vitest run --root examples/llm-memory': {
+    file: 'test/examples/llm-memory.test.ts',
+    runs: ["runVitest(['run', '--root', 'examples/llm-memory']", 'OPENAI_BASE_URL: server.baseUrl'],
+    why: 'needs a model server; that test runs exactly this under real Vitest against a scripted one on 127.0.0.1',
+  },
   'npx vitest run --root examples/sqlite-bitemporal': {
     file: 'test/examples/sqlite-suite.test.ts',
     runs: ["runVitest(['run', '--root', 'examples/sqlite-bitemporal'], { cwd: REPO"],

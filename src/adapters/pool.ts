@@ -35,6 +35,10 @@ export interface AdapterInfo {
   adapterVersion: string | null
   /** Declared capabilities, with defaults applied. */
   capabilities: Required<Pick<StoreCapabilities, 'clock' | 'history' | 'inspection'>> & { tracks: Track[] }
+  /** The model configuration the store declared (`modelConfig`, `model_config` on the wire), when it did. */
+  modelConfig?: Record<string, unknown>
+  /** The prompt configuration the store declared (`promptConfig`, `prompt_config` on the wire), when it did. */
+  promptConfig?: Record<string, unknown>
 }
 
 /** A leased store: every method present and async; failures are `AdapterFault`s. */
@@ -133,18 +137,26 @@ function refuseUnlessFit(declared: DeclaredCapabilities, track: Track, who: stri
 }
 
 function infoOf(name: string, command: string[] | null, declared: DeclaredCapabilities): AdapterInfo {
-  return {
+  const info: AdapterInfo = {
     name,
     command,
     adapterVersion: declared.adapterVersion,
     capabilities: { clock: declared.clock, history: declared.history, inspection: declared.inspection, tracks: [...declared.tracks] },
   }
+  return withConfigs(info, declared)
 }
 
 function publicCapabilities(declared: DeclaredCapabilities): StoreCapabilities {
   const capabilities: StoreCapabilities = { tracks: [...declared.tracks], clock: declared.clock, history: declared.history, inspection: declared.inspection }
   if (declared.adapterVersion !== null) capabilities.adapterVersion = declared.adapterVersion
-  return capabilities
+  return withConfigs(capabilities, declared)
+}
+
+/** `target` with the declared model and prompt configurations, when there are any. */
+function withConfigs<T extends { modelConfig?: Record<string, unknown>; promptConfig?: Record<string, unknown> }>(target: T, declared: DeclaredCapabilities): T {
+  if (declared.modelConfig !== null) target.modelConfig = structuredClone(declared.modelConfig)
+  if (declared.promptConfig !== null) target.promptConfig = structuredClone(declared.promptConfig)
+  return target
 }
 
 /** A counting gate: at most `capacity` holders; waiters are served first come, first served. */

@@ -50,6 +50,10 @@ export interface DeclaredCapabilities {
   clock: boolean
   history: boolean
   inspection: boolean
+  /** `model_config` / `modelConfig` as declared (a JSON object), or null. */
+  modelConfig: Record<string, unknown> | null
+  /** `prompt_config` / `promptConfig` as declared (a JSON object), or null. */
+  promptConfig: Record<string, unknown> | null
 }
 
 // ---------------------------------------------------------------- requests
@@ -115,7 +119,14 @@ export function capabilitiesToWire(declared: DeclaredCapabilities): Record<strin
     clock: declared.clock,
     history: declared.history,
     inspection: declared.inspection,
+    ...(declared.modelConfig !== null ? { model_config: declared.modelConfig } : {}),
+    ...(declared.promptConfig !== null ? { prompt_config: declared.promptConfig } : {}),
   }
+}
+
+/** A declared configuration: a plain JSON object (copied), or null for anything else. */
+function configObject(value: unknown): Record<string, unknown> | null {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (JSON.parse(JSON.stringify(value)) as Record<string, unknown>) : null
 }
 
 /** Read a `{"type":"capabilities"}` reply; unknown tracks are dropped, missing booleans are false. */
@@ -128,6 +139,8 @@ export function capabilitiesFromWire(reply: Record<string, unknown>): DeclaredCa
     clock: reply.clock === true,
     history: reply.history === true,
     inspection: reply.inspection === true,
+    modelConfig: configObject(reply.model_config),
+    promptConfig: configObject(reply.prompt_config),
   }
 }
 
@@ -141,6 +154,8 @@ export function withDefaults(capabilities: StoreCapabilities | undefined): Decla
     clock: capabilities?.clock === true,
     history: capabilities?.history === true,
     inspection: capabilities?.inspection === true,
+    modelConfig: configObject(capabilities?.modelConfig),
+    promptConfig: configObject(capabilities?.promptConfig),
   }
 }
 

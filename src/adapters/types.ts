@@ -21,6 +21,10 @@ export interface StoreCapabilities {
   inspection?: boolean
   /** Recorded in the run manifest. */
   adapterVersion?: string
+  /** The model behind the store (plain JSON), recorded as `model_config` in the run manifest unless `--model-config` is given. */
+  modelConfig?: Record<string, unknown>
+  /** Its prompts' version and fingerprint (plain JSON), recorded as `prompt_config` unless `--prompt-config` is given. */
+  promptConfig?: Record<string, unknown>
 }
 
 /** The structured-track assertion an adapter may see (never in the conversation track). */

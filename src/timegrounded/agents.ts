@@ -13,7 +13,7 @@
 import { isoInstant, readSessionDate } from './dates.js'
 import type { AnswerContext, TimestampedHistoryAgent } from './agent.js'
 import type { TimestampedHistory } from './grounding.js'
-import { chatCompletion, type ChatEndpoint } from './openai.js'
+import { chatCompletion, type ChatEndpoint } from '../chat/client.js'
 import { answerText, evaluateReading, type TimedTurn } from './corpus/reading.js'
 import { readingOf } from './corpus/index.js'
 import { seededRandom } from '../stats/random.js'
@@ -220,7 +220,7 @@ export function referenceReader(options: ReferenceReaderOptions = {}): Timestamp
 export function openAiCompatibleAgent(endpoint: ChatEndpoint & { name?: string }): TimestampedHistoryAgent {
   return referenceReader({
     name: endpoint.name ?? `openai-compatible:${endpoint.model}`,
-    answerer: (prompt) => chatCompletion(endpoint, [{ role: 'user', content: prompt }], { maxTokens: 200 }),
+    answerer: async (prompt) => (await chatCompletion(endpoint, [{ role: 'user', content: prompt }], { maxTokens: 200 })).content,
   })
 }
 

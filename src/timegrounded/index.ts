@@ -47,8 +47,6 @@ export {
 export type { Answerer, ReferenceReaderOptions, IngestionOrderOptions, SeededAccuracyOptions, BuiltinAgentName } from './agents.js'
 export { startCommandAgent, AgentStartError, AGENT_PROTOCOL } from './command-agent.js'
 export type { CommandAgent, CommandAgentOptions } from './command-agent.js'
-export { chatCompletion, ChatEndpointError } from './openai.js'
-export type { ChatEndpoint, ChatMessage } from './openai.js'
 export {
   deterministicJudge,
   llmJudge,

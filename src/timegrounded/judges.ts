@@ -8,7 +8,7 @@
 import { TimegroundedError } from '../errors.js'
 import { sha256Hex } from '../tivarq/dataset-files.js'
 import { daysBetween, isoDay, MONTH_NAMES } from './dates.js'
-import { ChatEndpointError, chatCompletion, type ChatEndpoint } from './openai.js'
+import { ChatEndpointError, chatCompletion, type ChatEndpoint } from '../chat/client.js'
 import type { LongMemEvalEntry, MachineGold } from './longmemeval.js'
 
 /** A judge's decision on one response. */
@@ -225,7 +225,7 @@ export function llmJudge(endpoint: ChatEndpoint, options: LlmJudgeOptions = {}):
       if (unreachableInARow >= maxUnreachable) throw new JudgeUnreachableError(lastUrl, unreachableInARow, lastDetail, urlOption)
       let reply: string
       try {
-        reply = await chatCompletion(endpoint, [{ role: 'user', content: renderJudgePrompt(entry, response) }], { maxTokens: 10 })
+        reply = (await chatCompletion(endpoint, [{ role: 'user', content: renderJudgePrompt(entry, response) }], { maxTokens: 10 })).content
       } catch (error) {
         if (error instanceof ChatEndpointError && error.unreachable) {
           unreachableInARow++

@@ -13,7 +13,7 @@ import { agentName, assertGroundingChannel, type TimeGroundedAgent } from './age
 import { referenceReader, type Answerer } from './agents.js'
 import { CONTROL_MODE, PROBE_MODE, groundingRecord, type GroundingMode, type GroundingRecord } from './grounding.js'
 import { deterministicJudge, llmJudge, type Judge } from './judges.js'
-import type { ChatEndpoint } from './openai.js'
+import type { ChatEndpoint } from '../chat/client.js'
 import { renderComparisonLines } from './render.js'
 import { timeGroundedVerdict, type TimeGroundedVerdict } from './verdict.js'
 import {

@@ -9,10 +9,10 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
 import { timeGroundedCorpus } from '../../src/timegrounded/corpus/index.js'
 import { deterministicJudge, JudgeUnreachableError, llmJudge } from '../../src/timegrounded/judges.js'
-import { ChatEndpointError } from '../../src/timegrounded/openai.js'
+import { ChatEndpointError } from '../../src/chat/client.js'
 import { honestAgent } from '../../src/timegrounded/agents.js'
 import { runGrounded } from '../../src/timegrounded/run.js'
-import { startChatServer, type ChatServer } from './chat-server.js'
+import { startChatServer, type ChatServer } from '../support/chat-server.js'
 
 const corpus = timeGroundedCorpus()
 const entry = corpus.items[0]!

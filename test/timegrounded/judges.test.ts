@@ -11,9 +11,9 @@ import {
   readDate,
   renderJudgePrompt,
 } from '../../src/timegrounded/judges.js'
-import { ChatEndpointError } from '../../src/timegrounded/openai.js'
+import { ChatEndpointError } from '../../src/chat/client.js'
 import type { MachineGold } from '../../src/timegrounded/longmemeval.js'
-import { startChatServer, type ChatServer } from './chat-server.js'
+import { startChatServer, type ChatServer } from '../support/chat-server.js'
 
 const corpus = timeGroundedCorpus()
 const byId = (id: string) => corpus.items.find((e) => e.question_id === id)!

@@ -8,7 +8,7 @@ import { deterministicJudge, type Judge } from '../../src/timegrounded/judges.js
 import { renderDelta, renderGroundedRun, renderProbeComparison } from '../../src/timegrounded/render.js'
 import { DELTA_MEANING, pairedDelta, runCeiling, runGrounded, runProbeVersusControl, type QuestionRow } from '../../src/timegrounded/run.js'
 import { timeGroundedVerdict } from '../../src/timegrounded/verdict.js'
-import { startChatServer, type ChatServer } from './chat-server.js'
+import { startChatServer, type ChatServer } from '../support/chat-server.js'
 
 const corpus = timeGroundedCorpus()
 const judge = deterministicJudge()
@@ -127,7 +127,7 @@ describe('example LLM agent against a local OpenAI-compatible server', () => {
 
   test('sends the timestamped prompt and scores what the model says', async () => {
     // The "model" reads the instants out of the prompt, as a capable one would.
-    server = await startChatServer((body) => ({ status: 200, content: scriptedPromptAnswerer(body.messages[0]!.content) }))
+    server = await startChatServer(({ body }) => ({ status: 200, content: scriptedPromptAnswerer(body.messages[0]!.content) }))
     const agent = openAiCompatibleAgent({ baseUrl: server.baseUrl, model: 'local-model', backoffMs: 10 })
     const result = await runProbeVersusControl(agent, corpus, { judge })
     expect(agent.name).toBe('openai-compatible:local-model')

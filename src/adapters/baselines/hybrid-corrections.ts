@@ -54,6 +54,13 @@ function slotName(words: string): string {
   return words.trim().toLowerCase().replace(/\s+/g, '_')
 }
 
+/** The slot and scope a conversation-track question asks about (`… what is my meeting window for work?`), or null when it is not phrased that way. */
+export function readQuestion(question: string): { slot: string; scope: Scope } | null {
+  const parsed = QUESTION.exec(question)
+  if (!parsed?.groups?.slot || !parsed.groups.scope) return null
+  return { slot: slotName(parsed.groups.slot), scope: parsed.groups.scope.toLowerCase() as Scope }
+}
+
 /** One turn → an assertion, or null when no rule recognises it. */
 export function extractAssertion(text: string): Extracted | null {
   for (const rule of RULES) {
@@ -97,8 +104,8 @@ export class CorrectingHybridStore implements MemoryStore {
   }
 
   query(query: StoreQuery): StoreAnswer {
-    const parsed = QUESTION.exec(query.question)
-    if (!parsed?.groups?.slot || !parsed.groups.scope) return { state: 'unknown', value: null }
-    return this.table.answer(slotName(parsed.groups.slot), parsed.groups.scope.toLowerCase(), query.asOf)
+    const asked = readQuestion(query.question)
+    if (asked === null) return { state: 'unknown', value: null }
+    return this.table.answer(asked.slot, asked.scope, query.asOf)
   }
 }

@@ -57,5 +57,5 @@ export function builtinAdapter(name: BuiltinName | string): StoreFactory {
 export { OracleStore, VersionedStore, LatestStore, HybridStore, CorrectingHybridStore }
 export { VersionTable } from './versioned.js'
 export { BaselineQueryError, structuredQuery, type BaselineQueryField } from './query.js'
-export { extractAssertion } from './hybrid-corrections.js'
+export { extractAssertion, readQuestion } from './hybrid-corrections.js'
 export { readTurn } from './hybrid.js'

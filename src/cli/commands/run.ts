@@ -7,6 +7,7 @@ import { appendFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { BUILTIN_ADAPTERS, BUILTIN_NAMES, builtinAdapter, isBuiltinName } from '../../adapters/baselines/index.js'
 import { DEFAULT_TIMEOUT_MS, commandAdapter, describeCommand } from '../../adapters/command.js'
+import { isModelAdapterName, MODEL_ADAPTER_NAMES, MODEL_ADAPTERS, modelAdapter, type ModelMode } from '../../adapters/models/index.js'
 import { openPool, type CloseProblem, type MemorySource, type StorePool } from '../../adapters/pool.js'
 import { TRACKS } from '../../adapters/protocol.js'
 import type { Track } from '../../adapters/types.js'
@@ -53,7 +54,7 @@ interface RunSettings {
   variant: number | undefined
   split: Split
   track: Track
-  source: { kind: 'builtin'; name: string } | { kind: 'command'; argv: string[] }
+  source: { kind: 'builtin'; name: string } | { kind: 'model'; name: ModelMode } | { kind: 'command'; argv: string[] }
   output: string
   repeats: number
   /** Run seed (bootstrap). @default the dataset seed, 20261001 */
@@ -61,7 +62,8 @@ interface RunSettings {
   updatePolls: number
   pollIntervalMs: number
   concurrency: number
-  timeoutMs: number
+  /** Per store call; for a model adapter, when not given, its whole call budget. */
+  timeoutMs: number | undefined
   resamples: number
   modelConfig: string | undefined
   promptConfig: string | undefined
@@ -80,10 +82,20 @@ function resolveRunSettings(raw: RawRunOptions, command: readonly string[]): Run
   }
   let source: RunSettings['source']
   let defaultTrack: Track = 'structured'
-  if (raw.adapter !== undefined) {
+  if (raw.adapter !== undefined && raw.adapter.startsWith('model:')) {
+    const name = raw.adapter.slice('model:'.length)
+    if (!isModelAdapterName(name)) throw new UsageError(`\`--adapter ${raw.adapter}\` is not a model adapter; use ${MODEL_ADAPTER_NAMES.map((mode) => `model:${mode}`).join(' or ')}.`)
+    source = { kind: 'model', name }
+    defaultTrack = 'conversation'
+    if (raw.track !== undefined && raw.track !== 'conversation' && TRACKS.includes(raw.track as Track)) {
+      throw new UsageError(`\`model:${name}\` runs the conversation track only (as upstream's model adapters do); drop \`--track ${raw.track}\`.`)
+    }
+  } else if (raw.adapter !== undefined) {
     const name = raw.adapter.startsWith('builtin:') ? raw.adapter.slice('builtin:'.length) : ''
     if (!isBuiltinName(name)) {
-      throw new UsageError(`\`--adapter ${raw.adapter}\` is not a builtin; use builtin:NAME with NAME one of ${BUILTIN_NAMES.join(', ')}, or pass an adapter command after \`--\`.`)
+      throw new UsageError(
+        `\`--adapter ${raw.adapter}\` is not a builtin or a model adapter; use builtin:NAME with NAME one of ${BUILTIN_NAMES.join(', ')}, model:hybrid or model:managed, or pass an adapter command after \`--\`.`,
+      )
     }
     source = { kind: 'builtin', name }
     defaultTrack = BUILTIN_ADAPTERS[name].track
@@ -95,7 +107,7 @@ function resolveRunSettings(raw: RawRunOptions, command: readonly string[]): Run
   } else if (command.length > 0) {
     source = { kind: 'command', argv: [...command] }
   } else {
-    throw new UsageError('say what to run: `--adapter builtin:NAME` or `-- COMMAND [ARGS…]` (an adapter process speaking tivarq.adapter.v1).')
+    throw new UsageError('say what to run: `--adapter builtin:NAME`, `--adapter model:hybrid|model:managed`, or `-- COMMAND [ARGS…]` (an adapter process speaking tivarq.adapter.v1).')
   }
   const track = (raw.track ?? defaultTrack) as Track
   if (!TRACKS.includes(track)) throw new UsageError(`\`--track ${raw.track}\` is not a track; use structured or conversation.`)
@@ -111,10 +123,30 @@ function resolveRunSettings(raw: RawRunOptions, command: readonly string[]): Run
     updatePolls: parseWholeNumber('--update-polls', raw.updatePolls, 0, 0),
     pollIntervalMs: parseWholeNumber('--poll-interval-ms', raw.pollIntervalMs, 0, 0),
     concurrency: parseWholeNumber('--concurrency', raw.concurrency, 1, 1),
-    timeoutMs: parseWholeNumber('--timeout-ms', raw.timeoutMs, DEFAULT_TIMEOUT_MS, 1),
+    timeoutMs: raw.timeoutMs === undefined ? undefined : parseWholeNumber('--timeout-ms', raw.timeoutMs, DEFAULT_TIMEOUT_MS, 1),
     resamples: parseWholeNumber('--resamples', raw.resamples, DEFAULT_RESAMPLES, MIN_RESAMPLES),
     modelConfig: raw.modelConfig,
     promptConfig: raw.promptConfig,
+  }
+}
+
+/**
+ * What to run, and how long one store call may take. A model adapter's
+ * configuration is checked here (a `ModelConfigError` names each problem); its
+ * calls may retry for longer than an adapter call's default timeout, so
+ * unless `--timeout-ms` says otherwise they get their whole retry budget.
+ */
+function memorySource(settings: RunSettings): { source: MemorySource; timeoutMs: number } {
+  const given = settings.timeoutMs
+  switch (settings.source.kind) {
+    case 'builtin':
+      return { source: builtinAdapter(settings.source.name), timeoutMs: given ?? DEFAULT_TIMEOUT_MS }
+    case 'model': {
+      const adapter = modelAdapter(settings.source.name)
+      return { source: adapter, timeoutMs: given ?? adapter.callBudgetMs }
+    }
+    case 'command':
+      return { source: commandAdapter(settings.source.argv, { timeoutMs: given ?? DEFAULT_TIMEOUT_MS }), timeoutMs: given ?? DEFAULT_TIMEOUT_MS }
   }
 }
 
@@ -153,12 +185,18 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
   }
   const seed = settings.seed ?? split.manifest.seed
 
-  const source: MemorySource =
-    settings.source.kind === 'builtin' ? builtinAdapter(settings.source.name) : commandAdapter(settings.source.argv, { timeoutMs: settings.timeoutMs })
-  const who = settings.source.kind === 'builtin' ? `builtin:${settings.source.name}` : describeCommand(settings.source.argv)
+  let picked: { source: MemorySource; timeoutMs: number }
+  try {
+    picked = memorySource(settings)
+  } catch (error) {
+    if (error instanceof TimegroundedError) return fail('run', error.message, EXIT.usage)
+    throw error
+  }
+  const { source, timeoutMs } = picked
+  const who = settings.source.kind === 'command' ? describeCommand(settings.source.argv) : `${settings.source.kind}:${settings.source.name}`
   let pool: StorePool
   try {
-    pool = await openPool(source, { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs })
+    pool = await openPool(source, { track: settings.track, concurrency: settings.concurrency, timeoutMs })
   } catch (error) {
     // The pool's own message may already say "could not start adapter `…`:"; do not say it twice.
     const reason = (error instanceof Error ? error.message : String(error)).replace(/^could not start adapter `[^`]*`: /, '')
@@ -181,14 +219,15 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
     track: settings.track,
     split: settings.split,
     adapter: info,
-    modelConfig: settings.modelConfig,
-    promptConfig: settings.promptConfig,
+    // A model adapter declares its own; the options override them.
+    modelConfig: settings.modelConfig ?? (info.modelConfig && JSON.stringify(info.modelConfig)),
+    promptConfig: settings.promptConfig ?? (info.promptConfig && JSON.stringify(info.promptConfig)),
     seed,
     repeats: settings.repeats,
     updatePolls: settings.updatePolls,
     pollIntervalMs: settings.pollIntervalMs,
     concurrency: settings.concurrency,
-    timeoutMs: settings.timeoutMs,
+    timeoutMs,
     resamples: settings.resamples,
     harnessCommit: harnessCommit(),
     ...manifestEnvironment(process.env),
@@ -293,27 +332,31 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
 export function registerRun(program: Command): void {
   program
     .command('run')
-    .description('Run a TIVARQ split against a builtin baseline or an adapter command; write predictions.jsonl, report.json and run_manifest.json.')
+    .description('Run a TIVARQ split against a builtin baseline, a model adapter or an adapter command; write predictions.jsonl, report.json and run_manifest.json.')
     .argument('[command...]', 'adapter command and its arguments, after `--` (speaks tivarq.adapter.v1 on stdin/stdout)')
     .option('--dataset <dir>', 'TIVARQ directory (default: the bundled tivarq-v1 fixtures)')
     .option('--variant <seed>', 'run the TIVARQ variant with this seed, generated in memory (same as `generate --variant SEED` then `--dataset DIR`)')
     .option('--split <split>', `split to run: ${SPLITS.join(' | ')} (required)`)
     .option('--track <track>', 'structured | conversation (default: the builtin\'s own track, else structured)')
-    .option('--adapter <builtin:NAME>', `a builtin baseline: ${BUILTIN_NAMES.map((name) => `builtin:${name}`).join(', ')}`)
+    .option(
+      '--adapter <NAME>',
+      `a builtin baseline (${BUILTIN_NAMES.map((name) => `builtin:${name}`).join(', ')}) or a model adapter (${MODEL_ADAPTER_NAMES.map((mode) => `model:${mode}`).join(', ')}; configured by $TIVARQ_BASE_URL, $TIVARQ_MODEL, $TIVARQ_API_KEY, $TIVARQ_TEMPERATURE)`,
+    )
     .option('--output <dir>', 'directory for the result files (created if missing; required)')
     .option('--repeat <n>', 'run the split N times: predictions-K.jsonl, report-K.json and aggregate.json (default: 1)')
     .option('--seed <n>', 'run seed (bootstrap) (default: the dataset seed, 20261001)')
     .option('--update-polls <n>', 're-asks of a wrong post-change answer, to measure update lag (default: 0)')
     .option('--poll-interval-ms <n>', 'wait before each re-ask, in ms (default: 0)')
     .option('--concurrency <n>', 'episodes in flight at once (adapter processes for a command) (default: 1)')
-    .option('--timeout-ms <n>', `time one adapter call may take (default: ${DEFAULT_TIMEOUT_MS})`)
+    .option('--timeout-ms <n>', `time one adapter call may take (default: ${DEFAULT_TIMEOUT_MS}; for a model adapter, its whole retry budget)`)
     .option('--resamples <n>', `bootstrap resamples (at least ${MIN_RESAMPLES}) (default: ${DEFAULT_RESAMPLES})`)
     .option('--model-config <s>', 'model configuration to record in run_manifest.json, as given (default: none)')
     .option('--prompt-config <s>', 'prompt configuration to record in run_manifest.json, as given (default: none)')
     .option('--no-color', 'no colours in the summary')
     .addHelpText(
       'after',
-      '\nExamples:\n  timegrounded run --split smoke --adapter builtin:latest --output out/latest\n  timegrounded run --variant 7 --split dev --adapter builtin:versioned --output out/v7\n  timegrounded run --split dev --output out/mine -- python3 my_adapter.py\n\nEnvironment, recorded in run_manifest.json as upstream does: TIVARQ_DATASET_REVISION (dataset_revision), TIVARQ_SAMPLING (sampling_settings).\n\nExit codes: 0 complete, 1 incomplete (error rows or interrupted), 2 usage or data error.',
+      `\nModel adapters (conversation track; $TIVARQ_BASE_URL and $TIVARQ_MODEL required):\n${MODEL_ADAPTER_NAMES.map((mode) => `  model:${mode.padEnd(8)} ${MODEL_ADAPTERS[mode].description}`).join('\n')}\n` +
+        '\nExamples:\n  timegrounded run --split smoke --adapter builtin:latest --output out/latest\n  timegrounded run --variant 7 --split dev --adapter builtin:versioned --output out/v7\n  TIVARQ_BASE_URL=http://127.0.0.1:8080/v1 TIVARQ_MODEL=my-model timegrounded run --split smoke --adapter model:managed --output out/managed\n  timegrounded run --split dev --output out/mine -- python3 my_adapter.py\n\nEnvironment, recorded in run_manifest.json as upstream does: TIVARQ_DATASET_REVISION (dataset_revision), TIVARQ_SAMPLING (sampling_settings).\n\nExit codes: 0 complete, 1 incomplete (error rows or interrupted), 2 usage or data error.',
     )
     .action(async (command: string[], options: RawRunOptions) => runCommand(options, command))
 }

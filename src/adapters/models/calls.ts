@@ -1,0 +1,73 @@
+/**
+ * One model call as the adapters make it (instructions, then the data), and
+ * the tally of what calls cost until an answer carries it.
+ */
+import { chatCompletion, type ChatUsage } from '../../chat/client.js'
+import type { StoreAnswer } from '../types.js'
+import type { ModelConfig, ModelPrices } from './config.js'
+
+/** What one call came back with. */
+export interface ModelReply {
+  text: string
+  /** Tokens the server reported; null when it reported none. */
+  usage: ChatUsage | null
+}
+
+/** Ask the configured model: `instructions` as the system message, `message` as the user message. */
+export async function askModel(config: ModelConfig, instructions: string, message: string): Promise<ModelReply> {
+  const completion = await chatCompletion(
+    config.endpoint,
+    [
+      { role: 'system', content: instructions },
+      { role: 'user', content: message },
+    ],
+    { jsonObject: config.jsonMode },
+  )
+  return { text: completion.content, usage: completion.usage }
+}
+
+/** The cost of `usage` at `prices`, in US dollars. */
+export function costOf(usage: ChatUsage, prices: ModelPrices): number {
+  return (usage.promptTokens * prices.promptUsdPerMillionTokens + usage.completionTokens * prices.completionUsdPerMillionTokens) / 1_000_000
+}
+
+/**
+ * Tokens (and, with prices, dollars) spent since the last answer. The sum is
+ * recorded only when every call in it reported its usage: a sum with a
+ * call missing would understate what was spent, so then no usage is recorded.
+ */
+export class SpendingTally {
+  private promptTokens = 0
+  private completionTokens = 0
+  private unreported = 0
+
+  constructor(private readonly prices: ModelPrices | null) {}
+
+  add(reply: ModelReply): void {
+    if (reply.usage === null) {
+      this.unreported++
+      return
+    }
+    this.promptTokens += reply.usage.promptTokens
+    this.completionTokens += reply.usage.completionTokens
+  }
+
+  /** `answer` with what was spent since the last one, and the tally back at zero. */
+  settle(answer: StoreAnswer): StoreAnswer {
+    const settled: StoreAnswer = { ...answer }
+    if (this.unreported === 0) {
+      const usage = { promptTokens: this.promptTokens, completionTokens: this.completionTokens }
+      settled.usage = usage
+      if (this.prices !== null) settled.costUsd = costOf(usage, this.prices)
+    }
+    this.clear()
+    return settled
+  }
+
+  /** Back at zero (a new episode). */
+  clear(): void {
+    this.promptTokens = 0
+    this.completionTokens = 0
+    this.unreported = 0
+  }
+}

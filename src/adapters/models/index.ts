@@ -1,0 +1,56 @@
+/**
+ * Model adapters for TIVARQ's conversation track, as stores: `hybrid` and
+ * `managed` over any OpenAI-compatible chat-completions endpoint. Run them
+ * with `timegrounded run --adapter model:hybrid|model:managed`, or hand
+ * `modelAdapter(mode)` to `timegroundedSuite` or `openPool`.
+ */
+import { chatCallBudgetMs } from '../../chat/client.js'
+import type { StoreFactory } from '../types.js'
+import { ModelConfigError, resolveModelConfig, type ModelAdapterOptions, type ModelConfig } from './config.js'
+import type { ModelMode } from './prompts.js'
+import { HybridModelStore, ManagedModelStore } from './stores.js'
+
+/** The model adapters by name, as `--adapter model:NAME` takes them. */
+export const MODEL_ADAPTERS: Readonly<Record<ModelMode, { description: string }>> = {
+  hybrid: { description: 'a model extracts an assertion from each turn into a version table, which answers' },
+  managed: { description: 'a model answers each question from the turns so far, the question and as_of' },
+}
+
+/** `hybrid` and `managed`. */
+export const MODEL_ADAPTER_NAMES = Object.keys(MODEL_ADAPTERS) as ModelMode[]
+
+/** True when `name` is a model adapter's name. */
+export function isModelAdapterName(name: string): name is ModelMode {
+  return (MODEL_ADAPTER_NAMES as string[]).includes(name)
+}
+
+/** A factory of model-backed stores, with the configuration it checked. */
+export interface ModelAdapter extends StoreFactory {
+  readonly mode: ModelMode
+  readonly config: ModelConfig
+  /** The longest one store call can take: every attempt of a model call timing out, every retry wait at its cap. */
+  readonly callBudgetMs: number
+}
+
+/**
+ * A factory of fresh `mode` stores (named `model:MODE`). The configuration
+ * (options, then `TIVARQ_*` variables, then defaults) is checked now: throws
+ * `ModelConfigError` listing every problem, e.g. a missing base URL or model.
+ */
+export function modelAdapter(mode: ModelMode, options: ModelAdapterOptions = {}): ModelAdapter {
+  if (!isModelAdapterName(mode)) {
+    throw new ModelConfigError([`the mode is ${JSON.stringify(mode)}; use one of ${MODEL_ADAPTER_NAMES.join(', ')} (e.g. modelAdapter('managed'), or \`--adapter model:managed\`)`])
+  }
+  const config = resolveModelConfig(options)
+  const create = (): HybridModelStore | ManagedModelStore => (mode === 'hybrid' ? new HybridModelStore(config) : new ManagedModelStore(config))
+  Object.defineProperty(create, 'name', { value: `model:${mode}` })
+  return Object.assign(create, { mode, config, callBudgetMs: chatCallBudgetMs(config.endpoint) })
+}
+
+export { HybridModelStore, ManagedModelStore, MODEL_ADAPTER_VERSION } from './stores.js'
+export { ModelConfigError, resolveModelConfig, modelConfigRecord, MODEL_ENV, MODEL_DEFAULTS, TIVARQ_V1_SLOTS } from './config.js'
+export type { ModelAdapterOptions, ModelConfig, ModelPrices } from './config.js'
+export { MODEL_PROMPT_VERSION, EXTRACTION_TEMPLATE, ANSWER_TEMPLATE, promptFingerprint, promptConfigRecord } from './prompts.js'
+export type { ModelMode } from './prompts.js'
+export { ModelOutputError, readExtraction, readAnswer } from './replies.js'
+export type { Extraction, ModelAnswer } from './replies.js'

@@ -70,8 +70,10 @@ describe('run --adapter model:MODE against a local server', () => {
 
       const manifest = json(join(out, 'run_manifest.json'))
       expect(manifest.track).toBe('conversation')
-      expect(manifest.model_config).toMatchObject({ api: 'openai-chat-completions', base_url: server.baseUrl, model: 'scripted-correct', temperature: 0, api_key_set: true })
-      expect(manifest.prompt_config).toMatchObject({ version: 'timegrounded-model-prompts-v1', mode, fingerprint: promptFingerprint(mode, TIVARQ_V1_SLOTS) })
+      // Recorded as upstream records them: strings (here the adapter's settings as JSON text).
+      expect(typeof manifest.model_config).toBe('string')
+      expect(JSON.parse(manifest.model_config)).toMatchObject({ api: 'openai-chat-completions', base_url: server.baseUrl, model: 'scripted-correct', temperature: 0, api_key_set: true })
+      expect(JSON.parse(manifest.prompt_config)).toMatchObject({ version: 'timegrounded-model-prompts-v1', mode, fingerprint: promptFingerprint(mode, TIVARQ_V1_SLOTS) })
       expect(JSON.stringify(manifest)).not.toContain('sk-local-test')
       expect(JSON.stringify(manifest)).toContain('tivarq-model-v1')
       // A model call may retry for longer than an adapter call's default timeout: the store call gets the whole budget.
@@ -92,7 +94,7 @@ describe('run --adapter model:MODE against a local server', () => {
       TIVARQ_MODEL: 'm',
     })
     expect(ran.code).toBe(0)
-    expect(json(join(out, 'run_manifest.json'))).toMatchObject({ model_config: { note: 'mine' }, prompt_config: 'v2' })
+    expect(json(join(out, 'run_manifest.json'))).toMatchObject({ model_config: '{"note":"mine"}', prompt_config: 'v2' })
   })
 })
 

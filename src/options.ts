@@ -5,7 +5,7 @@
  * with "did you mean" for a name close to a valid one.
  */
 import { closestMatch } from 'leven'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { TimegroundedError } from './errors.js'
 
 /** Options that cannot work; `code` is stable per entry point (`REPORTER_OPTION_INVALID`, `SUITE_OPTION_INVALID`). */

@@ -46,6 +46,7 @@ beforeAll(() => {
   // vitest is the user's own (timegrounded/vitest runs inside it); same version as ours.
   const install = run(
     'npm',
+    // biome-ignore format lint/complexity/useLiteralKeys: test/readme.test.ts finds this install by its text, on one line.
     ['install', join(work, info!.filename), `vitest@${packageJson.devDependencies['vitest']}`, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
     project,
   )

@@ -198,7 +198,7 @@ export class AdapterProcess {
         )
       }, timeoutMs)
       this.pending.push({ label, resolve, reject, timer })
-      this.child.stdin.write(JSON.stringify(request) + '\n')
+      this.child.stdin.write(`${JSON.stringify(request)}\n`)
     })
   }
 

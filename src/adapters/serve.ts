@@ -123,7 +123,7 @@ export function serveNdjson(source: MemoryStore | StoreFactory, input: Readable,
       } catch (error) {
         answer = { error: error instanceof SyntaxError ? `the request is not JSON: ${error.message}` : toFault(error, method).message }
       }
-      output.write(JSON.stringify(answer) + '\n')
+      output.write(`${JSON.stringify(answer)}\n`)
     }
     input.setEncoding('utf8')
     input.on('data', (chunk: string) => {

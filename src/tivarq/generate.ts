@@ -92,7 +92,9 @@ export function generateEpisode(params: EpisodeParameters, split: Split, clock: 
   const plan = planEpisode(params)
   const events: TivarqEvent[] = []
   const effectiveMs: number[] = []
-  plan.events.forEach((eventPlan, index) => events.push(buildEvent(eventPlan, index + 1, events, effectiveMs, params.episodeId, clock, params.dayZeroMs)))
+  plan.events.forEach((eventPlan, index) => {
+    events.push(buildEvent(eventPlan, index + 1, events, effectiveMs, params.episodeId, clock, params.dayZeroMs))
+  })
   const probes = plan.probes.map((probePlan, index): Probe => {
     const probeId = `${params.episodeId}-q${index + 1}`
     const asOf = clock.write(clock.asOf(probePlan.asOfDay))

@@ -103,7 +103,7 @@ export class PredictionsFile {
     if (this.fd === null) return
     closeSync(this.fd)
     this.fd = null
-    if (canonicalOrder !== undefined && canonicalOrder.some((row, i) => row !== this.written[i])) {
+    if (canonicalOrder?.some((row, i) => row !== this.written[i])) {
       writeFileAtomic(this.path, predictionsText(canonicalOrder))
     }
   }
@@ -495,7 +495,9 @@ const ANSWER_ONLY_FIELDS = ['prediction', 'latency_ms', 'error', 'update_lag_ms'
 function normaliseRow(parsed: Record<string, unknown>): PredictionRow {
   const row = { ...parsed }
   if (row.family === undefined) row.family = familyOf({ episode_id: String(row.episode_id) })
-  const drop = (keys: readonly string[]) => keys.forEach((key) => delete row[key])
+  const drop = (keys: readonly string[]): void => {
+    for (const key of keys) delete row[key]
+  }
   switch (row.status) {
     case 'answered': {
       const prediction = { ...(row.prediction as Record<string, unknown>) }

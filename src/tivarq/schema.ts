@@ -170,7 +170,7 @@ const answerShapeForJsonSchema = z.discriminatedUnion('state', [
 
 function toJsonSchema(schema: z.ZodType, title: string): Record<string, unknown> {
   const answerJson = z.toJSONSchema(answerShapeForJsonSchema) as Record<string, unknown>
-  delete answerJson['$schema']
+  delete answerJson.$schema
   const json = z.toJSONSchema(schema, {
     override(ctx) {
       if (ctx.zodSchema !== answerSchema) return

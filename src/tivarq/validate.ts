@@ -300,7 +300,7 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
     const episodesById = new Map<string, Episode | null>()
     for (const { line, text } of episodeLines) {
       const raw = parseJsonLine(episodesFile, line, text, issues)
-      const rawId = isRecord(raw) && typeof raw['episode_id'] === 'string' ? raw['episode_id'] : undefined
+      const rawId = isRecord(raw) && typeof raw.episode_id === 'string' ? raw.episode_id : undefined
       if (rawId === undefined) episodeIdsComplete = false
       if (raw === undefined) continue
       const episode = parseRow(episodeSchema, raw, episodesFile, line, issues)
@@ -325,7 +325,7 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
     for (const { line, text } of probeLines) {
       const raw = parseJsonLine(probesFile, line, text, issues)
       if (raw === undefined) continue
-      const rawId = isRecord(raw) && typeof raw['probe_id'] === 'string' ? raw['probe_id'] : undefined
+      const rawId = isRecord(raw) && typeof raw.probe_id === 'string' ? raw.probe_id : undefined
       const probe = parseRow(probeSchema, raw, probesFile, line, issues)
       if (rawId !== undefined && !claimId(probeIds, 'probe_id', rawId, probesFile, line, issues)) continue
       if (probe === undefined) continue
@@ -427,7 +427,9 @@ function readLines(file: string, bytes: Uint8Array | null, issues: IssueCollecto
     }
     lines.push({ line: number, text: body })
   }
-  parts.forEach((raw, i) => take(raw, i + 1))
+  parts.forEach((raw, i) => {
+    take(raw, i + 1)
+  })
   if (last !== '') {
     const number = parts.length + 1
     if (isCompleteJson(last.endsWith('\r') ? last.slice(0, -1) : last)) {
@@ -633,7 +635,7 @@ function checkProbe(
       line,
       'episode_id',
       probe.episode_id,
-      `no episode ${JSON.stringify(probe.episode_id)} in ${episodesFile}` + (elsewhere === undefined ? '' : ` (it is at ${elsewhere}, another split)`),
+      `no episode ${JSON.stringify(probe.episode_id)} in ${episodesFile}${elsewhere === undefined ? '' : ` (it is at ${elsewhere}, another split)`}`,
     )
     return
   }

@@ -219,6 +219,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
         // The pool leases at most `concurrency` stores (one for a single store object), so an episode may wait
         // here as long as other episodes run: no timeout on this hook (each store call has its own).
         // Vitest parses the first parameter as a fixture pattern: it must be a (here empty) destructuring.
+        // biome-ignore lint/correctness/noEmptyPattern: Vitest reads this parameter as the (empty) list of fixtures the hook uses.
         beforeAll(async ({}, suite: RunnerTestSuite) => {
           if (suite.tasks.every((task) => task.mode === 'skip' || task.mode === 'todo')) return
           opened = EpisodeRun.open(pool!, episode, runnerOptions).catch((error: unknown) => new Error(`open episode ${episode.episode_id}: ${messageOf(error)}`))

@@ -59,7 +59,7 @@ describe('over the wire (serveNdjson)', () => {
     let text = ''
     output.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
     const done = serveNdjson(store, input, output)
-    input.end(lines.join('\n') + '\n')
+    input.end(`${lines.join('\n')}\n`)
     await done
     return text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
   }

@@ -24,8 +24,8 @@ async function exchange(store: MemoryStore | StoreFactory, lines: string[]): Pro
   output.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
   const done = serveNdjson(store, input, output)
   // Several requests in one chunk, and one split across chunks.
-  input.write(lines.slice(0, -1).join('\n') + '\n' + lines.at(-1)!.slice(0, 5))
-  input.end(lines.at(-1)!.slice(5) + '\n')
+  input.write(`${lines.slice(0, -1).join('\n')}\n${lines.at(-1)!.slice(0, 5)}`)
+  input.end(`${lines.at(-1)!.slice(5)}\n`)
   await done
   return text.trimEnd().split('\n').map((line) => JSON.parse(line))
 }

@@ -135,7 +135,7 @@ describe('run --adapter builtin:latest on smoke', () => {
       return { ...rest, harness_note: 'upstream' }
     })
     const file = join(work, 'upstream.jsonl')
-    writeFileSync(file, rows.map((row) => JSON.stringify(row)).join('\n') + '\n')
+    writeFileSync(file, `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`)
     const scored = cli(['score', file, '--output', join(work, 'upstream-report')])
     expect(scored.status).toBe(0)
     const report = json(join(work, 'upstream-report', 'report.json'))

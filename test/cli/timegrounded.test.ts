@@ -177,6 +177,7 @@ describe('timegrounded probe', () => {
     const loggingAgent = join(dir, 'logging-agent.mjs')
     writeFileSync(
       loggingAgent,
+      // biome-ignore-start lint/suspicious/noTemplateCurlyInString: these lines are the agent's own JavaScript, template literals included.
       [
         "import { appendFileSync } from 'node:fs'",
         "import { createInterface } from 'node:readline'",
@@ -192,6 +193,7 @@ describe('timegrounded probe', () => {
         '}',
         '',
       ].join('\n'),
+      // biome-ignore-end lint/suspicious/noTemplateCurlyInString: the agent's JavaScript ends here.
     )
     const badDate = join(dir, 'bad-date-none.json')
     const items = JSON.parse(readFileSync(SHIPPED, 'utf8'))

@@ -41,7 +41,11 @@ describe('probe versus control', () => {
 
   test('the ceiling is the reference reader under timestamps-only, writing instants into its prompt', async () => {
     const prompts: string[] = []
-    const result = await runCeiling(corpus, { judge, answerer: (prompt) => (prompts.push(prompt), scriptedPromptAnswerer(prompt)) })
+    const result = await runCeiling(corpus, { judge, answerer: (prompt) => {
+        prompts.push(prompt)
+        return scriptedPromptAnswerer(prompt)
+      },
+    })
     expect(result.mode).toBe('timestamps-only')
     expect(result.agent).toBe('reference-reader')
     expect(result.correct).toBe(12)
@@ -200,7 +204,12 @@ describe('command agents (timegrounded.agent.v1)', () => {
 describe('reference reader in mode none', () => {
   test('passes the dated text to its answerer unchanged', async () => {
     const prompts: string[] = []
-    const reader = referenceReader({ answerer: (prompt) => (prompts.push(prompt), 'No.') })
+    const reader = referenceReader({
+      answerer: (prompt) => {
+        prompts.push(prompt)
+        return 'No.'
+      },
+    })
     await runGrounded(reader, corpus, { mode: 'none', judge })
     expect(prompts[0]).toMatch(/^Session Date: 2024\/01\/06 \(Sat\) 10:12\n/)
     expect(prompts[0]).toContain('Current Date: 2024/03/25 (Mon) 18:30\nQuestion: Which gym was I a member of five weeks ago?')

@@ -28,7 +28,13 @@ describe('planning the time-grounded suite', () => {
 
   test('a text-only agent is refused at planning time, before any call', async () => {
     let called = false
-    const agent: TimeGroundedAgent = { name: 'plain', answer: () => ((called = true), 'x') }
+    const agent: TimeGroundedAgent = {
+      name: 'plain',
+      answer: () => {
+        called = true
+        return 'x'
+      },
+    }
     await expect(planTimeGroundedCases(agent)).rejects.toBeInstanceOf(GroundingModeError)
     expect(called).toBe(false)
   })

@@ -357,10 +357,19 @@ describe('concurrency', () => {
       const wait = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 3))
       return {
         capabilities: store.capabilities,
-        reset: async (c: { episodeId: string; seed: number }) => (await wait(), store.reset(c)),
-        ingest: async (e: StoreEvent) => (await wait(), store.ingest(e)),
+        reset: async (c: { episodeId: string; seed: number }) => {
+          await wait()
+          return store.reset(c)
+        },
+        ingest: async (e: StoreEvent) => {
+          await wait()
+          return store.ingest(e)
+        },
         advanceClock: async (t: string) => store.advanceClock(t),
-        query: async (q: StoreQuery) => (await wait(), store.query(q)),
+        query: async (q: StoreQuery) => {
+          await wait()
+          return store.query(q)
+        },
       }
     }
   }

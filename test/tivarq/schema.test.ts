@@ -83,10 +83,10 @@ describe.each(Object.entries(validators))('%s', (_, validator) => {
 test('the JSON Schemas are draft 2020-12 documents with titles, closed objects and the five states', () => {
   expect(Object.keys(jsonSchemas).sort()).toEqual(['answer', 'assertion', 'episode', 'event', 'manifest', 'probe'])
   for (const schema of Object.values(jsonSchemas)) {
-    expect(schema['$schema']).toBe('https://json-schema.org/draft/2020-12/schema')
-    expect(typeof schema['title']).toBe('string')
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema')
+    expect(typeof schema.title).toBe('string')
   }
-  expect(jsonSchemas.episode['additionalProperties']).toBe(false)
+  expect(jsonSchemas.episode.additionalProperties).toBe(false)
   expect(JSON.stringify(jsonSchemas.answer)).toContain('"needs_clarification"')
   expect(JSON.stringify(jsonSchemas.assertion)).toContain('"withdraw"')
 })

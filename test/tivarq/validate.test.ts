@@ -292,8 +292,8 @@ describe('problems with rows', () => {
 describe('the canonical set and user-made sets', () => {
   /** Drop the last test episode (ambiguity-19) and its five probes. */
   function dropLastTestEpisode(dir: string): void {
-    writeText(dir, 'episodes_test.jsonl', readText(dir, 'episodes_test.jsonl').split('\n').slice(0, 179).join('\n') + '\n')
-    writeText(dir, 'probes_test.jsonl', readText(dir, 'probes_test.jsonl').split('\n').slice(0, 895).join('\n') + '\n')
+    writeText(dir, 'episodes_test.jsonl', `${readText(dir, 'episodes_test.jsonl').split('\n').slice(0, 179).join('\n')}\n`)
+    writeText(dir, 'probes_test.jsonl', `${readText(dir, 'probes_test.jsonl').split('\n').slice(0, 895).join('\n')}\n`)
   }
 
   test('a set whose manifest is not the canonical one is not held to the canonical counts', async () => {

@@ -181,7 +181,7 @@ describe('what a variant can tell apart (test split, variant 7)', () => {
     const onV1 = await score(() => new ReplayingStore(), v1)
     expect(onV1.metrics.transition_success_rate).toEqual({ score: 1, cases: 195 })
     const onVariant = await score(() => new ReplayingStore(), variant)
-    const duplicate = onVariant.by_family['duplicate_event']!.metrics
+    const duplicate = onVariant.by_family.duplicate_event!.metrics
     expect(duplicate.transition_success_rate).toEqual({ score: 0, cases: 15 })
     expect(duplicate.stale_value_leakage_rate).toEqual({ score: 1, cases: 15 })
     // Every other family is untouched: the variant isolates the bug.

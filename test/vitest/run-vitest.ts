@@ -27,7 +27,7 @@ export interface VitestRun {
 }
 
 // ANSI colour codes, dropped so assertions read plain text.
-const ANSI = new RegExp(String.fromCharCode(27) + '\\[[0-9;]*m', 'g')
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g')
 
 /** `vitest <args>` in `cwd` with extra environment; bounded by `timeoutMs`. */
 export function runVitest(args: string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<VitestRun> {

@@ -124,12 +124,20 @@ test('in watch mode, the `u` key re-runs with update mode on and writes the base
   child.stdout!.on('data', (chunk: Buffer) => (raw += chunk.toString()))
   child.stderr!.on('data', (chunk: Buffer) => (raw += chunk.toString()))
   let exitCode: number | null = null
-  const closed = new Promise<void>((resolve) => child.on('close', (code, signal) => ((exitCode = code ?? (signal ? -1 : null)), resolve())))
+  const closed = new Promise<void>((resolve) =>
+    child.on('close', (code, signal) => {
+      exitCode = code ?? (signal ? -1 : null)
+      resolve()
+    }),
+  )
   const text = (): string => raw.replace(CONTROL, '').replace(/\r/g, '')
   /** Position just past `needle` in the output after `from`; bounded. */
   const after = async (needle: string, from: number, timeoutMs: number): Promise<number> => {
     let at = -1
-    await waitUntil(() => (at = text().indexOf(needle, from)) >= 0 || exitCode !== null, timeoutMs, `Vitest (in a ${terminal.name} terminal) to print ${JSON.stringify(needle)}`).catch((error: Error) => {
+    await waitUntil(() => {
+      at = text().indexOf(needle, from)
+      return at >= 0 || exitCode !== null
+    }, timeoutMs, `Vitest (in a ${terminal.name} terminal) to print ${JSON.stringify(needle)}`).catch((error: Error) => {
       throw new Error(`${error.message}; output so far:\n${text().slice(-3000)}`)
     })
     if (at < 0) throw new Error(`Vitest exited (code ${exitCode}) before printing ${JSON.stringify(needle)}; output:\n${text().slice(-3000)}`)

@@ -90,13 +90,18 @@ export class CorrectingHybridStore implements MemoryStore {
   }
 
   ingest(event: StoreEvent): void {
-    if (event.speaker !== 'user') return this.table.record(event.eventId, undefined)
-    const extracted = extractAssertion(event.text)
-    if (!extracted || extracted.op === 'noop') return this.table.record(event.eventId, undefined)
+    const extracted = event.speaker === 'user' ? extractAssertion(event.text) : null
+    if (!extracted || extracted.op === 'noop') {
+      this.table.record(event.eventId, undefined)
+      return
+    }
     const place = extracted.replaces !== undefined ? this.placeOfValue.get(casefold(extracted.replaces)) : undefined
     const slot = extracted.slot ?? place?.slot
     const scope = extracted.scope ?? place?.scope ?? 'personal'
-    if (slot === undefined) return this.table.record(event.eventId, undefined)
+    if (slot === undefined) {
+      this.table.record(event.eventId, undefined)
+      return
+    }
     const dated = DATED.exec(event.text)
     const effectiveAt = dated ? `${dated[1]}T00:00:00Z` : event.arrivedAt
     if (extracted.value !== null) this.placeOfValue.set(casefold(extracted.value), { slot, scope })

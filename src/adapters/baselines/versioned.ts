@@ -99,7 +99,10 @@ export class VersionTable {
     if (!assertion || assertion.op === 'noop') return
     const key = `${assertion.scope}\u0000${assertion.slot}`
     let timeline = this.timelines.get(key)
-    if (!timeline) this.timelines.set(key, (timeline = new Timeline()))
+    if (!timeline) {
+      timeline = new Timeline()
+      this.timelines.set(key, timeline)
+    }
     timeline.insert({
       validFrom: Date.parse(assertion.effectiveAt),
       arrival,

@@ -101,7 +101,7 @@ async function dryRun(options: ProbeCommandOptions): Promise<void> {
     const summary = await readLongMemEval(options.dataset, {
       onEntry: (entry) => {
         firstQuestionId ??= entry.question_id
-        tallies.forEach((tally) => tally.add(entry))
+        for (const tally of tallies) tally.add(entry)
       },
     })
     const datasetId = knownDatasetId(summary.datasetSha256, summary.datasetId, { firstQuestionId, entries: summary.entries })
@@ -197,9 +197,9 @@ export function registerProbe(program: Command): void {
     .addOption(new Option('--mode <mode>', 'compare runs control and probe; a grounding mode runs that mode alone').choices(MODE_CHOICES).default('compare'))
     .option('--agent <spec>', 'builtin:honest, builtin:ingestion-order, builtin:reference-reader or builtin:llm (default: builtin:honest unless a command follows --)')
     .addOption(new Option('--judge <judge>', 'deterministic grades machine_gold; llm asks an OpenAI-compatible endpoint').choices(['deterministic', 'llm']).default('deterministic'))
-    .option('--judge-base-url <url>', 'base URL of the judge endpoint, before /chat/completions (key from $' + JUDGE_API_KEY_ENV + ')')
+    .option('--judge-base-url <url>', `base URL of the judge endpoint, before /chat/completions (key from $${JUDGE_API_KEY_ENV})`)
     .option('--judge-model <name>', 'judge model name')
-    .option('--agent-base-url <url>', 'base URL for --agent builtin:llm (key from $' + AGENT_API_KEY_ENV + ')')
+    .option('--agent-base-url <url>', `base URL for --agent builtin:llm (key from $${AGENT_API_KEY_ENV})`)
     .option('--agent-model <name>', 'model name for --agent builtin:llm')
     .option('--ceiling', 'also run the reference reader (timestamps-only) as a ceiling (compare mode)')
     .option('--json', 'print the full result as JSON')

@@ -82,7 +82,7 @@ function resolveRunSettings(raw: RawRunOptions, command: readonly string[]): Run
   }
   let source: RunSettings['source']
   let defaultTrack: Track = 'structured'
-  if (raw.adapter !== undefined && raw.adapter.startsWith('model:')) {
+  if (raw.adapter?.startsWith('model:')) {
     const name = raw.adapter.slice('model:'.length)
     if (!isModelAdapterName(name)) throw new UsageError(`\`--adapter ${raw.adapter}\` is not a model adapter; use ${MODEL_ADAPTER_NAMES.map((mode) => `model:${mode}`).join(' or ')}.`)
     source = { kind: 'model', name }

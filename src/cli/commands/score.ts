@@ -10,6 +10,7 @@ import { TimegroundedError } from '../../errors.js'
 import { aggregateReports, readPredictions, repetitionsOf, runFileNames, RunWriter } from '../../tivarq/output.js'
 import { DATASET_SEED } from '../../tivarq/schema.js'
 import { scoreRows } from '../../tivarq/score.js'
+import type { PredictionRow } from '../../tivarq/results.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderFirstErrors, renderReport } from '../../report/terminal.js'
 import { describeRepeats } from '../../report/format.js'
@@ -46,7 +47,7 @@ export function registerScore(program: Command): void {
         if (error instanceof UsageError) return fail('score', `${error.message}\nSee \`timegrounded score --help\`.`, EXIT.usage)
         throw error
       }
-      let rows
+      let rows: PredictionRow[]
       try {
         rows = readPredictions(file)
       } catch (error) {

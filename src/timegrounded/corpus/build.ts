@@ -156,7 +156,9 @@ function sameValue(a: ReadingValue, b: ReadingValue): boolean {
 /** How many questions of each type a corpus of `size` holds: balanced, the first `size mod 3` types one more (the authored twelve: 4/4/4). */
 export function balancedTypeCounts(size: number): Record<CorpusQuestionType, number> {
   const counts = {} as Record<CorpusQuestionType, number>
-  CORPUS_QUESTION_TYPES.forEach((type, i) => (counts[type] = Math.floor(size / CORPUS_QUESTION_TYPES.length) + (i < size % CORPUS_QUESTION_TYPES.length ? 1 : 0)))
+  CORPUS_QUESTION_TYPES.forEach((type, i) => {
+    counts[type] = Math.floor(size / CORPUS_QUESTION_TYPES.length) + (i < size % CORPUS_QUESTION_TYPES.length ? 1 : 0)
+  })
   return counts
 }
 
@@ -194,12 +196,12 @@ export function checkCorpusEntry(entry: LongMemEvalEntry, reading: Reading | und
   // Absolute dates: none in the question nor in any message.
   const inQuestion = findAbsoluteDate(entry.question)
   if (inQuestion) add('absolute-date', id, `the question contains ${inQuestion}`)
-  entry.haystack_sessions.forEach((session, s) =>
+  entry.haystack_sessions.forEach((session, s) => {
     session.forEach((turn, t) => {
       const found = findAbsoluteDate(turn.content)
       if (found) add('absolute-date', id, `haystack_sessions[${s}][${t}] contains ${found}`)
-    }),
-  )
+    })
+  })
   // Shape: 2-3 sessions of 2-4 turns.
   if (entry.haystack_sessions.length < 2 || entry.haystack_sessions.length > 3) add('shape', id, `${entry.haystack_sessions.length} sessions, expected 2 or 3`)
   entry.haystack_sessions.forEach((session, s) => {
@@ -225,15 +227,15 @@ export function checkCorpusEntry(entry: LongMemEvalEntry, reading: Reading | und
   })
   // Every date was read (the schema lines haystack_dates up with the sessions): one instant per session.
   if (times.length !== entry.haystack_sessions.length || !question.ok) return issues
-  entry.haystack_sessions.forEach((session, s) =>
+  entry.haystack_sessions.forEach((session, s) => {
     session.forEach((turn, t) => {
       for (const claim of weekdayClaims(turn.content, times[s] as Date)) {
         if (claim.actual === null || claim.actual.toLowerCase() !== claim.claimed.toLowerCase()) {
           add('weekday', id, `haystack_sessions[${s}][${t}] says "${claim.expression}" is a ${claim.claimed}, but it is a ${claim.actual ?? 'day that cannot be resolved'}`)
         }
       }
-    }),
-  )
+    })
+  })
   // The reading, gold labels and the gold itself.
   if (reading === undefined) {
     add('reading', id, 'no reading for this question')
@@ -251,14 +253,14 @@ export function checkCorpusEntry(entry: LongMemEvalEntry, reading: Reading | und
   for (const margin of outcome.margins) if (margin < 2) add('margin', id, `a comparison is decided by ${margin} day(s); an off-by-one reading could flip it`)
   const evidenceSessions = new Set<number>()
   for (const moment of saidMoments(reading)) {
-    entry.haystack_sessions.forEach((session, s) =>
+    entry.haystack_sessions.forEach((session, s) => {
       session.forEach((turn, t) => {
         if (holdsSaid(turn.content, moment)) {
           evidenceSessions.add(s)
           if (turn.has_answer !== true) add('gold-labels', id, `haystack_sessions[${s}][${t}] holds "${moment.said}" but has no has_answer label`)
         }
-      }),
-    )
+      })
+    })
   }
   const labelled = entry.haystack_sessions.flatMap((session, s) => (session.some((turn) => turn.has_answer === true) ? [s] : []))
   for (const s of evidenceSessions) if (!labelled.includes(s)) add('gold-labels', id, `session ${s} holds evidence but no turn is labelled`)

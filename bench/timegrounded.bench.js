@@ -58,7 +58,9 @@ for (let round = 0; round < 3; round++) {
   growth.push(peak - base)
 }
 const t = median(times)
-process.stdout.write(`(a) streaming ${mb(size)} (${count} entries): median ${t.toFixed(0)} ms, ${(size / 1e6 / (t / 1000)).toFixed(1)} MB/s, peak RSS growth ${mb(median(growth))}\n`)
+process.stdout.write(
+  `(a) streaming ${mb(size)} (${count} entries): median ${t.toFixed(0)} ms, ${(size / 1e6 / (t / 1000)).toFixed(1)} MB/s, peak RSS growth ${mb(median(growth))}\n`,
+)
 
 global.gc?.()
 const base = process.memoryUsage().rss

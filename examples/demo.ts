@@ -130,7 +130,10 @@ async function main(): Promise<void> {
   const out = [
     `TIVARQ v1, ${SPLIT} split: ${probes.length} probes in ${episodes.length} episodes, structured track`,
     '',
-    renderSideBySide(results.map(({ name, report }) => ({ name, report })), { color }),
+    renderSideBySide(
+      results.map(({ name, report }) => ({ name, report })),
+      { color },
+    ),
     '',
   ]
   for (const result of [bitemporal, naive]) {

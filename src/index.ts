@@ -107,7 +107,16 @@ export { serveNdjson } from './adapters/serve.js'
 export { AdapterFault, AdapterRefusedError, AdapterStartError, AdapterUsageError, PoolClosedError } from './adapters/errors.js'
 export type { AdapterFaultCode, AdapterUsageCode } from './adapters/errors.js'
 
-export { builtinAdapter, BUILTIN_ADAPTERS, BUILTIN_NAMES, OracleStore, VersionedStore, LatestStore, HybridStore, CorrectingHybridStore } from './adapters/baselines/index.js'
+export {
+  builtinAdapter,
+  BUILTIN_ADAPTERS,
+  BUILTIN_NAMES,
+  OracleStore,
+  VersionedStore,
+  LatestStore,
+  HybridStore,
+  CorrectingHybridStore,
+} from './adapters/baselines/index.js'
 export type { BuiltinName, BuiltinAdapter } from './adapters/baselines/index.js'
 
 export { BaselineQueryError } from './adapters/baselines/query.js'

@@ -86,7 +86,8 @@ export class PoolClosedError extends TimegroundedError {
 
 /** A bad argument as a message shows it: numbers as written (`NaN`, `-5`), everything else as JSON. */
 export function showArgument(value: unknown): string {
-  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'function' || value === undefined) return typeof value === 'function' ? 'a function' : String(value)
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'function' || value === undefined)
+    return typeof value === 'function' ? 'a function' : String(value)
   return JSON.stringify(value) ?? String(value)
 }
 

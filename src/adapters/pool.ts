@@ -114,11 +114,15 @@ function describeValue(value: unknown): string {
 
 /** The least a store must have: an object with `ingest()` and `query()`. */
 function isMemoryStore(value: unknown): value is MemoryStore {
-  return value !== null && typeof value === 'object' && typeof (value as MemoryStore).ingest === 'function' && typeof (value as MemoryStore).query === 'function'
+  return (
+    value !== null && typeof value === 'object' && typeof (value as MemoryStore).ingest === 'function' && typeof (value as MemoryStore).query === 'function'
+  )
 }
 
 function isCommandSpec(source: MemorySource): source is CommandAdapterSpec {
-  return typeof source === 'object' && source !== null && (source as CommandAdapterSpec).kind === 'command' && Array.isArray((source as CommandAdapterSpec).argv)
+  return (
+    typeof source === 'object' && source !== null && (source as CommandAdapterSpec).kind === 'command' && Array.isArray((source as CommandAdapterSpec).argv)
+  )
 }
 
 // ------------------------------------------------------------ shared parts
@@ -132,7 +136,10 @@ function refuseUnlessFit(declared: DeclaredCapabilities, track: Track, who: stri
   }
   if (!declared.tracks.includes(track)) {
     const tracks = declared.tracks.length === 0 ? 'no tracks' : `tracks [${declared.tracks.join(', ')}]`
-    throw new AdapterRefusedError(`${who} declared ${tracks}, not the requested ${track} track. Declare "${track}" in its capabilities' tracks, or run another track.`, raw)
+    throw new AdapterRefusedError(
+      `${who} declared ${tracks}, not the requested ${track} track. Declare "${track}" in its capabilities' tracks, or run another track.`,
+      raw,
+    )
   }
 }
 
@@ -153,7 +160,10 @@ function publicCapabilities(declared: DeclaredCapabilities): StoreCapabilities {
 }
 
 /** `target` with the declared model and prompt configurations, when there are any. */
-function withConfigs<T extends { modelConfig?: Record<string, unknown>; promptConfig?: Record<string, unknown> }>(target: T, declared: DeclaredCapabilities): T {
+function withConfigs<T extends { modelConfig?: Record<string, unknown>; promptConfig?: Record<string, unknown> }>(
+  target: T,
+  declared: DeclaredCapabilities,
+): T {
   if (declared.modelConfig !== null) target.modelConfig = structuredClone(declared.modelConfig)
   if (declared.promptConfig !== null) target.promptConfig = structuredClone(declared.promptConfig)
   return target
@@ -181,7 +191,10 @@ class Gate {
 function checkConcurrency(value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback
   if (!(Number.isInteger(value) && value >= 1) && value !== Infinity) {
-    throw new AdapterUsageError('ADAPTER_OPTION_INVALID', `openPool option \`concurrency\` must be a whole number ≥ 1; got ${showArgument(value)}. Pass e.g. \`concurrency: 2\`, or leave it out for the default.`)
+    throw new AdapterUsageError(
+      'ADAPTER_OPTION_INVALID',
+      `openPool option \`concurrency\` must be a whole number ≥ 1; got ${showArgument(value)}. Pass e.g. \`concurrency: 2\`, or leave it out for the default.`,
+    )
   }
   return value
 }
@@ -220,7 +233,10 @@ abstract class GatedPool<Resource> implements StorePool {
   }
 
   async acquire(context: EpisodeContext): Promise<StoreLease> {
-    if (this.closed) throw new PoolClosedError(`pool \`${this.info().name}\` is closed, so it cannot lease a store for episode ${context.episodeId}; open a new one with openPool(), and close a pool only after its last run.`)
+    if (this.closed)
+      throw new PoolClosedError(
+        `pool \`${this.info().name}\` is closed, so it cannot lease a store for episode ${context.episodeId}; open a new one with openPool(), and close a pool only after its last run.`,
+      )
     await this.gate.enter()
     let resource: Resource
     try {
@@ -375,7 +391,10 @@ class SingleStorePool extends GatedPool<LeasedStore> {
 async function makeStore(factory: StoreFactory, timeoutMs: number): Promise<MemoryStore> {
   const store: unknown = await invoke('the store factory', timeoutMs, factory)
   if (isMemoryStore(store)) return store
-  throw new AdapterFault('ADAPTER_START_FAILED', `the store factory returned ${describeValue(store)}, not a MemoryStore; return an object with ingest() and query() (awaited if the factory is async)`)
+  throw new AdapterFault(
+    'ADAPTER_START_FAILED',
+    `the store factory returned ${describeValue(store)}, not a MemoryStore; return an object with ingest() and query() (awaited if the factory is async)`,
+  )
 }
 
 /** A fresh store per episode. */

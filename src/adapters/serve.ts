@@ -7,16 +7,7 @@
 import type { Readable, Writable } from 'node:stream'
 import { toFault } from './errors.js'
 import { refuseWithoutReset, storeName } from './pool.js'
-import {
-  REQUEST_TYPES,
-  answerToWire,
-  checkAnswer,
-  capabilitiesToWire,
-  eventFromWire,
-  queryFromWire,
-  withDefaults,
-  type WireEvent,
-} from './protocol.js'
+import { REQUEST_TYPES, answerToWire, checkAnswer, capabilitiesToWire, eventFromWire, queryFromWire, withDefaults, type WireEvent } from './protocol.js'
 import type { MemoryStore, StoreCapabilities, StoreFactory } from './types.js'
 
 type Reply = Record<string, unknown>
@@ -140,9 +131,7 @@ export function serveNdjson(source: MemoryStore | StoreFactory, input: Readable,
     input.on('end', () => {
       const last = buffer.trim()
       if (last !== '') queue = queue.then(reply(last))
-      queue
-        .then(() => served.close())
-        .then(() => resolve(), reject)
+      queue.then(() => served.close()).then(() => resolve(), reject)
     })
   })
 }

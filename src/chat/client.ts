@@ -154,7 +154,8 @@ async function attemptOnce(url: string, init: RequestInit, timeoutMs: number): P
     response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
   } catch (error) {
     const name = (error as Error).name
-    if (name === 'TimeoutError' || name === 'AbortError') return { kind: 'failed', code: 'CHAT_TIMEOUT', status: null, detail: `no reply within ${timeoutMs} ms`, retryable: true, retryAfter: null }
+    if (name === 'TimeoutError' || name === 'AbortError')
+      return { kind: 'failed', code: 'CHAT_TIMEOUT', status: null, detail: `no reply within ${timeoutMs} ms`, retryable: true, retryAfter: null }
     return { kind: 'failed', code: 'CHAT_UNREACHABLE', status: null, detail: networkDetail(error as Error), retryable: true, retryAfter: null }
   }
   const status = response.status
@@ -174,16 +175,33 @@ async function attemptOnce(url: string, init: RequestInit, timeoutMs: number): P
   try {
     json = JSON.parse(body)
   } catch {
-    return { kind: 'failed', code: 'CHAT_REPLY_INVALID', status, detail: `the reply is not JSON: ${JSON.stringify(body.slice(0, 200))}`, retryable: true, retryAfter }
+    return {
+      kind: 'failed',
+      code: 'CHAT_REPLY_INVALID',
+      status,
+      detail: `the reply is not JSON: ${JSON.stringify(body.slice(0, 200))}`,
+      retryable: true,
+      retryAfter,
+    }
   }
   const parsed = replySchema.safeParse(json)
   if (!parsed.success) {
-    return { kind: 'failed', code: 'CHAT_REPLY_INVALID', status, detail: `the reply has no \`choices[0].message.content\` string: ${JSON.stringify(body.slice(0, 200))}`, retryable: false, retryAfter }
+    return {
+      kind: 'failed',
+      code: 'CHAT_REPLY_INVALID',
+      status,
+      detail: `the reply has no \`choices[0].message.content\` string: ${JSON.stringify(body.slice(0, 200))}`,
+      retryable: false,
+      retryAfter,
+    }
   }
   const usage = parsed.data.usage
   return {
     kind: 'answered',
-    completion: { content: parsed.data.choices[0]!.message.content, usage: usage ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens } : null },
+    completion: {
+      content: parsed.data.choices[0]!.message.content,
+      usage: usage ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens } : null,
+    },
   }
 }
 
@@ -211,7 +229,12 @@ export async function chatCompletion(endpoint: ChatEndpoint, messages: readonly 
     if (outcome.kind === 'answered') return { ...outcome.completion, attempts: attempt }
     const allowed = outcome.status === null ? Math.min(retries, UNREACHABLE_RETRIES) : retries
     if (!outcome.retryable || attempt > allowed) throw new ChatEndpointError(outcome.code, url, attempt, outcome.status, outcome.detail)
-    const waitMs = retryWaitMs(attempt, retryAfterMs(outcome.retryAfter, Date.now()), endpoint.backoffMs ?? CHAT_DEFAULTS.backoffMs, endpoint.maxRetryWaitMs ?? CHAT_DEFAULTS.maxRetryWaitMs)
+    const waitMs = retryWaitMs(
+      attempt,
+      retryAfterMs(outcome.retryAfter, Date.now()),
+      endpoint.backoffMs ?? CHAT_DEFAULTS.backoffMs,
+      endpoint.maxRetryWaitMs ?? CHAT_DEFAULTS.maxRetryWaitMs,
+    )
     endpoint.onRetry?.({ url, attempt, waitMs, detail: outcome.detail, retryAfter: outcome.retryAfter })
     await sleep(waitMs)
   }

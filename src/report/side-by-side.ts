@@ -28,6 +28,9 @@ export function renderSideBySide(entries: readonly SideBySideEntry[], options: {
   table.push(['Transition success 95% CI', ...entries.map((entry) => formatInterval(entry.report))])
   table.push(['Clarification F1', ...entries.map((entry) => formatScore(entry.report.metrics.clarification.f1))])
   table.push(['Abstention F1', ...entries.map((entry) => formatScore(entry.report.metrics.abstention.f1))])
-  table.push(['Answered / unsupported / errors', ...entries.map(({ report }) => `${report.probe_counts.answered} / ${report.probe_counts.unsupported} / ${report.probe_counts.error}`)])
+  table.push([
+    'Answered / unsupported / errors',
+    ...entries.map(({ report }) => `${report.probe_counts.answered} / ${report.probe_counts.unsupported} / ${report.probe_counts.error}`),
+  ])
   return table.toString()
 }

@@ -77,9 +77,7 @@ export function renderReport(report: TivarqReport, options: RenderOptions = {}):
   // One line: the counts, then whether the run is complete (the word a reader looks for).
   const counts = formatCounts(report)
   const completeness = formatCompleteness(report)
-  lines.push(
-    `${report.probe_counts.error > 0 ? c.red(counts) : counts}; ${report.complete ? c.green(completeness) : c.red(completeness)}`,
-  )
+  lines.push(`${report.probe_counts.error > 0 ? c.red(counts) : counts}; ${report.complete ? c.green(completeness) : c.red(completeness)}`)
   return lines.join('\n')
 }
 
@@ -109,12 +107,15 @@ export function renderFirstErrors(rows: readonly PredictionRow[], options: { lim
   }
   if (total === 0) return ''
   const distinct = [...byMessage.entries()]
-  const lines = [`First errors (${total} error ${total === 1 ? 'row' : 'rows'}, ${distinct.length} distinct ${distinct.length === 1 ? 'message' : 'messages'}):`]
+  const lines = [
+    `First errors (${total} error ${total === 1 ? 'row' : 'rows'}, ${distinct.length} distinct ${distinct.length === 1 ? 'message' : 'messages'}):`,
+  ]
   for (const [message, { probeId, count }] of distinct.slice(0, limit)) {
     lines.push(c.red(`  ${probeId}: ${message}${count > 1 ? ` (and ${count - 1} more like it)` : ''}`))
   }
   if (distinct.length > limit) lines.push(`  … and ${distinct.length - limit} more distinct messages (see the \`error\` field of predictions.jsonl)`)
-  if (abandoned > 0) lines.push(`  ${abandoned} more ${abandoned === 1 ? 'probe was' : 'probes were'} abandoned after such a failure (the adapter lost the episode's memory)`)
+  if (abandoned > 0)
+    lines.push(`  ${abandoned} more ${abandoned === 1 ? 'probe was' : 'probes were'} abandoned after such a failure (the adapter lost the episode's memory)`)
   return lines.join('\n')
 }
 

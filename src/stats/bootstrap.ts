@@ -104,11 +104,7 @@ export interface PairedDelta {
  * item indices and keeps both scores of a drawn item together. A negative
  * delta means the probe condition scored lower. Values are not rounded.
  */
-export function pairedBootstrapDelta(
-  control: readonly number[],
-  probe: readonly number[],
-  options: BootstrapOptions,
-): PairedDelta {
+export function pairedBootstrapDelta(control: readonly number[], probe: readonly number[], options: BootstrapOptions): PairedDelta {
   if (control.length !== probe.length) {
     throw new BootstrapOptionError(`paired bootstrap needs matched items: \`control\` has ${control.length} scores and \`probe\` has ${probe.length}.`)
   }

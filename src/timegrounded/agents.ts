@@ -104,7 +104,8 @@ export class AgentOptionError extends TimegroundedError {
  */
 export function seededAccuracyAgent(options: SeededAccuracyOptions): TimestampedHistoryAgent {
   const { accuracy, seed = 1 } = options
-  if (typeof accuracy !== 'number' || !(accuracy >= 0 && accuracy <= 1)) throw new AgentOptionError(`\`accuracy\` must be a number from 0 to 1, got ${JSON.stringify(accuracy)}.`)
+  if (typeof accuracy !== 'number' || !(accuracy >= 0 && accuracy <= 1))
+    throw new AgentOptionError(`\`accuracy\` must be a number from 0 to 1, got ${JSON.stringify(accuracy)}.`)
   if (!Number.isSafeInteger(seed)) throw new AgentOptionError(`\`seed\` must be a whole number, got ${JSON.stringify(seed)}.`)
   const honest = honestAgent()
   return {

@@ -44,7 +44,16 @@ export interface CommandAgentOptions {
 type AgentRequest =
   | { type: 'capabilities' }
   | { type: 'history'; query_time: string; turns: { role: string; content: string; timestamp: string; session_index: number }[] }
-  | { type: 'ask'; question_id: string; question_type: string; mode: string; prompt: string; question: string; history_text: string; sessions: { role: string; content: string }[][] }
+  | {
+      type: 'ask'
+      question_id: string
+      question_type: string
+      mode: string
+      prompt: string
+      question: string
+      history_text: string
+      sessions: { role: string; content: string }[][]
+    }
 
 function send(process: AdapterProcess, request: AgentRequest): Promise<Record<string, unknown>> {
   return process.call(request as unknown as WireRequest)
@@ -113,7 +122,8 @@ export async function startCommandAgent(argv: string[], options: CommandAgentOpt
       history_text: context.historyText,
       sessions: context.sessions,
     })
-    if (typeof reply.answer !== 'string') throw new Error(`agent \`${command}\` replied to ask without an "answer" string: ${JSON.stringify(reply).slice(0, 200)}`)
+    if (typeof reply.answer !== 'string')
+      throw new Error(`agent \`${command}\` replied to ask without an "answer" string: ${JSON.stringify(reply).slice(0, 200)}`)
     return reply.answer
   }
   const close = async (): Promise<void> => {

@@ -15,7 +15,15 @@ export {
   normalisedTextSha256,
   MAX_KEPT_ISSUES,
 } from './longmemeval.js'
-export type { LongMemEvalEntry, LongMemEvalTurn, MachineGold, LongMemEvalIssue, LongMemEvalSummary, LongMemEvalDataset, ReadLongMemEvalOptions } from './longmemeval.js'
+export type {
+  LongMemEvalEntry,
+  LongMemEvalTurn,
+  MachineGold,
+  LongMemEvalIssue,
+  LongMemEvalSummary,
+  LongMemEvalDataset,
+  ReadLongMemEvalOptions,
+} from './longmemeval.js'
 export {
   GROUNDING_MODES,
   CONTROL_MODE,

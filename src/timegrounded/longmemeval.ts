@@ -102,9 +102,7 @@ export class LongMemEvalDatasetError extends TimegroundedError {
 /** One issue on one line: `entry 3 (question_id "q7"): haystack_dates[1]: Invalid input …`. */
 export function renderLongMemEvalIssue(issue: LongMemEvalIssue): string {
   const where =
-    issue.entryIndex === null
-      ? 'file'
-      : `entry ${issue.entryIndex}${issue.questionId === null ? '' : ` (question_id ${JSON.stringify(issue.questionId)})`}`
+    issue.entryIndex === null ? 'file' : `entry ${issue.entryIndex}${issue.questionId === null ? '' : ` (question_id ${JSON.stringify(issue.questionId)})`}`
   return `${where}: ${issue.path === '' ? '' : `${issue.path}: `}${issue.message}`
 }
 
@@ -128,7 +126,7 @@ class IssueCollector {
 function checkEntry(value: unknown, index: number, seenIds: Set<string>, issues: IssueCollector): LongMemEvalEntry | null {
   const questionId =
     typeof value === 'object' && value !== null && typeof (value as { question_id?: unknown }).question_id === 'string'
-      ? ((value as { question_id: string }).question_id)
+      ? (value as { question_id: string }).question_id
       : null
   const parsed = longMemEvalEntrySchema.safeParse(value)
   if (!parsed.success) {
@@ -250,7 +248,9 @@ export async function readLongMemEval(file: string, options: ReadLongMemEvalOpti
     if (error instanceof TimegroundedError) throw error
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {
-      throw new TimegroundedError('LONGMEMEVAL_UNREADABLE', `cannot read LongMemEval dataset ${file} (${code}); check the \`--dataset\` path.`, { cause: error })
+      throw new TimegroundedError('LONGMEMEVAL_UNREADABLE', `cannot read LongMemEval dataset ${file} (${code}); check the \`--dataset\` path.`, {
+        cause: error,
+      })
     }
     const reason = error instanceof Error ? error.message : String(error)
     // The parser says "has expected …" only when the input ended while it still waited for more: a cut-off file.

@@ -123,18 +123,27 @@ export const TIME_GROUNDED_OPTION_SHAPE = {
   dataset: z.string('a LongMemEval-shaped file').min(1, 'a LongMemEval-shaped file').optional(),
   judge: z
     .custom<TimeGroundedSuiteOptions['judge']>(
-      (value) => value === 'deterministic' || (isRecord(value) && (typeof value.grade === 'function' || (typeof value.baseUrl === 'string' && typeof value.model === 'string'))),
+      (value) =>
+        value === 'deterministic' ||
+        (isRecord(value) && (typeof value.grade === 'function' || (typeof value.baseUrl === 'string' && typeof value.model === 'string'))),
       "'deterministic', an endpoint { baseUrl, model } or a judge object with grade()",
     )
     .optional(),
-  ceiling: z.custom<TimeGroundedSuiteOptions['ceiling']>((value) => typeof value === 'boolean' || (isRecord(value) && typeof (value.answerer as { answer?: unknown } | undefined)?.answer === 'function'), 'true, false or { answerer }').optional(),
+  ceiling: z
+    .custom<TimeGroundedSuiteOptions['ceiling']>(
+      (value) => typeof value === 'boolean' || (isRecord(value) && typeof (value.answerer as { answer?: unknown } | undefined)?.answer === 'function'),
+      'true, false or { answerer }',
+    )
+    .optional(),
   seed: z.number('a whole number ≥ 0').int('a whole number ≥ 0').min(0, 'a whole number ≥ 0').optional(),
   resamples: z.number().int(`a whole number of at least ${MIN_RESAMPLES}`).min(MIN_RESAMPLES, `a whole number of at least ${MIN_RESAMPLES}`).optional(),
   agentTimeoutMs: positiveMs('a time').optional(),
   judgeTimeoutMs: positiveMs('a time').optional(),
 }
 
-const timeGroundedOptionsSchema = z.strictObject(TIME_GROUNDED_OPTION_SHAPE, { error: namedChoices('an option of the time-grounded probe', Object.keys(TIME_GROUNDED_OPTION_SHAPE)) })
+const timeGroundedOptionsSchema = z.strictObject(TIME_GROUNDED_OPTION_SHAPE, {
+  error: namedChoices('an option of the time-grounded probe', Object.keys(TIME_GROUNDED_OPTION_SHAPE)),
+})
 
 /** Check the options of `timeGroundedTests` / `planTimeGroundedCases`; throws `TimeGroundedOptionError` naming each bad option. */
 export function checkTimeGroundedOptions(options: TimeGroundedSuiteOptions | undefined, where: string): TimeGroundedSuiteOptions {
@@ -222,7 +231,14 @@ export async function planTimeGroundedCases(
       })
     })
   }
-  return { suite, agent: name, datasetId: dataset.datasetId, datasetSha256: dataset.datasetSha256, grounding: { control: controlRecord, probe: probeRecord }, cases }
+  return {
+    suite,
+    agent: name,
+    datasetId: dataset.datasetId,
+    datasetSha256: dataset.datasetSha256,
+    grounding: { control: controlRecord, probe: probeRecord },
+    cases,
+  }
 }
 
 /** Whether a metas entry is one of ours. */
@@ -297,7 +313,9 @@ export function summarizeTimeGrounded(metas: readonly TimeGroundedCaseMeta[], op
     const paired = control.length === first.total && probe.length === first.total && control.every((m, i) => probe[i]?.question_id === m.question_id)
     const rows = (metas: readonly TimeGroundedCaseMeta[]) => metas.map((m) => m.row)
     // Explicit options win; otherwise the seed and resamples the suite was planned with.
-    const delta = paired ? pairedDelta(rows(control), rows(probe), { seed: options.seed ?? first.bootstrap?.seed, resamples: options.resamples ?? first.bootstrap?.resamples }) : null
+    const delta = paired
+      ? pairedDelta(rows(control), rows(probe), { seed: options.seed ?? first.bootstrap?.seed, resamples: options.resamples ?? first.bootstrap?.resamples })
+      : null
     const ceilingPaired = ceiling.length === first.total && ceiling.every((m, i) => control[i]?.question_id === m.question_id)
     suites.push({
       suite,
@@ -308,7 +326,8 @@ export function summarizeTimeGrounded(metas: readonly TimeGroundedCaseMeta[], op
       probe: score(probe),
       ceiling: ceiling.length > 0 ? score(ceiling) : null,
       delta,
-      verdict: delta === null ? null : timeGroundedVerdict({ control: rows(control), probe: rows(probe), ceiling: ceilingPaired ? rows(ceiling) : null, delta }),
+      verdict:
+        delta === null ? null : timeGroundedVerdict({ control: rows(control), probe: rows(probe), ceiling: ceilingPaired ? rows(ceiling) : null, delta }),
       caveat: first.caveat,
     })
   }

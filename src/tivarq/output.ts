@@ -293,7 +293,8 @@ export function buildRunManifest(input: RunManifestInput): RunManifest {
     schema_version: RUN_MANIFEST_SCHEMA,
     dataset_revision: revision,
     dataset_file_hashes: { ...input.datasetManifest.files },
-    dataset_source: input.datasetDir === undefined && input.datasetSource !== undefined ? input.datasetSource : resolve(input.datasetDir ?? bundledDatasetDir()),
+    dataset_source:
+      input.datasetDir === undefined && input.datasetSource !== undefined ? input.datasetSource : resolve(input.datasetDir ?? bundledDatasetDir()),
     harness_commit: commit,
     track: input.track,
     split: input.split,
@@ -447,7 +448,9 @@ export class PredictionsFileError extends TimegroundedError {
     readonly omittedIssues = 0,
   ) {
     // Line 0 is the whole file (it cannot be read, or holds no rows).
-    const lines = issues.map((issue) => (issue.line === 0 ? `  ${issue.file}: ${issue.message}` : `  ${issue.file}:${issue.line}${issue.path === '' ? '' : ` ${issue.path}`}: ${issue.message}`))
+    const lines = issues.map((issue) =>
+      issue.line === 0 ? `  ${issue.file}: ${issue.message}` : `  ${issue.file}:${issue.line}${issue.path === '' ? '' : ` ${issue.path}`}: ${issue.message}`,
+    )
     if (omittedIssues > 0) lines.push(`  … and ${omittedIssues} more`)
     super('PREDICTIONS_INVALID', `${file} is not a valid predictions file (one JSON prediction row per line); fix or regenerate it:\n${lines.join('\n')}`)
   }
@@ -534,11 +537,17 @@ function parseLines(lines: readonly (string | typeof NOT_UTF8)[], file: string):
   const issues: PredictionsIssue[] = []
   let omitted = 0
   // What a file holds is quoted escaped and cut short: binary garbage must not reach the terminal raw.
-  const note = (issue: PredictionsIssue) => (issues.length < MAX_ISSUES ? issues.push({ ...issue, path: printable(issue.path, 80), message: printable(issue.message, 240) }) : omitted++)
+  const note = (issue: PredictionsIssue) =>
+    issues.length < MAX_ISSUES ? issues.push({ ...issue, path: printable(issue.path, 80), message: printable(issue.message, 240) }) : omitted++
   lines.forEach((raw, index) => {
     const line = index + 1
     if (raw === NOT_UTF8) {
-      note({ file, line, path: '', message: 'not valid UTF-8 (binary data, or text in another encoding); a predictions file is UTF-8 text, one JSON row per line' })
+      note({
+        file,
+        line,
+        path: '',
+        message: 'not valid UTF-8 (binary data, or text in another encoding); a predictions file is UTF-8 text, one JSON row per line',
+      })
       return
     }
     if (raw.trim() === '') return
@@ -559,7 +568,8 @@ function parseLines(lines: readonly (string | typeof NOT_UTF8)[], file: string):
     }
     rows.push(normaliseRow(parsed.data as Record<string, unknown>))
   })
-  if (issues.length === 0 && rows.length === 0) note({ file, line: 0, path: '', message: 'no prediction rows; a predictions file holds one JSON row per probe' })
+  if (issues.length === 0 && rows.length === 0)
+    note({ file, line: 0, path: '', message: 'no prediction rows; a predictions file holds one JSON row per probe' })
   if (issues.length > 0) throw new PredictionsFileError(file, issues, omitted)
   return rows
 }
@@ -572,7 +582,9 @@ function describeRowIssue(issue: z.core.$ZodIssue, value: unknown): string {
     case 'invalid_union':
       // Two unions here: the row keyed on `status`, and answer values (`value`, `old_value`).
       if (field === 'status' || issue.path.length === 0) {
-        return value === undefined ? `missing; expected one of ${oneOf(STATUSES)}` : `unknown status ${describeFound(value)}; expected one of ${oneOf(STATUSES)}`
+        return value === undefined
+          ? `missing; expected one of ${oneOf(STATUSES)}`
+          : `unknown status ${describeFound(value)}; expected one of ${oneOf(STATUSES)}`
       }
       return `expected a string, a list of strings or null, got ${describeFound(value)}`
     case 'invalid_value':

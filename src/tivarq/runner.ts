@@ -49,9 +49,12 @@ function checkOptions(options: RunnerOptions): Required<RunnerOptions> {
   const repetition = options.repetition ?? 0
   const updatePolls = options.updatePolls ?? 0
   const pollIntervalMs = options.pollIntervalMs ?? 0
-  if (!Number.isInteger(repetition) || repetition < 0) throw new RunnerError('RUNNER_OPTION_INVALID', `\`repetition\` must be a whole number ≥ 0 (0 for the first); got ${repetition}`)
-  if (!Number.isInteger(updatePolls) || updatePolls < 0) throw new RunnerError('RUNNER_OPTION_INVALID', `\`updatePolls\` must be a whole number ≥ 0; got ${updatePolls}`)
-  if (!(Number.isFinite(pollIntervalMs) && pollIntervalMs >= 0)) throw new RunnerError('RUNNER_OPTION_INVALID', `\`pollIntervalMs\` must be ≥ 0; got ${pollIntervalMs}`)
+  if (!Number.isInteger(repetition) || repetition < 0)
+    throw new RunnerError('RUNNER_OPTION_INVALID', `\`repetition\` must be a whole number ≥ 0 (0 for the first); got ${repetition}`)
+  if (!Number.isInteger(updatePolls) || updatePolls < 0)
+    throw new RunnerError('RUNNER_OPTION_INVALID', `\`updatePolls\` must be a whole number ≥ 0; got ${updatePolls}`)
+  if (!(Number.isFinite(pollIntervalMs) && pollIntervalMs >= 0))
+    throw new RunnerError('RUNNER_OPTION_INVALID', `\`pollIntervalMs\` must be ≥ 0; got ${pollIntervalMs}`)
   if (options.track !== 'structured' && options.track !== 'conversation') {
     throw new RunnerError('RUNNER_OPTION_INVALID', `\`track\` must be structured or conversation; got ${JSON.stringify(options.track)}`)
   }
@@ -149,7 +152,9 @@ export class EpisodeRun {
   /** advance_clock (when declared) then query; latency covers the query only. */
   private async ask(
     probe: Probe,
-  ): Promise<{ status: 'answered'; answer: StoreAnswer; latencyMs: number } | { status: 'fault'; stage: string; fault: AdapterFault; latencyMs: number | null }> {
+  ): Promise<
+    { status: 'answered'; answer: StoreAnswer; latencyMs: number } | { status: 'fault'; stage: string; fault: AdapterFault; latencyMs: number | null }
+  > {
     const store = this.lease!.store
     if (this.capabilities.clock) {
       try {
@@ -302,12 +307,17 @@ export interface RunSplitInput {
 export async function runSplit(input: RunSplitInput): Promise<PredictionRow[]> {
   const { episodes, pool, options, onRow } = input
   const concurrency = input.concurrency ?? 1
-  if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new RunnerError('RUNNER_OPTION_INVALID', `\`concurrency\` must be a whole number ≥ 1; got ${concurrency}`)
+  if (!(Number.isInteger(concurrency) && concurrency >= 1))
+    throw new RunnerError('RUNNER_OPTION_INVALID', `\`concurrency\` must be a whole number ≥ 1; got ${concurrency}`)
   checkOptions(options)
   const byEpisode = new Map<string, Probe[]>(episodes.map((episode) => [episode.episode_id, []]))
   for (const probe of input.probes) {
     const list = byEpisode.get(probe.episode_id)
-    if (!list) throw new RunnerError('PROBE_NOT_IN_EPISODE', `probe ${probe.probe_id} names episode ${probe.episode_id}, which is not among the ${episodes.length} episodes given`)
+    if (!list)
+      throw new RunnerError(
+        'PROBE_NOT_IN_EPISODE',
+        `probe ${probe.probe_id} names episode ${probe.episode_id}, which is not among the ${episodes.length} episodes given`,
+      )
     list.push(probe)
   }
 

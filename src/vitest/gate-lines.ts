@@ -39,7 +39,9 @@ function compact(metric: MetricName, value: MetricValue | null): string {
 /** `; families: delayed_arrival 0/4 → 4/4, expiration 1/1 → 0/1` (empty when none moved). */
 function formatFamilies(metric: MetricName, moved: readonly FamilyMove[], label = 'families'): string {
   if (moved.length === 0) return ''
-  const parts = moved.map((move) => (move.before === null ? `${move.family} ${compact(metric, move.after)}` : `${move.family} ${compact(metric, move.before)} → ${compact(metric, move.after)}`))
+  const parts = moved.map((move) =>
+    move.before === null ? `${move.family} ${compact(metric, move.after)}` : `${move.family} ${compact(metric, move.before)} → ${compact(metric, move.after)}`,
+  )
   return `; ${label}: ${parts.join(', ')}`
 }
 
@@ -75,7 +77,12 @@ export function renderViolationInSuite(violation: Violation): string {
   const where = `${violation.family === null ? '' : `family ${violation.family}: `}${violation.metric}`
   switch (violation.kind) {
     case 'threshold': {
-      const bound = [violation.bound.min !== undefined ? `min ${violation.bound.min}` : null, violation.bound.max !== undefined ? `max ${violation.bound.max}` : null].filter(Boolean).join(', ')
+      const bound = [
+        violation.bound.min !== undefined ? `min ${violation.bound.min}` : null,
+        violation.bound.max !== undefined ? `max ${violation.bound.max}` : null,
+      ]
+        .filter(Boolean)
+        .join(', ')
       const side = violation.bound.max !== undefined && violation.actual.value !== null && violation.actual.value > violation.bound.max ? 'above' : 'below'
       return `${where} is ${formatMetricValue(violation.metric, violation.actual)}, ${side} the threshold (${bound})${formatFamilies(violation.metric, violation.moved, 'families outside the bound')}. ${NEXT_STEP.threshold}`
     }

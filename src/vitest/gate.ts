@@ -133,10 +133,7 @@ export interface SuiteIdentity {
 }
 
 /** The baseline entry for a suite: usable, absent, or refused (recorded on other data). Keyed on `status`. */
-export type BaselineMatch =
-  | { status: 'ok'; entry: BaselineSuite }
-  | { status: 'missing' }
-  | { status: 'refused'; reason: string }
+export type BaselineMatch = { status: 'ok'; entry: BaselineSuite } | { status: 'missing' } | { status: 'refused'; reason: string }
 
 /** Find and check the baseline entry of `identity` in `file` (null = no file). */
 export function matchBaseline(file: BaselineFile | null, identity: SuiteIdentity, path: string): BaselineMatch {
@@ -177,7 +174,9 @@ export function baselineEntry(identity: SuiteIdentity, outcomes: Record<string, 
     families: identity.families,
     probes: sortKeys(outcomes),
     metrics: sortKeys(scored.metrics) as Record<string, MetricValue>,
-    by_family: sortKeys(Object.fromEntries(Object.entries(scored.byFamily).map(([family, values]) => [family, sortKeys(values) as Record<string, MetricValue>]))),
+    by_family: sortKeys(
+      Object.fromEntries(Object.entries(scored.byFamily).map(([family, values]) => [family, sortKeys(values) as Record<string, MetricValue>])),
+    ),
   }
 }
 
@@ -187,7 +186,11 @@ export function withSuites(file: BaselineFile | null, harnessVersion: string, en
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key] as T]))
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((key) => [key, record[key] as T]),
+  )
 }
 
 // ---------------------------------------------------------------------------
@@ -203,7 +206,16 @@ export interface FamilyMove {
 /** One reason the run fails the gate. Keyed on `kind`. */
 export type Violation =
   | { kind: 'threshold'; suite: string; metric: MetricName; family: string | null; actual: MetricValue; bound: Bound; moved: FamilyMove[] }
-  | { kind: 'regression'; suite: string; metric: MetricName; family: string | null; actual: MetricValue; baseline: MetricValue; tolerance: number; moved: FamilyMove[] }
+  | {
+      kind: 'regression'
+      suite: string
+      metric: MetricName
+      family: string | null
+      actual: MetricValue
+      baseline: MetricValue
+      tolerance: number
+      moved: FamilyMove[]
+    }
   | { kind: 'unmeasured'; suite: string; metric: MetricName; family: string | null; cause: 'threshold' | 'baseline'; baseline: MetricValue | null }
 
 export interface GateInput {
@@ -284,7 +296,12 @@ export function worseBy(metric: MetricName, before: number, after: number): numb
  * Families whose value of `metric` moved: against the baseline when there is one
  * (any change), else those satisfying `outside` (e.g. beyond the threshold).
  */
-function familyMoves(metric: MetricName, current: ScoredMetrics, baseline: BaselineSuite | null, outside: ((after: MetricValue) => boolean) | null): FamilyMove[] {
+function familyMoves(
+  metric: MetricName,
+  current: ScoredMetrics,
+  baseline: BaselineSuite | null,
+  outside: ((after: MetricValue) => boolean) | null,
+): FamilyMove[] {
   const moves: FamilyMove[] = []
   for (const family of Object.keys(current.byFamily).sort()) {
     const after = current.byFamily[family]?.[metric]
@@ -321,7 +338,8 @@ export function metricChanges(previous: ScoredMetrics, current: ScoredMetrics): 
     const after = current.metrics[metric]
     if (!before || !after || sameValue(before, after)) continue
     let verdict: MetricChange['verdict'] = 'moved'
-    if (before.value !== null && after.value !== null && before.value !== after.value) verdict = worseBy(metric, before.value, after.value) > 0 ? 'worse' : 'better'
+    if (before.value !== null && after.value !== null && before.value !== after.value)
+      verdict = worseBy(metric, before.value, after.value) > 0 ? 'worse' : 'better'
     const moved: FamilyMove[] = []
     for (const family of Object.keys(current.byFamily).sort()) {
       const was = previous.byFamily[family]?.[metric]

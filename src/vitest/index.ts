@@ -6,7 +6,18 @@ export { timegrounded } from './plugin.js'
 export { TimegroundedReporter } from './reporter.js'
 export { timeGroundedTests } from './timegrounded.js'
 export { commandAdapter } from '../adapters/command.js'
-export { evaluateGate, parseBaseline, matchBaseline, scoredMetricsOf, metricChanges, BaselineError, GATED_METRICS, METRIC_NAMES, BASELINE_FORMAT, RECORD_COMMAND } from './gate.js'
+export {
+  evaluateGate,
+  parseBaseline,
+  matchBaseline,
+  scoredMetricsOf,
+  metricChanges,
+  BaselineError,
+  GATED_METRICS,
+  METRIC_NAMES,
+  BASELINE_FORMAT,
+  RECORD_COMMAND,
+} from './gate.js'
 export { renderViolation, renderMetricChange, formatMetricValue, describeMove } from './gate-lines.js'
 export { decideSuite } from './suite-outcome.js'
 export { resolveReporterOptions, REPORTER_DEFAULTS } from './options.js'

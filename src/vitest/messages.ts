@@ -44,23 +44,32 @@ export function diagnose(row: Pick<PredictionRow, 'expected' | 'old_value' | 'ca
     if (expected.state === 'known' && row.old_value !== null && sameValue(prediction.value, row.old_value) && !sameValue(expected.value, row.old_value)) {
       return { kind: 'stale_value_leaked', returned: prediction.value, replacedBy: expected, changedAt: lastEffective(slotEvents, asOf, null) }
     }
-    if (expected.state === 'withdrawn') return { kind: 'withdrawn_value_served', returned: prediction.value, withdrawnAt: lastEffective(slotEvents, asOf, 'withdraw') }
+    if (expected.state === 'withdrawn')
+      return { kind: 'withdrawn_value_served', returned: prediction.value, withdrawnAt: lastEffective(slotEvents, asOf, 'withdraw') }
     if (expected.state === 'expired') return { kind: 'expired_value_served', returned: prediction.value, expiredAt: expiryOf(slotEvents, asOf) }
     if (expected.state === 'needs_clarification') return { kind: 'clarification_missed', returned: prediction }
-    const future = slotEvents.find((event) => Date.parse(event.assertion!.effective_at) > asOf && event.assertion!.value !== null && valueMentions(prediction.value, event.assertion!.value))
+    const future = slotEvents.find(
+      (event) => Date.parse(event.assertion!.effective_at) > asOf && event.assertion!.value !== null && valueMentions(prediction.value, event.assertion!.value),
+    )
     if (future && !(expected.state === 'known' && sameValue(expected.value, prediction.value))) {
       return { kind: 'future_value_applied_early', returned: prediction.value, effectiveAt: future.assertion!.effective_at }
     }
     const otherScope = probe.scope === 'personal' ? 'work' : 'personal'
     const other = resolveGold(ingested, { slot: probe.slot, scope: otherScope, asOf: probe.as_of })
     if (other.state === 'known' && sameValue(other.value, prediction.value)) return { kind: 'scope_leaked', returned: prediction.value, fromScope: otherScope }
-    const earlier = [...slotEvents].reverse().find((event) => Date.parse(event.assertion!.effective_at) <= asOf && event.assertion!.value !== null && sameValue(prediction.value, event.assertion!.value))
+    const earlier = [...slotEvents]
+      .reverse()
+      .find(
+        (event) => Date.parse(event.assertion!.effective_at) <= asOf && event.assertion!.value !== null && sameValue(prediction.value, event.assertion!.value),
+      )
     if (earlier && !(Array.isArray(expected.value) && !Array.isArray(prediction.value))) {
       return { kind: 'outdated_value', returned: prediction.value, heldFrom: earlier.assertion!.effective_at }
     }
     if (expected.state === 'known') {
-      if (Array.isArray(expected.value) && !Array.isArray(prediction.value)) return { kind: 'addition_treated_as_replacement', returned: prediction.value, expected: expected.value }
-      if (!Array.isArray(expected.value) && Array.isArray(prediction.value)) return { kind: 'replacement_treated_as_addition', returned: prediction.value, expected: expected.value }
+      if (Array.isArray(expected.value) && !Array.isArray(prediction.value))
+        return { kind: 'addition_treated_as_replacement', returned: prediction.value, expected: expected.value }
+      if (!Array.isArray(expected.value) && Array.isArray(prediction.value))
+        return { kind: 'replacement_treated_as_addition', returned: prediction.value, expected: expected.value }
     }
   } else {
     if (expected.state === 'needs_clarification') return { kind: 'clarification_missed', returned: prediction }

@@ -70,21 +70,37 @@ function boundSchema(metric: MetricName) {
 }
 
 const thresholdsSchema = z.strictObject(
-  Object.fromEntries(METRIC_NAMES.map((metric) => [metric, boundSchema(metric).optional()])) as Record<MetricName, z.ZodOptional<ReturnType<typeof boundSchema>>>,
+  Object.fromEntries(METRIC_NAMES.map((metric) => [metric, boundSchema(metric).optional()])) as Record<
+    MetricName,
+    z.ZodOptional<ReturnType<typeof boundSchema>>
+  >,
   { error: namedChoices('a metric', METRIC_NAMES) },
 )
 
-const toleranceValue = z.number('a tolerance is a number').min(0, 'a tolerance is an allowed worsening, from 0 to 1').max(1, 'a tolerance is an allowed worsening, from 0 to 1')
+const toleranceValue = z
+  .number('a tolerance is a number')
+  .min(0, 'a tolerance is an allowed worsening, from 0 to 1')
+  .max(1, 'a tolerance is an allowed worsening, from 0 to 1')
 
 const regressionSchema = z.strictObject(
   {
-    metrics: z.union([z.literal('none'), z.array(z.enum(RECORDED_METRICS, { error: namedChoices('a metric the baseline records (latency is gated by thresholds only)', RECORDED_METRICS) }))], {
-      error: "`regression.metrics` is a list of metric names, or 'none'",
-    }).optional(),
+    metrics: z
+      .union(
+        [
+          z.literal('none'),
+          z.array(z.enum(RECORDED_METRICS, { error: namedChoices('a metric the baseline records (latency is gated by thresholds only)', RECORDED_METRICS) })),
+        ],
+        {
+          error: "`regression.metrics` is a list of metric names, or 'none'",
+        },
+      )
+      .optional(),
     tolerance: z
       .union([
         toleranceValue,
-        z.strictObject(Object.fromEntries(RECORDED_METRICS.map((metric) => [metric, toleranceValue.optional()])), { error: namedChoices('a metric the baseline records', RECORDED_METRICS) }),
+        z.strictObject(Object.fromEntries(RECORDED_METRICS.map((metric) => [metric, toleranceValue.optional()])), {
+          error: namedChoices('a metric the baseline records', RECORDED_METRICS),
+        }),
       ])
       .optional(),
     families: z.boolean('`families` is true or false').optional(),

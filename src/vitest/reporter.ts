@@ -17,7 +17,16 @@ import { renderMarkdown } from '../report/markdown.js'
 import { HARNESS_VERSION } from '../version.js'
 import { renderTimeGroundedSummary, summarizeTimeGrounded } from '../timegrounded/suite-support.js'
 import { collectTimeGroundedMetas } from './timegrounded.js'
-import { matchBaseline, parseBaseline, scoredMetricsOf, withSuites, type BaselineFile, type BaselineSuite, type ScoredMetrics, type SuiteIdentity } from './gate.js'
+import {
+  matchBaseline,
+  parseBaseline,
+  scoredMetricsOf,
+  withSuites,
+  type BaselineFile,
+  type BaselineSuite,
+  type ScoredMetrics,
+  type SuiteIdentity,
+} from './gate.js'
 import { probeMetaOf, type ProbeMeta, type WorkerContext } from './meta.js'
 import { resolveReporterOptions, type ResolvedReporterOptions, type TimegroundedReporterOptions } from './options.js'
 import { decideSuite, type UpdateRequest } from './suite-outcome.js'
@@ -135,13 +144,21 @@ export class TimegroundedReporter implements Reporter {
     const update = this.update.kind === 'update'
     const shard = vitest.config.shard
     const out: string[] = []
-    if (shard && questions.length > 0) out.push(`time-grounded: ${questions.length} question results carried in this shard's report; the probe-vs-control delta is computed after \`vitest --merge-reports\`.`)
+    if (shard && questions.length > 0)
+      out.push(
+        `time-grounded: ${questions.length} question results carried in this shard's report; the probe-vs-control delta is computed after \`vitest --merge-reports\`.`,
+      )
     if (shard) {
       for (const [name, suite] of suites) {
         const ran = suite.metas.filter((meta) => meta.row).length
-        out.push(`timegrounded [${name}] shard ${shard.index}/${shard.count}: ${ran} of ${suite.probeTotal} probe results carried in this shard's report; merge the shards with \`vitest --merge-reports\` to score and gate (a shard never gates).`)
+        out.push(
+          `timegrounded [${name}] shard ${shard.index}/${shard.count}: ${ran} of ${suite.probeTotal} probe results carried in this shard's report; merge the shards with \`vitest --merge-reports\` to score and gate (a shard never gates).`,
+        )
         // A shard sees part of the suite, so it cannot write the baseline; the merge can.
-        if (update) out.push(`timegrounded [${name}] shard ${shard.index}/${shard.count}: \`-u\` recorded this shard's wrong answers as known failures; nothing is written until \`vitest --merge-reports -u\` writes the baseline from all shards.`)
+        if (update)
+          out.push(
+            `timegrounded [${name}] shard ${shard.index}/${shard.count}: \`-u\` recorded this shard's wrong answers as known failures; nothing is written until \`vitest --merge-reports -u\` writes the baseline from all shards.`,
+          )
       }
       vitest.logger.log(`\n${out.join('\n')}\n`)
       return
@@ -185,7 +202,11 @@ export class TimegroundedReporter implements Reporter {
     const summaryFile = process.env.GITHUB_STEP_SUMMARY
     if (summaryFile) {
       // With several suites, each block is headed by its suite's name (the report's own title does not carry it).
-      const markdown = outcomes.map((outcome) => [multiple ? `### Suite \`${outcome.name}\`\n` : '', outcome.report ? renderMarkdown(outcome.report) : '', ...outcome.lines.map((line) => `- ${line}`)].filter(Boolean).join('\n'))
+      const markdown = outcomes.map((outcome) =>
+        [multiple ? `### Suite \`${outcome.name}\`\n` : '', outcome.report ? renderMarkdown(outcome.report) : '', ...outcome.lines.map((line) => `- ${line}`)]
+          .filter(Boolean)
+          .join('\n'),
+      )
       if (questionSummary !== null) markdown.push(`\`\`\`\n${renderTimeGroundedSummary(questionSummary)}\n\`\`\``)
       appendFileSync(summaryFile, `\n## timegrounded\n\n${markdown.join('\n\n')}\n`)
     }
@@ -195,14 +216,22 @@ export class TimegroundedReporter implements Reporter {
   private finishSuite(
     name: string,
     suite: SuiteResults,
-    run: { baselineFile: BaselineFile | null; baselineProblem: string | null; baselinePath: string | null; outputDir: string; newEntries: Record<string, BaselineSuite> },
+    run: {
+      baselineFile: BaselineFile | null
+      baselineProblem: string | null
+      baselinePath: string | null
+      outputDir: string
+      newEntries: Record<string, BaselineSuite>
+    },
   ): SuiteOutcome {
     const lines: string[] = [...suite.conflicts]
     const metas = suite.metas.filter((meta) => meta.row).sort((a, b) => a.order - b.order)
     const [firstError] = suite.suiteErrors
     if (metas.length === 0) {
       // The probes' own hook failed before any probe ran: that is the store failing to start.
-      lines.push(`no probe ran (${suite.metas.length} collected): ${firstError === undefined ? 'nothing to score' : `the store could not start: ${firstError}`}`)
+      lines.push(
+        `no probe ran (${suite.metas.length} collected): ${firstError === undefined ? 'nothing to score' : `the store could not start: ${firstError}`}`,
+      )
       return { name, report: null, lines, failed: suite.conflicts.length > 0 }
     }
     // After probes ran, a suite error is e.g. a store that failed to close: shown here too, not only above.
@@ -252,7 +281,15 @@ function gather(modules: ReadonlyArray<TestModule>): Map<string, SuiteResults> {
       if (!meta) continue
       let suite = suites.get(meta.suite.name)
       if (!suite) {
-        suite = { identity: meta.suite, probeTotal: meta.probeTotal, metas: [], conflicts: [], partitions: new Set(), probeFiles: new Map(), suiteErrors: new Set() }
+        suite = {
+          identity: meta.suite,
+          probeTotal: meta.probeTotal,
+          metas: [],
+          conflicts: [],
+          partitions: new Set(),
+          probeFiles: new Map(),
+          suiteErrors: new Set(),
+        }
         suites.set(meta.suite.name, suite)
       }
       if (JSON.stringify(meta.suite) !== JSON.stringify(suite.identity)) {

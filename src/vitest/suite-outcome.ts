@@ -108,10 +108,12 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
     failed = true
   }
   const known = idsWhere(metas, (meta) => meta.decision === 'known_failure' && !recordedOnly.includes(meta.probeId))
-  if (known.length > 0) lines.push(`known failures (${updating ? 'recorded in the new baseline' : 'failing in the baseline too, not failing CI'}): ${listProbes(known)}`)
+  if (known.length > 0)
+    lines.push(`known failures (${updating ? 'recorded in the new baseline' : 'failing in the baseline too, not failing CI'}): ${listProbes(known)}`)
   // Fixed since the baseline: while the baseline still lists them as failing, a relapse would pass unnoticed.
   const fixed = updating ? [] : idsWhere(metas, (meta) => meta.outcome === 'correct' && isKnownFailure(match, meta.probeId))
-  if (fixed.length > 0) lines.push(`${fixed.length} probes failing in the baseline now pass (${listProbes(fixed)}); record them with ${RECORD_COMMAND} so that a relapse fails CI`)
+  if (fixed.length > 0)
+    lines.push(`${fixed.length} probes failing in the baseline now pass (${listProbes(fixed)}); record them with ${RECORD_COMMAND} so that a relapse fails CI`)
 
   if (run.previous !== null) {
     const changes = metricChanges(run.previous, run.scored)
@@ -161,11 +163,15 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
 /** Under `-u`: the new entry, or why none is written; and what the rewrite accepted. */
 function recordBaseline(run: SuiteRun, lines: string[]): { entry: BaselineSuite | null; failed: boolean } {
   if (run.rows.length !== run.probeTotal) {
-    lines.push(`baseline not written: only ${run.rows.length} of ${run.probeTotal} probes ran (a filter, or files left out); run the whole suite with ${RECORD_COMMAND}`)
+    lines.push(
+      `baseline not written: only ${run.rows.length} of ${run.probeTotal} probes ran (a filter, or files left out); run the whole suite with ${RECORD_COMMAND}`,
+    )
     return { entry: null, failed: true }
   }
   if (run.report.probe_counts.error > 0) {
-    lines.push(`baseline not written: ${run.report.probe_counts.error} probes errored; a baseline records answers, never errors (fix the store, then record again)`)
+    lines.push(
+      `baseline not written: ${run.report.probe_counts.error} probes errored; a baseline records answers, never errors (fix the store, then record again)`,
+    )
     return { entry: null, failed: true }
   }
   const outcomes: Record<string, ProbeOutcome> = {}
@@ -176,12 +182,20 @@ function recordBaseline(run: SuiteRun, lines: string[]): { entry: BaselineSuite 
   // Never silently: what this rewrite let through that the previous baseline did not.
   const previous = run.match.status === 'ok' ? run.match.entry : null
   if (previous === null) {
-    lines.push(`accepted: no earlier baseline of this suite to compare with; ${wrong.length} probes recorded as failing${wrong.length > 0 ? ` (${listProbes(wrong)})` : ''}`)
+    lines.push(
+      `accepted: no earlier baseline of this suite to compare with; ${wrong.length} probes recorded as failing${wrong.length > 0 ? ` (${listProbes(wrong)})` : ''}`,
+    )
     return { entry, failed: false }
   }
   const newlyFailing = wrong.filter((id) => previous.probes[id] !== 'wrong')
-  lines.push(newlyFailing.length > 0 ? `accepted: ${newlyFailing.length} probes newly recorded as failing (${listProbes(newlyFailing)})` : 'accepted: no probe newly recorded as failing')
-  const worse = metricChanges(scoredMetricsOfBaseline(previous), { metrics: qualityOnly(run.scored.metrics), byFamily: run.scored.byFamily }).filter((change) => change.verdict === 'worse')
+  lines.push(
+    newlyFailing.length > 0
+      ? `accepted: ${newlyFailing.length} probes newly recorded as failing (${listProbes(newlyFailing)})`
+      : 'accepted: no probe newly recorded as failing',
+  )
+  const worse = metricChanges(scoredMetricsOfBaseline(previous), { metrics: qualityOnly(run.scored.metrics), byFamily: run.scored.byFamily }).filter(
+    (change) => change.verdict === 'worse',
+  )
   for (const change of worse) lines.push(`accepted: ${renderMetricChange(change)}`)
   if (worse.length === 0) lines.push('accepted: no metric got worse than in the earlier baseline')
   return { entry, failed: false }
@@ -190,9 +204,15 @@ function recordBaseline(run: SuiteRun, lines: string[]): { entry: BaselineSuite 
 /** The closing line: what was gated, and passed or failed (never "passed" for an incomplete run). */
 function gateLine(run: SuiteRun, result: { failed: boolean; violations: number; errored: number; compared: boolean }): string {
   const bounded = Object.keys(run.options.thresholds).length + Object.keys(run.options.familyThresholds).length > 0
-  const against = [bounded ? 'thresholds' : 'no thresholds set', result.compared ? `baseline ${run.baselinePath}` : run.update.kind === 'update' ? 'the baseline just written' : 'no baseline'].join('; ')
+  const against = [
+    bounded ? 'thresholds' : 'no thresholds set',
+    result.compared ? `baseline ${run.baselinePath}` : run.update.kind === 'update' ? 'the baseline just written' : 'no baseline',
+  ].join('; ')
   if (!result.failed) return `gate passed (${against})`
-  const reasons = [result.violations > 0 ? `${result.violations} ${result.violations === 1 ? 'violation' : 'violations'}` : null, result.errored > 0 ? `${result.errored} probes errored (an incomplete run never passes)` : null].filter(Boolean)
+  const reasons = [
+    result.violations > 0 ? `${result.violations} ${result.violations === 1 ? 'violation' : 'violations'}` : null,
+    result.errored > 0 ? `${result.errored} probes errored (an incomplete run never passes)` : null,
+  ].filter(Boolean)
   return `gate failed (${against})${reasons.length > 0 ? `: ${reasons.join(', ')}` : ''}`
 }
 

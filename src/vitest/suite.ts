@@ -66,8 +66,13 @@ export class SuiteOptionError extends OptionError {
 /** Stores or adapter processes of the suite that failed to close; thrown from the suite's afterAll, so Vitest reports it. */
 class StoreCloseError extends TimegroundedError {
   constructor(problems: readonly CloseProblem[]) {
-    const lines = problems.map((problem) => `  closing \`${problem.store}\`${problem.episodeId === null ? '' : ` after episode ${problem.episodeId}`} failed: ${problem.message}`)
-    super('STORE_CLOSE_FAILED', `${problems.length === 1 ? 'a store' : `${problems.length} stores`} failed to close (the probe results stand; fix the store's close()):\n${lines.join('\n')}`)
+    const lines = problems.map(
+      (problem) => `  closing \`${problem.store}\`${problem.episodeId === null ? '' : ` after episode ${problem.episodeId}`} failed: ${problem.message}`,
+    )
+    super(
+      'STORE_CLOSE_FAILED',
+      `${problems.length === 1 ? 'a store' : `${problems.length} stores`} failed to close (the probe results stand; fix the store's close()):\n${lines.join('\n')}`,
+    )
     this.name = 'StoreCloseError'
     // The message is the whole story: no stack into the harness.
     this.stack = `${this.name}: ${this.message}`
@@ -93,7 +98,10 @@ const SUITE_OPTION_SHAPE = {
   name: z.string('a suite name').min(1, 'a suite name').optional(),
   split: z.enum(SPLITS, { error: namedChoices('a split', SPLITS) }).optional(),
   track: z.enum(TRACKS as [Track, ...Track[]], { error: namedChoices('a track', TRACKS) }).optional(),
-  families: z.array(z.enum(FAMILIES, { error: namedChoices('a family', FAMILIES) }), 'a list of families').min(1, 'at least one family (leave it out for all twelve)').optional(),
+  families: z
+    .array(z.enum(FAMILIES, { error: namedChoices('a family', FAMILIES) }), 'a list of families')
+    .min(1, 'at least one family (leave it out for all twelve)')
+    .optional(),
   concurrency: wholeNumber(1).optional(),
   updatePolls: wholeNumber(0).optional(),
   pollIntervalMs: z.number('a number of ms ≥ 0').min(0, 'a number of ms ≥ 0').finite('a number of ms ≥ 0').optional(),
@@ -105,7 +113,12 @@ const SUITE_OPTION_SHAPE = {
   datasetDir: z.string('a TIVARQ directory').min(1, 'a TIVARQ directory').optional(),
   timeGrounded: z
     .strictObject(
-      { ...TIME_GROUNDED_OPTION_SHAPE, agent: z.custom<unknown>((value) => typeof value === 'function' || (typeof value === 'object' && value !== null), 'an agent, or a function returning one').optional() },
+      {
+        ...TIME_GROUNDED_OPTION_SHAPE,
+        agent: z
+          .custom<unknown>((value) => typeof value === 'function' || (typeof value === 'object' && value !== null), 'an agent, or a function returning one')
+          .optional(),
+      },
       { error: namedChoices('an option of `timeGrounded`', [...Object.keys(TIME_GROUNDED_OPTION_SHAPE), 'agent']) },
     )
     .optional(),
@@ -114,7 +127,12 @@ const suiteOptionsSchema = z.strictObject(SUITE_OPTION_SHAPE, { error: namedChoi
 
 /** Check every option (zod: unknown names with "did you mean", values out of range) and apply the defaults. */
 function resolveOptions(options: TimegroundedSuiteOptions): ResolvedOptions {
-  const checked = checkOptions(suiteOptionsSchema, options, 'timegroundedSuite(memory, options)', (message) => new SuiteOptionError(message)) as TimegroundedSuiteOptions
+  const checked = checkOptions(
+    suiteOptionsSchema,
+    options,
+    'timegroundedSuite(memory, options)',
+    (message) => new SuiteOptionError(message),
+  ) as TimegroundedSuiteOptions
   return { ...SUITE_DEFAULTS, ...stripUndefined(checked) }
 }
 
@@ -124,7 +142,9 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
 
 /** The dataset hash a baseline is tied to: SHA-256 over the split's two file hashes. */
 export function datasetHashOf(fileHashes: Record<string, string>): string {
-  const lines = Object.keys(fileHashes).sort().map((name) => `${name} ${fileHashes[name]}\n`)
+  const lines = Object.keys(fileHashes)
+    .sort()
+    .map((name) => `${name} ${fileHashes[name]}\n`)
   return `sha256:${createHash('sha256').update(lines.join('')).digest('hex')}`
 }
 
@@ -201,7 +221,12 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
     let pool: StorePool | undefined
 
     beforeAll(async () => {
-      pool = await openPool(checkedFactory(memory), { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, name: settings.name })
+      pool = await openPool(checkedFactory(memory), {
+        track: settings.track,
+        concurrency: settings.concurrency,
+        timeoutMs: settings.timeoutMs,
+        name: settings.name,
+      })
     }, settings.timeoutMs * 2)
     afterAll(async () => {
       const problems = (await pool?.close()) ?? []
@@ -222,7 +247,9 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
         // biome-ignore lint/correctness/noEmptyPattern: Vitest reads this parameter as the (empty) list of fixtures the hook uses.
         beforeAll(async ({}, suite: RunnerTestSuite) => {
           if (suite.tasks.every((task) => task.mode === 'skip' || task.mode === 'todo')) return
-          opened = EpisodeRun.open(pool!, episode, runnerOptions).catch((error: unknown) => new Error(`open episode ${episode.episode_id}: ${messageOf(error)}`))
+          opened = EpisodeRun.open(pool!, episode, runnerOptions).catch(
+            (error: unknown) => new Error(`open episode ${episode.episode_id}: ${messageOf(error)}`),
+          )
           await opened
         }, 0)
         afterAll(async () => {
@@ -231,10 +258,21 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
         }, settings.timeoutMs * 2)
 
         for (const probe of probes) {
-          const meta: ProbeMeta = { kind: 'tivarq-probe', suite: identity, partition: settings.partition ?? null, probeTotal, order: order.get(probe.probe_id)!, probeId: probe.probe_id }
+          const meta: ProbeMeta = {
+            kind: 'tivarq-probe',
+            suite: identity,
+            partition: settings.partition ?? null,
+            probeTotal,
+            order: order.get(probe.probe_id)!,
+            probeId: probe.probe_id,
+          }
           const calls = probe.after_event_index + 3 + settings.updatePolls
           const timeout = settings.timeoutMs * calls + settings.updatePolls * settings.pollIntervalMs + 1_000
-          test.sequential(`${probe.probe_id} [${probe.role} ${probe.phase}] ${probe.slot}/${probe.scope}`, { meta: { timegrounded: meta }, timeout }, async ({ task, skip, annotate }) => {
+          test.sequential(`${probe.probe_id} [${probe.role} ${probe.phase}] ${probe.slot}/${probe.scope}`, { meta: { timegrounded: meta }, timeout }, async ({
+            task,
+            skip,
+            annotate,
+          }) => {
             const run = await opened
             let row: PredictionRow
             if (run === undefined) row = errorRowFor(probe, episode.family, 'the episode was never opened (the suite failed before it)')
@@ -255,7 +293,10 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
                 skip(message())
                 return
               case 'known_failure':
-                await annotate(`${knownFailure ? 'known failure (failing in the baseline too)' : 'recorded as a known failure in the new baseline'}: ${message()}`, 'timegrounded')
+                await annotate(
+                  `${knownFailure ? 'known failure (failing in the baseline too)' : 'recorded as a known failure in the new baseline'}: ${message()}`,
+                  'timegrounded',
+                )
                 return
               case 'fail':
                 throw new ProbeFailure(message())
@@ -300,7 +341,9 @@ function registerTimeGrounded(memory: MemorySource, options: NonNullable<Timegro
   const { agent, ...planOptions } = options
   const subject = agent ?? (memory as unknown as TimeGroundedAgent | (() => TimeGroundedAgent))
   if (typeof subject !== 'function' && typeof (subject as Partial<TimeGroundedAgent>).answer !== 'function') {
-    throw new SuiteOptionError('timegroundedSuite: `timeGrounded` needs an agent with `answer(prompt, context)`: pass `timeGrounded.agent`, or a memory object that is also an agent')
+    throw new SuiteOptionError(
+      'timegroundedSuite: `timeGrounded` needs an agent with `answer(prompt, context)`: pass `timeGrounded.agent`, or a memory object that is also an agent',
+    )
   }
   timeGroundedTests(subject, planOptions)
 }

@@ -61,7 +61,10 @@ describe('over the wire (serveNdjson)', () => {
     const done = serveNdjson(store, input, output)
     input.end(`${lines.join('\n')}\n`)
     await done
-    return text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+    return text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
   }
 
   test.each(['oracle', 'versioned', 'latest'])('builtin:%s answers {"error"} naming the missing field', async (name) => {

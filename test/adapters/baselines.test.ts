@@ -49,7 +49,9 @@ test('versioned agrees with the gold resolver on every slot, scope and instant o
     const instance = await store()
     await instance.reset?.({ episodeId: episode.episode_id, seed: episode.seed })
     const keys = new Set(episode.events.flatMap((e) => (e.assertion ? [`${e.assertion.slot}|${e.assertion.scope}`] : [])))
-    const instants = [...new Set(episode.events.flatMap((e) => [e.arrived_at, e.assertion?.effective_at, e.assertion?.expires_at].filter((x): x is string => !!x)))]
+    const instants = [
+      ...new Set(episode.events.flatMap((e) => [e.arrived_at, e.assertion?.effective_at, e.assertion?.expires_at].filter((x): x is string => !!x))),
+    ]
     // Also one millisecond before each instant, to hit every interval boundary.
     const asOfs = instants.flatMap((iso) => [iso, new Date(Date.parse(iso) - 1).toISOString()])
     for (let i = 0; i < episode.events.length; i++) {
@@ -60,13 +62,27 @@ test('versioned agrees with the gold resolver on every slot, scope and instant o
         arrivedAt: event.arrived_at,
         speaker: event.speaker,
         text: event.text,
-        ...(a ? { assertion: { op: a.op, slot: a.slot, scope: a.scope, value: a.value, effectiveAt: a.effective_at, ...(a.expires_at ? { expiresAt: a.expires_at } : {}) } } : {}),
+        ...(a
+          ? {
+              assertion: {
+                op: a.op,
+                slot: a.slot,
+                scope: a.scope,
+                value: a.value,
+                effectiveAt: a.effective_at,
+                ...(a.expires_at ? { expiresAt: a.expires_at } : {}),
+              },
+            }
+          : {}),
       })
       for (const key of keys) {
         const [slot, scope] = key.split('|') as [string, 'personal' | 'work']
         for (const asOf of asOfs) {
           const answer = await instance.query({ question: '', asOf, slot, scope })
-          expect(sameAnswer(answer, resolveGold(episode.events.slice(0, i + 1), { slot, scope, asOf })), `${episode.episode_id} after ${i + 1} ${key} ${asOf}`).toBe(true)
+          expect(
+            sameAnswer(answer, resolveGold(episode.events.slice(0, i + 1), { slot, scope, asOf })),
+            `${episode.episode_id} after ${i + 1} ${key} ${asOf}`,
+          ).toBe(true)
           checked++
         }
       }
@@ -96,7 +112,7 @@ test('latest on test: the published upstream figures, 810 answered and 90 unsupp
   expect(report.metrics.unaffected_fact_retention).toEqual({ score: 1, cases: 195 })
 })
 
-describe('hybrid: upstream\'s reference hybrid, answer for answer (test split, conversation track)', () => {
+describe("hybrid: upstream's reference hybrid, answer for answer (test split, conversation track)", () => {
   let rows: PredictionRow[]
   beforeAll(async () => {
     rows = await runBaseline('hybrid', 'test', 'conversation')
@@ -157,7 +173,12 @@ test('the reference reader agrees with the gold annotation on every turn but the
         const gold = event.assertion
         const agrees =
           (none(read) && none(gold)) ||
-          (read !== null && gold !== undefined && read.op === gold.op && read.slot === gold.slot && read.scope === gold.scope && read.effective_at === gold.effective_at &&
+          (read !== null &&
+            gold !== undefined &&
+            read.op === gold.op &&
+            read.slot === gold.slot &&
+            read.scope === gold.scope &&
+            read.effective_at === gold.effective_at &&
             (!['set', 'add'].includes(gold.op) || read.value === gold.value))
         if (!agrees) disagreements.push(event.text)
       }
@@ -210,6 +231,7 @@ test('builtinAdapter names its factories and refuses unknown names', () => {
   expect(error).toBeInstanceOf(AdapterUsageError)
   expect(error).toMatchObject({
     code: 'BASELINE_UNKNOWN',
-    message: 'unknown baseline "nope"; choose one of oracle, versioned, latest, hybrid, hybrid-corrections (e.g. builtinAdapter(\'oracle\'), or `--adapter builtin:oracle` on the command line)',
+    message:
+      'unknown baseline "nope"; choose one of oracle, versioned, latest, hybrid, hybrid-corrections (e.g. builtinAdapter(\'oracle\'), or `--adapter builtin:oracle` on the command line)',
   })
 })

@@ -74,7 +74,9 @@ describe('fatal faults: the process is killed or dead, the episode is abandoned,
     expect(faulty[0]!.latency_ms).toBeGreaterThanOrEqual(399)
     for (const row of faulty.slice(1)) {
       expect(row.status).toBe('error')
-      expect(row.error).toMatch(/^abandoned: the adapter failed at probe reversal-00-q1 and lost the episode's memory \(query: adapter .* did not answer query within 400 ms/)
+      expect(row.error).toMatch(
+        /^abandoned: the adapter failed at probe reversal-00-q1 and lost the episode's memory \(query: adapter .* did not answer query within 400 ms/,
+      )
     }
     expectOthersUntouched(others)
     expect(pids).toHaveLength(2)
@@ -232,18 +234,24 @@ describe('refusals and start failures stop the run before it begins', () => {
   test('a process that dies before the handshake', async () => {
     const error = await openPool(commandAdapter([process.execPath, FAULT_ADAPTER, 'no-start']), { track: 'structured' }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(AdapterStartError)
-    expect((error as Error).message).toMatch(/^the capabilities handshake failed: adapter process `.*` exited with code 2; stderr ends with: ImportError: No module named memory_backend$/)
+    expect((error as Error).message).toMatch(
+      /^the capabilities handshake failed: adapter process `.*` exited with code 2; stderr ends with: ImportError: No module named memory_backend$/,
+    )
   })
 
   test('a process that never answers the handshake', async () => {
-    const error = await openPool(commandAdapter([process.execPath, FAULT_ADAPTER, 'silent-start'], { timeoutMs: 300 }), { track: 'structured' }).catch((e: unknown) => e)
+    const error = await openPool(commandAdapter([process.execPath, FAULT_ADAPTER, 'silent-start'], { timeoutMs: 300 }), { track: 'structured' }).catch(
+      (e: unknown) => e,
+    )
     expect(error).toMatchObject({ code: 'ADAPTER_START_FAILED', message: expect.stringContaining('did not answer capabilities within 300 ms') })
   })
 
   test('a command that does not exist', async () => {
     await expect(openPool(commandAdapter(['./no-such-adapter-here']), { track: 'structured' })).rejects.toMatchObject({
       code: 'ADAPTER_START_FAILED',
-      message: expect.stringContaining('could not start adapter `./no-such-adapter-here`: spawn ./no-such-adapter-here ENOENT. Check that the command exists and is executable.'),
+      message: expect.stringContaining(
+        'could not start adapter `./no-such-adapter-here`: spawn ./no-such-adapter-here ENOENT. Check that the command exists and is executable.',
+      ),
     })
   })
 
@@ -268,7 +276,8 @@ describe('refusals and start failures stop the run before it begins', () => {
     })
     expect(refused(() => commandAdapter(['python3'], { timeoutMs: 0 }))).toEqual({
       code: 'ADAPTER_COMMAND_INVALID',
-      message: 'commandAdapter option `timeoutMs` must be a positive number of milliseconds; got 0. Pass e.g. `timeoutMs: 30000`, or leave it out for the default (30000).',
+      message:
+        'commandAdapter option `timeoutMs` must be a positive number of milliseconds; got 0. Pass e.g. `timeoutMs: 30000`, or leave it out for the default (30000).',
     })
     expect(refused(() => commandAdapter(['python3'], { env: { PORT: 8080 as unknown as string } }))).toEqual({
       code: 'ADAPTER_COMMAND_INVALID',

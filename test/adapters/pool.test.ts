@@ -35,9 +35,13 @@ test('bad pool options are refused with a stable code, naming the option and the
   })
   await expect(openPool(store, { track: 'structured', timeoutMs: -5 })).rejects.toMatchObject({
     code: 'ADAPTER_OPTION_INVALID',
-    message: 'openPool option `timeoutMs` must be a positive number of milliseconds; got -5. Pass e.g. `timeoutMs: 30000`, or leave it out for the default (30000).',
+    message:
+      'openPool option `timeoutMs` must be a positive number of milliseconds; got -5. Pass e.g. `timeoutMs: 30000`, or leave it out for the default (30000).',
   })
-  await expect(openPool(store, { track: 'structured', timeoutMs: Number.NaN })).rejects.toMatchObject({ code: 'ADAPTER_OPTION_INVALID', message: expect.stringContaining('got NaN.') })
+  await expect(openPool(store, { track: 'structured', timeoutMs: Number.NaN })).rejects.toMatchObject({
+    code: 'ADAPTER_OPTION_INVALID',
+    message: expect.stringContaining('got NaN.'),
+  })
 })
 
 test('one store object without reset() is refused: it would carry memory from one episode into the next', async () => {
@@ -62,7 +66,12 @@ test('capabilities may be an async method; defaults fill the rest; info() is a c
   }
   const pool = await openPool(store, { track: 'structured', name: 'mine' })
   const info = pool.info()
-  expect(info).toEqual({ name: 'mine', command: null, adapterVersion: '3.1', capabilities: { clock: false, history: true, inspection: false, tracks: ['structured'] } })
+  expect(info).toEqual({
+    name: 'mine',
+    command: null,
+    adapterVersion: '3.1',
+    capabilities: { clock: false, history: true, inspection: false, tracks: ['structured'] },
+  })
   info.capabilities.tracks.push('conversation')
   expect(pool.info().capabilities.tracks).toEqual(['structured'])
 })
@@ -111,13 +120,17 @@ test('a factory that returns something other than a store is refused, naming wha
   const notAStore = () => ({ hello: 'world' }) as unknown as MemoryStore
   await expect(openPool(notAStore, { track: 'structured' })).rejects.toMatchObject({
     code: 'ADAPTER_START_FAILED',
-    message: 'could not make a store with factory `notAStore`: the store factory returned an object without ingest and query(), not a MemoryStore; return an object with ingest() and query() (awaited if the factory is async)',
+    message:
+      'could not make a store with factory `notAStore`: the store factory returned an object without ingest and query(), not a MemoryStore; return an object with ingest() and query() (awaited if the factory is async)',
   })
   let made = 0
   const laterNull = () => (++made === 1 ? { ingest() {}, query: () => ({ state: 'unknown' as const, value: null }) } : (null as unknown as MemoryStore))
   const pool = await openPool(laterNull, { track: 'structured' })
   await (await pool.acquire(context)).release()
-  await expect(pool.acquire(context)).rejects.toMatchObject({ code: 'ADAPTER_START_FAILED', message: 'the store factory returned null, not a MemoryStore; return an object with ingest() and query() (awaited if the factory is async)' })
+  await expect(pool.acquire(context)).rejects.toMatchObject({
+    code: 'ADAPTER_START_FAILED',
+    message: 'the store factory returned null, not a MemoryStore; return an object with ingest() and query() (awaited if the factory is async)',
+  })
   // The failed lease gave its slot back: the pool still leases.
   made = 0
   await (await pool.acquire(context)).release()
@@ -135,14 +148,23 @@ test('a command pool answers through the wire in camelCase and closes its proces
     text: 'hi',
     assertion: { op: 'set', slot: 'theme', scope: 'work', value: 'dark', effectiveAt: '2025-01-01T00:00:00Z' },
   })
-  await expect(lease.store.query({ question: 'q', asOf: '2025-01-02T00:00:00Z', slot: 'theme', scope: 'work' })).resolves.toEqual({ state: 'known', value: 'dark' })
+  await expect(lease.store.query({ question: 'q', asOf: '2025-01-02T00:00:00Z', slot: 'theme', scope: 'work' })).resolves.toEqual({
+    state: 'known',
+    value: 'dark',
+  })
   await lease.release()
   await pool.close()
 })
 
 test('close problems are recorded, not dropped: close() resolves to each, naming the store and the episode', async () => {
   // A single store object whose close() throws.
-  const store: MemoryStore = { name: 'flaky', reset() {}, ingest() {}, query: () => ({ state: 'unknown', value: null }), close: () => Promise.reject(new Error('disk full')) } as MemoryStore
+  const store: MemoryStore = {
+    name: 'flaky',
+    reset() {},
+    ingest() {},
+    query: () => ({ state: 'unknown', value: null }),
+    close: () => Promise.reject(new Error('disk full')),
+  } as MemoryStore
   const single = await openPool(store, { track: 'structured' })
   await (await single.acquire(context)).release()
   expect(await single.close()).toEqual([{ store: 'flaky', episodeId: null, message: 'store.close threw: disk full' }])

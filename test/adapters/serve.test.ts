@@ -27,7 +27,10 @@ async function exchange(store: MemoryStore | StoreFactory, lines: string[]): Pro
   input.write(`${lines.slice(0, -1).join('\n')}\n${lines.at(-1)!.slice(0, 5)}`)
   input.end(`${lines.at(-1)!.slice(5)}\n`)
   await done
-  return text.trimEnd().split('\n').map((line) => JSON.parse(line))
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line))
 }
 
 test('serveNdjson answers one line per request, in order, in snake_case; failures become {"error"}; EOF closes the store', async () => {
@@ -70,7 +73,7 @@ test('serveNdjson answers one line per request, in order, in snake_case; failure
   expect(closed).toBe(true)
 })
 
-test('one store object without reset() is refused at start-up, with the in-process harness\'s message; a factory serves a fresh store per episode', async () => {
+test("one store object without reset() is refused at start-up, with the in-process harness's message; a factory serves a fresh store per episode", async () => {
   const forgetful: MemoryStore = { ingest() {}, query: () => ({ state: 'unknown', value: null }) }
   const refusal = await openPool(forgetful, { track: 'structured', name: 'store' }).catch((error: Error) => error)
   const served = await serveNdjson(forgetful, new PassThrough(), new PassThrough()).catch((error: Error) => error)
@@ -89,9 +92,17 @@ test('one store object without reset() is refused at start-up, with the in-proce
       close: () => void closed++,
     }
   }
-  const ingest = '{"type":"ingest","event":{"event_id":"x","arrived_at":"2025-01-01T00:00:00Z","speaker":"user","text":"t","assertion":{"op":"set","slot":"s","scope":"work","value":"v","effective_at":"2025-01-01T00:00:00Z"}}}'
+  const ingest =
+    '{"type":"ingest","event":{"event_id":"x","arrived_at":"2025-01-01T00:00:00Z","speaker":"user","text":"t","assertion":{"op":"set","slot":"s","scope":"work","value":"v","effective_at":"2025-01-01T00:00:00Z"}}}'
   const query = '{"type":"query","question":"q","as_of":"2025-01-02T00:00:00Z","slot":"s","scope":"work"}'
-  const replies = await exchange(factory, ['{"type":"capabilities"}', '{"type":"reset","episode_id":"e1","seed":1}', ingest, query, '{"type":"reset","episode_id":"e2","seed":1}', query])
+  const replies = await exchange(factory, [
+    '{"type":"capabilities"}',
+    '{"type":"reset","episode_id":"e1","seed":1}',
+    ingest,
+    query,
+    '{"type":"reset","episode_id":"e2","seed":1}',
+    query,
+  ])
   expect(replies.slice(1)).toEqual([{ ok: true }, { ok: true }, { state: 'known', value: 'v#1' }, { ok: true }, { state: 'unknown', value: null }])
   expect([made, closed]).toEqual([2, 2])
 })
@@ -99,7 +110,9 @@ test('one store object without reset() is refused at start-up, with the in-proce
 test('an answer that answerSchema rejects is refused over the wire too, naming the issue', async () => {
   const store: MemoryStore = { reset() {}, ingest() {}, query: () => ({ state: 'withdrawn', value: 'email' }) }
   const replies = await exchange(store, ['{"type":"query","question":"q","as_of":"2025-01-02T00:00:00Z","slot":"s","scope":"work"}'])
-  expect(replies).toEqual([{ error: 'the answer {"state":"withdrawn","value":"email"} fails answerSchema: value: state withdrawn must carry value null, not "email"' }])
+  expect(replies).toEqual([
+    { error: 'the answer {"state":"withdrawn","value":"email"} fails answerSchema: value: state withdrawn must carry value null, not "email"' },
+  ])
 })
 
 describe('`timegrounded baseline NAME` as an adapter process gives the same rows as the in-process baseline', () => {
@@ -116,7 +129,12 @@ describe('`timegrounded baseline NAME` as an adapter process gives the same rows
     expect(processPool.info()).toMatchObject({ name: `${process.execPath} ${CLI} baseline ${name}`, adapterVersion: expect.stringMatching(/^timegrounded-/) })
     const overWire = await runSplit({ episodes: smoke.episodes, probes: smoke.probes, pool: processPool, options: { track } })
     await processPool.close()
-    const inProcess = await runSplit({ episodes: smoke.episodes, probes: smoke.probes, pool: await openPool(builtinAdapter(name), { track }), options: { track } })
+    const inProcess = await runSplit({
+      episodes: smoke.episodes,
+      probes: smoke.probes,
+      pool: await openPool(builtinAdapter(name), { track }),
+      options: { track },
+    })
     expect(strip(overWire)).toEqual(strip(inProcess))
   })
 })

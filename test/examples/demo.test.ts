@@ -51,7 +51,10 @@ async function reportOf(source: MemorySource): Promise<TivarqReport> {
 function rowCells(output: string, label: string): string[] {
   const line = output.split('\n').find((text) => text.split('│')[1]?.trim() === label)
   if (line === undefined) throw new Error(`no row ${JSON.stringify(label)} in the demo output:\n${output}`)
-  return line.split('│').slice(2, -1).map((cell) => cell.trim())
+  return line
+    .split('│')
+    .slice(2, -1)
+    .map((cell) => cell.trim())
 }
 
 test('the demo exits 0 and names every store in its header', () => {
@@ -85,6 +88,9 @@ test('it prints both example stores family by family, and what was caught in the
   expect(failed.length).toBeGreaterThan(0)
   for (const family of failed) expect(caught).toMatch(new RegExp(`${family}\\s+\\d+ wrong`))
   for (const family of notAsked) expect(caught).toMatch(new RegExp(`${family}\\s+.*\\d+ not asked`))
-  const listed = caught.split('\n').map((line) => /^ {4}(\w+)\s/.exec(line)?.[1]).filter((family) => family !== undefined)
+  const listed = caught
+    .split('\n')
+    .map((line) => /^ {4}(\w+)\s/.exec(line)?.[1])
+    .filter((family) => family !== undefined)
   expect(listed.sort()).toEqual([...new Set([...failed, ...notAsked])].sort())
 })

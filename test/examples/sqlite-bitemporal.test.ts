@@ -32,7 +32,14 @@ let counter = 0
 function fact(
   value: string | null,
   effectiveAt: string,
-  extra: { op?: 'set' | 'add' | 'withdraw' | 'uncertain' | 'noop'; arrivedAt?: string; slot?: string; scope?: 'personal' | 'work'; expiresAt?: string; eventId?: string } = {},
+  extra: {
+    op?: 'set' | 'add' | 'withdraw' | 'uncertain' | 'noop'
+    arrivedAt?: string
+    slot?: string
+    scope?: 'personal' | 'work'
+    expiresAt?: string
+    eventId?: string
+  } = {},
 ): StoreEvent {
   return {
     eventId: extra.eventId ?? `e${++counter}`,

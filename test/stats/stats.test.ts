@@ -120,9 +120,7 @@ describe('bootstrapPercentileInterval', () => {
   })
 
   test('fewer than 500 resamples is refused with a stable code', () => {
-    expect(() => bootstrapPercentileInterval([1], mean, { seed: 1, resamples: 499 })).toThrow(
-      expect.objectContaining({ code: 'BOOTSTRAP_OPTION_INVALID' }),
-    )
+    expect(() => bootstrapPercentileInterval([1], mean, { seed: 1, resamples: 499 })).toThrow(expect.objectContaining({ code: 'BOOTSTRAP_OPTION_INVALID' }))
   })
 })
 

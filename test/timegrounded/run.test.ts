@@ -41,7 +41,9 @@ describe('probe versus control', () => {
 
   test('the ceiling is the reference reader under timestamps-only, writing instants into its prompt', async () => {
     const prompts: string[] = []
-    const result = await runCeiling(corpus, { judge, answerer: (prompt) => {
+    const result = await runCeiling(corpus, {
+      judge,
+      answerer: (prompt) => {
         prompts.push(prompt)
         return scriptedPromptAnswerer(prompt)
       },
@@ -160,7 +162,10 @@ describe('command agents (timegrounded.agent.v1)', () => {
   })
 
   test('a process that dies or writes a stray line costs one question, not the run', async () => {
-    const agent = await startCommandAgent([process.execPath, script], { env: { TG_AGENT_CRASH_ON: 'tg-asof-02', TG_AGENT_GARBAGE_ON: 'tg-current-01' }, timeoutMs: 5000 })
+    const agent = await startCommandAgent([process.execPath, script], {
+      env: { TG_AGENT_CRASH_ON: 'tg-asof-02', TG_AGENT_GARBAGE_ON: 'tg-current-01' },
+      timeoutMs: 5000,
+    })
     try {
       const result = await runGrounded(agent, corpus, { mode: 'timestamps-only', judge })
       const statuses = result.rows.map((row) => `${row.question_id}:${row.status}`)
@@ -194,7 +199,9 @@ describe('command agents (timegrounded.agent.v1)', () => {
     const agent = await startCommandAgent([process.execPath, script], { env: { TG_AGENT_TYPED: '0' } })
     try {
       expect('injectTimestampedHistory' in agent).toBe(false)
-      await expect(runGrounded(agent, corpus, { mode: 'timestamps-only', judge })).rejects.toThrow(/agent "fixture-agent" does not implement `injectTimestampedHistory/)
+      await expect(runGrounded(agent, corpus, { mode: 'timestamps-only', judge })).rejects.toThrow(
+        /agent "fixture-agent" does not implement `injectTimestampedHistory/,
+      )
     } finally {
       await agent.close()
     }
@@ -274,7 +281,14 @@ describe('the verdict says only what the numbers show', () => {
 
   test('the cut-off against a perfect ceiling on 12 questions: 9 right is within reach, 8 is not (the interval of control − ceiling)', () => {
     const rows = (correct: number): QuestionRow[] =>
-      Array.from({ length: 12 }, (_, i) => ({ question_id: `q${i}`, question_type: 't', status: 'judged', response: '', correct: i < correct, judge_detail: '' }))
+      Array.from({ length: 12 }, (_, i) => ({
+        question_id: `q${i}`,
+        question_type: 't',
+        status: 'judged',
+        response: '',
+        correct: i < correct,
+        judge_detail: '',
+      }))
     const verdictFor = (correct: number) => {
       const control = rows(correct)
       return timeGroundedVerdict({ control, probe: control, ceiling: null, delta: pairedDelta(control, control) })

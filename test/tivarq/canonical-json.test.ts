@@ -34,8 +34,21 @@ const PY_PRETTY_EMPTIES = '{\n  "x": [\n    [],\n    {}\n  ],\n  "y": {\n    "z"
 //   -2.75e-300, 5e-324, 1.7976931348623157e308, 0.30000000000000004, 123456789012345.6, 1e15 + 0.5], separators=(',', ':'))
 // biome-ignore-start lint/correctness/noPrecisionLoss: these literals are the inputs Python prints; rounding them is the point of the test.
 const FLOATS = [
-  0.1, 1e16, 1e-7, 123.456, 1e22, 2.5e-5, 0.0001, 12345678901234567, 1.5, -2.75e-300, 5e-324, 1.7976931348623157e308, 0.30000000000000004,
-  123456789012345.6, 1e15 + 0.5,
+  0.1,
+  1e16,
+  1e-7,
+  123.456,
+  1e22,
+  2.5e-5,
+  0.0001,
+  12345678901234567,
+  1.5,
+  -2.75e-300,
+  5e-324,
+  1.7976931348623157e308,
+  0.30000000000000004,
+  123456789012345.6,
+  1e15 + 0.5,
 ]
 // biome-ignore-end lint/correctness/noPrecisionLoss: end of the inputs.
 const PY_FLOATS =

@@ -44,5 +44,18 @@ test('errorRowFor copies gold and old value, so a row never aliases the dataset,
   expect(row.expected).toEqual(probe!.expected)
   expect(row.expected.value).not.toBe(probe!.expected.value)
   // Upstream's shape: no prediction, no latency (nothing was timed), no update-lag fields.
-  expect(Object.keys(row)).toEqual(['probe_id', 'episode_id', 'expected', 'role', 'transition_id', 'phase', 'capability', 'old_value', 'family', 'repetition', 'status', 'error'])
+  expect(Object.keys(row)).toEqual([
+    'probe_id',
+    'episode_id',
+    'expected',
+    'role',
+    'transition_id',
+    'phase',
+    'capability',
+    'old_value',
+    'family',
+    'repetition',
+    'status',
+    'error',
+  ])
 })

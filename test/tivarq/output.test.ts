@@ -3,7 +3,16 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { aggregateReports, buildRunManifest, harnessCommit, manifestEnvironment, parsePredictions, readPredictions, RunWriter, runFileNames } from '../../src/tivarq/output.js'
+import {
+  aggregateReports,
+  buildRunManifest,
+  harnessCommit,
+  manifestEnvironment,
+  parsePredictions,
+  readPredictions,
+  RunWriter,
+  runFileNames,
+} from '../../src/tivarq/output.js'
 import { bundledDatasetDir } from '../../src/tivarq/dataset.js'
 import { scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
 import { printable } from '../../src/tivarq/row-issues.js'
@@ -67,7 +76,7 @@ describe('readPredictions', () => {
     expect((caught as Error).message).toContain('p.jsonl:4: not JSON')
   })
 
-  test('upstream leniency: missing family comes from episode_id, repetition defaults to 0 (upstream\'s first), extra fields kept', () => {
+  test("upstream leniency: missing family comes from episode_id, repetition defaults to 0 (upstream's first), extra fields kept", () => {
     const original = simulatedRows('smoke', 'latest').find((r) => r.episode_id === 'third_party_quote-00')!
     const { family: _f, repetition: _r, ...row } = original as unknown as Record<string, unknown>
     const [parsed] = parsePredictions(JSON.stringify({ ...row, judge: 'none' }), 'u.jsonl')
@@ -95,7 +104,10 @@ describe('readPredictions', () => {
     const unsupported = rows.find((r) => r.status === 'unsupported')!
     const failed = { ...unsupported, status: 'error', error: 'query: adapter replied error: boom', latency_ms: 1.5 }
     const nulls = { prediction: null, latency_ms: null, error: null, update_lag_ms: null, update_lag_polls: null, update_lag_censored: null }
-    const parsed = parsePredictions([JSON.stringify({ ...unsupported, ...nulls }), JSON.stringify(failed), JSON.stringify({ ...failed, prediction: null, latency_ms: null })].join('\n'), 'u.jsonl')
+    const parsed = parsePredictions(
+      [JSON.stringify({ ...unsupported, ...nulls }), JSON.stringify(failed), JSON.stringify({ ...failed, prediction: null, latency_ms: null })].join('\n'),
+      'u.jsonl',
+    )
     const fieldsBeyondTheBase = (r: object) => Object.keys(r).filter((key) => !Object.keys(baseOf(unsupported)).includes(key))
     expect(parsed.map(fieldsBeyondTheBase)).toEqual([['status'], ['status', 'latency_ms', 'error'], ['status', 'error']])
   })
@@ -159,14 +171,19 @@ describe('readPredictions', () => {
 })
 
 describe('buildRunManifest', () => {
-  test('upstream\'s keys first, then ours; revision from the manifest hash; configs recorded as given', () => {
+  test("upstream's keys first, then ours; revision from the manifest hash; configs recorded as given", () => {
     const sixFiles = { 'episodes_dev.jsonl': '1'.repeat(64), 'probes_dev.jsonl': '2'.repeat(64) }
     const manifest = buildRunManifest({
       datasetManifest: { episode_count: 240, families: [], files: sixFiles, schema_version: 'tivarq.v1', seed: 20261001 },
       fileHashes: { 'probes_dev.jsonl': 'ab', 'manifest.json': 'cd' },
       track: 'conversation',
       split: 'dev',
-      adapter: { name: 'mine', command: ['python3', 'a.py'], adapterVersion: '2.0', capabilities: { clock: true, history: false, inspection: false, tracks: ['conversation'] } },
+      adapter: {
+        name: 'mine',
+        command: ['python3', 'a.py'],
+        adapterVersion: '2.0',
+        capabilities: { clock: true, history: false, inspection: false, tracks: ['conversation'] },
+      },
       modelConfig: '{"model":"small","temperature":0}',
       promptConfig: 'prompt v3',
       seed: 5,
@@ -198,22 +215,39 @@ describe('buildRunManifest', () => {
       adapter_version: '2.0',
       capabilities: { protocol: 'tivarq.adapter.v1', adapter_version: '2.0', tracks: ['conversation'], clock: true, history: false, inspection: false },
       harness: { name: 'timegrounded', version: expect.any(String), commit: null },
-      dataset: { source: 'bundled', revision: 'sha256:cd', schema_version: 'tivarq.v1', seed: 20261001, files: { 'probes_dev.jsonl': 'ab', 'manifest.json': 'cd' }, variant: null },
-      adapter: { name: 'mine', command: ['python3', 'a.py'], version: '2.0', capabilities: { clock: true, history: false, inspection: false, tracks: ['conversation'] } },
+      dataset: {
+        source: 'bundled',
+        revision: 'sha256:cd',
+        schema_version: 'tivarq.v1',
+        seed: 20261001,
+        files: { 'probes_dev.jsonl': 'ab', 'manifest.json': 'cd' },
+        variant: null,
+      },
+      adapter: {
+        name: 'mine',
+        command: ['python3', 'a.py'],
+        version: '2.0',
+        capabilities: { clock: true, history: false, inspection: false, tracks: ['conversation'] },
+      },
       sampling: { concurrency: 4, timeout_ms: 1000, bootstrap_resamples: 1000 },
       started_at: '2026-01-01T00:00:00.000Z',
       adapter_close_errors: [],
     })
   })
 
-  test('an in-process store without a version: `adapter_command` [] and `adapter_version` unknown, as upstream types them; the environment\'s settings win', () => {
+  test("an in-process store without a version: `adapter_command` [] and `adapter_version` unknown, as upstream types them; the environment's settings win", () => {
     const manifest = buildRunManifest({
       datasetDir: '/data/tivarq',
       datasetManifest: { episode_count: 240, families: [], files: {}, schema_version: 'tivarq.v1', seed: 20261001 },
       fileHashes: {},
       track: 'structured',
       split: 'smoke',
-      adapter: { name: 'factory', command: null, adapterVersion: null, capabilities: { clock: false, history: false, inspection: false, tracks: ['structured'] } },
+      adapter: {
+        name: 'factory',
+        command: null,
+        adapterVersion: null,
+        capabilities: { clock: false, history: false, inspection: false, tracks: ['structured'] },
+      },
       seed: 1,
       repeats: 1,
       updatePolls: 0,
@@ -240,7 +274,7 @@ describe('buildRunManifest', () => {
   })
 })
 
-describe('harnessCommit: a commit only from the harness\'s own checkout', () => {
+describe("harnessCommit: a commit only from the harness's own checkout", () => {
   const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
   const repo = join(work, 'git-repo')
   beforeAll(() => {
@@ -255,7 +289,7 @@ describe('harnessCommit: a commit only from the harness\'s own checkout', () => 
     expect(harnessCommit(repo)).toBe(git(repo, 'rev-parse', 'HEAD'))
   })
 
-  test('installed inside someone else\'s repository (node_modules): null, never their commit', () => {
+  test("installed inside someone else's repository (node_modules): null, never their commit", () => {
     expect(harnessCommit(join(repo, 'node_modules', 'timegrounded'))).toBeNull()
   })
 
@@ -280,7 +314,11 @@ describe('aggregateReports', () => {
     expect(aggregate.transition_success_rate).toEqual({ mean: 0.9, stddev: 0.1, min: 0.8, max: 1, scores: [0.9, 1, 0.8], cases: [10, 10, 10] })
     expect(aggregate.reports).toEqual(['report-1.json', 'report-2.json', 'report-3.json'])
     expect(aggregateReports([withScore(null), withScore(0.5)]).transition_success_rate).toMatchObject({ mean: 0.5, stddev: null, min: 0.5, max: 0.5 })
-    expect(aggregateReports([withScore(null), withScore(null)])).toMatchObject({ transition_success_mean: null, transition_success_stddev: null, transition_success_range: null })
+    expect(aggregateReports([withScore(null), withScore(null)])).toMatchObject({
+      transition_success_mean: null,
+      transition_success_stddev: null,
+      transition_success_range: null,
+    })
   })
 })
 

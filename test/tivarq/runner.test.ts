@@ -38,7 +38,14 @@ class RecordingStore implements MemoryStore {
     this.calls.push(['query', query])
     const events = this.events.map((e) => ({
       event_id: e.eventId,
-      assertion: e.assertion && { op: e.assertion.op, slot: e.assertion.slot, scope: e.assertion.scope, value: e.assertion.value, effective_at: e.assertion.effectiveAt, ...(e.assertion.expiresAt ? { expires_at: e.assertion.expiresAt } : {}) },
+      assertion: e.assertion && {
+        op: e.assertion.op,
+        slot: e.assertion.slot,
+        scope: e.assertion.scope,
+        value: e.assertion.value,
+        effective_at: e.assertion.effectiveAt,
+        ...(e.assertion.expiresAt ? { expires_at: e.assertion.expiresAt } : {}),
+      },
     }))
     return resolveGold(events, { slot: query.slot ?? '', scope: query.scope ?? '', asOf: query.asOf })
   }
@@ -82,7 +89,13 @@ test('calls come in spec order: reset, ingest up to each probe, advance_clock be
   const rows = await runOne(store, 'reversal-00')
   expect(rows.map((r) => r.probe_id)).toEqual(orderProbes(probes).map((p) => p.probe_id))
   const trace = store.calls.map(([name, arg]) =>
-    name === 'ingest' ? `ingest ${(arg as StoreEvent).eventId}` : name === 'query' ? `query ${(arg as StoreQuery).asOf}` : name === 'advanceClock' ? `clock ${arg}` : `reset ${(arg as { episodeId: string }).episodeId}`,
+    name === 'ingest'
+      ? `ingest ${(arg as StoreEvent).eventId}`
+      : name === 'query'
+        ? `query ${(arg as StoreQuery).asOf}`
+        : name === 'advanceClock'
+          ? `clock ${arg}`
+          : `reset ${(arg as { episodeId: string }).episodeId}`,
   )
   expect(trace).toEqual([
     'reset reversal-00',
@@ -163,7 +176,9 @@ test('copies: a store that mutates what it is given cannot change the dataset or
     ;(answer.value as string[]).push('c')
   }
   expect({ episodes: smoke.episodes, probes: smoke.probes }).toEqual(before)
-  expect(rows.filter((r) => r.status === 'answered').every((r) => r.prediction.state === 'known' && (r.prediction.value as string[]).join() === 'a,b')).toBe(true)
+  expect(rows.filter((r) => r.status === 'answered').every((r) => r.prediction.state === 'known' && (r.prediction.value as string[]).join() === 'a,b')).toBe(
+    true,
+  )
   // Rows are copies too: editing a row's expected answer does not reach the probe.
   rows[0]!.expected.state = 'expired'
   expect(smoke.probes[0]!.expected.state).toBe(before.probes[0]!.expected.state)
@@ -236,7 +251,13 @@ describe('ingest failure, reset failure and query faults of in-process stores', 
       undefined,
     ])
     // The three shapes a store gets wrong most: known without a value (missing or null), withdrawn still carrying the old value.
-    const invalid: unknown[] = [{ state: 'known' }, { state: 'known', value: null }, { state: 'withdrawn', value: 'email' }, { state: 'unknown', value: null }, { state: 'unknown', value: null }]
+    const invalid: unknown[] = [
+      { state: 'known' },
+      { state: 'known', value: null },
+      { state: 'withdrawn', value: 'email' },
+      { state: 'unknown', value: null },
+      { state: 'unknown', value: null },
+    ]
     const strict = await runOne({ reset() {}, ingest() {}, query: () => invalid.shift() as StoreAnswer }, 'reversal-00')
     expect(strict.map((r) => r.error)).toEqual([
       'query: the answer {"state":"known"} fails answerSchema: value: a known answer needs a value (a string or a list of strings)',
@@ -376,7 +397,12 @@ describe('concurrency', () => {
 
   test('a concurrent run gives the same rows, in the same order, as a sequential one', async () => {
     const dev = await loadSplit(undefined, 'dev')
-    const sequential = await runSplit({ episodes: dev.episodes, probes: dev.probes, pool: await openPool(jitteryFactory(), { track: 'structured' }), options: { track: 'structured' } })
+    const sequential = await runSplit({
+      episodes: dev.episodes,
+      probes: dev.probes,
+      pool: await openPool(jitteryFactory(), { track: 'structured' }),
+      options: { track: 'structured' },
+    })
     const seen: string[] = []
     const concurrent = await runSplit({
       episodes: dev.episodes,
@@ -429,8 +455,12 @@ describe('misuse of the runner throws RunnerError', () => {
 
   test('bad options', async () => {
     const pool = await openPool(builtinAdapter('oracle'), { track: 'structured' })
-    await expect(runSplit({ episodes: [], probes: [], pool, options: { track: 'structured', updatePolls: -1 } })).rejects.toMatchObject({ code: 'RUNNER_OPTION_INVALID' })
-    await expect(runSplit({ episodes: [], probes: [], pool, options: { track: 'structured' }, concurrency: 0 })).rejects.toThrow('`concurrency` must be a whole number ≥ 1; got 0')
+    await expect(runSplit({ episodes: [], probes: [], pool, options: { track: 'structured', updatePolls: -1 } })).rejects.toMatchObject({
+      code: 'RUNNER_OPTION_INVALID',
+    })
+    await expect(runSplit({ episodes: [], probes: [], pool, options: { track: 'structured' }, concurrency: 0 })).rejects.toThrow(
+      '`concurrency` must be a whole number ≥ 1; got 0',
+    )
   })
 })
 

@@ -7,15 +7,7 @@
 import { readFileSync } from 'node:fs'
 import { expectTypeOf, describe, expect, test } from 'vitest'
 import { z } from 'zod'
-import {
-  answerSchema,
-  episodeSchema,
-  jsonSchemas,
-  probeSchema,
-  type Answer,
-  type Episode,
-  type Probe,
-} from '../../src/tivarq/schema.js'
+import { answerSchema, episodeSchema, jsonSchemas, probeSchema, type Answer, type Episode, type Probe } from '../../src/tivarq/schema.js'
 import { FIXTURES_DIR } from './fixture-copy.js'
 
 function readRows(file: string): unknown[] {
@@ -93,7 +85,14 @@ test('the JSON Schemas are draft 2020-12 documents with titles, closed objects a
 
 test('the inferred types match the rows', () => {
   expectTypeOf<Episode['events'][number]['assertion']>().toEqualTypeOf<
-    | { op: 'set' | 'add' | 'withdraw' | 'uncertain' | 'noop'; slot: string; scope: 'personal' | 'work'; value: string | null; effective_at: string; expires_at?: string | undefined }
+    | {
+        op: 'set' | 'add' | 'withdraw' | 'uncertain' | 'noop'
+        slot: string
+        scope: 'personal' | 'work'
+        value: string | null
+        effective_at: string
+        expires_at?: string | undefined
+      }
     | undefined
   >()
   expectTypeOf<Probe['after_event_index']>().toEqualTypeOf<number>()

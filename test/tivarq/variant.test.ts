@@ -131,7 +131,9 @@ describe('each variation shows in the rows, and only when on', () => {
     const replayAndRival = (episode: Episode) => {
       const replayIndex = episode.events.findIndex((event, i) => episode.events.slice(0, i).some((earlier) => earlier.event_id === event.event_id))
       const replayed = episode.events[replayIndex]!
-      const later = episode.events.slice(0, replayIndex).filter((event) => event.assertion?.slot === replayed.assertion?.slot && event.assertion?.op === 'set' && event.event_id !== replayed.event_id)
+      const later = episode.events
+        .slice(0, replayIndex)
+        .filter((event) => event.assertion?.slot === replayed.assertion?.slot && event.assertion?.op === 'set' && event.event_id !== replayed.event_id)
       return { replayed, rival: later.at(-1)! }
     }
     for (const episode of allEpisodes(seven).filter((e) => e.family === 'duplicate_event')) {
@@ -185,7 +187,8 @@ describe('what a variant can tell apart (test split, variant 7)', () => {
     expect(duplicate.transition_success_rate).toEqual({ score: 0, cases: 15 })
     expect(duplicate.stale_value_leakage_rate).toEqual({ score: 1, cases: 15 })
     // Every other family is untouched: the variant isolates the bug.
-    for (const family of FAMILIES.filter((f) => f !== 'duplicate_event')) expect(onVariant.by_family[family]!.metrics.transition_success_rate.score, family).toBe(1)
+    for (const family of FAMILIES.filter((f) => f !== 'duplicate_event'))
+      expect(onVariant.by_family[family]!.metrics.transition_success_rate.score, family).toBe(1)
     expect(onVariant.metrics.transition_success_rate).toEqual({ score: 0.923077, cases: 195 })
     // With same-instant replays off, the variant is as blind as v1.
     const blind = await loadVariantSplit({ seed: 7, sameInstantReplays: false }, split)
@@ -200,13 +203,19 @@ describe('what a variant can tell apart (test split, variant 7)', () => {
     expect(onVariant.metrics.current_state_accuracy.score).toBeLessThanOrEqual(onV1.metrics.current_state_accuracy.score! - 0.5)
     // The README's figures: every answer is scored (a value it cannot read is no assertion, never `known` without a value).
     expect(onVariant.complete).toBe(true)
-    expect([onV1.metrics.transition_success_rate, onV1.metrics.stale_value_leakage_rate]).toEqual([{ score: 0.846154, cases: 195 }, { score: 0.133333, cases: 225 }])
+    expect([onV1.metrics.transition_success_rate, onV1.metrics.stale_value_leakage_rate]).toEqual([
+      { score: 0.846154, cases: 195 },
+      { score: 0.133333, cases: 225 },
+    ])
     expect([onVariant.metrics.transition_success_rate, onVariant.metrics.stale_value_leakage_rate, onVariant.metrics.current_state_accuracy]).toEqual([
       { score: 0, cases: 195 },
       { score: 0.12, cases: 225 },
       { score: 0.111494, cases: 870 },
     ])
     const corrections = await score(builtinAdapter('hybrid-corrections'), variant, 'conversation')
-    expect([corrections.metrics.transition_success_rate, corrections.metrics.stale_value_leakage_rate]).toEqual([{ score: 0, cases: 195 }, { score: 0, cases: 225 }])
+    expect([corrections.metrics.transition_success_rate, corrections.metrics.stale_value_leakage_rate]).toEqual([
+      { score: 0, cases: 195 },
+      { score: 0, cases: 225 },
+    ])
   })
 })

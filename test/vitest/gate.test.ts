@@ -36,17 +36,31 @@ const baseline = baselineEntry(identity, { 'a-q1': 'correct', 'a-q2': 'wrong', '
 describe('thresholds', () => {
   test('{ max } fails a lower-is-better metric above it, with its value and denominator', () => {
     const violations = evaluateGate({ suite: 'tivarq', current: scored(0.083333, 12, 1), baseline: null, thresholds: { staleValueLeakageRate: { max: 0.05 } } })
-    expect(violations.map(renderViolation)).toEqual(['[tivarq] staleValueLeakageRate is 1 of 12 (0.083333), above the threshold (max 0.05). Fix the store, or change the threshold in vitest.config.ts (`-u` never lifts a threshold).'])
+    expect(violations.map(renderViolation)).toEqual([
+      '[tivarq] staleValueLeakageRate is 1 of 12 (0.083333), above the threshold (max 0.05). Fix the store, or change the threshold in vitest.config.ts (`-u` never lifts a threshold).',
+    ])
   })
 
   test('{ min } fails a metric below it; a metric inside its bounds passes', () => {
-    const violations = evaluateGate({ suite: 's', current: scored(0, 12, 0.8), baseline: null, thresholds: { currentStateAccuracy: { min: 0.9 }, staleValueLeakageRate: { max: 0.05 } } })
-    expect(violations.map(renderViolation)).toEqual(['[s] currentStateAccuracy is 0.8 (58 cases), below the threshold (min 0.9). Fix the store, or change the threshold in vitest.config.ts (`-u` never lifts a threshold).'])
+    const violations = evaluateGate({
+      suite: 's',
+      current: scored(0, 12, 0.8),
+      baseline: null,
+      thresholds: { currentStateAccuracy: { min: 0.9 }, staleValueLeakageRate: { max: 0.05 } },
+    })
+    expect(violations.map(renderViolation)).toEqual([
+      '[s] currentStateAccuracy is 0.8 (58 cases), below the threshold (min 0.9). Fix the store, or change the threshold in vitest.config.ts (`-u` never lifts a threshold).',
+    ])
   })
 
   test('per-family thresholds name the family; a metric never measured fails its threshold', () => {
     const current = scored(0, 12, 1, 1, { replacement: 0.5 })
-    const violations = evaluateGate({ suite: 's', current, baseline: null, familyThresholds: { replacement: { staleValueLeakageRate: { max: 0 } }, expiration: { staleValueLeakageRate: { max: 0 } } } })
+    const violations = evaluateGate({
+      suite: 's',
+      current,
+      baseline: null,
+      familyThresholds: { replacement: { staleValueLeakageRate: { max: 0 } }, expiration: { staleValueLeakageRate: { max: 0 } } },
+    })
     expect(violations.map(renderViolation)).toEqual([
       '[s] family replacement: staleValueLeakageRate is 2 of 4 (0.5), above the threshold (max 0). Fix the store, or change the threshold in vitest.config.ts (`-u` never lifts a threshold).',
       '[s] family expiration: staleValueLeakageRate has a threshold but was not measured in this run (no cases: is the capability declared?)',
@@ -66,13 +80,22 @@ describe('regressions against the baseline', () => {
     expect(evaluateGate({ suite: 's', current: scored(0.05, 20, 0.95), baseline })).toEqual([])
     expect(evaluateGate({ suite: 's', current: scored(0.12, 20, 0.9), baseline, regression: { tolerance: 0.05 } })).toEqual([])
     expect(evaluateGate({ suite: 's', current: scored(0.12, 20, 0.9), baseline, regression: { tolerance: { staleValueLeakageRate: 0.01 } } })).toHaveLength(1)
-    expect(evaluateGate({ suite: 's', current: scored(0.5, 20, 0.5), baseline, regression: { metrics: ['currentStateAccuracy'] } }).map((v) => v.metric)).toEqual(['currentStateAccuracy'])
+    expect(
+      evaluateGate({ suite: 's', current: scored(0.5, 20, 0.5), baseline, regression: { metrics: ['currentStateAccuracy'] } }).map((v) => v.metric),
+    ).toEqual(['currentStateAccuracy'])
     expect(evaluateGate({ suite: 's', current: scored(0.5, 20, 0.5), baseline, regression: { metrics: 'none' } })).toEqual([])
   })
 
   test('`families: true` gates each family as well', () => {
-    const violations = evaluateGate({ suite: 's', current: scored(0.1, 20, 0.9, 1, { replacement: 0.25, reversal: 0 }), baseline, regression: { families: true } })
-    expect(violations.map(renderViolation)).toEqual(['[s] family replacement: staleValueLeakageRate rose from 0 of 4 to 1 of 4 (0 → 0.25) since the baseline. Fix the store, or accept with `npx vitest run -u`.'])
+    const violations = evaluateGate({
+      suite: 's',
+      current: scored(0.1, 20, 0.9, 1, { replacement: 0.25, reversal: 0 }),
+      baseline,
+      regression: { families: true },
+    })
+    expect(violations.map(renderViolation)).toEqual([
+      '[s] family replacement: staleValueLeakageRate rose from 0 of 4 to 1 of 4 (0 → 0.25) since the baseline. Fix the store, or accept with `npx vitest run -u`.',
+    ])
   })
 })
 
@@ -100,7 +123,9 @@ describe('the baseline file', () => {
   })
 
   test('a malformed file is reported field by field with its path', () => {
-    expect(() => parseBaseline('{"format":"timegrounded.baseline.v1","harness_version":"1","suites":{"x":{"split":3}}}', 'tg.json')).toThrow(/tg\.json: suites\.x\.dataset_hash: /)
+    expect(() => parseBaseline('{"format":"timegrounded.baseline.v1","harness_version":"1","suites":{"x":{"split":3}}}', 'tg.json')).toThrow(
+      /tg\.json: suites\.x\.dataset_hash: /,
+    )
     expect(() => parseBaseline('not json', 'tg.json')).toThrow(/^tg\.json: not JSON/)
   })
 })

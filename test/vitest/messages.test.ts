@@ -36,27 +36,39 @@ function meaning(probeId: string, prediction: Answer): string {
 describe('what a wrong answer means', () => {
   test('the replaced value returned as current is a stale leak, dated by the replacing statement', () => {
     // replacement-00: email (2025-01-01) replaced by chat, effective 2025-01-04.
-    expect(meaning('replacement-00-q3', { state: 'known', value: 'email' })).toBe('stale value leaked: returned "email", which was replaced by known "chat" on 2025-01-04')
+    expect(meaning('replacement-00-q3', { state: 'known', value: 'email' })).toBe(
+      'stale value leaked: returned "email", which was replaced by known "chat" on 2025-01-04',
+    )
   })
 
   test('a withdrawn value still served', () => {
-    expect(meaning('withdrawal-00-q3', { state: 'known', value: 'morning' })).toMatch(/^withdrawn value still served: returned "morning", which was withdrawn on 2026-04-\d\d$/)
+    expect(meaning('withdrawal-00-q3', { state: 'known', value: 'morning' })).toMatch(
+      /^withdrawn value still served: returned "morning", which was withdrawn on 2026-04-\d\d$/,
+    )
   })
 
   test('an expired value still served', () => {
-    expect(meaning('expiration-00-q4', { state: 'known', value: 'email' })).toMatch(/^expired value still served: returned "email", which expired on 2028-10-1[67]$/)
+    expect(meaning('expiration-00-q4', { state: 'known', value: 'email' })).toMatch(
+      /^expired value still served: returned "email", which expired on 2028-10-1[67]$/,
+    )
   })
 
   test('an uncertain statement answered as if settled is a missed clarification', () => {
-    expect(meaning('ambiguity-00-q3', { state: 'known', value: 'Python' })).toBe('clarification missed: the latest statement was uncertain, yet the store answered known "Python"')
+    expect(meaning('ambiguity-00-q3', { state: 'known', value: 'Python' })).toBe(
+      'clarification missed: the latest statement was uncertain, yet the store answered known "Python"',
+    )
   })
 
   test('the work value answered for the personal scope is a scope leak', () => {
-    expect(meaning('scoped_change-00-q5', { state: 'known', value: 'classical' })).toBe('scope leaked: returned "classical", which holds in the work scope, not this one')
+    expect(meaning('scoped_change-00-q5', { state: 'known', value: 'classical' })).toBe(
+      'scope leaked: returned "classical", which holds in the work scope, not this one',
+    )
   })
 
   test('a value scheduled for later, answered before it takes effect, is applied early', () => {
-    expect(meaning('future_effective-00-q3', { state: 'known', value: 'Go' })).toBe('future value applied early: returned "Go", which takes effect only on 2028-03-01')
+    expect(meaning('future_effective-00-q3', { state: 'known', value: 'Go' })).toBe(
+      'future value applied early: returned "Go", which takes effect only on 2028-03-01',
+    )
   })
 
   test('a settled fact answered as unknown is forgotten', () => {

@@ -33,7 +33,12 @@ async function compareResultFiles(scratch: string): Promise<void> {
   const fromVitest = join(scratch, 'vitest')
   const vitest = await runVitest(['run', '--root', PROJECT], {
     cwd: PROJECT,
-    env: { TG_INCLUDE: 'probes/latest-process.probes.ts', TG_OUTPUT: fromVitest, TG_BASELINE: join(scratch, 'baseline.json'), TG_CACHE_DIR: join(scratch, 'cache') },
+    env: {
+      TG_INCLUDE: 'probes/latest-process.probes.ts',
+      TG_OUTPUT: fromVitest,
+      TG_BASELINE: join(scratch, 'baseline.json'),
+      TG_CACHE_DIR: join(scratch, 'cache'),
+    },
   })
   expect(vitest.output).toContain('60 of 60 probes ran')
 

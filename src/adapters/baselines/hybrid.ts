@@ -30,12 +30,33 @@ const TOPIC_PHRASES: readonly (readonly [slot: string, phrase: string])[] = [
 
 /** Every value the benchmark uses. When a turn names several, the one latest in this list wins (not the latest in the text). */
 const KNOWN_VALUES: readonly string[] = [
-  'email', 'chat', 'push', 'light', 'dark', 'system', 'morning', 'afternoon', 'evening', 'markdown', 'plain text',
-  'rich text', 'jazz', 'ambient', 'classical', 'Python', 'Go', 'Rust', 'English', 'Spanish', 'French',
+  'email',
+  'chat',
+  'push',
+  'light',
+  'dark',
+  'system',
+  'morning',
+  'afternoon',
+  'evening',
+  'markdown',
+  'plain text',
+  'rich text',
+  'jazz',
+  'ambient',
+  'classical',
+  'Python',
+  'Go',
+  'Rust',
+  'English',
+  'Spanish',
+  'French',
 ]
 
 /** A value as a whole word of lower-cased text (letters, digits and `_` count as word characters, as in Python). */
-const VALUE_PATTERNS = new Map(KNOWN_VALUES.map((value) => [value, new RegExp(`(?<![\\p{L}\\p{N}_])${value.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_])`, 'u')]))
+const VALUE_PATTERNS = new Map(
+  KNOWN_VALUES.map((value) => [value, new RegExp(`(?<![\\p{L}\\p{N}_])${value.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_])`, 'u')]),
+)
 
 const DATE = /[0-9]{4}-[0-9]{2}-[0-9]{2}/
 

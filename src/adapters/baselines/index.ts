@@ -30,7 +30,11 @@ export const BUILTIN_ADAPTERS: Readonly<Record<BuiltinName, BuiltinAdapter>> = {
   oracle: { description: 'gold resolution over the ingested assertions (should score 1.0)', track: 'structured', create: () => new OracleStore() },
   versioned: { description: 'a bitemporal version table per slot and scope', track: 'structured', create: () => new VersionedStore() },
   latest: { description: 'last write by arrival wins; ignores valid time and expiry', track: 'structured', create: () => new LatestStore() },
-  hybrid: { description: "upstream's reference hybrid: keyword-read turns, gold resolution (drops retro corrections)", track: 'conversation', create: () => new HybridStore() },
+  hybrid: {
+    description: "upstream's reference hybrid: keyword-read turns, gold resolution (drops retro corrections)",
+    track: 'conversation',
+    create: () => new HybridStore(),
+  },
   'hybrid-corrections': {
     description: 'hybrid with a phrasing-rule reader that also places retro corrections',
     track: 'conversation',
@@ -46,7 +50,10 @@ export function isBuiltinName(name: string): name is BuiltinName {
 /** A factory of fresh stores of baseline `name` (named `builtin:NAME`); throws `AdapterUsageError` (`BASELINE_UNKNOWN`) naming the choices. */
 export function builtinAdapter(name: BuiltinName | string): StoreFactory {
   if (!isBuiltinName(name)) {
-    throw new AdapterUsageError('BASELINE_UNKNOWN', `unknown baseline ${JSON.stringify(name)}; choose one of ${BUILTIN_NAMES.join(', ')} (e.g. builtinAdapter('oracle'), or \`--adapter builtin:oracle\` on the command line)`)
+    throw new AdapterUsageError(
+      'BASELINE_UNKNOWN',
+      `unknown baseline ${JSON.stringify(name)}; choose one of ${BUILTIN_NAMES.join(', ')} (e.g. builtinAdapter('oracle'), or \`--adapter builtin:oracle\` on the command line)`,
+    )
   }
   const create = BUILTIN_ADAPTERS[name].create
   const factory: StoreFactory = () => create()

@@ -25,7 +25,10 @@ export class BaselineQueryError extends TimegroundedError {
 /** A query's slot, scope and instant, checked; throws `BaselineQueryError` naming the first field missing or unreadable. */
 export function structuredQuery(baseline: string, query: StoreQuery): { slot: string; scope: Scope; asOf: string } {
   const { slot, scope, asOf } = query as { slot?: unknown; scope?: unknown; asOf?: unknown }
-  for (const [field, value] of [['slot', slot], ['scope', scope]] as const) {
+  for (const [field, value] of [
+    ['slot', slot],
+    ['scope', scope],
+  ] as const) {
     if (typeof value !== 'string' || value === '') {
       throw new BaselineQueryError(
         field,

@@ -142,7 +142,13 @@ function readPrices(reader: ConfigReader, options: ModelAdapterOptions): ModelPr
   const given = options.prices
   const problemsBefore = reader.problems.length
   const prompt = reader.read<number>('price', 'prices.promptUsdPerMillionTokens', given?.promptUsdPerMillionTokens, given ? null : MODEL_ENV.promptPrice, true)
-  const completion = reader.read<number>('price', 'prices.completionUsdPerMillionTokens', given?.completionUsdPerMillionTokens, given ? null : MODEL_ENV.completionPrice, true)
+  const completion = reader.read<number>(
+    'price',
+    'prices.completionUsdPerMillionTokens',
+    given?.completionUsdPerMillionTokens,
+    given ? null : MODEL_ENV.completionPrice,
+    true,
+  )
   if (prompt !== undefined && completion !== undefined) return { promptUsdPerMillionTokens: prompt, completionUsdPerMillionTokens: completion }
   // One price alone would record a cost that leaves out part of the tokens.
   if (reader.problems.length === problemsBefore && (given !== undefined || prompt !== undefined || completion !== undefined)) {

@@ -39,7 +39,9 @@ export interface ModelAdapter extends StoreFactory {
  */
 export function modelAdapter(mode: ModelMode, options: ModelAdapterOptions = {}): ModelAdapter {
   if (!isModelAdapterName(mode)) {
-    throw new ModelConfigError([`the mode is ${JSON.stringify(mode)}; use one of ${MODEL_ADAPTER_NAMES.join(', ')} (e.g. modelAdapter('managed'), or \`--adapter model:managed\`)`])
+    throw new ModelConfigError([
+      `the mode is ${JSON.stringify(mode)}; use one of ${MODEL_ADAPTER_NAMES.join(', ')} (e.g. modelAdapter('managed'), or \`--adapter model:managed\`)`,
+    ])
   }
   const config = resolveModelConfig(options)
   const create = (): HybridModelStore | ManagedModelStore => (mode === 'hybrid' ? new HybridModelStore(config) : new ManagedModelStore(config))

@@ -25,7 +25,8 @@ export class ModelOutputError extends TimegroundedError {
     /** Tokens the call used: spent, though no answer carries them. */
     readonly usage: ChatUsage | null,
   ) {
-    const shown = text.length > TEXT_LIMIT ? `${JSON.stringify(text.slice(0, TEXT_LIMIT))} (first ${TEXT_LIMIT} of ${text.length} characters)` : JSON.stringify(text)
+    const shown =
+      text.length > TEXT_LIMIT ? `${JSON.stringify(text.slice(0, TEXT_LIMIT))} (first ${TEXT_LIMIT} of ${text.length} characters)` : JSON.stringify(text)
     const spent = usage === null ? '' : ` (the call used ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens)`
     super('MODEL_OUTPUT_INVALID', `the model's reply to ${asked} was not usable: ${problems.join('; ')}; it replied ${shown}${spent}`)
   }

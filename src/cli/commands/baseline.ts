@@ -12,7 +12,10 @@ export function registerBaseline(program: Command): void {
     .command('baseline')
     .description('Serve a reference baseline over the NDJSON adapter protocol (tivarq.adapter.v1) on stdin/stdout.')
     .addArgument(new Argument('<name>', 'which baseline').choices(BUILTIN_NAMES))
-    .addHelpText('after', `\nBaselines:\n${BUILTIN_NAMES.map((name) => `  ${name.padEnd(Math.max(...BUILTIN_NAMES.map((n) => n.length)))} ${BUILTIN_ADAPTERS[name].description} (${BUILTIN_ADAPTERS[name].track} track)`).join('\n')}\n\nExample:\n  timegrounded run --split smoke --output out/latest -- timegrounded baseline latest\n`)
+    .addHelpText(
+      'after',
+      `\nBaselines:\n${BUILTIN_NAMES.map((name) => `  ${name.padEnd(Math.max(...BUILTIN_NAMES.map((n) => n.length)))} ${BUILTIN_ADAPTERS[name].description} (${BUILTIN_ADAPTERS[name].track} track)`).join('\n')}\n\nExample:\n  timegrounded run --split smoke --output out/latest -- timegrounded baseline latest\n`,
+    )
     .action(async (name: string) => {
       await serveNdjson(builtinAdapter(name), process.stdin, process.stdout)
     })

@@ -13,7 +13,17 @@ import { TRACKS } from '../../adapters/protocol.js'
 import type { Track } from '../../adapters/types.js'
 import { TimegroundedError } from '../../errors.js'
 import { loadSplit, loadVariantSplit, MANIFEST_FILE } from '../../tivarq/dataset.js'
-import { aggregateReports, buildRunManifest, closeErrorRecords, harnessCommit, manifestEnvironment, runFileNames, RunWriter, type PredictionsFile, type RunManifest } from '../../tivarq/output.js'
+import {
+  aggregateReports,
+  buildRunManifest,
+  closeErrorRecords,
+  harnessCommit,
+  manifestEnvironment,
+  runFileNames,
+  RunWriter,
+  type PredictionsFile,
+  type RunManifest,
+} from '../../tivarq/output.js'
 import type { PredictionRow } from '../../tivarq/results.js'
 import { runSplit } from '../../tivarq/runner.js'
 import { SPLITS, type Split } from '../../tivarq/schema.js'
@@ -75,7 +85,9 @@ function resolveRunSettings(raw: RawRunOptions, command: readonly string[]): Run
   if (!(SPLITS as readonly string[]).includes(raw.split)) throw new UsageError(`\`--split ${raw.split}\` is not a split; use one of ${SPLITS.join(', ')}.`)
   if (raw.output === undefined) throw new UsageError('`--output DIR` is required: the directory the result files go to.')
   if (raw.variant !== undefined && raw.dataset !== undefined) {
-    throw new UsageError(`give either \`--variant ${raw.variant}\` (generated in memory) or \`--dataset ${raw.dataset}\` (a directory, which may hold a generated variant), not both.`)
+    throw new UsageError(
+      `give either \`--variant ${raw.variant}\` (generated in memory) or \`--dataset ${raw.dataset}\` (a directory, which may hold a generated variant), not both.`,
+    )
   }
   if (raw.adapter !== undefined && command.length > 0) {
     throw new UsageError(`give either \`--adapter ${raw.adapter}\` or an adapter command after \`--\`, not both.`)
@@ -84,7 +96,8 @@ function resolveRunSettings(raw: RawRunOptions, command: readonly string[]): Run
   let defaultTrack: Track = 'structured'
   if (raw.adapter?.startsWith('model:')) {
     const name = raw.adapter.slice('model:'.length)
-    if (!isModelAdapterName(name)) throw new UsageError(`\`--adapter ${raw.adapter}\` is not a model adapter; use ${MODEL_ADAPTER_NAMES.map((mode) => `model:${mode}`).join(' or ')}.`)
+    if (!isModelAdapterName(name))
+      throw new UsageError(`\`--adapter ${raw.adapter}\` is not a model adapter; use ${MODEL_ADAPTER_NAMES.map((mode) => `model:${mode}`).join(' or ')}.`)
     source = { kind: 'model', name }
     defaultTrack = 'conversation'
     if (raw.track !== undefined && raw.track !== 'conversation' && TRACKS.includes(raw.track as Track)) {
@@ -102,12 +115,16 @@ function resolveRunSettings(raw: RawRunOptions, command: readonly string[]): Run
     // A builtin's track is fixed: say which builtin runs the other one, rather than "declare it in its capabilities".
     if (raw.track !== undefined && raw.track !== defaultTrack && TRACKS.includes(raw.track as Track)) {
       const other = BUILTIN_NAMES.filter((candidate) => BUILTIN_ADAPTERS[candidate].track === raw.track).map((candidate) => `builtin:${candidate}`)
-      throw new UsageError(`\`builtin:${name}\` runs the ${defaultTrack} track only; drop \`--track ${raw.track}\`, or use ${other.join(' or ')} for the ${raw.track} track.`)
+      throw new UsageError(
+        `\`builtin:${name}\` runs the ${defaultTrack} track only; drop \`--track ${raw.track}\`, or use ${other.join(' or ')} for the ${raw.track} track.`,
+      )
     }
   } else if (command.length > 0) {
     source = { kind: 'command', argv: [...command] }
   } else {
-    throw new UsageError('say what to run: `--adapter builtin:NAME`, `--adapter model:hybrid|model:managed`, or `-- COMMAND [ARGS…]` (an adapter process speaking tivarq.adapter.v1).')
+    throw new UsageError(
+      'say what to run: `--adapter builtin:NAME`, `--adapter model:hybrid|model:managed`, or `-- COMMAND [ARGS…]` (an adapter process speaking tivarq.adapter.v1).',
+    )
   }
   const track = (raw.track ?? defaultTrack) as Track
   if (!TRACKS.includes(track)) throw new UsageError(`\`--track ${raw.track}\` is not a track; use structured or conversation.`)
@@ -332,12 +349,14 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
 export function registerRun(program: Command): void {
   program
     .command('run')
-    .description('Run a TIVARQ split against a builtin baseline, a model adapter or an adapter command; write predictions.jsonl, report.json and run_manifest.json.')
+    .description(
+      'Run a TIVARQ split against a builtin baseline, a model adapter or an adapter command; write predictions.jsonl, report.json and run_manifest.json.',
+    )
     .argument('[command...]', 'adapter command and its arguments, after `--` (speaks tivarq.adapter.v1 on stdin/stdout)')
     .option('--dataset <dir>', 'TIVARQ directory (default: the bundled tivarq-v1 fixtures)')
     .option('--variant <seed>', 'run the TIVARQ variant with this seed, generated in memory (same as `generate --variant SEED` then `--dataset DIR`)')
     .option('--split <split>', `split to run: ${SPLITS.join(' | ')} (required)`)
-    .option('--track <track>', 'structured | conversation (default: the builtin\'s own track, else structured)')
+    .option('--track <track>', "structured | conversation (default: the builtin's own track, else structured)")
     .option(
       '--adapter <NAME>',
       `a builtin baseline (${BUILTIN_NAMES.map((name) => `builtin:${name}`).join(', ')}) or a model adapter (${MODEL_ADAPTER_NAMES.map((mode) => `model:${mode}`).join(', ')}; configured by $TIVARQ_BASE_URL, $TIVARQ_MODEL, $TIVARQ_API_KEY, $TIVARQ_TEMPERATURE)`,

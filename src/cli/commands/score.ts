@@ -29,7 +29,9 @@ interface RawScoreOptions {
 export function registerScore(program: Command): void {
   program
     .command('score')
-    .description('Re-score a predictions.jsonl file (ours or upstream\'s) into DIR/report.json (report-K.json and aggregate.json when it holds several repetitions).')
+    .description(
+      "Re-score a predictions.jsonl file (ours or upstream's) into DIR/report.json (report-K.json and aggregate.json when it holds several repetitions).",
+    )
     .argument('<predictions>', 'predictions file, one JSON row per line')
     .option('--output <dir>', 'directory for report.json (required)')
     .option('--seed <n>', `bootstrap seed (default: the dataset seed, ${DATASET_SEED})`)
@@ -71,7 +73,11 @@ export function registerScore(program: Command): void {
           written.push('aggregate.json')
         }
       } catch (error) {
-        return fail('score', `cannot write ${written.length === 0 ? 'report.json' : 'the reports'} to \`--output ${options.output}\`: ${describeWriteError(error, options.output)}.`, EXIT.usage)
+        return fail(
+          'score',
+          `cannot write ${written.length === 0 ? 'report.json' : 'the reports'} to \`--output ${options.output}\`: ${describeWriteError(error, options.output)}.`,
+          EXIT.usage,
+        )
       }
       const color = wantsColor(options.color, process.stdout)
       const last = reports[reports.length - 1]!

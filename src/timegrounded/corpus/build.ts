@@ -20,17 +20,7 @@ export const QUESTIONS_PER_TYPE = 4
 
 /** One broken corpus rule, as data. */
 export interface CorpusIssue {
-  rule:
-    | 'absolute-date'
-    | 'weekday'
-    | 'chronology'
-    | 'gold-labels'
-    | 'shape'
-    | 'types'
-    | 'reading'
-    | 'margin'
-    | 'ordering-suffices'
-    | 'gold-mismatch'
+  rule: 'absolute-date' | 'weekday' | 'chronology' | 'gold-labels' | 'shape' | 'types' | 'reading' | 'margin' | 'ordering-suffices' | 'gold-mismatch'
   questionId: string | null
   message: string
 }
@@ -82,7 +72,10 @@ function machineGold(value: ReadingValue): MachineGold {
 /** One question as a LongMemEval entry, every gold derived from its session times; throws `CorpusRuleError` when its reading cannot be evaluated. */
 export function entryOf(question: AuthoredQuestion): LongMemEvalEntry {
   const sessionIds = question.sessions.map((_, i) => `${question.id}-s${i + 1}`)
-  const evidence = [...saidMoments(question.reading).map((m) => ({ said: m.said, cue: m.cue })), ...(question.evidence ?? []).map((phrase) => ({ said: phrase, cue: phrase }))]
+  const evidence = [
+    ...saidMoments(question.reading).map((m) => ({ said: m.said, cue: m.cue })),
+    ...(question.evidence ?? []).map((phrase) => ({ said: phrase, cue: phrase })),
+  ]
   const haystackSessions = question.sessions.map((session) =>
     session.turns.map((turn) => {
       const isEvidence = turn.role === 'user' && evidence.some((m) => holdsSaid(turn.content, m))
@@ -90,7 +83,14 @@ export function entryOf(question: AuthoredQuestion): LongMemEvalEntry {
     }),
   )
   const times = question.sessions.map((s) => new Date(s.at))
-  const outcome = evaluateReading(question.reading, turnsAt(question.sessions.map((s) => s.turns), times), new Date(question.askedAt))
+  const outcome = evaluateReading(
+    question.reading,
+    turnsAt(
+      question.sessions.map((s) => s.turns),
+      times,
+    ),
+    new Date(question.askedAt),
+  )
   if (!outcome.ok) throw new CorpusRuleError([{ rule: 'reading', questionId: question.id, message: outcome.reason }])
   return {
     question_id: question.id,
@@ -110,7 +110,20 @@ export function entryOf(question: AuthoredQuestion): LongMemEvalEntry {
 const UNIT_ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth']
 const SPELLED_ORDINALS = [
   ...UNIT_ORDINALS,
-  ...['tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth', 'eighteenth', 'nineteenth', 'twentieth', 'thirtieth'],
+  ...[
+    'tenth',
+    'eleventh',
+    'twelfth',
+    'thirteenth',
+    'fourteenth',
+    'fifteenth',
+    'sixteenth',
+    'seventeenth',
+    'eighteenth',
+    'nineteenth',
+    'twentieth',
+    'thirtieth',
+  ],
   ...UNIT_ORDINALS.map((o) => `twenty[- ]${o}`),
   'thirty[- ]first',
 ].join('|')
@@ -173,7 +186,11 @@ export interface CheckCorpusOptions {
  * the corpus is sound). The same rules hold for the authored twelve and for a
  * generated corpus of any size; `readings` says how each question is read.
  */
-export function checkCorpus(items: readonly LongMemEvalEntry[], readings: ReadonlyMap<string, Reading> = READINGS, options: CheckCorpusOptions = {}): CorpusIssue[] {
+export function checkCorpus(
+  items: readonly LongMemEvalEntry[],
+  readings: ReadonlyMap<string, Reading> = READINGS,
+  options: CheckCorpusOptions = {},
+): CorpusIssue[] {
   const issues: CorpusIssue[] = []
   const size = options.size ?? QUESTIONS_PER_TYPE * CORPUS_QUESTION_TYPES.length
   const expected = balancedTypeCounts(size)
@@ -231,7 +248,11 @@ export function checkCorpusEntry(entry: LongMemEvalEntry, reading: Reading | und
     session.forEach((turn, t) => {
       for (const claim of weekdayClaims(turn.content, times[s] as Date)) {
         if (claim.actual === null || claim.actual.toLowerCase() !== claim.claimed.toLowerCase()) {
-          add('weekday', id, `haystack_sessions[${s}][${t}] says "${claim.expression}" is a ${claim.claimed}, but it is a ${claim.actual ?? 'day that cannot be resolved'}`)
+          add(
+            'weekday',
+            id,
+            `haystack_sessions[${s}][${t}] says "${claim.expression}" is a ${claim.claimed}, but it is a ${claim.actual ?? 'day that cannot be resolved'}`,
+          )
         }
       }
     })
@@ -276,7 +297,11 @@ export function checkCorpusEntry(entry: LongMemEvalEntry, reading: Reading | und
   const answer = goldAnswer(outcome.value)
   if (entry.answer !== answer) add('gold-mismatch', id, `answer ${JSON.stringify(entry.answer)} differs from the derived ${JSON.stringify(answer)}`)
   if (entry.answer_explanation !== outcome.value.explanation) {
-    add('gold-mismatch', id, `answer_explanation ${JSON.stringify(entry.answer_explanation)} differs from the derived ${JSON.stringify(outcome.value.explanation)}`)
+    add(
+      'gold-mismatch',
+      id,
+      `answer_explanation ${JSON.stringify(entry.answer_explanation)} differs from the derived ${JSON.stringify(outcome.value.explanation)}`,
+    )
   }
   // Ordering alone must not suffice: the gold must change on some order-preserving timeline.
   const survives = alternativeTimelines(entry).every((timeline) => {

@@ -123,7 +123,10 @@ export function generatedQuestion(seed: number, index: number): AuthoredQuestion
     }
     if (last.length === 0) return question
   }
-  throw new CorpusRuleError(last.length > 0 ? last : [{ rule: 'reading', questionId: id, message: `no draw in ${MAX_ATTEMPTS} met the rules` }], 'src/timegrounded/corpus/scenarios.ts')
+  throw new CorpusRuleError(
+    last.length > 0 ? last : [{ rule: 'reading', questionId: id, message: `no draw in ${MAX_ATTEMPTS} met the rules` }],
+    'src/timegrounded/corpus/scenarios.ts',
+  )
 }
 
 // ─── Drawing one question ───────────────────────────────────────────────────
@@ -152,7 +155,12 @@ function futureExpression(random: SeededRandom, noIn: boolean): string {
     () => `the first ${pick(random, WEEKDAY_NAMES)} of next month`,
     () => 'the last day of next month',
   ]
-  if (!noIn) forms.push(() => `in ${count(random, 12)} days`, () => `in ${count(random, 8)} weeks`, () => `in ${pick(random, ['two', 'three'])} months`)
+  if (!noIn)
+    forms.push(
+      () => `in ${count(random, 12)} days`,
+      () => `in ${count(random, 8)} weeks`,
+      () => `in ${pick(random, ['two', 'three'])} months`,
+    )
   return pick(random, forms)()
 }
 
@@ -170,7 +178,11 @@ function pastExpression(random: SeededRandom): string {
 
 /** A past moment the question names relative to the query time. */
 function askedAgo(random: SeededRandom): string {
-  return pick(random, [() => `${count(random, 9)} weeks ago`, () => `${pick(random, TENS_OF_DAYS)} days ago`, () => `${pick(random, ['two', 'three'])} months ago`])()
+  return pick(random, [
+    () => `${count(random, 9)} weeks ago`,
+    () => `${pick(random, TENS_OF_DAYS)} days ago`,
+    () => `${pick(random, ['two', 'three'])} months ago`,
+  ])()
 }
 
 const NAMES_A_WEEKDAY = new RegExp(`\\b(?:${WEEKDAY_NAMES.join('|')})\\b|^this |^tonight$`, 'i')
@@ -277,7 +289,12 @@ function stillForm(d: Draft, id: string, type: CorpusQuestionType): AuthoredQues
   const at = askedAgo(d.random)
   const when = futureExpression(d.random, scenario.noIn === true)
   d.addStatement(d.dayOf(at) - 1 - d.random.below(60), scenario, when)
-  return d.finish(id, type, scenario.question(capitalised(at)), { kind: 'compare', left: { asked: at }, order: scenario.order, right: { said: when, cue: scenario.cue } })
+  return d.finish(id, type, scenario.question(capitalised(at)), {
+    kind: 'compare',
+    left: { asked: at },
+    order: scenario.order,
+    right: { said: when, cue: scenario.cue },
+  })
 }
 
 /** Whether something that lasts until a moment still holds now. */

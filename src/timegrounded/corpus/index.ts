@@ -15,9 +15,29 @@ export function timeGroundedCorpus(): BuiltCorpus {
   return cached
 }
 
-export { buildCorpus, checkCorpus, checkCorpusEntry, balancedTypeCounts, corpusReadings, entryOf, findAbsoluteDate, CorpusRuleError, CORPUS_ID, QUESTIONS_PER_TYPE } from './build.js'
+export {
+  buildCorpus,
+  checkCorpus,
+  checkCorpusEntry,
+  balancedTypeCounts,
+  corpusReadings,
+  entryOf,
+  findAbsoluteDate,
+  CorpusRuleError,
+  CORPUS_ID,
+  QUESTIONS_PER_TYPE,
+} from './build.js'
 export type { BuiltCorpus, CorpusIssue, CheckCorpusOptions } from './build.js'
-export { generateCorpus, generatedQuestion, generatedQuestionId, parseGeneratedQuestionId, generatedCorpusId, CorpusOptionError, GENERATED_CORPUS_VERSION, MAX_CORPUS_SIZE } from './generate.js'
+export {
+  generateCorpus,
+  generatedQuestion,
+  generatedQuestionId,
+  parseGeneratedQuestionId,
+  generatedCorpusId,
+  CorpusOptionError,
+  GENERATED_CORPUS_VERSION,
+  MAX_CORPUS_SIZE,
+} from './generate.js'
 export type { GenerateCorpusOptions, GeneratedCorpus } from './generate.js'
 export { AUTHORED_QUESTIONS, CORPUS_QUESTION_TYPES } from './source.js'
 export type { AuthoredQuestion, AuthoredSession, AuthoredTurn, CorpusQuestionType } from './source.js'

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DATASET_SEED, openPool, runSplit, scoreRows } from '../dist/index.js'
 import { loadSplit } from '../dist/tivarq/dataset.js'
-import { builtinAdapter } from '../dist/adapters/baselines/index.js'
+import { referenceStore } from '../dist/adapters/reference/index.js'
 import { median } from './samples.js'
 
 const REPO = fileURLToPath(new URL('../', import.meta.url))
@@ -49,7 +49,7 @@ function cliProcess() {
 async function cliWork() {
   const started = performance.now()
   const { episodes, probes } = await loadSplit(undefined, 'test')
-  const pool = await openPool(builtinAdapter('versioned'), { track: 'structured' })
+  const pool = await openPool(referenceStore('versioned'), { track: 'structured' })
   const rows = await runSplit({ episodes, probes, pool, options: { track: 'structured' } })
   await pool.close()
   const report = scoreRows(rows, { seed: DATASET_SEED })

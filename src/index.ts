@@ -108,19 +108,19 @@ export { AdapterFault, AdapterRefusedError, AdapterStartError, AdapterUsageError
 export type { AdapterFaultCode, AdapterUsageCode } from './adapters/errors.js'
 
 export {
-  builtinAdapter,
-  BUILTIN_ADAPTERS,
-  BUILTIN_NAMES,
+  referenceStore,
+  REFERENCE_STORES,
+  REFERENCE_STORE_NAMES,
   OracleStore,
   VersionedStore,
   LatestStore,
   HybridStore,
   CorrectingHybridStore,
-} from './adapters/baselines/index.js'
-export type { BuiltinName, BuiltinAdapter } from './adapters/baselines/index.js'
+} from './adapters/reference/index.js'
+export type { ReferenceStoreName, ReferenceStoreEntry } from './adapters/reference/index.js'
 
-export { BaselineQueryError } from './adapters/baselines/query.js'
-export type { BaselineQueryField } from './adapters/baselines/query.js'
+export { ReferenceQueryError } from './adapters/reference/query.js'
+export type { ReferenceQueryField } from './adapters/reference/query.js'
 
 // ─── Model-backed stores (conversation track) and the chat client ───────────
 

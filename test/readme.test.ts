@@ -270,11 +270,11 @@ const RUN_HERE: Record<string, RunHere> = {
       expect((readJson('out/mine/run_manifest.json') as { adapter: { command: unknown } }).adapter.command).toEqual(['python3', 'my_adapter.py'])
     },
   },
-  'npx timegrounded run --split smoke --output out/latest -- timegrounded baseline latest': {
+  'npx timegrounded run --split smoke --output out/latest -- timegrounded reference latest': {
     exit: 0,
     check: (ran) => {
       checkLatestSmoke('out/latest', ran)
-      expect((readJson('out/latest/run_manifest.json') as { adapter: { command: unknown } }).adapter.command).toEqual(['timegrounded', 'baseline', 'latest'])
+      expect((readJson('out/latest/run_manifest.json') as { adapter: { command: unknown } }).adapter.command).toEqual(['timegrounded', 'reference', 'latest'])
     },
   },
   'npx timegrounded run --split smoke --adapter builtin:latest --output out/latest': {

@@ -65,10 +65,10 @@ export type AdapterUsageCode =
   | 'ADAPTER_COMMAND_INVALID'
   /** A pool option (`concurrency`, `timeoutMs`) is out of range. */
   | 'ADAPTER_OPTION_INVALID'
-  /** `builtinAdapter(name)` got a name that is not a reference baseline. */
-  | 'BASELINE_UNKNOWN'
+  /** `referenceStore(name)` got a name that is not a reference store. */
+  | 'REFERENCE_STORE_UNKNOWN'
 
-/** A bad argument to `openPool`, `commandAdapter` or `builtinAdapter`: a programming error the caller fixes; nothing was started. */
+/** A bad argument to `openPool`, `commandAdapter` or `referenceStore`: a programming error the caller fixes; nothing was started. */
 export class AdapterUsageError extends TimegroundedError {
   declare readonly code: AdapterUsageCode
   constructor(code: AdapterUsageCode, message: string) {

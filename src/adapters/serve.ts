@@ -1,6 +1,6 @@
 /**
  * The protocol server: run any `MemoryStore` (or a factory of them) as a
- * `tivarq.adapter.v1` process. `timegrounded baseline NAME` is this loop over
+ * `tivarq.adapter.v1` process. `timegrounded reference NAME` is this loop over
  * a baseline, so the baselines double as protocol examples. The same rules as
  * in process: one store object needs `reset()`, and every answer passes `checkAnswer`.
  */

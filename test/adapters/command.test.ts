@@ -301,7 +301,7 @@ const python = (() => {
 })()
 
 describe.skipIf(!python)('an upstream-style Python adapter runs unchanged (skipped when python3 is not on PATH)', () => {
-  test('python3 upstream_latest_adapter.py answers like the builtin latest baseline', async () => {
+  test('python3 upstream_latest_adapter.py answers like the latest reference store', async () => {
     const script = fileURLToPath(new URL('../fixtures/adapters/upstream_latest_adapter.py', import.meta.url))
     const pool = await openPool(commandAdapter(['python3', script]), { track: 'structured' })
     expect(pool.info()).toEqual({
@@ -312,8 +312,8 @@ describe.skipIf(!python)('an upstream-style Python adapter runs unchanged (skipp
     })
     const rows = await runSplit({ episodes: smoke.episodes, probes: smoke.probes, pool, options: { track: 'structured' } })
     await pool.close()
-    const { builtinAdapter } = await import('../../src/adapters/baselines/index.js')
-    const builtin = await openPool(builtinAdapter('latest'), { track: 'structured' })
+    const { referenceStore } = await import('../../src/adapters/reference/index.js')
+    const builtin = await openPool(referenceStore('latest'), { track: 'structured' })
     const expected = await runSplit({ episodes: smoke.episodes, probes: smoke.probes, pool: builtin, options: { track: 'structured' } })
     const strip = (list: PredictionRow[]) =>
       list.map((row) => ({ probe_id: row.probe_id, status: row.status, state: row.prediction?.state, value: row.prediction?.value }))

@@ -1,12 +1,12 @@
 /**
  * The protocol server, in-process over real streams and as the real
- * `timegrounded baseline NAME` process (from dist/, built by `npm test`).
+ * `timegrounded reference NAME` process (from dist/, built by `npm test`).
  */
 import { existsSync } from 'node:fs'
 import { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { BUILTIN_ADAPTERS, BUILTIN_NAMES, builtinAdapter } from '../../src/adapters/baselines/index.js'
+import { REFERENCE_STORES, REFERENCE_STORE_NAMES, referenceStore } from '../../src/adapters/reference/index.js'
 import { commandAdapter } from '../../src/adapters/command.js'
 import { openPool } from '../../src/adapters/pool.js'
 import { serveNdjson } from '../../src/adapters/serve.js'
@@ -115,7 +115,7 @@ test('an answer that answerSchema rejects is refused over the wire too, naming t
   ])
 })
 
-describe('`timegrounded baseline NAME` as an adapter process gives the same rows as the in-process baseline', () => {
+describe('`timegrounded reference NAME` as an adapter process gives the same rows as the in-process store', () => {
   let smoke: LoadedSplit
   beforeAll(async () => {
     if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (\`npm test\` does)`)
@@ -123,16 +123,16 @@ describe('`timegrounded baseline NAME` as an adapter process gives the same rows
   })
   const strip = (rows: PredictionRow[]) => rows.map(({ latency_ms: _l, update_lag_ms: _u, ...rest }: PredictionRow & { update_lag_ms?: unknown }) => rest)
 
-  test.each(BUILTIN_NAMES)('%s', async (name) => {
-    const track = BUILTIN_ADAPTERS[name].track
-    const processPool = await openPool(commandAdapter([process.execPath, CLI, 'baseline', name]), { track })
-    expect(processPool.info()).toMatchObject({ name: `${process.execPath} ${CLI} baseline ${name}`, adapterVersion: expect.stringMatching(/^timegrounded-/) })
+  test.each(REFERENCE_STORE_NAMES)('%s', async (name) => {
+    const track = REFERENCE_STORES[name].track
+    const processPool = await openPool(commandAdapter([process.execPath, CLI, 'reference', name]), { track })
+    expect(processPool.info()).toMatchObject({ name: `${process.execPath} ${CLI} reference ${name}`, adapterVersion: expect.stringMatching(/^timegrounded-/) })
     const overWire = await runSplit({ episodes: smoke.episodes, probes: smoke.probes, pool: processPool, options: { track } })
     await processPool.close()
     const inProcess = await runSplit({
       episodes: smoke.episodes,
       probes: smoke.probes,
-      pool: await openPool(builtinAdapter(name), { track }),
+      pool: await openPool(referenceStore(name), { track }),
       options: { track },
     })
     expect(strip(overWire)).toEqual(strip(inProcess))

@@ -169,14 +169,14 @@ describe('oracle and versioned: transition success 1.0 on every split', () => {
 })
 
 describe('adapter commands (the subprocess path)', () => {
-  test('-- node dist/cli/main.js baseline oracle: 1.0 on 13 transitions, 60/60 answered', () => {
+  test('-- node dist/cli/main.js reference oracle: 1.0 on 13 transitions, 60/60 answered', () => {
     const out = join(work, 'oracle-process')
-    const result = cli(['run', '--split', 'smoke', '--output', out, '--', process.execPath, CLI, 'baseline', 'oracle'])
+    const result = cli(['run', '--split', 'smoke', '--output', out, '--', process.execPath, CLI, 'reference', 'oracle'])
     expect(result.status).toBe(0)
     const report = json(join(out, 'report.json'))
     expect(report.metrics.transition_success_rate).toEqual({ score: 1, cases: 13 })
     expect(report.probe_counts).toEqual({ total: 60, answered: 60, unsupported: 0, error: 0 })
-    expect(json(join(out, 'run_manifest.json')).adapter.command).toEqual([process.execPath, CLI, 'baseline', 'oracle'])
+    expect(json(join(out, 'run_manifest.json')).adapter.command).toEqual([process.execPath, CLI, 'reference', 'oracle'])
   })
 
   test('a faulty adapter: exit 1, error rows recorded, report incomplete, files valid', () => {
@@ -443,10 +443,10 @@ describe('usage and data errors exit 2', () => {
     expect(result.stderr).toContain(`cannot write to \`--output ${file}\`: ${file} is a file, not a directory`)
   })
 
-  test('the example in `baseline --help` is a complete command', () => {
-    const result = cli(['baseline', '--help'])
+  test('the example in `reference --help` is a complete command', () => {
+    const result = cli(['reference', '--help'])
     expect(result.status).toBe(0)
-    expect(result.stdout).toContain('timegrounded run --split smoke --output out/latest -- timegrounded baseline latest')
+    expect(result.stdout).toContain('timegrounded run --split smoke --output out/latest -- timegrounded reference latest')
   })
 
   test('a bad predictions line is named by file:line', () => {

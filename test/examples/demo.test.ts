@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { beforeAll, expect, test } from 'vitest'
 import { createNaiveStore } from '../../examples/naive-store/src/store.js'
 import { createStore } from '../../examples/sqlite-bitemporal/src/store.js'
-import { builtinAdapter } from '../../src/adapters/baselines/index.js'
+import { referenceStore } from '../../src/adapters/reference/index.js'
 import { openPool, type MemorySource } from '../../src/adapters/pool.js'
 import { formatInterval, formatRate } from '../../src/report/format.js'
 import { loadSplit } from '../../src/tivarq/dataset.js'
@@ -21,8 +21,8 @@ import { assertBuilt, REPO } from '../vitest/run-vitest.js'
 const STORES: [string, MemorySource][] = [
   ['sqlite-bitemporal', () => createStore()],
   ['naive-store', () => createNaiveStore()],
-  ['builtin:latest', builtinAdapter('latest')],
-  ['builtin:oracle', builtinAdapter('oracle')],
+  ['builtin:latest', referenceStore('latest')],
+  ['builtin:oracle', referenceStore('oracle')],
 ]
 
 let demo: { status: number | null; stdout: string; stderr: string }

@@ -3,7 +3,7 @@
  * in-process stores that record what they were given.
  */
 import { beforeAll, describe, expect, test } from 'vitest'
-import { builtinAdapter } from '../../src/adapters/baselines/index.js'
+import { referenceStore } from '../../src/adapters/reference/index.js'
 import { openPool } from '../../src/adapters/pool.js'
 import type { MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreQuery } from '../../src/adapters/types.js'
 import { resolveGold } from '../../src/tivarq/gold.js'
@@ -436,14 +436,14 @@ describe('concurrency', () => {
 describe('misuse of the runner throws RunnerError', () => {
   test('probes out of order', async () => {
     const { episode, probes } = episodeOf('reversal-00')
-    const run = await EpisodeRun.open(await openPool(builtinAdapter('oracle'), { track: 'structured' }), episode, { track: 'structured' })
+    const run = await EpisodeRun.open(await openPool(referenceStore('oracle'), { track: 'structured' }), episode, { track: 'structured' })
     await run.answer(probes[3]!)
     await expect(run.answer(probes[0]!)).rejects.toMatchObject({ code: 'PROBE_OUT_OF_ORDER' })
     await run.close()
   })
 
   test('a probe of another episode, or of an unknown one', async () => {
-    const pool = await openPool(builtinAdapter('oracle'), { track: 'structured' })
+    const pool = await openPool(referenceStore('oracle'), { track: 'structured' })
     const run = await EpisodeRun.open(pool, episodeOf('reversal-00').episode, { track: 'structured' })
     await expect(run.answer(episodeOf('replacement-00').probes[0]!)).rejects.toBeInstanceOf(RunnerError)
     await run.close()
@@ -454,7 +454,7 @@ describe('misuse of the runner throws RunnerError', () => {
   })
 
   test('bad options', async () => {
-    const pool = await openPool(builtinAdapter('oracle'), { track: 'structured' })
+    const pool = await openPool(referenceStore('oracle'), { track: 'structured' })
     await expect(runSplit({ episodes: [], probes: [], pool, options: { track: 'structured', updatePolls: -1 } })).rejects.toMatchObject({
       code: 'RUNNER_OPTION_INVALID',
     })

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createStore as createSqliteStore } from '../../examples/sqlite-bitemporal/src/store.js'
 import { createStore as createInMemoryStore } from '../../examples/in-memory/src/store.js'
-import { builtinAdapter } from '../../src/adapters/baselines/index.js'
+import { referenceStore } from '../../src/adapters/reference/index.js'
 import { openPool, type MemorySource } from '../../src/adapters/pool.js'
 import type { Track } from '../../src/adapters/types.js'
 import { loadSplit, loadVariantSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
@@ -167,8 +167,8 @@ describe('what a variant can tell apart (test split, variant 7)', () => {
   })
 
   test.each([
-    ['builtin:oracle', builtinAdapter('oracle')],
-    ['builtin:versioned', builtinAdapter('versioned')],
+    ['builtin:oracle', referenceStore('oracle')],
+    ['builtin:versioned', referenceStore('versioned')],
     ['the SQLite example', () => createSqliteStore()],
     ['the in-memory example', () => createInMemoryStore()],
   ] as [string, MemorySource][])('%s, a correct store, scores 1.0 on the variant', async (_name, source) => {
@@ -196,8 +196,8 @@ describe('what a variant can tell apart (test split, variant 7)', () => {
   })
 
   test("builtin:hybrid, which reads v1's sentences, scores high on v1 and far lower on the variant", async () => {
-    const onV1 = await score(builtinAdapter('hybrid'), v1, 'conversation')
-    const onVariant = await score(builtinAdapter('hybrid'), variant, 'conversation')
+    const onV1 = await score(referenceStore('hybrid'), v1, 'conversation')
+    const onVariant = await score(referenceStore('hybrid'), variant, 'conversation')
     expect(onV1.metrics.transition_success_rate.score).toBeGreaterThanOrEqual(0.8)
     expect(onVariant.metrics.transition_success_rate.score).toBeLessThanOrEqual(onV1.metrics.transition_success_rate.score! - 0.5)
     expect(onVariant.metrics.current_state_accuracy.score).toBeLessThanOrEqual(onV1.metrics.current_state_accuracy.score! - 0.5)
@@ -212,7 +212,7 @@ describe('what a variant can tell apart (test split, variant 7)', () => {
       { score: 0.12, cases: 225 },
       { score: 0.111494, cases: 870 },
     ])
-    const corrections = await score(builtinAdapter('hybrid-corrections'), variant, 'conversation')
+    const corrections = await score(referenceStore('hybrid-corrections'), variant, 'conversation')
     expect([corrections.metrics.transition_success_rate, corrections.metrics.stale_value_leakage_rate]).toEqual([
       { score: 0, cases: 195 },
       { score: 0, cases: 225 },

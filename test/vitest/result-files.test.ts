@@ -43,7 +43,7 @@ async function compareResultFiles(scratch: string): Promise<void> {
   expect(vitest.output).toContain('60 of 60 probes ran')
 
   const fromCli = join(scratch, 'cli')
-  expect(cli('run', '--split', 'smoke', '--output', fromCli, '--', process.execPath, CLI, 'baseline', 'latest').status).toBe(0)
+  expect(cli('run', '--split', 'smoke', '--output', fromCli, '--', process.execPath, CLI, 'reference', 'latest').status).toBe(0)
 
   for (const name of ['predictions.jsonl', 'report.json']) {
     const vitestText = readFileSync(join(fromVitest, name), 'utf8')

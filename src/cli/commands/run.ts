@@ -1,11 +1,11 @@
 /**
- * `timegrounded run`: run a TIVARQ split against a builtin baseline or an
+ * `timegrounded run`: run a TIVARQ split against a reference store or an
  * adapter command, write the upstream result files, print the summary.
  * Exit 0 complete, 1 incomplete (error rows or interrupted), 2 usage or data error.
  */
 import { appendFileSync } from 'node:fs'
 import type { Command } from 'commander'
-import { BUILTIN_ADAPTERS, BUILTIN_NAMES, builtinAdapter, isBuiltinName } from '../../adapters/baselines/index.js'
+import { REFERENCE_STORES, REFERENCE_STORE_NAMES, referenceStore, isReferenceStoreName } from '../../adapters/reference/index.js'
 import { DEFAULT_TIMEOUT_MS, commandAdapter, describeCommand } from '../../adapters/command.js'
 import { isModelAdapterName, MODEL_ADAPTER_NAMES, MODEL_ADAPTERS, modelAdapter, type ModelMode } from '../../adapters/models/index.js'
 import { openPool, type CloseProblem, type MemorySource, type StorePool } from '../../adapters/pool.js'
@@ -105,16 +105,16 @@ function resolveRunSettings(raw: RawRunOptions, command: readonly string[]): Run
     }
   } else if (raw.adapter !== undefined) {
     const name = raw.adapter.startsWith('builtin:') ? raw.adapter.slice('builtin:'.length) : ''
-    if (!isBuiltinName(name)) {
+    if (!isReferenceStoreName(name)) {
       throw new UsageError(
-        `\`--adapter ${raw.adapter}\` is not a builtin or a model adapter; use builtin:NAME with NAME one of ${BUILTIN_NAMES.join(', ')}, model:hybrid or model:managed, or pass an adapter command after \`--\`.`,
+        `\`--adapter ${raw.adapter}\` is not a reference store or a model adapter; use builtin:NAME with NAME one of ${REFERENCE_STORE_NAMES.join(', ')}, model:hybrid or model:managed, or pass an adapter command after \`--\`.`,
       )
     }
     source = { kind: 'builtin', name }
-    defaultTrack = BUILTIN_ADAPTERS[name].track
+    defaultTrack = REFERENCE_STORES[name].track
     // A builtin's track is fixed: say which builtin runs the other one, rather than "declare it in its capabilities".
     if (raw.track !== undefined && raw.track !== defaultTrack && TRACKS.includes(raw.track as Track)) {
-      const other = BUILTIN_NAMES.filter((candidate) => BUILTIN_ADAPTERS[candidate].track === raw.track).map((candidate) => `builtin:${candidate}`)
+      const other = REFERENCE_STORE_NAMES.filter((candidate) => REFERENCE_STORES[candidate].track === raw.track).map((candidate) => `builtin:${candidate}`)
       throw new UsageError(
         `\`builtin:${name}\` runs the ${defaultTrack} track only; drop \`--track ${raw.track}\`, or use ${other.join(' or ')} for the ${raw.track} track.`,
       )
@@ -157,7 +157,7 @@ function memorySource(settings: RunSettings): { source: MemorySource; timeoutMs:
   const given = settings.timeoutMs
   switch (settings.source.kind) {
     case 'builtin':
-      return { source: builtinAdapter(settings.source.name), timeoutMs: given ?? DEFAULT_TIMEOUT_MS }
+      return { source: referenceStore(settings.source.name), timeoutMs: given ?? DEFAULT_TIMEOUT_MS }
     case 'model': {
       const adapter = modelAdapter(settings.source.name)
       return { source: adapter, timeoutMs: given ?? adapter.callBudgetMs }
@@ -350,7 +350,7 @@ export function registerRun(program: Command): void {
   program
     .command('run')
     .description(
-      'Run a TIVARQ split against a builtin baseline, a model adapter or an adapter command; write predictions.jsonl, report.json and run_manifest.json.',
+      'Run a TIVARQ split against a reference store, a model adapter or an adapter command; write predictions.jsonl, report.json and run_manifest.json.',
     )
     .argument('[command...]', 'adapter command and its arguments, after `--` (speaks tivarq.adapter.v1 on stdin/stdout)')
     .option('--dataset <dir>', 'TIVARQ directory (default: the bundled tivarq-v1 fixtures)')
@@ -359,7 +359,7 @@ export function registerRun(program: Command): void {
     .option('--track <track>', "structured | conversation (default: the builtin's own track, else structured)")
     .option(
       '--adapter <NAME>',
-      `a builtin baseline (${BUILTIN_NAMES.map((name) => `builtin:${name}`).join(', ')}) or a model adapter (${MODEL_ADAPTER_NAMES.map((mode) => `model:${mode}`).join(', ')}; configured by $TIVARQ_BASE_URL, $TIVARQ_MODEL, $TIVARQ_API_KEY, $TIVARQ_TEMPERATURE)`,
+      `a reference store (${REFERENCE_STORE_NAMES.map((name) => `builtin:${name}`).join(', ')}) or a model adapter (${MODEL_ADAPTER_NAMES.map((mode) => `model:${mode}`).join(', ')}; configured by $TIVARQ_BASE_URL, $TIVARQ_MODEL, $TIVARQ_API_KEY, $TIVARQ_TEMPERATURE)`,
     )
     .option('--output <dir>', 'directory for the result files (created if missing; required)')
     .option('--repeat <n>', 'run the split N times: predictions-K.jsonl, report-K.json and aggregate.json (default: 1)')

@@ -8,11 +8,11 @@ import type { TivarqEvent } from '../../tivarq/schema.js'
 import { assertionToWire } from '../protocol.js'
 import type { MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreQuery } from '../types.js'
 import { structuredQuery } from './query.js'
-import { BASELINE_VERSION } from './version.js'
+import { REFERENCE_STORE_VERSION } from './version.js'
 
-/** The oracle baseline: gold resolution over the ingested assertions; scores transition success 1.0. */
+/** The oracle reference store: gold resolution over the ingested assertions; scores transition success 1.0. */
 export class OracleStore implements MemoryStore {
-  readonly capabilities: StoreCapabilities = { tracks: ['structured'], clock: true, history: true, adapterVersion: BASELINE_VERSION }
+  readonly capabilities: StoreCapabilities = { tracks: ['structured'], clock: true, history: true, adapterVersion: REFERENCE_STORE_VERSION }
   private events: Pick<TivarqEvent, 'event_id' | 'assertion'>[] = []
 
   reset(): void {

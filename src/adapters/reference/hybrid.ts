@@ -1,5 +1,5 @@
 /**
- * hybrid (conversation track): the reference hybrid baseline, answering as the
+ * hybrid (conversation track): upstream's reference hybrid store, answering as the
  * upstream harness's `hybrid` does, probe for probe, so that a run here
  * reproduces the published figures (test split: transition success 0.846154 of
  * 195). A keyword reader turns each turn into an assertion (or none); the
@@ -15,7 +15,7 @@
 import { resolveGold } from '../../tivarq/gold.js'
 import type { Assertion, Scope, TivarqEvent } from '../../tivarq/schema.js'
 import type { MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreQuery } from '../types.js'
-import { BASELINE_VERSION } from './version.js'
+import { REFERENCE_STORE_VERSION } from './version.js'
 
 /** Topic phrases in the order they are tried: the first one found in the text names the slot. */
 const TOPIC_PHRASES: readonly (readonly [slot: string, phrase: string])[] = [
@@ -94,9 +94,9 @@ export function readTurn(event: Pick<StoreEvent, 'text' | 'speaker' | 'arrivedAt
   return { op, slot, scope, value, effective_at: dated ? `${dated[0]}T00:00:00Z` : event.arrivedAt }
 }
 
-/** The reference hybrid baseline: keyword-read assertions, answered by the gold resolution (conversation track). */
+/** The hybrid reference store: keyword-read assertions, answered by the gold resolution (conversation track). */
 export class HybridStore implements MemoryStore {
-  readonly capabilities: StoreCapabilities = { tracks: ['conversation'], clock: true, history: true, inspection: true, adapterVersion: BASELINE_VERSION }
+  readonly capabilities: StoreCapabilities = { tracks: ['conversation'], clock: true, history: true, inspection: true, adapterVersion: REFERENCE_STORE_VERSION }
   private events: Pick<TivarqEvent, 'event_id' | 'assertion'>[] = []
   private readonly seen = new Set<string>()
 

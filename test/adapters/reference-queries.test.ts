@@ -1,11 +1,11 @@
 /**
- * A structured-track baseline asked a query it cannot read (no slot, no scope,
+ * A structured-track reference store asked a query it cannot read (no slot, no scope,
  * an unreadable as_of) refuses it, in-process and over the wire, instead of
  * answering `unknown`. hybrid reads its slot and scope from the question.
  */
 import { PassThrough } from 'node:stream'
 import { describe, expect, test } from 'vitest'
-import { BaselineQueryError, builtinAdapter, HybridStore } from '../../src/adapters/baselines/index.js'
+import { ReferenceQueryError, referenceStore, HybridStore } from '../../src/adapters/reference/index.js'
 import { serveNdjson } from '../../src/adapters/serve.js'
 import type { MemoryStore, StoreEvent, StoreQuery } from '../../src/adapters/types.js'
 
@@ -20,7 +20,7 @@ const QUESTION = 'As of 2025-01-05, what is my notification channel for personal
 const GOOD: StoreQuery = { question: QUESTION, asOf: '2025-01-05T00:00:00Z', slot: 'notification_channel', scope: 'personal' }
 
 async function storeOf(name: string): Promise<MemoryStore> {
-  const store = await builtinAdapter(name)()
+  const store = await referenceStore(name)()
   await store.ingest(EVENT)
   return store
 }
@@ -43,11 +43,11 @@ describe.each(['oracle', 'versioned', 'latest'])('builtin:%s', (name) => {
     ['slot', { question: QUESTION, asOf: GOOD.asOf, scope: 'personal' } as StoreQuery, /has no `slot`/],
     ['scope', { question: QUESTION, asOf: GOOD.asOf, slot: 'notification_channel' } as StoreQuery, /has no `scope`/],
     ['asOf', { ...GOOD, asOf: 'last tuesday' }, /cannot read the query's `asOf` \(`as_of` on the wire\): "last tuesday" is not an ISO-8601 instant/],
-  ] as const)('throws BaselineQueryError naming `%s` when it is missing or unreadable', async (field, query, message) => {
+  ] as const)('throws ReferenceQueryError naming `%s` when it is missing or unreadable', async (field, query, message) => {
     const store = await storeOf(name)
     const error = thrown(() => store.query(query))
-    expect(error).toBeInstanceOf(BaselineQueryError)
-    expect(error).toMatchObject({ code: 'BASELINE_QUERY_INVALID', field, message: expect.stringMatching(message) })
+    expect(error).toBeInstanceOf(ReferenceQueryError)
+    expect(error).toMatchObject({ code: 'REFERENCE_QUERY_INVALID', field, message: expect.stringMatching(message) })
     expect((error as Error).message).toContain(`builtin:${name}`)
   })
 })

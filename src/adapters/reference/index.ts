@@ -1,6 +1,7 @@
 /**
- * The five reference baselines (spec section 6), in-process. Each also runs as
- * an NDJSON process: `timegrounded baseline NAME`.
+ * The five reference stores (upstream's baselines, spec section 6), in-process.
+ * Each also runs as an NDJSON process: `timegrounded reference NAME`.
+ * ("Baseline" in timegrounded means only the committed gate file.)
  */
 import { AdapterUsageError } from '../errors.js'
 import type { StoreFactory, Track } from '../types.js'
@@ -10,13 +11,13 @@ import { LatestStore } from './latest.js'
 import { OracleStore } from './oracle.js'
 import { VersionedStore } from './versioned.js'
 
-/** Names of the reference baselines, as `builtin:NAME` and `timegrounded baseline NAME` take them. */
-export const BUILTIN_NAMES = ['oracle', 'versioned', 'latest', 'hybrid', 'hybrid-corrections'] as const
-/** One of `BUILTIN_NAMES`. */
-export type BuiltinName = (typeof BUILTIN_NAMES)[number]
+/** Names of the reference stores, as `--adapter builtin:NAME` and `timegrounded reference NAME` take them. */
+export const REFERENCE_STORE_NAMES = ['oracle', 'versioned', 'latest', 'hybrid', 'hybrid-corrections'] as const
+/** One of `REFERENCE_STORE_NAMES`. */
+export type ReferenceStoreName = (typeof REFERENCE_STORE_NAMES)[number]
 
-/** A reference baseline: what it is, its track, and how to make one. */
-export interface BuiltinAdapter {
+/** A reference store: what it is, its track, and how to make one. */
+export interface ReferenceStoreEntry {
   /** One line for `--help` and the docs. */
   description: string
   /** The track it is meant for. */
@@ -25,8 +26,8 @@ export interface BuiltinAdapter {
   create: StoreFactory
 }
 
-/** Every baseline by name; a name without an entry fails to type-check. */
-export const BUILTIN_ADAPTERS: Readonly<Record<BuiltinName, BuiltinAdapter>> = {
+/** Every reference store by name; a name without an entry fails to type-check. */
+export const REFERENCE_STORES: Readonly<Record<ReferenceStoreName, ReferenceStoreEntry>> = {
   oracle: { description: 'gold resolution over the ingested assertions (should score 1.0)', track: 'structured', create: () => new OracleStore() },
   versioned: { description: 'a bitemporal version table per slot and scope', track: 'structured', create: () => new VersionedStore() },
   latest: { description: 'last write by arrival wins; ignores valid time and expiry', track: 'structured', create: () => new LatestStore() },
@@ -42,20 +43,20 @@ export const BUILTIN_ADAPTERS: Readonly<Record<BuiltinName, BuiltinAdapter>> = {
   },
 }
 
-/** True when `name` is one of `BUILTIN_NAMES`. */
-export function isBuiltinName(name: string): name is BuiltinName {
-  return (BUILTIN_NAMES as readonly string[]).includes(name)
+/** True when `name` is one of `REFERENCE_STORE_NAMES`. */
+export function isReferenceStoreName(name: string): name is ReferenceStoreName {
+  return (REFERENCE_STORE_NAMES as readonly string[]).includes(name)
 }
 
-/** A factory of fresh stores of baseline `name` (named `builtin:NAME`); throws `AdapterUsageError` (`BASELINE_UNKNOWN`) naming the choices. */
-export function builtinAdapter(name: BuiltinName | string): StoreFactory {
-  if (!isBuiltinName(name)) {
+/** A factory of fresh reference stores `name` (named `builtin:NAME`); throws `AdapterUsageError` (`REFERENCE_STORE_UNKNOWN`) naming the choices. */
+export function referenceStore(name: ReferenceStoreName | string): StoreFactory {
+  if (!isReferenceStoreName(name)) {
     throw new AdapterUsageError(
-      'BASELINE_UNKNOWN',
-      `unknown baseline ${JSON.stringify(name)}; choose one of ${BUILTIN_NAMES.join(', ')} (e.g. builtinAdapter('oracle'), or \`--adapter builtin:oracle\` on the command line)`,
+      'REFERENCE_STORE_UNKNOWN',
+      `unknown reference store ${JSON.stringify(name)}; choose one of ${REFERENCE_STORE_NAMES.join(', ')} (e.g. referenceStore('oracle'), or \`--adapter builtin:oracle\` on the command line)`,
     )
   }
-  const create = BUILTIN_ADAPTERS[name].create
+  const create = REFERENCE_STORES[name].create
   const factory: StoreFactory = () => create()
   Object.defineProperty(factory, 'name', { value: `builtin:${name}` })
   return factory
@@ -63,6 +64,6 @@ export function builtinAdapter(name: BuiltinName | string): StoreFactory {
 
 export { OracleStore, VersionedStore, LatestStore, HybridStore, CorrectingHybridStore }
 export { VersionTable } from './versioned.js'
-export { BaselineQueryError, structuredQuery, type BaselineQueryField } from './query.js'
+export { ReferenceQueryError, structuredQuery, type ReferenceQueryField } from './query.js'
 export { extractAssertion, readQuestion } from './hybrid-corrections.js'
 export { readTurn } from './hybrid.js'

@@ -1,5 +1,5 @@
 /**
- * The reference baselines against the published fixtures (spec section 6).
+ * The reference stores against the published fixtures (spec section 6).
  * Reference values: oracle and versioned answer every probe (transition success
  * 1.0 on every split); latest on smoke answers 54 and leaves 6 unsupported, with
  * the upstream figures 0.9 (10) / 0.944444 (54) / 0.083333 (12) / 1.0 (13); on
@@ -8,7 +8,7 @@
  * 0.846154 (195).
  */
 import { beforeAll, describe, expect, test } from 'vitest'
-import { BUILTIN_ADAPTERS, BUILTIN_NAMES, builtinAdapter, extractAssertion, readTurn } from '../../src/adapters/baselines/index.js'
+import { REFERENCE_STORES, REFERENCE_STORE_NAMES, referenceStore, extractAssertion, readTurn } from '../../src/adapters/reference/index.js'
 import { AdapterUsageError } from '../../src/adapters/errors.js'
 import { openPool } from '../../src/adapters/pool.js'
 import { resolveGold, sameAnswer } from '../../src/tivarq/gold.js'
@@ -20,7 +20,7 @@ import type { PredictionRow } from '../../src/tivarq/results.js'
 
 async function runBaseline(name: string, split: Split, track: 'structured' | 'conversation' = 'structured'): Promise<PredictionRow[]> {
   const data = await loadSplit(undefined, split)
-  const pool = await openPool(builtinAdapter(name), { track })
+  const pool = await openPool(referenceStore(name), { track })
   try {
     return await runSplit({ episodes: data.episodes, probes: data.probes, pool, options: { track } })
   } finally {
@@ -43,7 +43,7 @@ describe.each(['oracle', 'versioned'])('%s (structured track)', (name) => {
 
 test('versioned agrees with the gold resolver on every slot, scope and instant of every test episode, not only at the probes', async () => {
   const { episodes } = await loadSplit(undefined, 'test')
-  const store = BUILTIN_ADAPTERS.versioned.create
+  const store = REFERENCE_STORES.versioned.create
   let checked = 0
   for (const episode of episodes) {
     const instance = await store()
@@ -189,10 +189,10 @@ test('the reference reader agrees with the gold annotation on every turn but the
   for (const text of disagreements) expect(text).toMatch(/^Correction: on \d{4}-\d\d-\d\d I actually preferred .+, not .+\. My later choice still stands\.$/)
 })
 
-test('hybrid refuses the structured track, and structured baselines refuse the conversation track', async () => {
-  await expect(openPool(builtinAdapter('hybrid'), { track: 'structured' })).rejects.toMatchObject({ code: 'ADAPTER_REFUSED' })
-  await expect(openPool(builtinAdapter('hybrid-corrections'), { track: 'structured' })).rejects.toMatchObject({ code: 'ADAPTER_REFUSED' })
-  await expect(openPool(builtinAdapter('oracle'), { track: 'conversation' })).rejects.toMatchObject({
+test('hybrid refuses the structured track, and structured reference stores refuse the conversation track', async () => {
+  await expect(openPool(referenceStore('hybrid'), { track: 'structured' })).rejects.toMatchObject({ code: 'ADAPTER_REFUSED' })
+  await expect(openPool(referenceStore('hybrid-corrections'), { track: 'structured' })).rejects.toMatchObject({ code: 'ADAPTER_REFUSED' })
+  await expect(openPool(referenceStore('oracle'), { track: 'conversation' })).rejects.toMatchObject({
     code: 'ADAPTER_REFUSED',
     message: expect.stringContaining('declared tracks [structured], not the requested conversation track'),
   })
@@ -219,19 +219,19 @@ test('the hybrid-corrections extractor reads the assertion of every user turn it
   expect(matched).toBe(total)
 })
 
-test('builtinAdapter names its factories and refuses unknown names', () => {
-  for (const name of BUILTIN_NAMES) expect(builtinAdapter(name).name).toBe(`builtin:${name}`)
+test('referenceStore names its factories and refuses unknown names', () => {
+  for (const name of REFERENCE_STORE_NAMES) expect(referenceStore(name).name).toBe(`builtin:${name}`)
   const error = (() => {
     try {
-      builtinAdapter('nope')
+      referenceStore('nope')
     } catch (e) {
       return e
     }
   })()
   expect(error).toBeInstanceOf(AdapterUsageError)
   expect(error).toMatchObject({
-    code: 'BASELINE_UNKNOWN',
+    code: 'REFERENCE_STORE_UNKNOWN',
     message:
-      'unknown baseline "nope"; choose one of oracle, versioned, latest, hybrid, hybrid-corrections (e.g. builtinAdapter(\'oracle\'), or `--adapter builtin:oracle` on the command line)',
+      'unknown reference store "nope"; choose one of oracle, versioned, latest, hybrid, hybrid-corrections (e.g. referenceStore(\'oracle\'), or `--adapter builtin:oracle` on the command line)',
   })
 })

@@ -10,7 +10,7 @@ import { canonical } from '../../tivarq/gold.js'
 import type { AnswerState, AnswerValue } from '../../tivarq/schema.js'
 import type { MemoryStore, StoreAnswer, StoreAssertion, StoreCapabilities, StoreEvent, StoreQuery } from '../types.js'
 import { structuredQuery } from './query.js'
-import { BASELINE_VERSION } from './version.js'
+import { REFERENCE_STORE_VERSION } from './version.js'
 
 interface Version {
   validFrom: number
@@ -117,9 +117,9 @@ export class VersionTable {
   }
 }
 
-/** The versioned baseline: a bitemporal version table per (slot, scope) over the structured assertions. */
+/** The versioned reference store: a bitemporal version table per (slot, scope) over the structured assertions. */
 export class VersionedStore implements MemoryStore {
-  readonly capabilities: StoreCapabilities = { tracks: ['structured'], clock: true, history: true, adapterVersion: BASELINE_VERSION }
+  readonly capabilities: StoreCapabilities = { tracks: ['structured'], clock: true, history: true, adapterVersion: REFERENCE_STORE_VERSION }
   private readonly table = new VersionTable()
   private now: string | null = null
 

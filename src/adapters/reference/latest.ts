@@ -6,11 +6,11 @@
  */
 import type { MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreQuery } from '../types.js'
 import { structuredQuery } from './query.js'
-import { BASELINE_VERSION } from './version.js'
+import { REFERENCE_STORE_VERSION } from './version.js'
 
-/** The latest baseline: last write by arrival wins per (slot, scope); declares neither clock nor history. */
+/** The latest reference store: last write by arrival wins per (slot, scope); declares neither clock nor history. */
 export class LatestStore implements MemoryStore {
-  readonly capabilities: StoreCapabilities = { tracks: ['structured'], clock: false, history: false, adapterVersion: BASELINE_VERSION }
+  readonly capabilities: StoreCapabilities = { tracks: ['structured'], clock: false, history: false, adapterVersion: REFERENCE_STORE_VERSION }
   private readonly latest = new Map<string, StoreAnswer>()
   private readonly seen = new Set<string>()
 

@@ -15,7 +15,7 @@ import { casefold } from '../../tivarq/gold.js'
 import type { Scope } from '../../tivarq/schema.js'
 import type { MemoryStore, StoreAnswer, StoreAssertion, StoreCapabilities, StoreEvent, StoreQuery } from '../types.js'
 import { VersionTable } from './versioned.js'
-import { BASELINE_VERSION } from './version.js'
+import { REFERENCE_STORE_VERSION } from './version.js'
 
 type Extracted = { op: StoreAssertion['op']; slot?: string; scope?: Scope; value: string | null; replaces?: string }
 
@@ -77,9 +77,9 @@ export function extractAssertion(text: string): Extracted | null {
   return null
 }
 
-/** The hybrid-corrections baseline: extracts an assertion from each turn's text, corrections included, then answers from a version table (conversation track). */
+/** The hybrid-corrections reference store: extracts an assertion from each turn's text, corrections included, then answers from a version table (conversation track). */
 export class CorrectingHybridStore implements MemoryStore {
-  readonly capabilities: StoreCapabilities = { tracks: ['conversation'], clock: true, history: true, adapterVersion: BASELINE_VERSION }
+  readonly capabilities: StoreCapabilities = { tracks: ['conversation'], clock: true, history: true, adapterVersion: REFERENCE_STORE_VERSION }
   private readonly table = new VersionTable()
   /** Where each value was last stated, to place a correction that names only the value it corrects. */
   private readonly placeOfValue = new Map<string, { slot: string; scope: Scope }>()

@@ -3,9 +3,9 @@
 // timed end to end after a warm-up; prints the median. Target: < 0.5 s.
 // Also prints scoreRows alone, the share the scorer takes.
 import { referenceStore } from '../dist/adapters/reference/index.js'
-import { openPool } from '../dist/adapters/pool.js'
+import { openPool } from '../dist/harness/pool.js'
 import { loadSplit } from '../dist/tivarq/dataset.js'
-import { runSplit } from '../dist/tivarq/runner.js'
+import { runSplit } from '../dist/harness/runner.js'
 import { scoreRows } from '../dist/tivarq/score.js'
 import { percentile } from './samples.js'
 

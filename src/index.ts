@@ -93,8 +93,9 @@ export type {
   Track,
 } from './adapters/types.js'
 
-export { openPool } from './adapters/pool.js'
-export type { MemorySource, AdapterInfo, StorePool, StoreLease, LeasedStore, PoolOptions, CloseProblem } from './adapters/pool.js'
+export { openPool } from './harness/pool.js'
+export type { MemorySource } from './adapters/source.js'
+export type { AdapterInfo, StorePool, StoreLease, LeasedStore, PoolOptions, CloseProblem } from './harness/pool.js'
 
 export { commandAdapter, DEFAULT_TIMEOUT_MS } from './adapters/command.js'
 export type { CommandAdapterSpec } from './adapters/command.js'
@@ -151,8 +152,8 @@ export type { ChatEndpoint, ChatMessage, ChatCompletion, ChatUsage, ChatRetry, C
 
 // ─── Running a split ─────────────────────────────────────────────────────────
 
-export { EpisodeRun, runSplit, orderProbes, errorRowFor, RunnerError } from './tivarq/runner.js'
-export type { RunnerOptions, RunSplitInput } from './tivarq/runner.js'
+export { EpisodeRun, runSplit, orderProbes, errorRowFor, RunnerError } from './harness/runner.js'
+export type { RunnerOptions, RunSplitInput } from './harness/runner.js'
 
 export { PREDICTION_KEY_ORDER } from './tivarq/results.js'
 export type { PredictionRow, PredictionBase, AnsweredRow, UnsupportedRow, ErrorRow, Prediction, ReportedUsage, UpdateLag } from './tivarq/results.js'
@@ -204,25 +205,14 @@ export type { SeededRandom, SortedSamples, BootstrapOptions, BootstrapInterval, 
 
 // ─── Result files (predictions, report, run manifest) ────────────────────────
 
-export {
-  RunWriter,
-  PredictionsFile,
-  predictionLine,
-  predictionsText,
-  resultJson,
-  buildRunManifest,
-  manifestEnvironment,
-  harnessCommit,
-  aggregateReports,
-  readPredictions,
-  parsePredictions,
-  repetitionsOf,
-  runFileNames,
-  writeFileAtomic,
-  PredictionsFileError,
-  RUN_MANIFEST_SCHEMA,
-} from './tivarq/output.js'
-export type { RunManifest, RunManifestInput, ManifestCapabilities, RunAggregate, RateSpread, PredictionsIssue } from './tivarq/output.js'
+export { RunWriter, PredictionsFile, predictionLine, predictionsText, resultJson, writeFileAtomic } from './harness/result-files.js'
+export { buildRunManifest, manifestEnvironment, harnessCommit, RUN_MANIFEST_SCHEMA } from './harness/manifest.js'
+export { aggregateReports } from './tivarq/aggregate.js'
+export { readPredictions, parsePredictions, repetitionsOf, PredictionsFileError } from './harness/predictions.js'
+export { runFileNames } from './tivarq/results.js'
+export type { RunManifest, RunManifestInput, ManifestCapabilities } from './harness/manifest.js'
+export type { RunAggregate, RateSpread } from './tivarq/aggregate.js'
+export type { PredictionsIssue } from './harness/predictions.js'
 
 // ─── Reports (pure string renderers) ─────────────────────────────────────────
 

@@ -49,7 +49,9 @@ describe('the framework-free core', () => {
 
   test('reaches the modules it should (the scan follows imports)', () => {
     const reached = [...graph.keys()].map((file) => relative(SRC, file))
-    expect(reached).toEqual(expect.arrayContaining(['tivarq/score.ts', 'tivarq/runner.ts', 'adapters/command.ts', 'timegrounded/run.ts', 'stats/bootstrap.ts']))
+    expect(reached).toEqual(
+      expect.arrayContaining(['tivarq/score.ts', 'harness/runner.ts', 'adapters/command.ts', 'timegrounded/run.ts', 'stats/bootstrap.ts']),
+    )
   })
 
   test('never imports Vitest or anything under src/vitest/', () => {
@@ -63,7 +65,7 @@ describe('the framework-free core', () => {
   })
 
   test('computing modules never write to stdout or stderr (only the CLI and the Vitest reporter do)', () => {
-    const writers = ['tivarq', 'timegrounded', 'stats', 'adapters', 'chat', 'report']
+    const writers = ['tivarq', 'timegrounded', 'stats', 'adapters', 'harness', 'chat', 'report']
       .flatMap((dir) => filesUnder(join(SRC, dir)))
       .filter((file) => /process\.(stdout|stderr)\.write|console\.(log|error|warn|info)\(/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(SRC, file))

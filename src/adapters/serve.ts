@@ -6,7 +6,7 @@
  */
 import type { Readable, Writable } from 'node:stream'
 import { toFault } from './errors.js'
-import { refuseWithoutReset, storeName } from './pool.js'
+import { refuseWithoutReset, storeName } from './source.js'
 import { REQUEST_TYPES, answerToWire, checkAnswer, capabilitiesToWire, eventFromWire, queryFromWire, withDefaults, type WireEvent } from './protocol.js'
 import type { MemoryStore, StoreCapabilities, StoreFactory } from './types.js'
 

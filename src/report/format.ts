@@ -3,7 +3,7 @@
  * denominator, and a null rate is a dash, never a 0.
  */
 import type { DetectionMetrics, Rate, TivarqReport } from '../tivarq/score.js'
-import type { RunAggregate } from '../tivarq/output.js'
+import type { RunAggregate } from '../tivarq/aggregate.js'
 
 /** A score as Python prints it: `1.0`, `0.9`, `0.944444`; `—` for null. */
 export function formatScore(score: number | null): string {

@@ -106,3 +106,13 @@ export const PREDICTION_KEY_ORDER = [
   'update_lag_polls',
   'update_lag_censored',
 ] as const
+
+/**
+ * File names of one repetition (0-based, as in the rows): plain for a single
+ * run; with repeats numbered from 1, as upstream names them (repetition 0
+ * writes `predictions-1.jsonl`).
+ */
+export function runFileNames(repetition: number, repeats: number): { predictions: string; report: string } {
+  if (repeats <= 1) return { predictions: 'predictions.jsonl', report: 'report.json' }
+  return { predictions: `predictions-${repetition + 1}.jsonl`, report: `report-${repetition + 1}.json` }
+}

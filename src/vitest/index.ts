@@ -28,7 +28,7 @@ export type { TimegroundedSuiteOptions } from './suite.js'
 export type { TimegroundedPluginOptions } from './plugin.js'
 export type { TimegroundedReporterOptions, ResolvedReporterOptions } from './options.js'
 export type { SuiteRun, SuiteVerdict, UpdateRequest } from './suite-outcome.js'
-export type { MemorySource } from '../adapters/pool.js'
+export type { MemorySource } from '../adapters/source.js'
 export type { CommandAdapterSpec } from '../adapters/command.js'
 export type {
   MetricName,

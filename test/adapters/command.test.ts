@@ -13,10 +13,10 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { commandAdapter } from '../../src/adapters/command.js'
 import { AdapterRefusedError, AdapterStartError, AdapterUsageError } from '../../src/adapters/errors.js'
-import { openPool } from '../../src/adapters/pool.js'
+import { openPool } from '../../src/harness/pool.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
-import { runSplit } from '../../src/tivarq/runner.js'
+import { runSplit } from '../../src/harness/runner.js'
 
 const FAULT_ADAPTER = fileURLToPath(new URL('../fixtures/adapters/fault-adapter.mjs', import.meta.url))
 const FAULTY = 'reversal-00'

@@ -8,11 +8,11 @@
  */
 import { describe, expect, test } from 'vitest'
 import { modelAdapter, type ModelAdapterOptions, type ModelMode } from '../../src/adapters/models/index.js'
-import { openPool, type AdapterInfo } from '../../src/adapters/pool.js'
+import { openPool, type AdapterInfo } from '../../src/harness/pool.js'
 import type { ChatRetry } from '../../src/chat/client.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
-import { runSplit } from '../../src/tivarq/runner.js'
+import { runSplit } from '../../src/harness/runner.js'
 import type { Episode, Split } from '../../src/tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
 import { startChatServer, type ChatResponder, type ChatServer } from '../support/chat-server.js'

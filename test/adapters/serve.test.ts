@@ -8,12 +8,12 @@ import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { REFERENCE_STORES, REFERENCE_STORE_NAMES, referenceStore } from '../../src/adapters/reference/index.js'
 import { commandAdapter } from '../../src/adapters/command.js'
-import { openPool } from '../../src/adapters/pool.js'
+import { openPool } from '../../src/harness/pool.js'
 import { serveNdjson } from '../../src/adapters/serve.js'
 import type { MemoryStore, StoreFactory } from '../../src/adapters/types.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
-import { runSplit } from '../../src/tivarq/runner.js'
+import { runSplit } from '../../src/harness/runner.js'
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
 

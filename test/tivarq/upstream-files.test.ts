@@ -5,7 +5,10 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { aggregateReports, buildRunManifest, predictionsText, readPredictions, repetitionsOf, resultJson } from '../../src/tivarq/output.js'
+import { aggregateReports } from '../../src/tivarq/aggregate.js'
+import { buildRunManifest } from '../../src/harness/manifest.js'
+import { predictionsText, resultJson } from '../../src/harness/result-files.js'
+import { readPredictions, repetitionsOf } from '../../src/harness/predictions.js'
 import { loadSplit } from '../../src/tivarq/dataset.js'
 import { scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
 

@@ -8,24 +8,18 @@ import type { Command } from 'commander'
 import { REFERENCE_STORES, REFERENCE_STORE_NAMES, referenceStore, isReferenceStoreName } from '../../adapters/reference/index.js'
 import { DEFAULT_TIMEOUT_MS, commandAdapter, describeCommand } from '../../adapters/command.js'
 import { isModelAdapterName, MODEL_ADAPTER_NAMES, MODEL_ADAPTERS, modelAdapter, type ModelMode } from '../../adapters/models/index.js'
-import { openPool, type CloseProblem, type MemorySource, type StorePool } from '../../adapters/pool.js'
+import { openPool, type CloseProblem, type StorePool } from '../../harness/pool.js'
+import type { MemorySource } from '../../adapters/source.js'
 import { TRACKS } from '../../adapters/protocol.js'
 import type { Track } from '../../adapters/types.js'
 import { TimegroundedError } from '../../errors.js'
 import { loadSplit, loadVariantSplit, MANIFEST_FILE } from '../../tivarq/dataset.js'
-import {
-  aggregateReports,
-  buildRunManifest,
-  closeErrorRecords,
-  harnessCommit,
-  manifestEnvironment,
-  runFileNames,
-  RunWriter,
-  type PredictionsFile,
-  type RunManifest,
-} from '../../tivarq/output.js'
+import { aggregateReports } from '../../tivarq/aggregate.js'
+import { buildRunManifest, closeErrorRecords, harnessCommit, manifestEnvironment, type RunManifest } from '../../harness/manifest.js'
+import { runFileNames } from '../../tivarq/results.js'
+import { RunWriter, type PredictionsFile } from '../../harness/result-files.js'
 import type { PredictionRow } from '../../tivarq/results.js'
-import { runSplit } from '../../tivarq/runner.js'
+import { runSplit } from '../../harness/runner.js'
 import { SPLITS, type Split } from '../../tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import { describeVariant } from '../../tivarq/variant.js'

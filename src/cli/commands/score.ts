@@ -7,7 +7,10 @@
  */
 import type { Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
-import { aggregateReports, readPredictions, repetitionsOf, runFileNames, RunWriter } from '../../tivarq/output.js'
+import { aggregateReports } from '../../tivarq/aggregate.js'
+import { readPredictions, repetitionsOf } from '../../harness/predictions.js'
+import { runFileNames } from '../../tivarq/results.js'
+import { RunWriter } from '../../harness/result-files.js'
 import { DATASET_SEED } from '../../tivarq/schema.js'
 import { scoreRows } from '../../tivarq/score.js'
 import type { PredictionRow } from '../../tivarq/results.js'

@@ -4,10 +4,10 @@
  * real in-process store fails, over the published smoke split.
  */
 import { beforeAll, expect, test } from 'vitest'
-import { openPool } from '../../src/adapters/pool.js'
+import { openPool } from '../../src/harness/pool.js'
 import type { MemoryStore } from '../../src/adapters/types.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
-import { errorRowFor, runSplit } from '../../src/tivarq/runner.js'
+import { errorRowFor, runSplit } from '../../src/harness/runner.js'
 
 let smoke: LoadedSplit
 beforeAll(async () => {

@@ -5,8 +5,8 @@
  * fails only with an `AdapterFault`. Data crosses into in-process stores as
  * fresh copies, and answers come back as fresh copies.
  */
-import { AdapterProcess, DEFAULT_TIMEOUT_MS, checkTimeoutMs, describeCommand, type CommandAdapterSpec } from './command.js'
-import { AdapterFault, AdapterRefusedError, AdapterStartError, AdapterUsageError, PoolClosedError, showArgument, toFault } from './errors.js'
+import { AdapterProcess, DEFAULT_TIMEOUT_MS, checkTimeoutMs, describeCommand, type CommandAdapterSpec } from '../adapters/command.js'
+import { AdapterFault, AdapterRefusedError, AdapterStartError, AdapterUsageError, PoolClosedError, showArgument, toFault } from '../adapters/errors.js'
 import {
   PROTOCOL,
   answerFromWire,
@@ -17,13 +17,9 @@ import {
   resetRequest,
   withDefaults,
   type DeclaredCapabilities,
-} from './protocol.js'
-import type { EpisodeContext, MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreFactory, StoreQuery, Track } from './types.js'
-
-export { commandAdapter, type CommandAdapterSpec } from './command.js'
-
-/** Anything the harness can run: a store object, a factory of stores, or an adapter command. */
-export type MemorySource = MemoryStore | StoreFactory | CommandAdapterSpec
+} from '../adapters/protocol.js'
+import { describeValue, isCommandSpec, isMemoryStore, type MemorySource, refuseWithoutReset, storeName } from '../adapters/source.js'
+import type { EpisodeContext, MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreFactory, StoreQuery, Track } from '../adapters/types.js'
 
 /** Who is under test, as recorded in the run manifest. */
 export interface AdapterInfo {
@@ -103,28 +99,6 @@ export async function openPool(source: MemorySource, options: PoolOptions): Prom
   )
 }
 
-/** A short description of a value for messages: its type, and for an object which methods it lacks. */
-function describeValue(value: unknown): string {
-  if (value === null || value === undefined) return String(value)
-  if (Array.isArray(value)) return 'an array'
-  if (typeof value !== 'object') return `${typeof value} ${showArgument(value)}`
-  const missing = (['ingest', 'query'] as const).filter((method) => typeof (value as Record<string, unknown>)[method] !== 'function')
-  return `an object without ${missing.join(' and ')}()`
-}
-
-/** The least a store must have: an object with `ingest()` and `query()`. */
-function isMemoryStore(value: unknown): value is MemoryStore {
-  return (
-    value !== null && typeof value === 'object' && typeof (value as MemoryStore).ingest === 'function' && typeof (value as MemoryStore).query === 'function'
-  )
-}
-
-function isCommandSpec(source: MemorySource): source is CommandAdapterSpec {
-  return (
-    typeof source === 'object' && source !== null && (source as CommandAdapterSpec).kind === 'command' && Array.isArray((source as CommandAdapterSpec).argv)
-  )
-}
-
 // ------------------------------------------------------------ shared parts
 
 function refuseUnlessFit(declared: DeclaredCapabilities, track: Track, who: string, raw: unknown): void {
@@ -169,19 +143,19 @@ function withConfigs<T extends { modelConfig?: Record<string, unknown>; promptCo
   return target
 }
 
-/** A counting gate: at most `capacity` holders; waiters are served first come, first served. */
-class Gate {
+/** A counting semaphore: at most `capacity` holders; waiters are served first come, first served. */
+class Semaphore {
   private held = 0
   private readonly waiters: (() => void)[] = []
   constructor(private readonly capacity: number) {}
-  async enter(): Promise<void> {
+  async acquire(): Promise<void> {
     if (this.held < this.capacity) {
       this.held++
       return
     }
     await new Promise<void>((resolve) => this.waiters.push(resolve))
   }
-  leave(): void {
+  release(): void {
     const next = this.waiters.shift()
     if (next) next()
     else this.held--
@@ -203,16 +177,16 @@ function checkTimeout(value: number | undefined, where: string): number {
   return checkTimeoutMs(value, where, 'ADAPTER_OPTION_INVALID') ?? DEFAULT_TIMEOUT_MS
 }
 
-/** Base of the pools: who is under test, leasing through a gate, closing once. */
-abstract class GatedPool<Resource> implements StorePool {
+/** Base of the pools: who is under test, leasing through a semaphore, closing once. */
+abstract class LeasingPool<Resource> implements StorePool {
   private closed = false
   private readonly closeProblems: CloseProblem[] = []
-  protected readonly gate: Gate
+  protected readonly leases: Semaphore
   constructor(
     capacity: number,
     private readonly adapterInfo: AdapterInfo,
   ) {
-    this.gate = new Gate(capacity)
+    this.leases = new Semaphore(capacity)
   }
   info(): AdapterInfo {
     return structuredClone(this.adapterInfo)
@@ -237,12 +211,12 @@ abstract class GatedPool<Resource> implements StorePool {
       throw new PoolClosedError(
         `pool \`${this.info().name}\` is closed, so it cannot lease a store for episode ${context.episodeId}; open a new one with openPool(), and close a pool only after its last run.`,
       )
-    await this.gate.enter()
+    await this.leases.acquire()
     let resource: Resource
     try {
       resource = await this.take()
     } catch (error) {
-      this.gate.leave()
+      this.leases.release()
       throw toFault(error, 'starting the store')
     }
     const store = this.storeOf(resource)
@@ -251,7 +225,7 @@ abstract class GatedPool<Resource> implements StorePool {
     } catch (error) {
       const fault = toFault(error, 'store.reset')
       await this.giveBack(resource, fault.fatal, context.episodeId)
-      this.gate.leave()
+      this.leases.release()
       throw fault
     }
     let released = false
@@ -263,7 +237,7 @@ abstract class GatedPool<Resource> implements StorePool {
         try {
           await this.giveBack(resource, options?.broken === true, context.episodeId)
         } finally {
-          this.gate.leave()
+          this.leases.release()
           if (this.closed) await this.closeIdle()
         }
       },
@@ -333,29 +307,8 @@ function wrapStore(store: MemoryStore, declared: DeclaredCapabilities, timeoutMs
   }
 }
 
-/**
- * Spec: memory persists across the turns of one episode only. One store object
- * serves every episode (in process, or behind `serveNdjson`), so without
- * `reset()` it would carry facts into the next one: refused with `AdapterRefusedError`.
- */
-export function refuseWithoutReset(store: MemoryStore, name: string, declared: unknown): void {
-  if (typeof store.reset === 'function') return
-  throw new AdapterRefusedError(
-    `store \`${name}\` has no reset() method, but one store object serves every episode and memory must not outlive its episode. Add reset() that forgets everything, or pass a factory, e.g. \`() => createStore()\`.`,
-    declared,
-  )
-}
-
-/** A store's or factory's name for messages: its `name`, else its class, else `fallback`. */
-export function storeName(source: object, fallback: string): string {
-  const name = (source as { name?: unknown }).name
-  if (typeof name === 'string' && name !== '') return name
-  const constructorName = (source as { constructor?: { name?: string } }).constructor?.name
-  return constructorName && constructorName !== 'Object' && constructorName !== 'Function' ? constructorName : fallback
-}
-
 /** One store object, leased to one episode at a time and reset between them. */
-class SingleStorePool extends GatedPool<LeasedStore> {
+class SingleStorePool extends LeasingPool<LeasedStore> {
   private constructor(
     private readonly wrapped: LeasedStore,
     adapterInfo: AdapterInfo,
@@ -398,7 +351,7 @@ async function makeStore(factory: StoreFactory, timeoutMs: number): Promise<Memo
 }
 
 /** A fresh store per episode. */
-class FactoryPool extends GatedPool<LeasedStore> {
+class FactoryPool extends LeasingPool<LeasedStore> {
   private spare: LeasedStore | null
   private constructor(
     private readonly factory: StoreFactory,
@@ -472,7 +425,7 @@ interface Worker {
 }
 
 /** Up to `concurrency` adapter processes; a dead one is replaced at the next lease. */
-class CommandPool extends GatedPool<Worker> {
+class CommandPool extends LeasingPool<Worker> {
   private readonly idle: Worker[] = []
   private readonly everyone = new Set<Worker>()
   private constructor(

@@ -9,12 +9,12 @@ import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AdapterFault, toFault } from '../adapters/errors.js'
 import { TimegroundedError } from '../errors.js'
-import type { StoreLease, StorePool } from '../adapters/pool.js'
+import type { StoreLease, StorePool } from './pool.js'
 import type { StoreAnswer, Track } from '../adapters/types.js'
 import { storeEvent, storeQuery } from '../adapters/views.js'
-import { sameAnswer } from './gold.js'
-import type { AnsweredRow, ErrorRow, Prediction, PredictionBase, PredictionRow, UnsupportedRow, UpdateLag } from './results.js'
-import type { Episode, Probe } from './schema.js'
+import { sameAnswer } from '../tivarq/gold.js'
+import type { AnsweredRow, ErrorRow, Prediction, PredictionBase, PredictionRow, UnsupportedRow, UpdateLag } from '../tivarq/results.js'
+import type { Episode, Probe } from '../tivarq/schema.js'
 
 /** How the runner asks a split's probes. */
 export interface RunnerOptions {

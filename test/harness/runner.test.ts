@@ -4,12 +4,12 @@
  */
 import { beforeAll, describe, expect, test } from 'vitest'
 import { referenceStore } from '../../src/adapters/reference/index.js'
-import { openPool } from '../../src/adapters/pool.js'
+import { openPool } from '../../src/harness/pool.js'
 import type { MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreQuery } from '../../src/adapters/types.js'
 import { resolveGold } from '../../src/tivarq/gold.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
-import { EpisodeRun, RunnerError, orderProbes, runSplit, type RunnerOptions } from '../../src/tivarq/runner.js'
+import { EpisodeRun, RunnerError, orderProbes, runSplit, type RunnerOptions } from '../../src/harness/runner.js'
 import { computeMetrics } from '../../src/tivarq/score.js'
 import type { Episode, Probe } from '../../src/tivarq/schema.js'
 

@@ -4,7 +4,7 @@ import { expect, test } from 'vitest'
 import { commandAdapter } from '../../src/adapters/command.js'
 import { AdapterRefusedError, AdapterUsageError, PoolClosedError } from '../../src/adapters/errors.js'
 import { TimegroundedError } from '../../src/errors.js'
-import { openPool } from '../../src/adapters/pool.js'
+import { openPool } from '../../src/harness/pool.js'
 import type { MemoryStore } from '../../src/adapters/types.js'
 
 const FAULT_ADAPTER = fileURLToPath(new URL('../fixtures/adapters/fault-adapter.mjs', import.meta.url))

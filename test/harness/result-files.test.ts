@@ -3,20 +3,15 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import {
-  aggregateReports,
-  buildRunManifest,
-  harnessCommit,
-  manifestEnvironment,
-  parsePredictions,
-  readPredictions,
-  RunWriter,
-  runFileNames,
-} from '../../src/tivarq/output.js'
+import { aggregateReports } from '../../src/tivarq/aggregate.js'
+import { buildRunManifest, harnessCommit, manifestEnvironment } from '../../src/harness/manifest.js'
+import { parsePredictions, readPredictions } from '../../src/harness/predictions.js'
+import { RunWriter } from '../../src/harness/result-files.js'
+import { runFileNames } from '../../src/tivarq/results.js'
 import { bundledDatasetDir } from '../../src/tivarq/dataset.js'
 import { scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
 import { printable } from '../../src/tivarq/row-issues.js'
-import { baseOf, simulatedRows } from './score-fixtures.js'
+import { baseOf, simulatedRows } from '../tivarq/score-fixtures.js'
 
 const work = mkdtempSync(join(tmpdir(), 'tg-output-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))

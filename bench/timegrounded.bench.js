@@ -8,7 +8,8 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from '
 import { once } from 'node:events'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { readLongMemEval, GroundingTally, runProbeVersusControl, honestAgent, deterministicJudge, timeGroundedCorpus } from '../dist/index.js'
+import { readLongMemEval, runProbeVersusControl, honestAgent, deterministicJudge, timeGroundedCorpus } from '../dist/index.js'
+import { GroundingTally } from '../dist/timegrounded/grounding.js'
 import { median } from './samples.js'
 
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`

@@ -92,7 +92,7 @@ describe('the packed tarball', () => {
     )
     const result = run(process.execPath, ['--enable-source-maps', 'frame.mjs'], project)
     expect(result.status, explain(result)).toBe(0)
-    const frame = /\((\S+\/node_modules\/timegrounded\/src\/adapters\/pool\.ts):(\d+):\d+\)/.exec(result.stdout)
+    const frame = /\((\S+\/node_modules\/timegrounded\/src\/harness\/pool\.ts):(\d+):\d+\)/.exec(result.stdout)
     expect(frame, result.stdout).not.toBeNull()
     const line = readFileSync(frame![1]!, 'utf8').split('\n')[Number(frame![2]) - 1]
     expect(line).toContain('throw new AdapterUsageError(')

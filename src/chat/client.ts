@@ -8,7 +8,7 @@
  * `ChatEndpointError` whose code says why.
  */
 import { z } from 'zod'
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import { isRetryableStatus, retryAfterMs, retryWaitMs } from './retry.js'
 
 /** Where and how to reach a chat-completions endpoint. */
@@ -82,18 +82,8 @@ export interface ChatRequestOptions {
   jsonObject?: boolean
 }
 
-/** Why a chat completion failed for good. */
-export type ChatErrorCode =
-  /** No connection (refused, DNS, reset). */
-  | 'CHAT_UNREACHABLE'
-  /** No reply within `timeoutMs`. */
-  | 'CHAT_TIMEOUT'
-  /** 429 on every attempt. */
-  | 'CHAT_RATE_LIMITED'
-  /** Another HTTP error: a 4xx at once, or a 5xx on every attempt. */
-  | 'CHAT_HTTP_ERROR'
-  /** A 2xx reply that is not a chat completion with a text choice. */
-  | 'CHAT_REPLY_INVALID'
+/** Why a chat completion failed for good (each code is described in `ErrorCodes`). */
+export type ChatErrorCode = CodeOf<'ChatEndpointError'>
 
 /** How to fix each failure, appended to the message. */
 const FIXES: Record<ChatErrorCode, string> = {
@@ -105,8 +95,7 @@ const FIXES: Record<ChatErrorCode, string> = {
 }
 
 /** The endpoint failed for good; `code` says why (see `ChatErrorCode`). */
-export class ChatEndpointError extends TimegroundedError {
-  declare readonly code: ChatErrorCode
+export class ChatEndpointError extends TimegroundedError<CodeOf<'ChatEndpointError'>> {
   readonly url: string
   readonly attempts: number
   readonly status: number | null

@@ -3,7 +3,7 @@
  * pure function of what the command found, so a CI script can branch on it.
  */
 import { InvalidArgumentError } from 'commander'
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import type { ValidationResult } from '../tivarq/validate.js'
 
@@ -28,7 +28,7 @@ export function validationExitCode(result: ValidationResult): ExitCode {
 }
 
 /** A command line the user must fix (code `USAGE`, exit 2). */
-export class UsageError extends TimegroundedError {
+export class UsageError extends TimegroundedError<CodeOf<'UsageError'>> {
   constructor(message: string) {
     super('USAGE', message)
   }

@@ -345,7 +345,7 @@ async function makeStore(factory: StoreFactory, timeoutMs: number): Promise<Memo
   const store: unknown = await invoke('the store factory', timeoutMs, factory)
   if (isMemoryStore(store)) return store
   throw new AdapterFault(
-    'ADAPTER_START_FAILED',
+    'ADAPTER_RESTART_FAILED',
     `the store factory returned ${describeValue(store)}, not a MemoryStore; return an object with ingest() and query() (awaited if the factory is async)`,
   )
 }
@@ -462,8 +462,8 @@ class CommandPool extends LeasingPool<Worker> {
       return { worker: { process, store: processStore(process, declared) }, declared }
     } catch (error) {
       process.kill()
-      if (error instanceof AdapterFault && error.code !== 'ADAPTER_START_FAILED') {
-        throw new AdapterFault('ADAPTER_START_FAILED', `the capabilities handshake failed: ${error.message}`)
+      if (error instanceof AdapterFault && error.code !== 'ADAPTER_RESTART_FAILED') {
+        throw new AdapterFault('ADAPTER_RESTART_FAILED', `the capabilities handshake failed: ${error.message}`)
       }
       throw error
     }
@@ -480,7 +480,7 @@ class CommandPool extends LeasingPool<Worker> {
       return worker
     } catch (error) {
       // A restarted process that refuses is as broken as one that does not start.
-      throw error instanceof AdapterFault ? error : new AdapterFault('ADAPTER_START_FAILED', `restarting the adapter failed: ${(error as Error).message}`)
+      throw error instanceof AdapterFault ? error : new AdapterFault('ADAPTER_RESTART_FAILED', `restarting the adapter failed: ${(error as Error).message}`)
     }
   }
 

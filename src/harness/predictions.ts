@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { describeFound, issuePath, printable, valueAt, withArticle } from '../tivarq/row-issues.js'
 import { answerValueSchema, CAPABILITIES, PHASES, ROLES, STATES } from '../tivarq/schema.js'
@@ -20,7 +20,7 @@ export interface PredictionsIssue {
 }
 
 /** A predictions file could not be read (code `PREDICTIONS_INVALID`); `issues` lists every problem found. */
-export class PredictionsFileError extends TimegroundedError {
+export class PredictionsFileError extends TimegroundedError<CodeOf<'PredictionsFileError'>> {
   constructor(
     readonly file: string,
     readonly issues: readonly PredictionsIssue[],

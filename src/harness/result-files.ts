@@ -10,7 +10,7 @@
  */
 import { closeSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import type { RunAggregate } from '../tivarq/aggregate.js'
 import { prettyJson, pythonJsonLine } from '../tivarq/canonical-json.js'
 import { PREDICTION_KEY_ORDER, type PredictionRow, runFileNames } from '../tivarq/results.js'
@@ -50,6 +50,13 @@ export function resultJson(value: unknown): string {
   return prettyJson(value, { sortKeys: false, ensureAscii: true })
 }
 
+/** A row was appended to a predictions file already closed. */
+class PredictionsClosedError extends TimegroundedError<CodeOf<'PredictionsClosedError'>> {
+  constructor(message: string) {
+    super('PREDICTIONS_CLOSED', message)
+  }
+}
+
 /** An open predictions file: one line per row, written at once. */
 export class PredictionsFile {
   private fd: number | null
@@ -61,7 +68,7 @@ export class PredictionsFile {
 
   /** Append one row (`predictionLine`). */
   append(row: PredictionRow): void {
-    if (this.fd === null) throw new TimegroundedError('PREDICTIONS_CLOSED', `${this.path} is closed; open a new PredictionsFile to write more rows.`)
+    if (this.fd === null) throw new PredictionsClosedError(`${this.path} is closed; open a new PredictionsFile to write more rows.`)
     writeSync(this.fd, `${predictionLine(row)}\n`)
     this.written.push(row)
   }

@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AdapterFault, toFault } from '../adapters/errors.js'
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import type { StoreLease, StorePool } from './pool.js'
 import type { StoreAnswer, Track } from '../adapters/types.js'
 import { storeEvent, storeQuery } from '../adapters/views.js'
@@ -29,8 +29,7 @@ export interface RunnerOptions {
 }
 
 /** Misuse of the runner (not an adapter fault): probes out of order, or not of this episode. */
-export class RunnerError extends TimegroundedError {
-  declare readonly code: 'PROBE_OUT_OF_ORDER' | 'PROBE_NOT_IN_EPISODE' | 'PROBE_INDEX_OUT_OF_RANGE' | 'RUNNER_OPTION_INVALID'
+export class RunnerError extends TimegroundedError<CodeOf<'RunnerError'>> {
   constructor(code: RunnerError['code'], message: string) {
     super(code, message)
   }

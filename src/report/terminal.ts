@@ -5,10 +5,10 @@ import type { PredictionRow } from '../tivarq/results.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import {
   describeBootstrap,
+  detectionLines,
   familyRows,
   formatCompleteness,
   formatCounts,
-  formatDetection,
   formatInterval,
   formatMs,
   formatRate,
@@ -50,7 +50,7 @@ export function renderReport(report: TivarqReport, options: RenderOptions = {}):
   const m = report.metrics
   const lines: string[] = [c.bold(options.title ?? 'TIVARQ report'), '']
   const headline = headlineMetrics(report)
-  const width = Math.max(...headline.map((h) => h.label.length), 'Clarification'.length) + 2
+  const width = Math.max(...headline.map((h) => h.label.length), ...detectionLines(report).map((d) => d.label.length)) + 2
   for (const [i, h] of headline.entries()) {
     const value = formatRate(h.rate)
     let line = `  ${h.label.padEnd(width)}${i === 0 ? c.bold(value) : value}`
@@ -58,8 +58,7 @@ export function renderReport(report: TivarqReport, options: RenderOptions = {}):
     if (h.better === 'lower') line += c.dim('   lower is better')
     lines.push(line)
   }
-  lines.push(`  ${'Clarification'.padEnd(width)}${formatDetection(m.clarification)}`)
-  lines.push(`  ${'Abstention'.padEnd(width)}${formatDetection(m.abstention)}`)
+  for (const detection of detectionLines(report)) lines.push(`  ${detection.label.padEnd(width)}${detection.text}`)
   lines.push(`  ${'Query latency'.padEnd(width)}p50 ${formatMs(m.query_latency_ms.p50)}, p95 ${formatMs(m.query_latency_ms.p95)}`)
   const lag = m.update_lag_ms
   if (lag.observed + lag.censored > 0) {

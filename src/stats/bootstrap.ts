@@ -3,7 +3,7 @@
  * recompute a statistic on each resample, and read the interval off the sorted
  * resampled values with the percentile index rule of `quantile.ts`.
  */
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import { seededRandom } from './random.js'
 import { mean, quantileSorted, sortSamples } from './quantile.js'
 
@@ -35,7 +35,7 @@ export interface BootstrapInterval {
 }
 
 /** Thrown for a bootstrap option out of range (code `BOOTSTRAP_OPTION_INVALID`). */
-export class BootstrapOptionError extends TimegroundedError {
+export class BootstrapOptionError extends TimegroundedError<CodeOf<'BootstrapOptionError'>> {
   constructor(message: string) {
     super('BOOTSTRAP_OPTION_INVALID', message)
   }

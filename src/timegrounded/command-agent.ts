@@ -17,7 +17,7 @@
  */
 import { AdapterProcess, commandAdapter, describeCommand, DEFAULT_TIMEOUT_MS } from '../adapters/command.js'
 import type { WireRequest } from '../adapters/protocol.js'
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import type { AnswerContext, TimeGroundedAgent, TimestampedHistoryAgent } from './agent.js'
 import type { TimestampedHistory } from './grounding.js'
 
@@ -25,7 +25,7 @@ import type { TimestampedHistory } from './grounding.js'
 export const AGENT_PROTOCOL = 'timegrounded.agent.v1'
 
 /** The command agent could not be started or refused the protocol (code `AGENT_START_FAILED`). */
-export class AgentStartError extends TimegroundedError {
+export class AgentStartError extends TimegroundedError<CodeOf<'AgentStartError'>> {
   constructor(message: string) {
     super('AGENT_START_FAILED', message)
   }

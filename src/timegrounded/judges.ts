@@ -5,7 +5,7 @@
  * temporal-reasoning instructions, and its prompt template is fingerprinted
  * so that a change of wording is visible in every result.
  */
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import { sha256Hex } from '../tivarq/dataset-files.js'
 import { daysBetween, isoDay, MONTH_NAMES } from './dates.js'
 import { ChatEndpointError, chatCompletion, type ChatEndpoint } from '../chat/client.js'
@@ -192,8 +192,7 @@ export function renderJudgePrompt(entry: LongMemEvalEntry, response: string): st
 }
 
 /** The judge endpoint stopped answering; later judgments fail at once (code `JUDGE_UNREACHABLE`). */
-export class JudgeUnreachableError extends TimegroundedError {
-  declare readonly code: 'JUDGE_UNREACHABLE'
+export class JudgeUnreachableError extends TimegroundedError<CodeOf<'JudgeUnreachableError'>> {
   readonly url: string
   constructor(url: string, failures: number, lastDetail: string, urlOption: string) {
     super(

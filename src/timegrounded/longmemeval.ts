@@ -12,7 +12,7 @@ import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { z } from 'zod'
 import streamArray from 'stream-json/streamers/stream-array.js'
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import { renderPath, withArticle } from '../tivarq/row-issues.js'
 
 /** One turn of a haystack session. */
@@ -79,8 +79,15 @@ export interface LongMemEvalIssue {
   message: string
 }
 
+/** A LongMemEval-shaped file cannot be read at all: missing, a directory, or not readable. */
+export class LongMemEvalReadError extends TimegroundedError<CodeOf<'LongMemEvalReadError'>> {
+  constructor(message: string, cause: unknown) {
+    super('LONGMEMEVAL_UNREADABLE', message, { cause })
+  }
+}
+
 /** Thrown when a LongMemEval-shaped file is invalid (code `LONGMEMEVAL_INVALID`); `issues` lists what was found. */
-export class LongMemEvalDatasetError extends TimegroundedError {
+export class LongMemEvalDatasetError extends TimegroundedError<CodeOf<'LongMemEvalDatasetError'>> {
   readonly source: string
   readonly issues: readonly LongMemEvalIssue[]
   readonly omittedIssues: number
@@ -248,9 +255,7 @@ export async function readLongMemEval(file: string, options: ReadLongMemEvalOpti
     if (error instanceof TimegroundedError) throw error
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {
-      throw new TimegroundedError('LONGMEMEVAL_UNREADABLE', `cannot read LongMemEval dataset ${file} (${code}); check the \`--dataset\` path.`, {
-        cause: error,
-      })
+      throw new LongMemEvalReadError(`cannot read LongMemEval dataset ${file} (${code}); check the \`--dataset\` path.`, error)
     }
     const reason = error instanceof Error ? error.message : String(error)
     // The parser says "has expected …" only when the input ended while it still waited for more: a cut-off file.

@@ -85,7 +85,8 @@ export interface GroundedRunOptions {
   onRow?: (row: QuestionRow) => void
 }
 
-const DEFAULT_AGENT_TIMEOUT_MS = 120_000
+/** Milliseconds one agent call may take. @default 120000 */
+export const DEFAULT_AGENT_TIMEOUT_MS = 120_000
 /** Milliseconds one grading may take (`judgeTimeoutMs`): longer than the LLM judge's own worst case (4 attempts of 60 s plus backoff), so it only stops a judge that never settles. @default 600000 */
 export const DEFAULT_JUDGE_TIMEOUT_MS = 600_000
 

@@ -7,7 +7,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import { canonicalJsonLine, prettyJson } from './canonical-json.js'
 import { MANIFEST_FILE, episodesFileName, probesFileName, sha256Hex } from './dataset-files.js'
 import { resolveGold, sameAnswer } from './gold.js'
@@ -48,7 +48,7 @@ export interface GeneratedDataset {
 }
 
 /** A probe whose template disagrees with the gold resolver (code `GENERATOR_GOLD_MISMATCH`): the template is wrong, not the data. */
-export class GeneratorGoldMismatchError extends TimegroundedError {
+export class GeneratorGoldMismatchError extends TimegroundedError<CodeOf<'GeneratorGoldMismatchError'>> {
   readonly probeId: string
   constructor(probeId: string, intended: unknown, gold: unknown) {
     super(

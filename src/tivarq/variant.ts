@@ -7,7 +7,7 @@
  * switched off leaves the others' draws as they were.
  */
 import { seededRandom, type SeededRandom } from '../stats/random.js'
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import {
   DAY_MS,
   PHRASE_KEYS,
@@ -66,7 +66,7 @@ const SWITCH_OF: Readonly<Record<VariationName, keyof VariationSwitches>> = {
 }
 
 /** A variant option that cannot work (code `VARIANT_OPTION_INVALID`). */
-export class VariantOptionError extends TimegroundedError {
+export class VariantOptionError extends TimegroundedError<CodeOf<'VariantOptionError'>> {
   constructor(message: string) {
     super('VARIANT_OPTION_INVALID', message)
   }

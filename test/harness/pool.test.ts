@@ -128,7 +128,7 @@ test('a factory that returns something other than a store is refused, naming wha
   const pool = await openPool(laterNull, { track: 'structured' })
   await (await pool.acquire(context)).release()
   await expect(pool.acquire(context)).rejects.toMatchObject({
-    code: 'ADAPTER_START_FAILED',
+    code: 'ADAPTER_RESTART_FAILED',
     message: 'the store factory returned null, not a MemoryStore; return an object with ingest() and query() (awaited if the factory is async)',
   })
   // The failed lease gave its slot back: the pool still leases.

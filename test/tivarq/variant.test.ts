@@ -23,7 +23,7 @@ import { FAMILIES, SPLITS, type Episode, type Split } from '../../src/tivarq/sch
 import { scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
 import { validateDataset } from '../../src/tivarq/validate.js'
 import { VARIATIONS, VariantOptionError, type VariantOptions } from '../../src/tivarq/variant.js'
-import { datasetHashOf } from '../../src/vitest/suite.js'
+import { datasetHashOf } from '../../src/suite/baseline.js'
 import { ReplayingStore } from '../fixtures/stores/replaying-store.js'
 
 const seven = generateDataset({ variant: 7 })

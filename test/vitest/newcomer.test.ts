@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { basicScenarios, FIXTURES, runVitest } from './run-vitest.js'
-import { renderViolation } from '../../src/vitest/gate-lines.js'
+import { renderViolation } from '../../src/suite/gate-lines.js'
 
 const PROJECT = join(FIXTURES, 'basic')
 const { scratch, env, run } = basicScenarios('vitest-newcomer')

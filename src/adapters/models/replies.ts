@@ -6,15 +6,14 @@
  */
 import { z } from 'zod'
 import type { ChatUsage } from '../../chat/client.js'
-import { TimegroundedError } from '../../errors.js'
+import { type CodeOf, TimegroundedError } from '../../errors.js'
 import { OPS, SCOPES, STATES, type AnswerState, type AnswerValue, type Op, type Scope } from '../../tivarq/schema.js'
 
 /** The longest reply text an error carries; longer ones are cut, saying how long they were. */
 const TEXT_LIMIT = 2000
 
 /** A model's reply did not have the shape asked for (code `MODEL_OUTPUT_INVALID`); `text` is the reply as received. */
-export class ModelOutputError extends TimegroundedError {
-  declare readonly code: 'MODEL_OUTPUT_INVALID'
+export class ModelOutputError extends TimegroundedError<CodeOf<'ModelOutputError'>> {
   constructor(
     /** What was asked, e.g. `turn replacement-00-e4` or `question "As of …"`. */
     readonly asked: string,

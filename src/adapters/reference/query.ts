@@ -3,7 +3,7 @@
  * to a query without a slot would look like a store that forgot, so a query
  * the store cannot read is refused with an error naming the field instead.
  */
-import { TimegroundedError } from '../../errors.js'
+import { type CodeOf, TimegroundedError } from '../../errors.js'
 import type { Scope } from '../../tivarq/schema.js'
 import type { StoreQuery } from '../types.js'
 
@@ -11,8 +11,7 @@ import type { StoreQuery } from '../types.js'
 export type ReferenceQueryField = 'slot' | 'scope' | 'asOf'
 
 /** A structured-track reference store got a query it cannot answer (code `REFERENCE_QUERY_INVALID`); `field` names what is missing or unreadable. */
-export class ReferenceQueryError extends TimegroundedError {
-  declare readonly code: 'REFERENCE_QUERY_INVALID'
+export class ReferenceQueryError extends TimegroundedError<CodeOf<'ReferenceQueryError'>> {
   constructor(
     /** The query field at fault (camelCase; `as_of` on the wire). */
     readonly field: ReferenceQueryField,

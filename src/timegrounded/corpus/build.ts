@@ -6,7 +6,7 @@
  * the generator refuses to emit a corpus that breaks one, and the test suite
  * re-checks the shipped JSON.
  */
-import { TimegroundedError } from '../../errors.js'
+import { type CodeOf, TimegroundedError } from '../../errors.js'
 import { addDays, formatSessionDate, MONTH_NAMES, readSessionDate, WEEKDAY_ABBREVIATIONS } from '../dates.js'
 import { normalisedTextSha256, type LongMemEvalEntry, type MachineGold } from '../longmemeval.js'
 import { weekdayClaims } from '../relative.js'
@@ -26,7 +26,7 @@ export interface CorpusIssue {
 }
 
 /** The generator refused: the corpus breaks a rule (code `CORPUS_RULE_BROKEN`). `fix` names the source to fix. */
-export class CorpusRuleError extends TimegroundedError {
+export class CorpusRuleError extends TimegroundedError<CodeOf<'CorpusRuleError'>> {
   readonly issues: readonly CorpusIssue[]
   constructor(issues: readonly CorpusIssue[], fix = 'src/timegrounded/corpus/source.ts') {
     super(

@@ -11,7 +11,7 @@
  * The whole corpus is then checked by `checkCorpus`, type counts included.
  */
 import { seededRandom, type SeededRandom } from '../../stats/random.js'
-import { TimegroundedError } from '../../errors.js'
+import { type CodeOf, TimegroundedError } from '../../errors.js'
 import { addDays, daysBetween, isoInstant, startOfDay, WEEKDAY_NAMES } from '../dates.js'
 import { normalisedTextSha256 } from '../longmemeval.js'
 import { resolveRelativeDay } from '../relative.js'
@@ -54,7 +54,7 @@ export interface GeneratedCorpus extends BuiltCorpus {
 }
 
 /** A corpus option out of range (code `CORPUS_OPTION_INVALID`). */
-export class CorpusOptionError extends TimegroundedError {
+export class CorpusOptionError extends TimegroundedError<CodeOf<'CorpusOptionError'>> {
   constructor(message: string) {
     super('CORPUS_OPTION_INVALID', message)
   }

@@ -7,12 +7,12 @@ import {
   renderTimeGroundedSummary,
   summarizeTimeGrounded,
   timeGroundedFailureMessage,
-  type TimeGroundedCaseMeta,
-} from '../../src/timegrounded/suite-support.js'
+  type TimeGroundedCaseRecord,
+} from '../../src/timegrounded/cases.js'
 
-async function runAll(agent: TimeGroundedAgent, options = {}): Promise<TimeGroundedCaseMeta[]> {
+async function runAll(agent: TimeGroundedAgent, options = {}): Promise<TimeGroundedCaseRecord[]> {
   const plan = await planTimeGroundedCases(agent, options)
-  const metas: TimeGroundedCaseMeta[] = []
+  const metas: TimeGroundedCaseRecord[] = []
   for (const planned of plan.cases) metas.push(await planned.run())
   return metas
 }
@@ -85,12 +85,12 @@ describe('summary and rendering', () => {
 describe('the suite options `seed` and `resamples` reach the reported interval', () => {
   test('the delta is drawn with the seed and resamples given to the suite, and says so', async () => {
     const metas = await runAll(ingestionOrderAgent({ clock: () => new Date('2026-01-15T12:00:00Z') }), { seed: 7, resamples: 600 })
-    const delta = summarizeTimeGrounded(JSON.parse(JSON.stringify(metas)) as TimeGroundedCaseMeta[]).suites[0]!.delta!
+    const delta = summarizeTimeGrounded(JSON.parse(JSON.stringify(metas)) as TimeGroundedCaseRecord[]).suites[0]!.delta!
     expect(delta).toMatchObject({ seed: 7, resamples: 600, n: 12 })
     expect(renderTimeGroundedSummary(summarizeTimeGrounded(metas))).toContain('seed 7, 600 resamples')
   })
 
   test('too few resamples is refused when the suite is planned, not when the reporter prints', async () => {
-    await expect(planTimeGroundedCases(honestAgent(), { resamples: 100 })).rejects.toMatchObject({ code: 'SUITE_OPTION_INVALID' })
+    await expect(planTimeGroundedCases(honestAgent(), { resamples: 100 })).rejects.toMatchObject({ code: 'TIME_GROUNDED_OPTION_INVALID' })
   })
 })

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { loadSplit } from '../../src/tivarq/dataset.js'
 import type { Answer, Episode, Probe } from '../../src/tivarq/schema.js'
 import type { AnsweredRow } from '../../src/tivarq/results.js'
-import { diagnose, probeFailureMessage, renderDiagnosis } from '../../src/vitest/messages.js'
+import { diagnose, probeFailureMessage, renderDiagnosis } from '../../src/suite/messages.js'
 import { rowBase } from '../tivarq/score-fixtures.js'
 
 let episodes: Map<string, Episode>

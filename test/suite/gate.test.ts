@@ -1,20 +1,12 @@
 // The gate as pure functions: thresholds, regressions against a baseline, the
 // baseline file, the per-probe policy and partitions.
 import { describe, expect, test } from 'vitest'
-import {
-  baselineEntry,
-  evaluateGate,
-  isKnownFailure,
-  matchBaseline,
-  metricChanges,
-  parseBaseline,
-  withSuites,
-  type ScoredMetrics,
-  type SuiteIdentity,
-} from '../../src/vitest/gate.js'
-import { renderMetricChange, renderViolation } from '../../src/vitest/gate-lines.js'
-import { decideProbe } from '../../src/vitest/meta.js'
-import { partitionEpisodes } from '../../src/vitest/suite.js'
+import { baselineEntry, isKnownFailure, matchBaseline, parseBaseline, type SuiteIdentity, withSuites } from '../../src/suite/baseline.js'
+import { evaluateGate, metricChanges } from '../../src/suite/gate.js'
+import { renderMetricChange, renderViolation } from '../../src/suite/gate-lines.js'
+import { partitionEpisodes } from '../../src/suite/probes.js'
+import { decideProbe } from '../../src/suite/records.js'
+import type { ScoredMetrics } from '../../src/tivarq/metrics.js'
 
 const identity: SuiteIdentity = { name: 'tivarq', datasetHash: 'sha256:aaa', split: 'dev', track: 'structured', families: null }
 
@@ -36,7 +28,7 @@ const baseline = baselineEntry(identity, { 'a-q1': 'correct', 'a-q2': 'wrong', '
 describe('thresholds', () => {
   test('{ max } fails a lower-is-better metric above it, with its value and denominator', () => {
     const violations = evaluateGate({ suite: 'tivarq', current: scored(0.083333, 12, 1), baseline: null, thresholds: { staleValueLeakageRate: { max: 0.05 } } })
-    expect(violations.map(renderViolation)).toEqual([
+    expect(violations.map((violation) => renderViolation(violation))).toEqual([
       '[tivarq] staleValueLeakageRate is 1 of 12 (0.083333), above the threshold (max 0.05). Fix the store, or change the threshold in vitest.config.ts (`-u` never lifts a threshold).',
     ])
   })
@@ -48,7 +40,7 @@ describe('thresholds', () => {
       baseline: null,
       thresholds: { currentStateAccuracy: { min: 0.9 }, staleValueLeakageRate: { max: 0.05 } },
     })
-    expect(violations.map(renderViolation)).toEqual([
+    expect(violations.map((violation) => renderViolation(violation))).toEqual([
       '[s] currentStateAccuracy is 0.8 (58 cases), below the threshold (min 0.9). Fix the store, or change the threshold in vitest.config.ts (`-u` never lifts a threshold).',
     ])
   })
@@ -61,7 +53,7 @@ describe('thresholds', () => {
       baseline: null,
       familyThresholds: { replacement: { staleValueLeakageRate: { max: 0 } }, expiration: { staleValueLeakageRate: { max: 0 } } },
     })
-    expect(violations.map(renderViolation)).toEqual([
+    expect(violations.map((violation) => renderViolation(violation))).toEqual([
       '[s] family replacement: staleValueLeakageRate is 2 of 4 (0.5), above the threshold (max 0). Fix the store, or change the threshold in vitest.config.ts (`-u` never lifts a threshold).',
       '[s] family expiration: staleValueLeakageRate has a threshold but was not measured in this run (no cases: is the capability declared?)',
     ])
@@ -71,7 +63,7 @@ describe('thresholds', () => {
 describe('regressions against the baseline', () => {
   test('every quality metric in the baseline is gated; latency is not; the families that moved are named', () => {
     const violations = evaluateGate({ suite: 'tivarq', current: scored(0.2, 20, 0.9, 50, { replacement: 0.5, reversal: 0.25 }), baseline })
-    expect(violations.map(renderViolation)).toEqual([
+    expect(violations.map((violation) => renderViolation(violation))).toEqual([
       '[tivarq] staleValueLeakageRate rose from 2 of 20 to 4 of 20 (0.1 → 0.2) since the baseline; families: replacement 0/4 → 2/4. Fix the store, or accept with `npx vitest run -u`.',
     ])
   })
@@ -93,7 +85,7 @@ describe('regressions against the baseline', () => {
       baseline,
       regression: { families: true },
     })
-    expect(violations.map(renderViolation)).toEqual([
+    expect(violations.map((violation) => renderViolation(violation))).toEqual([
       '[s] family replacement: staleValueLeakageRate rose from 0 of 4 to 1 of 4 (0 → 0.25) since the baseline. Fix the store, or accept with `npx vitest run -u`.',
     ])
   })

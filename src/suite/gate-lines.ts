@@ -4,7 +4,9 @@
  * (`8 of 15 (0.533333)`), every family that moved is named, and a violation
  * ends with the next step. Pure string functions over `gate.ts`'s data.
  */
-import { RECORD_COMMAND, type FamilyMove, type MetricChange, type MetricName, type MetricValue, type Violation } from './gate.js'
+import { type MetricName, type MetricValue, metricSpec } from '../tivarq/metrics.js'
+import { type RunnerCommands, VITEST_COMMANDS } from './commands.js'
+import type { FamilyMove, MetricChange, Violation } from './gate.js'
 
 /**
  * How many cases a rate's value stands for, when it is a whole number (a rate is
@@ -12,13 +14,13 @@ import { RECORD_COMMAND, type FamilyMove, type MetricChange, type MetricName, ty
  * or a latency.
  */
 function hitsOf(value: MetricValue, metric: MetricName): number | null {
-  if (value.value === null || metric.endsWith('F1') || isLatency(metric)) return null
+  if (value.value === null || metricSpec(metric).kind !== 'rate') return null
   const hits = value.value * value.cases
   return Math.abs(hits - Math.round(hits)) < 1e-3 ? Math.round(hits) : null
 }
 
 function isLatency(metric: MetricName): boolean {
-  return metric.endsWith('Ms')
+  return metricSpec(metric).kind === 'latency'
 }
 
 /** `8 of 15 (0.533333)` for a rate, `12.5 ms (60 cases)` for a latency, `0.8 (12 cases)` for an F1, `not measured (0 cases)`. */
@@ -61,19 +63,24 @@ export function describeMove(metric: MetricName, before: MetricValue, after: Met
 }
 
 /** What to do about a violation. */
-const NEXT_STEP: Record<Violation['kind'], string> = {
-  threshold: 'Fix the store, or change the threshold in vitest.config.ts (`-u` never lifts a threshold).',
-  regression: `Fix the store, or accept with ${RECORD_COMMAND}.`,
-  unmeasured: `Declare the capability again, or accept with ${RECORD_COMMAND}.`,
+function nextStep(kind: Violation['kind'], commands: RunnerCommands): string {
+  switch (kind) {
+    case 'threshold':
+      return `Fix the store, or change the threshold in ${commands.config} (\`-u\` never lifts a threshold).`
+    case 'regression':
+      return `Fix the store, or accept with ${commands.record}.`
+    case 'unmeasured':
+      return `Declare the capability again, or accept with ${commands.record}.`
+  }
 }
 
 /** One line per violation, `[suite] ` first: the metric, both values with their counts, the families that moved, the next step. */
-export function renderViolation(violation: Violation): string {
-  return `[${violation.suite}] ${renderViolationInSuite(violation)}`
+export function renderViolation(violation: Violation, commands: RunnerCommands = VITEST_COMMANDS): string {
+  return `[${violation.suite}] ${renderViolationInSuite(violation, commands)}`
 }
 
 /** `renderViolation` without the `[suite] ` prefix, for a line that already names the suite (the reporter's). */
-export function renderViolationInSuite(violation: Violation): string {
+export function renderViolationInSuite(violation: Violation, commands: RunnerCommands = VITEST_COMMANDS): string {
   const where = `${violation.family === null ? '' : `family ${violation.family}: `}${violation.metric}`
   switch (violation.kind) {
     case 'threshold': {
@@ -84,22 +91,16 @@ export function renderViolationInSuite(violation: Violation): string {
         .filter(Boolean)
         .join(', ')
       const side = violation.bound.max !== undefined && violation.actual.value !== null && violation.actual.value > violation.bound.max ? 'above' : 'below'
-      return `${where} is ${formatMetricValue(violation.metric, violation.actual)}, ${side} the threshold (${bound})${formatFamilies(violation.metric, violation.moved, 'families outside the bound')}. ${NEXT_STEP.threshold}`
+      return `${where} is ${formatMetricValue(violation.metric, violation.actual)}, ${side} the threshold (${bound})${formatFamilies(violation.metric, violation.moved, 'families outside the bound')}. ${nextStep('threshold', commands)}`
     }
     case 'regression': {
       const tolerance = violation.tolerance > 0 ? `, beyond the tolerance ${violation.tolerance}` : ''
-      return `${where} ${describeMove(violation.metric, violation.baseline, violation.actual)} since the baseline${tolerance}${formatFamilies(violation.metric, violation.moved)}. ${NEXT_STEP.regression}`
+      return `${where} ${describeMove(violation.metric, violation.baseline, violation.actual)} since the baseline${tolerance}${formatFamilies(violation.metric, violation.moved)}. ${nextStep('regression', commands)}`
     }
     case 'unmeasured':
       if (violation.cause === 'threshold') return `${where} has a threshold but was not measured in this run (no cases: is the capability declared?)`
-      return `${where} was ${formatMetricValue(violation.metric, violation.baseline!)} in the baseline but is not measured in this run (${UNMEASURED_CAUSE[violation.metric] ?? 'no cases: was a capability dropped?'}). ${NEXT_STEP.unmeasured}`
+      return `${where} was ${formatMetricValue(violation.metric, violation.baseline!)} in the baseline but is not measured in this run (${metricSpec(violation.metric).whenUnmeasured ?? 'no cases: was a capability dropped?'}). ${nextStep('unmeasured', commands)}`
   }
-}
-
-/** Why a metric can lose all its cases, where that is not a dropped capability: a precision counts the store's own answers. */
-const UNMEASURED_CAUSE: Partial<Record<MetricName, string>> = {
-  clarificationPrecision: 'no cases: the store never answered needs_clarification in this run',
-  abstentionPrecision: 'no cases: the store never answered unknown, withdrawn or expired in this run',
 }
 
 /** `staleValueLeakageRate fell from 8 of 15 to 0 of 15 (0.533333 → 0), better; families: add_vs_replace 1/1 → 0/1`. */

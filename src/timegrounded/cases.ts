@@ -1,9 +1,9 @@
 /**
- * What the Vitest layer needs to run the time-grounded probe, with no Vitest
- * import: a plan of one case per question per run (control, probe, and the
- * optional ceiling), each with an async `run()` that returns plain JSON for
- * `task.meta`; a summary folded from those metas (so it survives blob reports
- * and merges); and its rendering.
+ * The time-grounded probe as test cases, for any test runner: a plan of one
+ * case per question per run (control, probe, and the optional ceiling), each
+ * with an async `run()` that returns a plain-JSON record; a summary folded
+ * from those records (so it survives blob reports and merges); and its
+ * rendering. Imports no test framework.
  */
 import { Chalk } from 'chalk'
 import { z } from 'zod'
@@ -18,6 +18,8 @@ import { renderComparisonLines } from './render.js'
 import { timeGroundedVerdict, type TimeGroundedVerdict } from './verdict.js'
 import {
   askQuestion,
+  DEFAULT_AGENT_TIMEOUT_MS,
+  DEFAULT_JUDGE_TIMEOUT_MS,
   DEFAULT_PROBE_SEED,
   judgeRecord,
   loadGroundedDataset,
@@ -34,8 +36,8 @@ export type TimeGroundedRunName = 'control' | 'probe' | 'ceiling'
 
 const RUN_MODES: Record<TimeGroundedRunName, GroundingMode> = { control: CONTROL_MODE, probe: PROBE_MODE, ceiling: PROBE_MODE }
 
-/** Options under `timeGrounded` in `timegroundedSuite(agent, { timeGrounded: { … } })`. */
-export interface TimeGroundedSuiteOptions {
+/** Options of `timeGroundedTests(agent, options)`, and of `timeGrounded` in `timegroundedSuite(memory, { timeGrounded: { … } })`. */
+export interface TimeGroundedTestsOptions {
   /** Suite name in reports. @default 'time-grounded' */
   name?: string
   /** A LongMemEval-shaped file. @default the embedded corpus (12 questions) */
@@ -54,8 +56,8 @@ export interface TimeGroundedSuiteOptions {
   judgeTimeoutMs?: number
 }
 
-/** `task.meta.timegrounded` of one time-grounded question's test (plain JSON). */
-export interface TimeGroundedCaseMeta {
+/** The record of one time-grounded question's test (plain JSON; in Vitest, `task.meta.timegrounded`). */
+export interface TimeGroundedCaseRecord {
   kind: 'timegrounded-question'
   suite: string
   agent: string
@@ -89,7 +91,7 @@ export interface TimeGroundedCase {
   runName: TimeGroundedRunName
   questionId: string
   /** Asks and judges the question; never throws for agent or judge faults (they are in `row`). */
-  run(): Promise<TimeGroundedCaseMeta>
+  run(): Promise<TimeGroundedCaseRecord>
 }
 
 /** The plan of a time-grounded suite. */
@@ -104,10 +106,10 @@ export interface TimeGroundedPlan {
   cases: TimeGroundedCase[]
 }
 
-/** A suite option that cannot work (code `SUITE_OPTION_INVALID`). */
-export class TimeGroundedOptionError extends OptionError {
+/** An option of `timeGroundedTests` (or `timeGrounded` of a suite) that cannot work. */
+export class TimeGroundedOptionError extends OptionError<'TIME_GROUNDED_OPTION_INVALID'> {
   constructor(message: string) {
-    super('SUITE_OPTION_INVALID', message)
+    super('TIME_GROUNDED_OPTION_INVALID', message)
   }
 }
 
@@ -122,7 +124,7 @@ export const TIME_GROUNDED_OPTION_SHAPE = {
   name: z.string('a suite name').min(1, 'a suite name').optional(),
   dataset: z.string('a LongMemEval-shaped file').min(1, 'a LongMemEval-shaped file').optional(),
   judge: z
-    .custom<TimeGroundedSuiteOptions['judge']>(
+    .custom<TimeGroundedTestsOptions['judge']>(
       (value) =>
         value === 'deterministic' ||
         (isRecord(value) && (typeof value.grade === 'function' || (typeof value.baseUrl === 'string' && typeof value.model === 'string'))),
@@ -130,7 +132,7 @@ export const TIME_GROUNDED_OPTION_SHAPE = {
     )
     .optional(),
   ceiling: z
-    .custom<TimeGroundedSuiteOptions['ceiling']>(
+    .custom<TimeGroundedTestsOptions['ceiling']>(
       (value) => typeof value === 'boolean' || (isRecord(value) && typeof (value.answerer as { answer?: unknown } | undefined)?.answer === 'function'),
       'true, false or { answerer }',
     )
@@ -146,11 +148,11 @@ const timeGroundedOptionsSchema = z.strictObject(TIME_GROUNDED_OPTION_SHAPE, {
 })
 
 /** Check the options of `timeGroundedTests` / `planTimeGroundedCases`; throws `TimeGroundedOptionError` naming each bad option. */
-export function checkTimeGroundedOptions(options: TimeGroundedSuiteOptions | undefined, where: string): TimeGroundedSuiteOptions {
-  return checkOptions(timeGroundedOptionsSchema, options, where, (message) => new TimeGroundedOptionError(message)) as TimeGroundedSuiteOptions
+export function checkTimeGroundedOptions(options: TimeGroundedTestsOptions | undefined, where: string): TimeGroundedTestsOptions {
+  return checkOptions(timeGroundedOptionsSchema, options, where, (message) => new TimeGroundedOptionError(message)) as TimeGroundedTestsOptions
 }
 
-function resolveJudge(judge: TimeGroundedSuiteOptions['judge']): Judge {
+function resolveJudge(judge: TimeGroundedTestsOptions['judge']): Judge {
   if (judge === undefined || judge === 'deterministic') return deterministicJudge()
   if ('grade' in judge) return judge
   return llmJudge(judge)
@@ -173,7 +175,7 @@ class SerialQueue {
  */
 export async function planTimeGroundedCases(
   agent: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>),
-  given: TimeGroundedSuiteOptions = {},
+  given: TimeGroundedTestsOptions = {},
 ): Promise<TimeGroundedPlan> {
   // Checked here: the interval is drawn by the reporter after the run, where a bad option could only crash it.
   const options = checkTimeGroundedOptions(given, 'the time-grounded probe')
@@ -207,7 +209,7 @@ export async function planTimeGroundedCases(
             const row = await askQuestion(runner, entry, { mode, judge, agentTimeoutMs: options.agentTimeoutMs, judgeTimeoutMs: options.judgeTimeoutMs })
             const correct = row.status === 'judged' && row.correct
             if (run === 'control') controlCorrect.set(entry.question_id, correct)
-            const meta: TimeGroundedCaseMeta = {
+            const meta: TimeGroundedCaseRecord = {
               kind: 'timegrounded-question',
               suite,
               agent: run === 'ceiling' ? runner.name : name,
@@ -241,13 +243,23 @@ export async function planTimeGroundedCases(
   }
 }
 
-/** Whether a metas entry is one of ours. */
-export function isTimeGroundedCaseMeta(value: unknown): value is TimeGroundedCaseMeta {
+/**
+ * The longest one case may take: the history and the answer (each bounded by
+ * `agentTimeoutMs`), the grading (`judgeTimeoutMs`), and 10 s to spare. Every
+ * call is bounded, so a question's row is always recorded before a test
+ * runner's timeout of this length.
+ */
+export function timeGroundedCaseTimeoutMs(options: Pick<TimeGroundedTestsOptions, 'agentTimeoutMs' | 'judgeTimeoutMs'>): number {
+  return (options.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS) * 2 + (options.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS) + 10_000
+}
+
+/** Whether a record is a time-grounded question's. */
+export function isTimeGroundedCaseRecord(value: unknown): value is TimeGroundedCaseRecord {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'timegrounded-question'
 }
 
 /** Why a question's test fails, or null when it passes (judged correct). */
-export function timeGroundedFailureMessage(meta: TimeGroundedCaseMeta): string | null {
+export function timeGroundedFailureMessage(meta: TimeGroundedCaseRecord): string | null {
   const row = meta.row
   const where = `${meta.run} question ${meta.question_id} (${meta.mode})`
   if (row.status === 'agent-error') return `${where}: the agent failed: ${row.error}`
@@ -290,14 +302,14 @@ export interface TimeGroundedSummary {
   suites: TimeGroundedSuiteSummary[]
 }
 
-function score(metas: readonly TimeGroundedCaseMeta[]): TimeGroundedRunScore {
+function score(metas: readonly TimeGroundedCaseRecord[]): TimeGroundedRunScore {
   const totals = summarizeRows(metas.map((m) => m.row))
   return { correct: totals.correct, questions: totals.questions, accuracy: totals.accuracy, errors: totals.agent_errors + totals.judge_errors }
 }
 
 /** Folds the metas of every question test into per-suite control, probe, ceiling and delta. */
-export function summarizeTimeGrounded(metas: readonly TimeGroundedCaseMeta[], options: { seed?: number; resamples?: number } = {}): TimeGroundedSummary {
-  const bySuite = new Map<string, TimeGroundedCaseMeta[]>()
+export function summarizeTimeGrounded(metas: readonly TimeGroundedCaseRecord[], options: { seed?: number; resamples?: number } = {}): TimeGroundedSummary {
+  const bySuite = new Map<string, TimeGroundedCaseRecord[]>()
   for (const meta of metas) {
     const list = bySuite.get(meta.suite) ?? []
     list.push(meta)
@@ -309,9 +321,9 @@ export function summarizeTimeGrounded(metas: readonly TimeGroundedCaseMeta[], op
     const control = pick('control')
     const probe = pick('probe')
     const ceiling = pick('ceiling')
-    const first = list[0] as TimeGroundedCaseMeta
+    const first = list[0] as TimeGroundedCaseRecord
     const paired = control.length === first.total && probe.length === first.total && control.every((m, i) => probe[i]?.question_id === m.question_id)
-    const rows = (metas: readonly TimeGroundedCaseMeta[]) => metas.map((m) => m.row)
+    const rows = (metas: readonly TimeGroundedCaseRecord[]) => metas.map((m) => m.row)
     // Explicit options win; otherwise the seed and resamples the suite was planned with.
     const delta = paired
       ? pairedDelta(rows(control), rows(probe), { seed: options.seed ?? first.bootstrap?.seed, resamples: options.resamples ?? first.bootstrap?.resamples })

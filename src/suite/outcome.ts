@@ -10,26 +10,24 @@
  * names its counts, its families and the next step.
  */
 import { listProbes, renderErroredProbes } from '../report/terminal.js'
+import type { ScoredMetrics } from '../tivarq/metrics.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import {
-  baselineEntry,
-  evaluateGate,
-  isKnownFailure,
-  metricChanges,
-  qualityOnly,
-  RECORD_COMMAND,
-  scoredMetricsOfBaseline,
   type BaselineMatch,
   type BaselineSuite,
+  baselineEntry,
+  isKnownFailure,
   type ProbeOutcome,
-  type ScoredMetrics,
+  qualityOnly,
   type SuiteIdentity,
-  type Violation,
-} from './gate.js'
+  scoredMetricsOfBaseline,
+} from './baseline.js'
+import type { RunnerCommands } from './commands.js'
+import { evaluateGate, metricChanges, type Violation } from './gate.js'
 import { renderMetricChange, renderViolationInSuite } from './gate-lines.js'
-import type { ProbeDecision, ProbeMeta } from './meta.js'
 import type { ResolvedReporterOptions } from './options.js'
+import type { ProbeDecision, ProbeRecord } from './records.js'
 
 /** Whether this run rewrites the baseline, and why not when `-u` was given but does not apply. */
 export type UpdateRequest =
@@ -44,7 +42,7 @@ export interface SuiteRun {
   identity: SuiteIdentity
   probeTotal: number
   /** The records of the probes that ran, in canonical order. */
-  metas: readonly ProbeMeta[]
+  records: readonly ProbeRecord[]
   rows: readonly PredictionRow[]
   report: TivarqReport
   scored: ScoredMetrics
@@ -60,6 +58,8 @@ export interface SuiteRun {
   /** Metrics of the previous run of this watch session, if any. */
   previous: ScoredMetrics | null
   options: Pick<ResolvedReporterOptions, 'thresholds' | 'familyThresholds' | 'regression'>
+  /** What the messages tell the user to run. */
+  commands: RunnerCommands
 }
 
 /** What the reporter does with a suite: its lines, whether the run fails, the baseline entry to write. */
@@ -71,26 +71,26 @@ export interface SuiteVerdict {
   entry: BaselineSuite | null
 }
 
-function countDecisions(metas: readonly ProbeMeta[]): Record<ProbeDecision, number> {
+function countDecisions(records: readonly ProbeRecord[]): Record<ProbeDecision, number> {
   const counts: Record<ProbeDecision, number> = { pass: 0, fail: 0, known_failure: 0, skip: 0 }
-  for (const meta of metas) if (meta.decision) counts[meta.decision]++
+  for (const record of records) if (record.decision) counts[record.decision]++
   return counts
 }
 
-function idsWhere(metas: readonly ProbeMeta[], keep: (meta: ProbeMeta) => boolean): string[] {
-  return metas.filter(keep).map((meta) => meta.probeId)
+function idsWhere(records: readonly ProbeRecord[], keep: (meta: ProbeRecord) => boolean): string[] {
+  return records.filter(keep).map((record) => record.probeId)
 }
 
 /** Decide one suite's run. */
 export function decideSuite(run: SuiteRun): SuiteVerdict {
-  const { metas, report, match, baselinePath } = run
+  const { records, report, match, baselinePath } = run
   const lines: string[] = []
   let failed = false
   const updating = run.update.kind === 'update'
   const covered = run.rows.length === run.probeTotal
   const errored = report.probe_counts.error
 
-  const decisions = countDecisions(metas)
+  const decisions = countDecisions(records)
   lines.push(
     `${run.rows.length} of ${run.probeTotal} probes ran: ${decisions.pass} passed, ${decisions.fail} failed, ${decisions.known_failure} known failures, ${decisions.skip} unsupported (skipped), ${errored} errors; report in ${run.reportPath}`,
   )
@@ -100,20 +100,22 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
     failed = true
   }
 
-  const recordedOnly = updating ? [] : idsWhere(metas, (meta) => meta.decision === 'known_failure' && !isKnownFailure(match, meta.probeId))
+  const recordedOnly = updating ? [] : idsWhere(records, (record) => record.decision === 'known_failure' && !isKnownFailure(match, record.probeId))
   if (recordedOnly.length > 0) {
     lines.push(
-      `${recordedOnly.length} probes passed only because their shard ran with \`-u\` and are not known failures in the baseline (${listProbes(recordedOnly)}); merge with \`vitest --merge-reports -u\` to record them, or run the shards without \`-u\``,
+      `${recordedOnly.length} probes passed only because their shard ran with \`-u\` and are not known failures in the baseline (${listProbes(recordedOnly)}); merge with ${run.commands.mergeAndRecord} to record them, or run the shards without \`-u\``,
     )
     failed = true
   }
-  const known = idsWhere(metas, (meta) => meta.decision === 'known_failure' && !recordedOnly.includes(meta.probeId))
+  const known = idsWhere(records, (record) => record.decision === 'known_failure' && !recordedOnly.includes(record.probeId))
   if (known.length > 0)
     lines.push(`known failures (${updating ? 'recorded in the new baseline' : 'failing in the baseline too, not failing CI'}): ${listProbes(known)}`)
   // Fixed since the baseline: while the baseline still lists them as failing, a relapse would pass unnoticed.
-  const fixed = updating ? [] : idsWhere(metas, (meta) => meta.outcome === 'correct' && isKnownFailure(match, meta.probeId))
+  const fixed = updating ? [] : idsWhere(records, (record) => record.outcome === 'correct' && isKnownFailure(match, record.probeId))
   if (fixed.length > 0)
-    lines.push(`${fixed.length} probes failing in the baseline now pass (${listProbes(fixed)}); record them with ${RECORD_COMMAND} so that a relapse fails CI`)
+    lines.push(
+      `${fixed.length} probes failing in the baseline now pass (${listProbes(fixed)}); record them with ${run.commands.record} so that a relapse fails CI`,
+    )
 
   if (run.previous !== null) {
     const changes = metricChanges(run.previous, run.scored)
@@ -134,10 +136,12 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
     lines.push(`baseline refused: ${match.reason}`)
     failed = true
   } else if (match.status === 'missing' && baselinePath !== null && run.baselineProblem === null) {
-    lines.push(`no baseline for this suite in ${baselinePath}: every failing probe fails; record one with ${RECORD_COMMAND}`)
+    lines.push(`no baseline for this suite in ${baselinePath}: every failing probe fails; record one with ${run.commands.record}`)
   }
   if (run.update.kind === 'ignored-in-watch') {
-    lines.push('`-u` rewrote the baseline on the first run only: this re-run (a file changed) was compared with it; press `u` to record again')
+    lines.push(
+      `\`-u\` rewrote the baseline on the first run only: this re-run (a file changed) was compared with it; press ${run.commands.watchRecordKey} to record again`,
+    )
   }
 
   if (!covered) {
@@ -154,7 +158,7 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
     familyThresholds: run.options.familyThresholds,
     regression: run.options.regression,
   })
-  for (const violation of violations) lines.push(`gate violation: ${renderViolationInSuite(violation)}`)
+  for (const violation of violations) lines.push(`gate violation: ${renderViolationInSuite(violation, run.commands)}`)
   failed ||= violations.length > 0
   lines.push(gateLine(run, { failed, violations: violations.length, errored, compared: compared !== null }))
   return { lines, violations, failed, entry }
@@ -164,7 +168,7 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
 function recordBaseline(run: SuiteRun, lines: string[]): { entry: BaselineSuite | null; failed: boolean } {
   if (run.rows.length !== run.probeTotal) {
     lines.push(
-      `baseline not written: only ${run.rows.length} of ${run.probeTotal} probes ran (a filter, or files left out); run the whole suite with ${RECORD_COMMAND}`,
+      `baseline not written: only ${run.rows.length} of ${run.probeTotal} probes ran (a filter, or files left out); run the whole suite with ${run.commands.record}`,
     )
     return { entry: null, failed: true }
   }
@@ -175,9 +179,9 @@ function recordBaseline(run: SuiteRun, lines: string[]): { entry: BaselineSuite 
     return { entry: null, failed: true }
   }
   const outcomes: Record<string, ProbeOutcome> = {}
-  for (const meta of run.metas) outcomes[meta.probeId] = meta.outcome!
+  for (const record of run.records) outcomes[record.probeId] = record.outcome!
   const entry = baselineEntry(run.identity, outcomes, { metrics: qualityOnly(run.scored.metrics), byFamily: mapValues(run.scored.byFamily, qualityOnly) })
-  const wrong = idsWhere(run.metas, (meta) => meta.outcome === 'wrong')
+  const wrong = idsWhere(run.records, (record) => record.outcome === 'wrong')
   lines.push(`baseline written to ${run.baselinePath}: ${run.rows.length} probes, ${wrong.length} recorded as known failures`)
   // Never silently: what this rewrite let through that the previous baseline did not.
   const previous = run.match.status === 'ok' ? run.match.entry : null

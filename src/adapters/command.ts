@@ -170,10 +170,7 @@ export class AdapterProcess {
     this.child.on('error', (error) => {
       this.exited = true
       running.delete(this)
-      this.fail(
-        'ADAPTER_RESTART_FAILED',
-        `could not start ${this.noun} \`${this.command}\`: ${error.message}. Check that the command exists and is executable.`,
-      )
+      this.fail('ADAPTER_RESTART_FAILED', `${error.message}. Check that the command exists and is executable.`)
       this.notifyExit()
     })
     this.child.on('exit', (code, signal) => {

@@ -33,10 +33,14 @@ export class AdapterRefusedError extends TimegroundedError<CodeOf<'AdapterRefuse
   }
 }
 
-/** The adapter could not be started at all (bad command, crash before the handshake). */
+/** The store or adapter could not be started at all (bad command, crash before the handshake, a factory that throws). */
 export class AdapterStartError extends TimegroundedError<CodeOf<'AdapterStartError'>> {
-  constructor(message: string) {
-    super('ADAPTER_START_FAILED', message)
+  /** Why, without naming the store (the message does): e.g. ``spawn ./my-adapter ENOENT. Check that the command exists and is executable.`` */
+  readonly reason: string
+  /** `failed` names what was being done to which store, e.g. ``could not start adapter `./my-adapter` ``. */
+  constructor(failed: string, reason: string) {
+    super('ADAPTER_START_FAILED', `${failed}: ${reason}`)
+    this.reason = reason
   }
 }
 

@@ -319,7 +319,7 @@ class SingleStorePool extends LeasingPool<LeasedStore> {
     const timeoutMs = checkTimeout(options.timeoutMs, 'openPool')
     const name = options.name ?? storeName(store, 'store')
     const declared = await readCapabilities(store, timeoutMs).catch((error: unknown) => {
-      throw new AdapterStartError(`could not read the capabilities of store \`${name}\`: ${toFault(error, 'store.capabilities').message}`)
+      throw new AdapterStartError(`could not read the capabilities of store \`${name}\``, toFault(error, 'store.capabilities').message)
     })
     refuseUnlessFit(declared, options.track, `store \`${name}\``, declared)
     refuseWithoutReset(store, name, declared)
@@ -375,7 +375,7 @@ class FactoryPool extends LeasingPool<LeasedStore> {
       first = await makeStore(factory, timeoutMs)
       declared = await readCapabilities(first, timeoutMs)
     } catch (error) {
-      throw new AdapterStartError(`could not make a store with factory \`${name}\`: ${toFault(error, 'the store factory').message}`)
+      throw new AdapterStartError(`could not make a store with factory \`${name}\``, toFault(error, 'the store factory').message)
     }
     refuseUnlessFit(declared, options.track, `store \`${name}\``, declared)
     return new FactoryPool(factory, declared, timeoutMs, infoOf(name, null, declared), wrapStore(first, declared, timeoutMs), capacity)
@@ -446,7 +446,7 @@ class CommandPool extends LeasingPool<Worker> {
     const capacity = checkConcurrency(options.concurrency, 1)
     const started = await CommandPool.start(spec, timeoutMs, options.track).catch((error: unknown) => {
       if (error instanceof AdapterRefusedError) throw error
-      throw new AdapterStartError(toFault(error, 'the adapter').message)
+      throw new AdapterStartError(`could not start adapter \`${describeCommand(spec.argv)}\``, toFault(error, 'the adapter').message)
     })
     const info = infoOf(options.name ?? describeCommand(spec.argv), [...spec.argv], started.declared)
     return new CommandPool(spec, timeoutMs, options.track, info, started.worker, capacity)

@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path'
 import { type CodeOf, TimegroundedError } from '../errors.js'
 import type { RunAggregate } from '../tivarq/aggregate.js'
 import { prettyJson, pythonJsonLine } from '../tivarq/canonical-json.js'
-import { PREDICTION_KEY_ORDER, type PredictionRow, runFileNames } from '../tivarq/results.js'
+import { IN_MEMORY_ROW_KEYS, PREDICTION_KEY_ORDER, type PredictionRow, runFileNames } from '../tivarq/results.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import type { RunManifest } from './manifest.js'
 
@@ -36,7 +36,7 @@ export function predictionLine(row: PredictionRow): string {
   const record = row as unknown as Record<string, unknown>
   const ordered: Record<string, unknown> = {}
   for (const key of PREDICTION_KEY_ORDER) if (record[key] !== undefined) ordered[key] = record[key]
-  for (const key of Object.keys(record)) if (!(key in ordered)) ordered[key] = record[key]
+  for (const key of Object.keys(record)) if (!(key in ordered) && !IN_MEMORY_ROW_KEYS.includes(key)) ordered[key] = record[key]
   return pythonJsonLine(ordered)
 }
 

@@ -64,6 +64,8 @@ function checkOptions(options: RunnerOptions): Required<RunnerOptions> {
 export class EpisodeRun {
   /** Every later probe of the episode becomes an error with this message (ingest failed, reset failed, process lost). */
   private failure: string | null
+  /** The failure is a fatal fault that lost the store's memory: later probes are abandoned, not asked. */
+  private abandoned = false
   private ingested = 0
   private position = 0
   private readonly capabilities: { clock: boolean; history: boolean }
@@ -100,7 +102,7 @@ export class EpisodeRun {
     if (probe.capability !== 'basic' && !this.capabilities[probe.capability]) {
       return { ...base, status: 'unsupported' } satisfies UnsupportedRow
     }
-    if (this.failure !== null) return errorRow(base, this.failure, null)
+    if (this.failure !== null) return this.abandoned ? { ...errorRow(base, this.failure, null), abandoned: true } : errorRow(base, this.failure, null)
     const lease = this.lease
     if (!lease) return errorRow(base, 'the episode is closed', null)
 
@@ -123,6 +125,7 @@ export class EpisodeRun {
       const { stage, fault, latencyMs } = asked
       if (fault.fatal) {
         this.failure = `abandoned: the adapter failed at probe ${probe.probe_id} and lost the episode's memory (${stage}: ${fault.message})`
+        this.abandoned = true
         await this.releaseBroken()
       }
       return errorRow(base, `${stage}: ${fault.message}`, latencyMs)
@@ -191,6 +194,7 @@ export class EpisodeRun {
       if (asked.status === 'fault') {
         if (asked.fault.fatal) {
           this.failure = `abandoned: the adapter failed while polling probe ${probe.probe_id} and lost the episode's memory (${asked.stage}: ${asked.fault.message})`
+          this.abandoned = true
           await this.releaseBroken()
         }
         break

@@ -95,8 +95,8 @@ export function renderFirstErrors(rows: readonly PredictionRow[], options: { lim
   for (const row of rows) {
     if (row.status !== 'error') continue
     total++
-    // "abandoned: …" rows follow from an earlier failure already listed: count them, do not list them.
-    if (row.error.startsWith('abandoned:')) {
+    // Abandoned rows follow from an earlier failure already listed: count them, do not list them.
+    if (row.abandoned === true) {
       abandoned++
       continue
     }

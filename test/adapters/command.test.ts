@@ -234,9 +234,10 @@ describe('refusals and start failures stop the run before it begins', () => {
   test('a process that dies before the handshake', async () => {
     const error = await openPool(commandAdapter([process.execPath, FAULT_ADAPTER, 'no-start']), { track: 'structured' }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(AdapterStartError)
-    expect((error as Error).message).toMatch(
-      /^the capabilities handshake failed: adapter process `.*` exited with code 2; stderr ends with: ImportError: No module named memory_backend$/,
+    expect((error as AdapterStartError).message).toMatch(
+      /^could not start adapter `.*no-start`: the capabilities handshake failed: adapter process `.*` exited with code 2; stderr ends with: ImportError: No module named memory_backend$/,
     )
+    expect((error as AdapterStartError).reason).toMatch(/^the capabilities handshake failed: adapter process/)
   })
 
   test('a process that never answers the handshake', async () => {
@@ -252,6 +253,8 @@ describe('refusals and start failures stop the run before it begins', () => {
       message: expect.stringContaining(
         'could not start adapter `./no-such-adapter-here`: spawn ./no-such-adapter-here ENOENT. Check that the command exists and is executable.',
       ),
+      // The reason travels apart from the store it names, so a caller can name the store its own way.
+      reason: 'spawn ./no-such-adapter-here ENOENT. Check that the command exists and is executable.',
     })
   })
 

@@ -9,6 +9,7 @@ import type { MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreQuer
 import { resolveGold } from '../../src/tivarq/gold.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
+import { predictionLine } from '../../src/harness/result-files.js'
 import { EpisodeRun, RunnerError, orderProbes, runSplit, type RunnerOptions } from '../../src/harness/runner.js'
 import { computeMetrics } from '../../src/tivarq/score.js'
 import type { Episode, Probe } from '../../src/tivarq/schema.js'
@@ -283,6 +284,10 @@ describe('ingest failure, reset failure and query faults of in-process stores', 
     expect(reversal.map((r) => r.status)).toEqual(['answered', 'answered', 'error', 'error', 'error'])
     expect(reversal[2]!.error).toBe('query: store.query did not settle within 150 ms (`timeoutMs`); the call was abandoned')
     expect(reversal[3]!.error).toMatch(/^abandoned: the adapter failed at probe reversal-00-q3 /)
+    // The failing probe itself was asked; the later ones were abandoned, and say so as data.
+    expect(reversal.map((r) => r.abandoned ?? false)).toEqual([false, false, false, true, true])
+    // That fact stays out of predictions.jsonl, whose rows keep upstream's shape.
+    expect(JSON.parse(predictionLine(reversal[3]!))).toEqual(Object.fromEntries(Object.entries(reversal[3]!).filter(([key]) => key !== 'abandoned')))
     expect(rows.filter((r) => r.episode_id !== 'reversal-00').every((r) => r.status === 'answered')).toBe(true)
     expect(made).toBe(3)
   })

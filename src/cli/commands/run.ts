@@ -7,6 +7,7 @@ import { appendFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { REFERENCE_STORES, REFERENCE_STORE_NAMES, referenceStore, isReferenceStoreName } from '../../adapters/reference/index.js'
 import { DEFAULT_TIMEOUT_MS, commandAdapter, describeCommand } from '../../adapters/command.js'
+import { AdapterStartError } from '../../adapters/errors.js'
 import { isModelAdapterName, MODEL_ADAPTER_NAMES, MODEL_ADAPTERS, modelAdapter, type ModelMode } from '../../adapters/models/index.js'
 import { openPool, type CloseProblem, type StorePool } from '../../harness/pool.js'
 import type { MemorySource } from '../../adapters/source.js'
@@ -209,8 +210,8 @@ async function runCommand(raw: RawRunOptions, command: string[]): Promise<void> 
   try {
     pool = await openPool(source, { track: settings.track, concurrency: settings.concurrency, timeoutMs })
   } catch (error) {
-    // The pool's own message may already say "could not start adapter `…`:"; do not say it twice.
-    const reason = (error instanceof Error ? error.message : String(error)).replace(/^could not start adapter `[^`]*`: /, '')
+    // A start failure carries its reason apart from the store it names, so the store is named once, as the user gave it.
+    const reason = error instanceof AdapterStartError ? error.reason : error instanceof Error ? error.message : String(error)
     return fail('run', `could not start the adapter ${who}: ${reason}`, EXIT.usage)
   }
 

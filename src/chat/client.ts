@@ -16,7 +16,7 @@ export interface ChatEndpoint {
   /** Base URL up to and excluding `/chat/completions`, e.g. `http://127.0.0.1:8080/v1`. */
   baseUrl: string
   model: string
-  /** Sent as `Authorization: Bearer …` when set. */
+  /** Sent as `Authorization: Bearer …` when set. @default none (no header) */
   apiKey?: string
   /** Sampling temperature sent with every request. @default 0 */
   temperature?: number
@@ -33,7 +33,7 @@ export interface ChatEndpoint {
   backoffMs?: number
   /** The longest wait before a retry, `Retry-After` included (a longer request is cut to this). @default 30000 */
   maxRetryWaitMs?: number
-  /** Told about each retry before its wait (for logs and tests); must not throw. */
+  /** Told about each retry before its wait (for logs and tests); must not throw. @default none */
   onRetry?: (retry: ChatRetry) => void
 }
 

@@ -14,6 +14,7 @@ export interface Bound {
   min?: number
   max?: number
 }
+/** Bounds by metric: `{ staleValueLeakageRate: { max: 0.05 }, transitionSuccessRate: { min: 0.9 } }`. */
 export type Thresholds = Partial<Record<MetricName, Bound>>
 /** Thresholds per family: `{ expiration: { expirationAccuracy: { min: 1 } } }`. */
 export type FamilyThresholds = Partial<Record<Family, Thresholds>>

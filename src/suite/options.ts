@@ -189,7 +189,10 @@ export interface TimegroundedSuiteOptions {
    * Also run the time-grounded probe (control vs probe, one test per question and run).
    * The agent is `agent`, else `memory` itself (one object may be both store and agent). @default off
    */
-  timeGrounded?: TimeGroundedTestsOptions & { agent?: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>) }
+  timeGrounded?: TimeGroundedTestsOptions & {
+    /** The agent, or a function making it. @default the memory itself */
+    agent?: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>)
+  }
 }
 
 /** A suite option that cannot work; thrown while the test file is collected. */

@@ -33,7 +33,9 @@ export class AgentStartError extends TimegroundedError<CodeOf<'AgentStartError'>
 
 /** Options of a command agent. */
 export interface CommandAgentOptions {
+  /** Working directory of the agent process. @default the current directory */
   cwd?: string
+  /** Variables added to the environment the process inherits. @default none */
   env?: Record<string, string>
   /** Milliseconds per request before the process is killed. @default 30000 */
   timeoutMs?: number

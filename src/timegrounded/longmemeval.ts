@@ -64,7 +64,9 @@ export const longMemEvalEntrySchema = z
     }
   })
 
+/** One turn of a LongMemEval session. */
 export type LongMemEvalTurn = z.infer<typeof longMemEvalTurnSchema>
+/** One LongMemEval question with its dated haystack sessions, as the file holds it (snake_case). */
 export type LongMemEvalEntry = z.infer<typeof longMemEvalEntrySchema>
 export type MachineGold = z.infer<typeof machineGoldSchema>
 
@@ -208,7 +210,7 @@ export interface LongMemEvalSummary {
 export interface ReadLongMemEvalOptions {
   /** Identifier recorded in results. @default the file name without `.json` */
   datasetId?: string
-  /** Called with each valid entry as it is parsed, with the bytes read so far. An error it throws stops the read and is rethrown as is. */
+  /** Called with each valid entry as it is parsed, with the bytes read so far. An error it throws stops the read and is rethrown as is. @default none */
   onEntry?: (entry: LongMemEvalEntry, position: { index: number; bytesRead: number }) => void
 }
 

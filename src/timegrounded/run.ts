@@ -81,7 +81,7 @@ export interface GroundedRunOptions {
   agentTimeoutMs?: number
   /** Milliseconds one grading may take before the question is marked `judge-error` (a backstop: the LLM judge bounds its own attempts). @default 600000 */
   judgeTimeoutMs?: number
-  /** Called with each row as it is decided. */
+  /** Called with each row as it is decided. @default none */
   onRow?: (row: QuestionRow) => void
 }
 
@@ -256,7 +256,7 @@ export interface ProbeComparison {
   control: GroundedRunResult
   probe: GroundedRunResult
   delta: DeltaRecord
-  /** What the delta measures, its sign and its units ({@link DELTA_MEANING}). */
+  /** What the delta measures, its sign and its units (always the same sentence). */
   delta_meaning: string
   ceiling: GroundedRunResult | null
   /** What the comparison shows: a drop, timestamps honoured, or cannot tell (see `timeGroundedVerdict`). */
@@ -276,12 +276,13 @@ export interface ProbeOptions {
   seed?: number
   /** Bootstrap resamples. @default 1000 */
   resamples?: number
+  /** Milliseconds an agent call may take before the question is marked `agent-error`. @default 120000 */
   agentTimeoutMs?: number
   /** Milliseconds one grading may take. @default 600000 */
   judgeTimeoutMs?: number
   /** Also run the reference reader (timestamps-only) as a ceiling; an answerer replaces its scripted one. @default false */
   ceiling?: boolean | { answerer: Answerer }
-  /** Called with each row as it is decided, with its mode (the ceiling's rows come under `timestamps-only`). */
+  /** Called with each row as it is decided, with its mode (the ceiling's rows come under `timestamps-only`). @default none */
   onRow?: (row: QuestionRow, mode: GroundingMode) => void
 }
 

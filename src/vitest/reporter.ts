@@ -21,6 +21,7 @@ export type { TimegroundedReporterOptions } from '../suite/options.js'
 /** The `onWatcherRerun` trigger of the watch-mode `u` key (Vitest's `updateSnapshot()`). */
 const UPDATE_KEY_TRIGGER = 'update snapshot'
 
+/** The Vitest reporter of timegrounded (the `timegrounded()` plugin adds it): report, result files, baseline and gate after every run. */
 export class TimegroundedReporter implements Reporter {
   private vitest: Vitest | undefined
   private readonly options: ResolvedReporterOptions

@@ -34,15 +34,6 @@ export class UsageError extends TimegroundedError<CodeOf<'UsageError'>> {
   }
 }
 
-/** Parse a whole-number option; a UsageError names the option. @default `fallback` when the option is absent */
-export function parseWholeNumber(flag: string, text: string | undefined, fallback: number, minimum: number): number {
-  if (text === undefined) return fallback
-  if (!/^\d+$/.test(text.trim()) || Number(text) < minimum) {
-    throw new UsageError(`\`${flag}\` must be a whole number ≥ ${minimum}; got ${JSON.stringify(text)}.`)
-  }
-  return Number(text)
-}
-
 /** A commander argument parser for a whole-number option of at least `minimum`; commander names the option in its refusal. */
 export function wholeNumberArgument(minimum: number): (text: string) => number {
   return (text) => {

@@ -16,6 +16,9 @@ import { sameAnswer } from '../tivarq/gold.js'
 import type { AnsweredRow, ErrorRow, Prediction, PredictionBase, PredictionRow, UnsupportedRow, UpdateLag } from '../tivarq/results.js'
 import type { Episode, Probe } from '../tivarq/schema.js'
 
+/** Defaults of the runner's options, in one place (the CLI's `run` and the suites show and use them). */
+export const RUNNER_DEFAULTS = { repetition: 0, updatePolls: 0, pollIntervalMs: 0, concurrency: 1 } as const
+
 /** How the runner asks a split's probes. */
 export interface RunnerOptions {
   /** Which track: `structured` shows assertions, slots and scopes; `conversation` only text and questions. */
@@ -45,9 +48,9 @@ function roundMs(ms: number): number {
 }
 
 function checkOptions(options: RunnerOptions): Required<RunnerOptions> {
-  const repetition = options.repetition ?? 0
-  const updatePolls = options.updatePolls ?? 0
-  const pollIntervalMs = options.pollIntervalMs ?? 0
+  const repetition = options.repetition ?? RUNNER_DEFAULTS.repetition
+  const updatePolls = options.updatePolls ?? RUNNER_DEFAULTS.updatePolls
+  const pollIntervalMs = options.pollIntervalMs ?? RUNNER_DEFAULTS.pollIntervalMs
   if (!Number.isInteger(repetition) || repetition < 0)
     throw new RunnerError('RUNNER_OPTION_INVALID', `\`repetition\` must be a whole number ≥ 0 (0 for the first); got ${repetition}`)
   if (!Number.isInteger(updatePolls) || updatePolls < 0)
@@ -309,7 +312,7 @@ export interface RunSplitInput {
  */
 export async function runSplit(input: RunSplitInput): Promise<PredictionRow[]> {
   const { episodes, pool, options, onRow } = input
-  const concurrency = input.concurrency ?? 1
+  const concurrency = input.concurrency ?? RUNNER_DEFAULTS.concurrency
   if (!(Number.isInteger(concurrency) && concurrency >= 1))
     throw new RunnerError('RUNNER_OPTION_INVALID', `\`concurrency\` must be a whole number ≥ 1; got ${concurrency}`)
   checkOptions(options)

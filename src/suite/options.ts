@@ -6,7 +6,9 @@
  * range, stops the run before any test.
  */
 import { z } from 'zod'
+import { DEFAULT_TIMEOUT_MS } from '../adapters/command.js'
 import type { Track } from '../adapters/types.js'
+import { RUNNER_DEFAULTS } from '../harness/runner.js'
 import { TRACKS } from '../adapters/protocol.js'
 import { checkOptions, namedChoices, OptionError } from '../options.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../stats/bootstrap.js'
@@ -208,9 +210,9 @@ export const SUITE_DEFAULTS = {
   split: 'dev',
   track: 'structured',
   concurrency: 4,
-  updatePolls: 0,
-  pollIntervalMs: 0,
-  timeoutMs: 30_000,
+  updatePolls: RUNNER_DEFAULTS.updatePolls,
+  pollIntervalMs: RUNNER_DEFAULTS.pollIntervalMs,
+  timeoutMs: DEFAULT_TIMEOUT_MS,
 } as const satisfies Partial<TimegroundedSuiteOptions>
 
 type Optional = 'families' | 'partition' | 'datasetDir' | 'timeGrounded'

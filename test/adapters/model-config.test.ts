@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
-import { modelAdapter, ModelConfigError, modelConfigRecord, resolveModelConfig, TIVARQ_V1_SLOTS } from '../../src/adapters/models/index.js'
+import { ModelConfigError, modelConfigRecord, resolveModelConfig, TIVARQ_V1_SLOTS } from '../../src/adapters/models/config.js'
+import { modelAdapter } from '../../src/adapters/models/index.js'
 import { ANSWER_TEMPLATE, extractionInstructions, MODEL_PROMPT_VERSION, promptConfigRecord, promptFingerprint } from '../../src/adapters/models/prompts.js'
 import { ModelOutputError, readAnswer, readExtraction } from '../../src/adapters/models/replies.js'
 import { loadDataset } from '../../src/tivarq/dataset.js'

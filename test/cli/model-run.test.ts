@@ -136,6 +136,8 @@ describe('run --adapter model:MODE refuses what cannot work, before any call', (
     expect(structured.stderr).toContain('`model:managed` runs the conversation track only')
     const unknown = await cli(['run', '--split', 'smoke', '--adapter', 'model:oracle', '--output', join(work, 'o')], {})
     expect(unknown.code).toBe(2)
-    expect(unknown.stderr).toContain('`--adapter model:oracle` is not a model adapter; use model:hybrid or model:managed.')
+    expect(unknown.stderr).toContain(
+      "option '--adapter <NAME>' argument 'model:oracle' is invalid. not a model adapter; expected model:hybrid or model:managed.",
+    )
   })
 })

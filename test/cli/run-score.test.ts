@@ -357,14 +357,31 @@ describe('upstream files through the CLI (test/fixtures/upstream)', () => {
 
 describe('usage and data errors exit 2', () => {
   test.each([
-    [['run', '--adapter', 'builtin:latest', '--output', 'x'], '`--split` is required'],
-    [['run', '--split', 'huge', '--adapter', 'builtin:latest', '--output', 'x'], '`--split huge` is not a split'],
-    [['run', '--split', 'smoke', '--adapter', 'builtin:nope', '--output', 'x'], 'builtin:NAME'],
+    [['run', '--adapter', 'builtin:latest', '--output', 'x'], "required option '--split <split>' not specified"],
+    [
+      ['run', '--split', 'huge', '--adapter', 'builtin:latest', '--output', 'x'],
+      "option '--split <split>' argument 'huge' is invalid. Allowed choices are smoke, dev, test.",
+    ],
+    [
+      ['run', '--split', 'smoke', '--adapter', 'builtin:nope', '--output', 'x'],
+      "option '--adapter <NAME>' argument 'builtin:nope' is invalid. not a reference store; expected builtin:NAME with NAME one of oracle, versioned, latest, hybrid, hybrid-corrections.",
+    ],
     [['run', '--split', 'smoke', '--output', 'x'], 'say what to run'],
-    [['run', '--split', 'smoke', '--adapter', 'builtin:latest'], '`--output DIR` is required'],
-    [['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', 'x', '--repeat', '0'], '`--repeat` must be a whole number'],
-    [['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', 'x', '--resamples', '100'], '`--resamples` must be a whole number ≥ 500'],
+    [['run', '--split', 'smoke', '--adapter', 'builtin:latest'], "required option '--output <dir>' not specified"],
+    [
+      ['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', 'x', '--repeat', '0'],
+      "option '--repeat <n>' argument '0' is invalid. expected a whole number of at least 1.",
+    ],
+    [
+      ['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', 'x', '--resamples', '100'],
+      "option '--resamples <n>' argument '100' is invalid. expected a whole number of at least 500.",
+    ],
     [['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', 'x', '--bogus'], "unknown option '--bogus'"],
+    [
+      ['run', '--split', 'smoke', '--variant', '3', '--dataset', 'd', '--adapter', 'builtin:latest', '--output', 'x'],
+      "option '--variant <seed>' cannot be used with option '--dataset <dir>'",
+    ],
+    [['score', 'predictions.jsonl', '--output', 'x', '--seed', '-1'], "option '--seed <n>' argument '-1' is invalid. expected a whole number of at least 0."],
     [['score', 'does-not-exist.jsonl', '--output', 'x'], 'no such file'],
   ])('%j', (args, message) => {
     const result = cli(args)

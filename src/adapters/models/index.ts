@@ -49,10 +49,5 @@ export function modelAdapter(mode: ModelMode, options: ModelAdapterOptions = {})
   return Object.assign(create, { mode, config, callBudgetMs: chatCallBudgetMs(config.endpoint) })
 }
 
-export { HybridModelStore, ManagedModelStore, MODEL_ADAPTER_VERSION } from './stores.js'
-export { ModelConfigError, resolveModelConfig, modelConfigRecord, MODEL_ENV, MODEL_DEFAULTS, TIVARQ_V1_SLOTS } from './config.js'
-export type { ModelAdapterOptions, ModelConfig, ModelPrices } from './config.js'
-export { MODEL_PROMPT_VERSION, EXTRACTION_TEMPLATE, ANSWER_TEMPLATE, promptFingerprint, promptConfigRecord } from './prompts.js'
+export type { ModelAdapterOptions } from './config.js'
 export type { ModelMode } from './prompts.js'
-export { ModelOutputError, readExtraction, readAnswer } from './replies.js'
-export type { Extraction, ModelAnswer } from './replies.js'

@@ -62,8 +62,7 @@ export function referenceStore(name: ReferenceStoreName | string): StoreFactory 
   return factory
 }
 
-export { OracleStore, VersionedStore, LatestStore, HybridStore, CorrectingHybridStore }
-export { VersionTable } from './versioned.js'
-export { ReferenceQueryError, structuredQuery, type ReferenceQueryField } from './query.js'
-export { extractAssertion, readQuestion } from './hybrid-corrections.js'
+export { HybridStore }
+export { ReferenceQueryError } from './query.js'
+export { extractAssertion } from './hybrid-corrections.js'
 export { readTurn } from './hybrid.js'

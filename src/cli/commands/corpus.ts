@@ -9,6 +9,7 @@ import { dirname } from 'node:path'
 import type { Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
 import { buildCorpus, generateCorpus } from '../../timegrounded/corpus/index.js'
+import { DEFAULT_CORPUS_SEED } from '../../timegrounded/corpus/generate.js'
 import { describeWriteError } from '../fs-errors.js'
 import { EXIT, fail, wholeNumberArgument } from '../exit-codes.js'
 
@@ -17,9 +18,6 @@ interface CorpusCommandOptions {
   size?: number
   seed?: number
 }
-
-/** Default `--seed` of a generated corpus. */
-const DEFAULT_CORPUS_SEED = 1
 
 /** Register `corpus` on the CLI program. */
 export function registerCorpus(program: Command): void {

@@ -32,6 +32,7 @@ import { deterministicJudge, llmJudge, type Judge } from '../../timegrounded/jud
 import { readLongMemEval } from '../../timegrounded/longmemeval.js'
 import { renderGroundedRun, renderGroundingRecord, renderProbeComparison } from '../../timegrounded/render.js'
 import {
+  DEFAULT_AGENT_TIMEOUT_MS,
   DEFAULT_JUDGE_TIMEOUT_MS,
   DEFAULT_PROBE_SEED,
   loadGroundedDataset,
@@ -242,7 +243,7 @@ export function registerProbe(program: Command): void {
     .option('--dry-run', 'validate the dataset and print only the grounding record; call no agent')
     .option('--seed <n>', 'paired-bootstrap seed (compare mode only)', wholeNumberArgument(0), DEFAULT_PROBE_SEED)
     .option('--resamples <n>', 'paired-bootstrap resamples (compare mode only)', wholeNumberArgument(MIN_RESAMPLES), DEFAULT_RESAMPLES)
-    .option('--timeout-ms <n>', 'time one agent call may take', wholeNumberArgument(1), 120000)
+    .option('--timeout-ms <n>', 'time one agent call may take', wholeNumberArgument(1), DEFAULT_AGENT_TIMEOUT_MS)
     .option('--judge-timeout-ms <n>', 'time one grading may take before the question is a judge error', wholeNumberArgument(1), DEFAULT_JUDGE_TIMEOUT_MS)
     .argument('[command...]', 'agent command and its arguments, after `--` (speaks timegrounded.agent.v1 on stdin/stdout)')
     .addHelpText(

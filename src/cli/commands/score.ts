@@ -17,15 +17,16 @@ import type { PredictionRow } from '../../tivarq/results.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderFirstErrors, renderReport } from '../../report/terminal.js'
 import { describeRepeats } from '../../report/format.js'
-import { EXIT, fail, parseWholeNumber, reportsExitCode, UsageError } from '../exit-codes.js'
+import { EXIT, fail, reportsExitCode, wholeNumberArgument } from '../exit-codes.js'
 import { describeWriteError } from '../fs-errors.js'
 import { wantsColor } from '../color.js'
 
-interface RawScoreOptions {
-  output?: string
-  seed?: string
-  resamples?: string
-  color?: boolean
+/** The options of `score` as commander parses them. */
+interface ScoreCommandOptions {
+  output: string
+  seed: number
+  resamples: number
+  color: boolean
 }
 
 /** Register `score` on the CLI program. */
@@ -36,22 +37,13 @@ export function registerScore(program: Command): void {
       "Re-score a predictions.jsonl file (ours or upstream's) into DIR/report.json (report-K.json and aggregate.json when it holds several repetitions).",
     )
     .argument('<predictions>', 'predictions file, one JSON row per line')
-    .option('--output <dir>', 'directory for report.json (required)')
-    .option('--seed <n>', `bootstrap seed (default: the dataset seed, ${DATASET_SEED})`)
-    .option('--resamples <n>', `bootstrap resamples (at least ${MIN_RESAMPLES}) (default: ${DEFAULT_RESAMPLES})`)
+    .requiredOption('--output <dir>', 'directory for report.json (required)')
+    .option('--seed <n>', 'bootstrap seed', wholeNumberArgument(0), DATASET_SEED)
+    .option('--resamples <n>', 'bootstrap resamples', wholeNumberArgument(MIN_RESAMPLES), DEFAULT_RESAMPLES)
     .option('--no-color', 'no colours in the summary')
     .addHelpText('after', '\nExit codes: 0 complete, 1 incomplete (error rows), 2 usage error or invalid file.')
-    .action((file: string, options: RawScoreOptions) => {
-      let seed: number
-      let resamples: number
-      try {
-        if (options.output === undefined) throw new UsageError('`--output DIR` is required: the directory report.json goes to.')
-        seed = parseWholeNumber('--seed', options.seed, DATASET_SEED, 0)
-        resamples = parseWholeNumber('--resamples', options.resamples, DEFAULT_RESAMPLES, MIN_RESAMPLES)
-      } catch (error) {
-        if (error instanceof UsageError) return fail('score', `${error.message}\nSee \`timegrounded score --help\`.`, EXIT.usage)
-        throw error
-      }
+    .action((file: string, options: ScoreCommandOptions) => {
+      const { seed, resamples } = options
       let rows: PredictionRow[]
       try {
         rows = readPredictions(file)

@@ -79,9 +79,12 @@ export function parseGeneratedQuestionId(id: string): { seed: number; index: num
   return Number.isSafeInteger(seed) && index >= 0 ? { seed, index } : null
 }
 
+/** Seed of a generated corpus when none is given. @default 1 */
+export const DEFAULT_CORPUS_SEED = 1
+
 function checkOptions(options: GenerateCorpusOptions): { size: number; seed: number } {
   const { size } = options
-  const seed = options.seed ?? 1
+  const seed = options.seed ?? DEFAULT_CORPUS_SEED
   if (!Number.isInteger(size) || size < 1 || size > MAX_CORPUS_SIZE) {
     throw new CorpusOptionError(`\`size\` must be a whole number from 1 to ${MAX_CORPUS_SIZE}, got ${JSON.stringify(size)}.`)
   }

@@ -6,7 +6,8 @@
  */
 import { WEEKDAY_NAMES, addDays, startOfDay } from './dates.js'
 
-const NUMBER_WORDS: Record<string, number> = {
+/** Number words the corpus grammar reads ("a fortnight", "three weeks"). */
+export const NUMBER_WORDS: Readonly<Record<string, number>> = {
   a: 1,
   an: 1,
   one: 1,

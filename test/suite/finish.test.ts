@@ -13,8 +13,8 @@ import { referenceStore } from '../../src/adapters/reference/index.js'
 import { openPool } from '../../src/harness/pool.js'
 import { EpisodeRun } from '../../src/harness/runner.js'
 import type { BaselineMatch } from '../../src/suite/baseline.js'
-import { finishRun, type GatheredRecord } from '../../src/suite/finish.js'
-import { resolveReporterOptions, resolveSuiteOptions } from '../../src/suite/options.js'
+import { type FinishedRun, type FinishRunInput, finishRun, type GatheredRecord } from '../../src/suite/finish.js'
+import { type ResolvedReporterOptions, resolveReporterOptions, resolveSuiteOptions } from '../../src/suite/options.js'
 import { answerProbe, openEpisode, planSuite, settleProbe } from '../../src/suite/probes.js'
 import { finishedRecord } from '../../src/suite/records.js'
 import { loadSplit } from '../../src/tivarq/dataset.js'
@@ -43,19 +43,15 @@ async function runSuite(store: 'oracle' | 'latest', baseline: BaselineMatch = { 
   return gathered
 }
 
+/** finishRun with the plain run's settings, overridden where a test says. */
+function finish(records: GatheredRecord[], options: ResolvedReporterOptions, overrides: Partial<FinishRunInput> = {}): FinishedRun {
+  return finishRun({ records, root, options, update: { kind: 'none' }, previous: null, shard: null, color: false, cwd: root, ...overrides })
+}
+
 describe('finishRun', () => {
   test('a correct store: report.json and predictions.jsonl written, every probe passed, the gate passes', async () => {
     const outputDir = join(root, 'oracle')
-    const finished = finishRun({
-      records: await runSuite('oracle'),
-      root,
-      options: resolveReporterOptions({ outputDir, baseline: false }, 'test'),
-      update: { kind: 'none' },
-      previous: null,
-      shard: null,
-      color: false,
-      cwd: root,
-    })
+    const finished = finish(await runSuite('oracle'), resolveReporterOptions({ outputDir, baseline: false }, 'test'))
     expect(finished.failed).toBe(false)
     expect(finished.text).toContain('timegrounded [tivarq] 60 of 60 probes ran: 60 passed, 0 failed, 0 known failures, 0 unsupported (skipped), 0 errors')
     expect(finished.text).toContain('timegrounded [tivarq] gate passed (no thresholds set; no baseline)')
@@ -70,29 +66,11 @@ describe('finishRun', () => {
       { outputDir: join(root, 'latest-out'), baseline: 'latest.baseline.json', thresholds: { staleValueLeakageRate: { max: 0.05 } } },
       'test',
     )
-    const gated = finishRun({
-      records: await runSuite('latest'),
-      root,
-      options,
-      update: { kind: 'none' },
-      previous: null,
-      shard: null,
-      color: false,
-      cwd: root,
-    })
+    const gated = finish(await runSuite('latest'), options)
     expect(gated.failed).toBe(true)
     expect(gated.text).toMatch(/gate violation: staleValueLeakageRate is \d+ of \d+ \([\d.]+\), above the threshold \(max 0\.05\)/)
 
-    const recorded = finishRun({
-      records: await runSuite('latest', { status: 'missing' }, true),
-      root,
-      options,
-      update: { kind: 'update' },
-      previous: null,
-      shard: null,
-      color: false,
-      cwd: root,
-    })
+    const recorded = finish(await runSuite('latest', { status: 'missing' }, true), options, { update: { kind: 'update' } })
     expect(recorded.text).toContain('baseline written to latest.baseline.json: 60 probes')
     const file = JSON.parse(readFileSync(join(root, 'latest.baseline.json'), 'utf8'))
     expect(file.format).toBe('timegrounded.baseline.v1')
@@ -104,22 +82,13 @@ describe('finishRun', () => {
     const outputDir = join(root, 'shard')
     const records = await runSuite('oracle')
     const options = resolveReporterOptions({ outputDir, baseline: false }, 'test')
-    const shard = finishRun({
-      records: records.slice(0, 30),
-      root,
-      options,
-      update: { kind: 'none' },
-      previous: null,
-      shard: { index: 1, count: 2 },
-      color: false,
-      cwd: root,
-    })
+    const shard = finish(records.slice(0, 30), options, { shard: { index: 1, count: 2 } })
     expect(shard.failed).toBe(false)
     expect(shard.text).toContain('timegrounded [tivarq] shard 1/2: 30 of 60 probe results carried in this shard')
     expect(existsSync(outputDir)).toBe(false)
 
-    const first = finishRun({ records, root, options, update: { kind: 'none' }, previous: new Map(), shard: null, color: false, cwd: root })
-    const again = finishRun({ records, root, options, update: { kind: 'none' }, previous: first.metrics, shard: null, color: false, cwd: root })
+    const first = finish(records, options, { previous: new Map() })
+    const again = finish(records, options, { previous: first.metrics })
     expect(again.text).toContain('timegrounded [tivarq] no metric changed since the previous run')
   })
 })

@@ -16,12 +16,12 @@ import {
   deterministicJudge,
   generateCorpus,
   ingestionOrderAgent,
-  pairedBootstrapDelta,
   runGrounded,
   runProbeVersusControl,
   seededAccuracyAgent,
   timeGroundedCorpus,
 } from '../dist/index.js'
+import { pairedBootstrapDelta } from '../dist/stats/bootstrap.js'
 
 const args = process.argv.slice(2)
 const option = (name, fallback) => {

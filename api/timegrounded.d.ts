@@ -1326,6 +1326,18 @@ export declare function readPredictions(file: string): PredictionRow[];
 /** Names of the reference stores, as `--adapter builtin:NAME` and `timegrounded reference NAME` take them. */
 export declare const REFERENCE_STORE_NAMES: readonly ["oracle", "versioned", "latest", "hybrid", "hybrid-corrections"];
 
+/** A structured-track reference store got a query it cannot answer (code `REFERENCE_QUERY_INVALID`); `field` names what is missing or unreadable. */
+export declare class ReferenceQueryError extends TimegroundedError<CodeOf<'ReferenceQueryError'>> {
+    /** The query field at fault (camelCase; `as_of` on the wire). */
+    readonly field: ReferenceQueryField;
+    constructor(
+    /** The query field at fault (camelCase; `as_of` on the wire). */
+    field: ReferenceQueryField, message: string);
+}
+
+/** The query field a structured-track reference store could not read. */
+export declare type ReferenceQueryField = 'slot' | 'scope' | 'asOf';
+
 /**
  * Places every turn in time by construction: writes each turn's instant into
  * its own prompt. A ceiling for the probe, not a memory system. In mode

@@ -325,6 +325,12 @@ interface CoveredElsewhere {
   why: string
 }
 
+const WATCH_MODE: CoveredElsewhere = {
+  file: 'test/vitest/watch.test.ts',
+  runs: ["[VITEST_BIN, '--watch', '--root', root, ...args]", "startWatch('edits', [])"],
+  why: 'watch mode runs until stopped; that test edits a store under a live watcher',
+}
+
 /** Commands another test runs, keyed by the exact text of the docs. */
 const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
   'npm pack': {
@@ -342,11 +348,7 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     runs: ["runVitest(['run', '--root', PROJECT, ...args]"],
     why: 'needs a project with a store; that test runs real Vitest on fixture projects',
   },
-  'npx vitest': {
-    file: 'test/vitest/watch.test.ts',
-    runs: ["[VITEST_BIN, '--watch', '--root', root, ...args]", "startWatch('edits', [])"],
-    why: 'watch mode runs until stopped; that test edits the store under a live watcher',
-  },
+  'npx vitest': WATCH_MODE,
   'npx vitest run -u': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-u']"], why: 'records a baseline of a fixture project' },
   'npx vitest run -t replacement-01-q3': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-t', 'replacement-00-q3']"], why: 'a probe filter on a fixture project (smoke split: the same id, episode 00)' },
   'npx vitest run -t replacement-01': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-t', 'reversal-00']"], why: 'an episode filter (another episode, smoke split)' },
@@ -377,16 +379,13 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     runs: ["runVitest(['run', '--root', 'examples/llm-memory']", 'OPENAI_BASE_URL: server.baseUrl'],
     why: 'needs a model server; that test runs exactly this under real Vitest against a scripted one on 127.0.0.1',
   },
-'npx vitest run --root examples/in-memory': {
+  'npx vitest run --root examples/in-memory': {
     file: 'test/vitest/example.test.ts',
     runs: ["runVitest(['run', '--root', EXAMPLE], { cwd: REPO })", "join(REPO, 'examples/in-memory')"],
     why: '240 probes under real Vitest; that test runs exactly this from the repository root and checks the gate against the committed baseline',
   },
-  'npx vitest --root examples/in-memory': {
-    file: 'test/vitest/watch.test.ts',
-    runs: ["[VITEST_BIN, '--watch', '--root', root, ...args]", "startWatch('edits', [])"],
-    why: 'watch mode runs until stopped; that test edits a store under a live watcher (on a fixture project, so this example stays as committed)',
-  },
+  // On a fixture project, so that the example stays as committed.
+  'npx vitest --root examples/in-memory': WATCH_MODE,
   'npx vitest run -u --root examples/in-memory': {
     file: 'test/vitest/e2e.test.ts',
     runs: ["run(['-u']"],

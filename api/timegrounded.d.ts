@@ -99,7 +99,7 @@ declare const answerValueSchema: z.ZodUnion<readonly [z.ZodString, z.ZodArray<z.
 export declare type Assertion = z.infer<typeof assertionSchema>;
 
 /** The fact an event asserts, if any. */
-declare const assertionSchema: z.ZodObject<{
+export declare const assertionSchema: z.ZodObject<{
     op: z.ZodEnum<{
         set: "set";
         add: "add";
@@ -552,7 +552,7 @@ declare interface ErrorRow extends PredictionBase, Absent<'prediction' | keyof U
 }
 
 /** One conversation turn of an episode. */
-declare const eventSchema: z.ZodObject<{
+export declare const eventSchema: z.ZodObject<{
     event_id: z.ZodString;
     arrived_at: z.ZodISODateTime;
     speaker: z.ZodEnum<{
@@ -938,10 +938,10 @@ declare interface LongMemEvalSummary {
 }
 
 /** A parsed manifest. */
-declare type Manifest = z.infer<typeof manifestSchema>;
+export declare type Manifest = z.infer<typeof manifestSchema>;
 
 /** `manifest.json`: counts, families, seed and the SHA-256 of every file (and, for a generated variant, its generator). */
-declare const manifestSchema: z.ZodObject<{
+export declare const manifestSchema: z.ZodObject<{
     episode_count: z.ZodNumber;
     families: z.ZodArray<z.ZodString>;
     files: z.ZodRecord<z.ZodString, z.ZodString>;

@@ -60,8 +60,8 @@ export { canonicalJsonLine, prettyJson } from './tivarq/canonical-json.js'
 
 // ─── TIVARQ schemas ──────────────────────────────────────────────────────────
 
-export { answerSchema, DATASET_SEED, episodeSchema, FAMILIES, jsonSchemas, probeSchema, SCHEMA_VERSION, SPLITS } from './tivarq/schema.js'
-export type { Answer, AnswerState, AnswerValue, Assertion, Episode, Family, Op, Probe, Scope, Split, TivarqEvent } from './tivarq/schema.js'
+export { answerSchema, assertionSchema, DATASET_SEED, episodeSchema, eventSchema, FAMILIES, jsonSchemas, manifestSchema, probeSchema, SCHEMA_VERSION, SPLITS } from './tivarq/schema.js'
+export type { Answer, AnswerState, AnswerValue, Assertion, Episode, Family, Manifest, Op, Probe, Scope, Split, TivarqEvent } from './tivarq/schema.js'
 export { resolveGold } from './tivarq/gold.js'
 
 // ─── The time-grounded probe ─────────────────────────────────────────────────

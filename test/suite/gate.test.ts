@@ -2,11 +2,16 @@
 // baseline file, the per-probe policy and partitions.
 import { describe, expect, test } from 'vitest'
 import { baselineEntry, isKnownFailure, matchBaseline, parseBaseline, type SuiteIdentity, withSuites } from '../../src/suite/baseline.js'
-import { evaluateGate, metricChanges } from '../../src/suite/gate.js'
+import { evaluateGate as evaluate, type GateInput, metricChanges } from '../../src/suite/gate.js'
 import { renderMetricChange, renderViolation } from '../../src/suite/gate-lines.js'
 import { partitionEpisodes } from '../../src/suite/probes.js'
 import { decideProbe } from '../../src/suite/records.js'
 import type { ScoredMetrics } from '../../src/tivarq/metrics.js'
+
+/** The violations of a gate decision (the rule and what it could not gate are tested with repeats). */
+function evaluateGate(input: GateInput) {
+  return evaluate(input).violations
+}
 
 const identity: SuiteIdentity = { name: 'tivarq', datasetHash: 'sha256:aaa', split: 'dev', track: 'structured', families: null }
 
@@ -64,7 +69,7 @@ describe('regressions against the baseline', () => {
   test('every quality metric in the baseline is gated; latency is not; the families that moved are named', () => {
     const violations = evaluateGate({ suite: 'tivarq', current: scored(0.2, 20, 0.9, 50, { replacement: 0.5, reversal: 0.25 }), baseline })
     expect(violations.map((violation) => renderViolation(violation))).toEqual([
-      '[tivarq] staleValueLeakageRate rose from 2 of 20 to 4 of 20 (0.1 → 0.2) since the baseline; families: replacement 0/4 → 2/4. Fix the store, or accept with `npx vitest run -u`.',
+      '[tivarq] staleValueLeakageRate rose from 2 of 20 to 4 of 20 (0.1 → 0.2) since the baseline (exact rule: one repetition in the baseline and in this run); families: replacement 0/4 → 2/4. Fix the store, or accept with `npx vitest run -u`.',
     ])
   })
 
@@ -86,7 +91,7 @@ describe('regressions against the baseline', () => {
       regression: { families: true },
     })
     expect(violations.map((violation) => renderViolation(violation))).toEqual([
-      '[s] family replacement: staleValueLeakageRate rose from 0 of 4 to 1 of 4 (0 → 0.25) since the baseline. Fix the store, or accept with `npx vitest run -u`.',
+      '[s] family replacement: staleValueLeakageRate rose from 0 of 4 to 1 of 4 (0 → 0.25) since the baseline (exact rule: one repetition in the baseline and in this run). Fix the store, or accept with `npx vitest run -u`.',
     ])
   })
 })
@@ -136,6 +141,10 @@ test('the per-probe policy', () => {
   expect(decideProbe('error', false, true)).toBe('fail')
   // An error is never a known failure, even where the baseline recorded one.
   expect(decideProbe('error', true, false)).toBe('fail')
+  // With repeats: right in some repetitions, wrong in others. Reported and passing, unless the suite asks to fail it.
+  expect(decideProbe('flaky', false, false)).toBe('flaky')
+  expect(decideProbe('flaky', false, false, 'fail')).toBe('fail')
+  expect(decideProbe('flaky', true, false, 'fail')).toBe('known_failure')
 })
 
 test('partitions are disjoint and together hold every episode, in file order', () => {

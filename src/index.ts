@@ -60,7 +60,19 @@ export { canonicalJsonLine, prettyJson } from './tivarq/canonical-json.js'
 
 // ─── TIVARQ schemas ──────────────────────────────────────────────────────────
 
-export { answerSchema, assertionSchema, DATASET_SEED, episodeSchema, eventSchema, FAMILIES, jsonSchemas, manifestSchema, probeSchema, SCHEMA_VERSION, SPLITS } from './tivarq/schema.js'
+export {
+  answerSchema,
+  assertionSchema,
+  DATASET_SEED,
+  episodeSchema,
+  eventSchema,
+  FAMILIES,
+  jsonSchemas,
+  manifestSchema,
+  probeSchema,
+  SCHEMA_VERSION,
+  SPLITS,
+} from './tivarq/schema.js'
 export type { Answer, AnswerState, AnswerValue, Assertion, Episode, Family, Manifest, Op, Probe, Scope, Split, TivarqEvent } from './tivarq/schema.js'
 export { resolveGold } from './tivarq/gold.js'
 

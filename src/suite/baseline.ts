@@ -59,6 +59,8 @@ export type BaselineRepeats = z.infer<typeof baselineRepeatsSchema>
 
 const baselineSuiteSchema = z.strictObject({
   dataset_hash: z.string().min(1),
+  /** Which data: `TIVARQ v1`, or the variant (seed, generator and version). Absent in baselines written before variants. */
+  data: z.string().optional(),
   split: z.string(),
   track: z.string(),
   families: z.array(z.string()).nullable(),
@@ -104,6 +106,8 @@ export function parseBaseline(text: string, file: string, commands: RunnerComman
 export interface SuiteIdentity {
   name: string
   datasetHash: string
+  /** Which data, in words: `TIVARQ v1` or `TIVARQ variant 7 (timegrounded-variant v1)`. */
+  data: string
   split: string
   track: string
   /** Selected families, or null for all. */
@@ -120,7 +124,7 @@ export function matchBaseline(file: BaselineFile | null, identity: SuiteIdentity
   if (entry.dataset_hash !== identity.datasetHash) {
     return {
       status: 'refused',
-      reason: `${path} was recorded on dataset ${entry.dataset_hash} (split ${entry.split}) but suite "${identity.name}" runs dataset ${identity.datasetHash} (split ${identity.split}); a baseline is never compared across datasets. Re-record it with ${commands.record}.`,
+      reason: `${path} was recorded on ${entry.data ?? 'dataset'} ${entry.dataset_hash} (split ${entry.split}) but suite "${identity.name}" runs ${identity.data} ${identity.datasetHash} (split ${identity.split}); a baseline is never compared across datasets. Re-record it with ${commands.record}.`,
     }
   }
   const recorded = `${entry.track}/${(entry.families ?? ['all families']).join(',')}`
@@ -156,6 +160,7 @@ export function baselineEntry(
 ): BaselineSuite {
   return {
     dataset_hash: identity.datasetHash,
+    data: identity.data,
     split: identity.split,
     track: identity.track,
     families: identity.families,

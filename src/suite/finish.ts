@@ -71,6 +71,8 @@ export interface FinishRunInput {
 /** What happened to one suite. */
 export interface SuiteOutcome {
   name: string
+  /** Which data the suite ran, in words (`TIVARQ v1`, or the variant). */
+  data: string
   /** The scored report (with repeats, the last repetition's), or null when no probe ran. */
   report: TivarqReport | null
   /** With repeats, what the repetitions came to together (`aggregate.json`); else null. */
@@ -145,7 +147,7 @@ export function finishRun(input: FinishRunInput): FinishedRun {
       lines.push(
         `no probe ran (${suite.records.length} collected): ${firstError === undefined ? 'nothing to score' : `the store could not start: ${firstError}`}`,
       )
-      outcomes.push({ name, report: null, aggregate: null, lines, failed: suite.conflicts.length > 0 })
+      outcomes.push({ name, data: suite.identity.data, report: null, aggregate: null, lines, failed: suite.conflicts.length > 0 })
       continue
     }
     // After probes ran, a block error is e.g. a store that failed to close: shown here too, not only above.
@@ -182,7 +184,7 @@ export function finishRun(input: FinishRunInput): FinishedRun {
     metrics.set(name, scored)
     if (verdict.entry !== null) newEntries[name] = verdict.entry
     lines.push(...verdict.lines)
-    outcomes.push({ name, report, aggregate, lines, failed: suite.conflicts.length > 0 || verdict.failed })
+    outcomes.push({ name, data: suite.identity.data, report, aggregate, lines, failed: suite.conflicts.length > 0 || verdict.failed })
   }
   if (update && baselinePath !== null && Object.keys(newEntries).length > 0) {
     writeFileAtomic(baselinePath, `${JSON.stringify(withSuites(baselineFile, HARNESS_VERSION, newEntries), null, 2)}\n`)
@@ -291,8 +293,9 @@ function runText(outcomes: readonly SuiteOutcome[], timeGrounded: TimeGroundedSu
   const out: string[] = []
   if (timeGrounded !== null) out.push(renderTimeGroundedSummary(timeGrounded, { color }))
   for (const outcome of outcomes) {
+    const data = outcome.data === 'TIVARQ v1' ? '' : ` · ${outcome.data}`
     const repetition = outcome.aggregate === null ? '' : ` · repetition ${outcome.aggregate.repeats} of ${outcome.aggregate.repeats}`
-    if (outcome.report) out.push(renderReport(outcome.report, { color, title: `timegrounded — ${outcome.name}${repetition}` }))
+    if (outcome.report) out.push(renderReport(outcome.report, { color, title: `timegrounded — ${outcome.name}${data}${repetition}` }))
     if (outcome.aggregate) out.push(renderRepeats(outcome.aggregate, { color }))
     out.push(...outcome.lines.map((line) => `timegrounded [${outcome.name}] ${line}`))
   }

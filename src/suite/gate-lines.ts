@@ -100,7 +100,7 @@ export function renderViolationInSuite(violation: Violation, commands: RunnerCom
       const judged =
         change === null
           ? ` (${describeRule(violation.rule)})${tolerance}`
-          : `: worse by ${round(change.worse)}, beyond the measured noise${tolerance} (${describeRule(violation.rule)}: its one-sided ${percent(NOISE_CONFIDENCE)} bound ${round(change.low)} > ${violation.tolerance}; ${percent(1 - 2 * (1 - NOISE_CONFIDENCE))} interval [${round(change.low)}, ${round(change.high)}] over ${change.episodes} episodes)`
+          : `: worse by ${round(change.worse)} [${round(change.low)}, ${round(change.high)}], beyond the measured noise${tolerance} (${describeRule(violation.rule)}; the worsening's one-sided ${percent(change.confidence)} bound ${round(change.low)} > ${violation.tolerance}, over ${change.episodes} episodes)`
       return `${where} ${describeMove(violation.metric, violation.baseline, violation.actual)} since the baseline${judged}${formatFamilies(violation.metric, violation.moved)}. ${nextStep('regression', commands)}`
     }
     case 'unmeasured':
@@ -120,17 +120,17 @@ function round(value: number): number {
 }
 
 function percent(level: number): string {
-  return `${Math.round(level * 100)}%`
+  return `${Math.round(level * 1000) / 10}%`
 }
 
 /**
  * Which regression rule judged the run, in words: `exact rule: one repetition in the baseline
- * and in this run`, or `noise-aware rule: paired episode bootstrap, 5 + 5 repetitions, 1000
- * resamples, seed 7`.
+ * and in this run`, or `noise-aware rule: paired episode bootstrap of this run (5 repetitions)
+ * against the baseline (5), one-sided 99% for the run, 1000 resamples, seed 7`.
  */
 export function describeRule(rule: RegressionRule): string {
   if (rule.kind === 'noise-aware') {
-    return `noise-aware rule: paired episode bootstrap of this run against the baseline, ${rule.runRepetitions} + ${rule.baselineRepetitions} repetitions, ${rule.resamples} resamples, seed ${rule.seed}`
+    return `noise-aware rule: paired episode bootstrap of this run (${rule.runRepetitions} repetitions) against the baseline (${rule.baselineRepetitions}), one-sided ${percent(NOISE_CONFIDENCE)} for the run, ${rule.resamples} resamples, seed ${rule.seed}`
   }
   switch (rule.why) {
     case 'one-repetition':

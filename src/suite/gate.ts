@@ -8,7 +8,7 @@
 import { isQuality, METRICS, type MetricName, type MetricValue, QUALITY_METRICS, type ScoredMetrics, worseBy } from '../tivarq/metrics.js'
 import type { Family } from '../tivarq/schema.js'
 import type { BaselineSuite } from './baseline.js'
-import { type NoiseChange, noiseChange, type RegressionRule, type RepetitionSample, regressionRule } from './noise.js'
+import { MIN_NOISE_EPISODES, type NoiseChange, noiseChange, pairedEpisodes, type RegressionRule, type RepetitionSample, regressionRule } from './noise.js'
 
 /** `{ max }` for lower-is-better metrics (e.g. staleValueLeakageRate), `{ min }` otherwise; both allowed. */
 export interface Bound {
@@ -118,7 +118,18 @@ export function evaluateGate(input: GateInput): GateResult {
   const gated = policy.metrics ?? QUALITY_METRICS
   const samples = input.repetitions
   const rule = samples ? regressionRule(samples.run, samples.baseline, samples) : ONE_REPETITION
-  const checkRegression = (metric: MetricName, family: string | null, before: MetricValue | undefined, after: MetricValue | undefined): void => {
+  const comparisons: { metric: MetricName; family: string | null; before: MetricValue | undefined; after: MetricValue | undefined }[] = []
+  for (const metric of gated) comparisons.push({ metric, family: null, before: baseline.metrics[metric], after: current.metrics[metric] })
+  if (policy.families) {
+    for (const family of Object.keys(baseline.by_family).sort()) {
+      for (const metric of gated) comparisons.push({ metric, family, before: baseline.by_family[family]?.[metric], after: current.byFamily[family]?.[metric] })
+    }
+  }
+  // Under the noise-aware rule every quality metric it can measure is a test: the 99% holds for the run as a whole (Bonferroni).
+  const measurable = (metric: MetricName, family: string | null): boolean =>
+    samples?.baseline != null && isQuality(metric) && pairedEpisodes(metric, family, samples.run, samples.baseline).length >= MIN_NOISE_EPISODES
+  const tested = comparisons.filter(({ metric, family, before, after }) => before?.value != null && after?.value != null && measurable(metric, family)).length
+  const checkRegression = ({ metric, family, before, after }: (typeof comparisons)[number]): void => {
     if (!before || before.value === null) return
     if (!after || after.value === null) {
       violations.push({ kind: 'unmeasured', suite, metric, family, cause: 'baseline', baseline: before })
@@ -131,18 +142,13 @@ export function evaluateGate(input: GateInput): GateResult {
         violations.push({ kind: 'regression', suite, metric, family, actual: after, baseline: before, tolerance, moved: moved(), rule, change: null })
       return
     }
-    const change = noiseChange(metric, family, samples.run, samples.baseline, samples)
+    const change = noiseChange(metric, family, samples.run, samples.baseline, { ...samples, tests: tested })
     if (change.kind === 'too-few-episodes') notGated.push({ metric, family, episodes: change.episodes })
     // Beyond the noise: the worsening's lower bound is above zero, and above the tolerance when one is set.
     else if (change.low > tolerance + 1e-9)
       violations.push({ kind: 'regression', suite, metric, family, actual: after, baseline: before, tolerance, moved: moved(), rule, change })
   }
-  for (const metric of gated) checkRegression(metric, null, baseline.metrics[metric], current.metrics[metric])
-  if (policy.families) {
-    for (const family of Object.keys(baseline.by_family).sort()) {
-      for (const metric of gated) checkRegression(metric, family, baseline.by_family[family]?.[metric], current.byFamily[family]?.[metric])
-    }
-  }
+  for (const comparison of comparisons) checkRegression(comparison)
   return { violations, rule, notGated }
 }
 

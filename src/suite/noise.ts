@@ -3,17 +3,30 @@
  * to run (a model in the loop). A metric regressed only when its worsening
  * since the baseline is beyond the measured noise: a paired episode bootstrap
  * of (this run − baseline), each side pooled over its repetitions, whose
- * one-sided 95% bound lies above zero (and above the tolerance). A store that
+ * one-sided bound lies above zero (and above the tolerance), at 99% for the
+ * run as a whole (each of the k metrics compared at 1 − 1%/k). A store that
  * answers alike in every repetition keeps the exact rule: any worsening beyond
  * the tolerance. Pure.
  */
-import { pairedRatioDifference, type RatioCounts } from '../stats/bootstrap.js'
+import { type PairedRatios, pairedRatioDifference, type RatioCounts } from '../stats/bootstrap.js'
 import { type QualityMetricName, worseBy } from '../tivarq/metrics.js'
 import { type EpisodeRepetitions, episodeRatios, type RepeatedCounts, sumRatios } from '../tivarq/repeats.js'
 import { familyOf } from '../tivarq/score.js'
 
-/** One-sided confidence of the noise-aware rule: a worsening counts when its lower 95% bound is above zero. */
-export const NOISE_CONFIDENCE = 0.95
+/**
+ * Confidence of the noise-aware rule over the whole run: a correct but noisy
+ * store should fail it by chance at most 1% of the time (CI runs many times a
+ * day; at 95% one run in twenty would fail for nothing). Each of the k quality
+ * metrics it measures is tested one-sided at 1 − 1%/k (Bonferroni), since any
+ * one of them failing fails the run.
+ */
+export const NOISE_CONFIDENCE = 0.99
+
+/** The one-sided confidence each of `tests` metrics is judged at, so that the run as a whole holds `NOISE_CONFIDENCE`. */
+export function perMetricConfidence(tests: number): number {
+  return 1 - (1 - NOISE_CONFIDENCE) / Math.max(1, tests)
+}
+
 /**
  * The fewest episodes that must carry a metric for the rule to measure its
  * noise: with fewer, a percentile bootstrap over episodes understates the
@@ -71,15 +84,28 @@ export type NoiseChange =
       kind: 'measured'
       /** How much worse the pooled value is (negative when better). */
       worse: number
-      /** One-sided 95% lower bound of `worse`: the low end of the two-sided 90% interval. */
+      /** One-sided lower bound of `worse` at `confidence`: the low end of the two-sided interval at 2·confidence − 1. */
       low: number
       /** The high end of that interval. */
       high: number
+      /** The one-sided confidence of `low` (99% shared by the metrics compared, see `perMetricConfidence`). */
+      confidence: number
       /** Episodes resampled (those carrying the metric on either side). */
       episodes: number
     }
   /** Fewer than `MIN_NOISE_EPISODES` episodes carry the metric: its noise cannot be measured, so it is not gated against the baseline. */
   | { kind: 'too-few-episodes'; episodes: number }
+
+/** The episodes carrying `metric` (in `family`, or all) on either side, each with its counts on both: the units the bootstrap draws. */
+export function pairedEpisodes(metric: QualityMetricName, family: string | null, run: RepetitionSample, baseline: RepetitionSample): PairedRatios[] {
+  const none: RatioCounts = { numerator: 0, denominator: 0 }
+  const ids = new Set([...Object.keys(baseline.episodes), ...Object.keys(run.episodes)])
+  return [...ids]
+    .filter((id) => family === null || familyOf({ episode_id: id }) === family)
+    .sort()
+    .map((id) => ({ before: baseline.episodes[id]?.[metric] ?? none, after: run.episodes[id]?.[metric] ?? none }))
+    .filter((unit) => unit.before.denominator > 0 || unit.after.denominator > 0)
+}
 
 /**
  * The paired episode bootstrap of one metric (in one family, or overall):
@@ -91,22 +117,16 @@ export function noiseChange(
   family: string | null,
   run: RepetitionSample,
   baseline: RepetitionSample,
-  bootstrap: { seed: number; resamples: number },
+  bootstrap: { seed: number; resamples: number; tests: number },
 ): NoiseChange {
-  const none: RatioCounts = { numerator: 0, denominator: 0 }
-  const ids = new Set([...Object.keys(baseline.episodes), ...Object.keys(run.episodes)])
-  const units = [...ids]
-    .filter((id) => family === null || familyOf({ episode_id: id }) === family)
-    .sort()
-    .map((id) => ({ before: baseline.episodes[id]?.[metric] ?? none, after: run.episodes[id]?.[metric] ?? none }))
-    .filter((unit) => unit.before.denominator > 0 || unit.after.denominator > 0)
+  const units = pairedEpisodes(metric, family, run, baseline)
   if (units.length < MIN_NOISE_EPISODES) return { kind: 'too-few-episodes', episodes: units.length }
-  const level = 1 - 2 * (1 - NOISE_CONFIDENCE)
-  const change = pairedRatioDifference(units, { ...bootstrap, level })
+  const confidence = perMetricConfidence(bootstrap.tests)
+  const change = pairedRatioDifference(units, { seed: bootstrap.seed, resamples: bootstrap.resamples, level: 2 * confidence - 1 })
   // Both sides have cases overall (the gate checks that first), so only a degenerate resampling leaves no interval.
   if (change.difference === null || change.low === null || change.high === null) return { kind: 'too-few-episodes', episodes: units.length }
   // after − before, as "how much worse": for a lower-is-better metric a rise is worse.
   const worse = (delta: number): number => worseBy(metric, 0, delta)
   const ends = [worse(change.low), worse(change.high)].sort((a, b) => a - b)
-  return { kind: 'measured', worse: worse(change.difference), low: ends[0]!, high: ends[1]!, episodes: units.length }
+  return { kind: 'measured', worse: worse(change.difference), low: ends[0]!, high: ends[1]!, confidence, episodes: units.length }
 }

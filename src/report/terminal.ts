@@ -127,8 +127,8 @@ export function renderFirstErrors(rows: readonly PredictionRow[], options: { lim
 export const PROBES_LISTED = 20
 
 /** Probe ids for one line: the first `PROBES_LISTED`, then how many more (they are all in predictions.jsonl). */
-export function listProbes(ids: readonly string[]): string {
-  return ids.length > PROBES_LISTED ? `${ids.slice(0, PROBES_LISTED).join(', ')}, … (${ids.length - PROBES_LISTED} more in predictions.jsonl)` : ids.join(', ')
+export function listProbes(ids: readonly string[], rest = 'predictions.jsonl'): string {
+  return ids.length > PROBES_LISTED ? `${ids.slice(0, PROBES_LISTED).join(', ')}, … (${ids.length - PROBES_LISTED} more in ${rest})` : ids.join(', ')
 }
 
 /**

@@ -121,7 +121,10 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
         ? "not failing CI on their own: the gate judges the metrics against the measured noise; set `flaky: 'fail'` to fail them"
         : "judged as wrong answers (`flaky: 'fail'`)"
     lines.push(
-      `flaky probes (right in some repetitions, wrong in others; ${judged}): ${listProbes(flaky.map((probe) => `${probe.probeId} ${probe.correct}/${repeats}`))}`,
+      `flaky probes (right in some repetitions, wrong in others; ${judged}): ${listProbes(
+        flaky.map((probe) => `${probe.probeId} ${probe.correct}/${repeats}`),
+        'aggregate.json',
+      )}`,
     )
   }
 
@@ -136,7 +139,11 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
   if (known.length > 0)
     lines.push(`known failures (${updating ? 'recorded in the new baseline' : 'failing in the baseline too, not failing CI'}): ${listProbes(known)}`)
   // Fixed since the baseline: while the baseline still lists them as failing, a relapse would pass unnoticed.
-  const fixed = updating ? [] : idsWhere(records, (record) => record.outcome === 'correct' && isKnownFailure(match, record.probeId))
+  // A probe flaky in the baseline that is right in every repetition now is the noise again, not a fix.
+  const flakyBefore = match.status === 'ok' ? (match.entry.repeats?.flaky ?? {}) : {}
+  const fixed = updating
+    ? []
+    : idsWhere(records, (record) => record.outcome === 'correct' && isKnownFailure(match, record.probeId) && !(record.probeId in flakyBefore))
   if (fixed.length > 0)
     lines.push(
       `${fixed.length} probes failing in the baseline now pass (${listProbes(fixed)}); record them with ${run.commands.record} so that a relapse fails CI`,

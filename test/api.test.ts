@@ -39,7 +39,9 @@ test.each([
 
 test('the entry points stay small: names a user needs, not internals', () => {
   const count = (file: string) => [...readFileSync(join(ROOT, 'api', file), 'utf8').matchAll(/^export /gm)].length
-  // Reference figures: 289 and 53 names before issue 11.
-  expect(count('timegrounded.api.md')).toBeLessThanOrEqual(115)
+  // Reference figures: 289 and 53 names before issue 11; 113 core names after it. The core
+  // since gained the variant and corpus generators and the event, assertion and manifest
+  // schemas (issue 14); a budget, so that growth past it is a decision, not drift.
+  expect(count('timegrounded.api.md')).toBeLessThanOrEqual(120)
   expect(count('timegrounded-vitest.api.md')).toBeLessThanOrEqual(20)
 })

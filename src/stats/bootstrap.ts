@@ -154,17 +154,9 @@ export interface PairedRatios {
 }
 
 /** The change of a pooled ratio between two measurements of the same units, with its bootstrap interval. */
-export interface RatioDifference {
+export interface RatioDifference extends BootstrapInterval {
   /** pooled(after) − pooled(before), or null when either side has no denominator. Not rounded. */
   difference: number | null
-  /** Bounds of the percentile interval of the difference (`level` two-sided), null when no resample was defined. */
-  low: number | null
-  high: number | null
-  level: number
-  seed: number
-  resamples: number
-  /** Resamples where both sides had a denominator. */
-  defined: number
   /** Units resampled (paired). */
   units: number
 }

@@ -9,7 +9,7 @@ import { FAMILIES } from './schema.js'
 import type { Answer, AnswerValue } from './schema.js'
 import { sameAnswer, sameValue } from './gold.js'
 import type { AnsweredRow, PredictionRow } from './results.js'
-import { bootstrapPercentileInterval, DEFAULT_RESAMPLES, type BootstrapInterval } from '../stats/bootstrap.js'
+import { DEFAULT_RESAMPLES, type BootstrapInterval, ratioInterval } from '../stats/bootstrap.js'
 import { quantileSorted, roundHalfEven, sortSamples } from '../stats/quantile.js'
 
 // ─── Report shape ────────────────────────────────────────────────────────────
@@ -432,17 +432,8 @@ export function episodeTallies(rows: readonly PredictionRow[]): EpisodeTally[] {
  * repeated draw collapses into one and the interval comes out too narrow.)
  */
 export function transitionSuccessInterval(rows: readonly PredictionRow[], options: { seed: number; resamples?: number }): TransitionSuccessInterval {
-  const interval = bootstrapPercentileInterval(
-    episodeTallies(rows),
-    (draws) => {
-      let successes = 0
-      let transitions = 0
-      for (const draw of draws) {
-        successes += draw.successes
-        transitions += draw.transitions
-      }
-      return transitions === 0 ? null : successes / transitions
-    },
+  const interval = ratioInterval(
+    episodeTallies(rows).map((tally) => ({ numerator: tally.successes, denominator: tally.transitions })),
     { seed: options.seed, resamples: options.resamples ?? DEFAULT_RESAMPLES, level: 0.95 },
   )
   return {

@@ -30,15 +30,8 @@ describe('timegroundedSuite with repeats', () => {
     // Each episode's counts in each repetition, e.g. "1/1 0/1 1/1".
     expect(Object.values(entry.repeats.episodes).every((metrics) => /^\d+\/\d+ \d+\/\d+ \d+\/\d+$/.test(Object.values(metrics as object)[0]))).toBe(true)
     // The result files of `run --repeat`, from the suite.
-    expect(readdirSync(outputDir).sort()).toEqual([
-      'aggregate.json',
-      'predictions-1.jsonl',
-      'predictions-2.jsonl',
-      'predictions-3.jsonl',
-      'report-1.json',
-      'report-2.json',
-      'report-3.json',
-    ])
+    const numbered = [1, 2, 3].flatMap((k) => [`predictions-${k}.jsonl`, `report-${k}.json`])
+    expect(readdirSync(outputDir).sort()).toEqual(['aggregate.json', ...numbered].sort())
     const aggregate = JSON.parse(readFileSync(join(outputDir, 'aggregate.json'), 'utf8'))
     expect(aggregate.repeats).toBe(3)
     expect(aggregate.flaky_probes.length).toBeGreaterThan(0)

@@ -174,15 +174,5 @@ export function pairedRatioDifference(units: readonly PairedRatios[], options: B
     const before = pooledRatio(draws.map((draw) => draw.before))
     return after === null || before === null ? null : after - before
   }
-  const interval = bootstrapPercentileInterval(units, difference, options)
-  return {
-    difference: difference(units),
-    low: interval.low,
-    high: interval.high,
-    level: interval.level,
-    seed: interval.seed,
-    resamples: interval.resamples,
-    defined: interval.defined,
-    units: units.length,
-  }
+  return { ...bootstrapPercentileInterval(units, difference, options), difference: difference(units), units: units.length }
 }

@@ -105,7 +105,9 @@ describe('the repeated report (renderRepeats, renderRepeatsMarkdown)', () => {
   const post = transitionOutcomes(rows)[0]!.post_probe_id
   const misheard = (repetition: number): PredictionRow[] =>
     rows.map((row) =>
-      row.probe_id === post && row.status === 'answered' ? { ...row, repetition, prediction: { state: 'known' as const, value: 'misheard' } } : { ...row, repetition },
+      row.probe_id === post && row.status === 'answered'
+        ? { ...row, repetition, prediction: { state: 'known' as const, value: 'misheard' } }
+        : { ...row, repetition },
     )
   const repetitions = [rows, misheard(1), misheard(2)]
   const aggregate = aggregateRepetitions(

@@ -99,7 +99,8 @@ export function renderViolationInSuite(violation: Violation, commands: RunnerCom
       const change = violation.change
       const judged =
         change === null
-          ? ` (${describeRule(violation.rule)})${tolerance}`
+          ? // A plain run against a plain baseline keeps the short line; with repetitions in play the line names the rule.
+            `${violation.rule.kind === 'exact' && violation.rule.why === 'one-repetition' ? '' : ` (${describeRule(violation.rule)})`}${tolerance}`
           : `: worse by ${round(change.worse)} [${round(change.low)}, ${round(change.high)}], beyond the measured noise${tolerance} (${describeRule(violation.rule)}; the worsening's one-sided ${percent(change.confidence)} bound ${round(change.low)} > ${violation.tolerance}, over ${change.episodes} episodes)`
       return `${where} ${describeMove(violation.metric, violation.baseline, violation.actual)} since the baseline${judged}${formatFamilies(violation.metric, violation.moved)}. ${nextStep('regression', commands)}`
     }

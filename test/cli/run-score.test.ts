@@ -297,6 +297,11 @@ describe('repeats', () => {
     for (const name of ['report-1.json', 'report-2.json', 'report-3.json', 'aggregate.json']) {
       expect(readFileSync(join(rescored, name), 'utf8'), name).toBe(readFileSync(join(out, name), 'utf8'))
     }
+    // The numbered files given together, as the suite and `run --repeat` leave them: the same reports.
+    const together = join(work, 'repeat-together')
+    const numbered = ['predictions-1.jsonl', 'predictions-2.jsonl', 'predictions-3.jsonl'].map((name) => join(out, name))
+    expect(cli(['score', ...numbered, '--output', together, '--seed', '7']).status).toBe(0)
+    expect(readFileSync(join(together, 'aggregate.json'), 'utf8')).toBe(readFileSync(join(out, 'aggregate.json'), 'utf8'))
   })
 })
 

@@ -71,7 +71,7 @@ describe('regressions against the baseline', () => {
   test('every quality metric in the baseline is gated; latency is not; the families that moved are named', () => {
     const violations = evaluateGate({ suite: 'tivarq', current: scored(0.2, 20, 0.9, 50, { replacement: 0.5, reversal: 0.25 }), baseline })
     expect(violations.map((violation) => renderViolation(violation))).toEqual([
-      '[tivarq] staleValueLeakageRate rose from 2 of 20 to 4 of 20 (0.1 → 0.2) since the baseline (exact rule: one repetition in the baseline and in this run); families: replacement 0/4 → 2/4. Fix the store, or accept with `npx vitest run -u`.',
+      '[tivarq] staleValueLeakageRate rose from 2 of 20 to 4 of 20 (0.1 → 0.2) since the baseline; families: replacement 0/4 → 2/4. Fix the store, or accept with `npx vitest run -u`.',
     ])
   })
 
@@ -93,7 +93,7 @@ describe('regressions against the baseline', () => {
       regression: { families: true },
     })
     expect(violations.map((violation) => renderViolation(violation))).toEqual([
-      '[s] family replacement: staleValueLeakageRate rose from 0 of 4 to 1 of 4 (0 → 0.25) since the baseline (exact rule: one repetition in the baseline and in this run). Fix the store, or accept with `npx vitest run -u`.',
+      '[s] family replacement: staleValueLeakageRate rose from 0 of 4 to 1 of 4 (0 → 0.25) since the baseline. Fix the store, or accept with `npx vitest run -u`.',
     ])
   })
 })

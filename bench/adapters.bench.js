@@ -12,8 +12,13 @@ import { loadSplit } from '../dist/tivarq/dataset.js'
 import { median } from './samples.js'
 
 const ECHO = fileURLToPath(new URL('./fixtures/echo-adapter.mjs', import.meta.url))
-const QUERY = { question: 'As of 2025-01-02, what is my notification channel for personal?', asOf: '2025-01-02T00:00:00Z', slot: 'notification_channel', scope: 'personal' }
-const WIRE_QUERY = JSON.stringify({ type: 'query', question: QUERY.question, as_of: QUERY.asOf, slot: QUERY.slot, scope: QUERY.scope }) + '\n'
+const QUERY = {
+  question: 'As of 2025-01-02, what is my notification channel for personal?',
+  asOf: '2025-01-02T00:00:00Z',
+  slot: 'notification_channel',
+  scope: 'personal',
+}
+const WIRE_QUERY = `${JSON.stringify({ type: 'query', question: QUERY.question, as_of: QUERY.asOf, slot: QUERY.slot, scope: QUERY.scope })}\n`
 const ROUNDS = 5
 const CALLS = 2_000
 
@@ -42,7 +47,11 @@ function rawClient() {
         waiting = resolve
         child.stdin.write(line)
       }),
-    close: () => new Promise((resolve) => (child.on('exit', resolve), child.stdin.end())),
+    close: () =>
+      new Promise((resolve) => {
+        child.on('exit', resolve)
+        child.stdin.end()
+      }),
   }
 }
 

@@ -2,11 +2,11 @@
 // warm-up (median), and the page's size, for builtin:latest (a typical run)
 // and for a store whose every answer is wrong (all 900 probes failing, the
 // largest page the split makes). Target: under 1.5 MB.
-import { builtinAdapter } from '../dist/adapters/baselines/index.js'
-import { openPool } from '../dist/adapters/pool.js'
-import { pageData, renderHtmlReport } from '../dist/report/html/index.js'
+import { referenceStore } from '../dist/adapters/reference/index.js'
+import { openPool } from '../dist/harness/pool.js'
+import { runSplit } from '../dist/harness/runner.js'
+import { pageData, renderHtmlReport } from '../dist/suite/html-report/build.js'
 import { loadSplit } from '../dist/tivarq/dataset.js'
-import { runSplit } from '../dist/tivarq/runner.js'
 import { scoreRows } from '../dist/tivarq/score.js'
 import { HARNESS_VERSION } from '../dist/version.js'
 import { median } from './samples.js'
@@ -33,11 +33,20 @@ async function input(source, name) {
   const pool = await openPool(source, { track: 'structured' })
   const rows = await runSplit({ episodes: split.episodes, probes: split.probes, pool, options: { track: 'structured' } })
   await pool.close()
-  const identity = { store: name, dataset: 'TIVARQ v1', datasetRevision: `sha256:${split.manifestSha256}`, split: 'test', track: 'structured' }
-  return { harnessVersion: HARNESS_VERSION, tivarq: { identity, report: scoreRows(rows, { seed: SEED }), rows, episodes: split.episodes, probes: split.probes } }
+  const identity = {
+    subject: { label: 'store', value: name },
+    data: { name: 'TIVARQ v1', revision: `sha256:${split.manifestSha256}`, split: 'test', track: 'structured' },
+  }
+  return {
+    harnessVersion: HARNESS_VERSION,
+    tivarq: { identity, report: scoreRows(rows, { seed: SEED }), rows, episodes: split.episodes, probes: split.probes },
+  }
 }
 
-for (const [name, source] of [['builtin:latest', builtinAdapter('latest')], ['every answer wrong', () => wrongEverywhere()]]) {
+for (const [name, source] of [
+  ['builtin:latest', referenceStore('latest')],
+  ['every answer wrong', () => wrongEverywhere()],
+]) {
   const page = await input(source, name)
   let html = ''
   for (let i = 0; i < WARMUP; i++) html = renderHtmlReport(page)

@@ -2,10 +2,10 @@
 // runSplit over a factory pool) and scoreRows with 1,000 bootstrap resamples,
 // timed end to end after a warm-up; prints the median. Target: < 0.5 s.
 // Also prints scoreRows alone, the share the scorer takes.
-import { builtinAdapter } from '../dist/adapters/baselines/index.js'
-import { openPool } from '../dist/adapters/pool.js'
+import { referenceStore } from '../dist/adapters/reference/index.js'
+import { openPool } from '../dist/harness/pool.js'
 import { loadSplit } from '../dist/tivarq/dataset.js'
-import { runSplit } from '../dist/tivarq/runner.js'
+import { runSplit } from '../dist/harness/runner.js'
 import { scoreRows } from '../dist/tivarq/score.js'
 import { percentile } from './samples.js'
 
@@ -17,7 +17,7 @@ const SEED = 20261001
 const { episodes, probes } = await loadSplit(undefined, 'test')
 
 async function runAndScore() {
-  const pool = await openPool(builtinAdapter('latest'), { track: 'structured' })
+  const pool = await openPool(referenceStore('latest'), { track: 'structured' })
   const rows = await runSplit({ episodes, probes, pool, options: { track: 'structured' } })
   await pool.close()
   const report = scoreRows(rows, { seed: SEED, resamples: 1000 })

@@ -8,7 +8,8 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from '
 import { once } from 'node:events'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { readLongMemEval, GroundingTally, runProbeVersusControl, honestAgent, deterministicJudge, timeGroundedCorpus } from '../dist/index.js'
+import { readLongMemEval, runProbeVersusControl, honestAgent, deterministicJudge, timeGroundedCorpus } from '../dist/index.js'
+import { GroundingTally } from '../dist/timegrounded/grounding.js'
 import { median } from './samples.js'
 
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`
@@ -58,7 +59,9 @@ for (let round = 0; round < 3; round++) {
   growth.push(peak - base)
 }
 const t = median(times)
-process.stdout.write(`(a) streaming ${mb(size)} (${count} entries): median ${t.toFixed(0)} ms, ${(size / 1e6 / (t / 1000)).toFixed(1)} MB/s, peak RSS growth ${mb(median(growth))}\n`)
+process.stdout.write(
+  `(a) streaming ${mb(size)} (${count} entries): median ${t.toFixed(0)} ms, ${(size / 1e6 / (t / 1000)).toFixed(1)} MB/s, peak RSS growth ${mb(median(growth))}\n`,
+)
 
 global.gc?.()
 const base = process.memoryUsage().rss

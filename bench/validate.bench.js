@@ -20,7 +20,9 @@ async function measure(label, run, target) {
   }
   const median = percentile(samples, 0.5)
   const verdict = target === undefined ? '' : ` (target < ${target} ms: ${median < target ? 'met' : 'MISSED'})`
-  process.stdout.write(`${label}: median ${median.toFixed(2)} ms, p95 ${percentile(samples, 0.95).toFixed(2)} ms, min ${percentile(samples, 0).toFixed(2)} ms over ${RUNS} runs${verdict}\n`)
+  process.stdout.write(
+    `${label}: median ${median.toFixed(2)} ms, p95 ${percentile(samples, 0.95).toFixed(2)} ms, min ${percentile(samples, 0).toFixed(2)} ms over ${RUNS} runs${verdict}\n`,
+  )
   return median
 }
 

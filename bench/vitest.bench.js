@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DATASET_SEED, openPool, runSplit, scoreRows } from '../dist/index.js'
 import { loadSplit } from '../dist/tivarq/dataset.js'
-import { builtinAdapter } from '../dist/adapters/baselines/index.js'
+import { referenceStore } from '../dist/adapters/reference/index.js'
 import { median } from './samples.js'
 
 const REPO = fileURLToPath(new URL('../', import.meta.url))
@@ -36,7 +36,11 @@ function vitestRun(root) {
 
 function cliProcess() {
   const started = performance.now()
-  const result = spawnSync(process.execPath, [join(REPO, 'dist/cli/main.js'), 'run', '--split', 'test', '--adapter', 'builtin:versioned', '--output', join(scratch, 'cli')], { env, encoding: 'utf8' })
+  const result = spawnSync(
+    process.execPath,
+    [join(REPO, 'dist/cli/main.js'), 'run', '--split', 'test', '--adapter', 'builtin:versioned', '--output', join(scratch, 'cli')],
+    { env, encoding: 'utf8' },
+  )
   const elapsed = performance.now() - started
   if (result.status !== 0) throw new Error(`timegrounded run exited ${result.status}:\n${result.stderr}`)
   return elapsed
@@ -45,7 +49,7 @@ function cliProcess() {
 async function cliWork() {
   const started = performance.now()
   const { episodes, probes } = await loadSplit(undefined, 'test')
-  const pool = await openPool(builtinAdapter('versioned'), { track: 'structured' })
+  const pool = await openPool(referenceStore('versioned'), { track: 'structured' })
   const rows = await runSplit({ episodes, probes, pool, options: { track: 'structured' } })
   await pool.close()
   const report = scoreRows(rows, { seed: DATASET_SEED })
@@ -83,7 +87,9 @@ try {
   console.log(`    the same steps in process:           ${ms(cliMs)} (no Node start-up, modules already loaded)`)
   console.log(`    Vitest fixed start-up (empty suite): ${ms(startupMs)}`)
   console.log(`    budget 2 × CLI run + start-up:       ${ms(budget)} → ${vitestMs <= budget ? 'within' : 'OVER'}`)
-  console.log(`    vitest − start-up = ${ms(vitestMs - startupMs)}: ${((vitestMs - startupMs) / cliProcessMs).toFixed(2)} × the CLI run, ${((vitestMs - startupMs) / cliMs).toFixed(2)} × the in-process steps`)
+  console.log(
+    `    vitest − start-up = ${ms(vitestMs - startupMs)}: ${((vitestMs - startupMs) / cliProcessMs).toFixed(2)} × the CLI run, ${((vitestMs - startupMs) / cliMs).toFixed(2)} × the in-process steps`,
+  )
 
   // (b) watch mode on a copy (so the edit does not touch the repository).
   const copy = join(scratch, 'watch')
@@ -113,7 +119,9 @@ try {
     rerunTimes.push(performance.now() - started)
   }
   child.kill('SIGTERM')
-  console.log(`(b) watch mode: store edit → report of the 900-probe re-run, median of ${WATCH_EDITS}: ${ms(median(rerunTimes))} (runs: ${rerunTimes.map((t) => t.toFixed(0)).join(', ')} ms) → ${median(rerunTimes) <= 2000 ? 'within' : 'OVER'} the 2 s target`)
+  console.log(
+    `(b) watch mode: store edit → report of the 900-probe re-run, median of ${WATCH_EDITS}: ${ms(median(rerunTimes))} (runs: ${rerunTimes.map((t) => t.toFixed(0)).join(', ')} ms) → ${median(rerunTimes) <= 2000 ? 'within' : 'OVER'} the 2 s target`,
+  )
 } finally {
   rmSync(scratch, { recursive: true, force: true })
 }

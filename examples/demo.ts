@@ -1,12 +1,12 @@
 /**
  * `npm run demo`: the TIVARQ v1 test split (900 probes) against the two example
- * stores in this folder and two reference baselines, all in this process, then
+ * stores in this folder and two reference stores, all in this process, then
  * their reports side by side. No network, no API key, no model.
  */
 import { performance } from 'node:perf_hooks'
 import {
   DATASET_SEED,
-  builtinAdapter,
+  referenceStore,
   classifyRow,
   describeBootstrap,
   loadSplit,
@@ -39,8 +39,8 @@ const SPLIT = 'test'
 const CONTENDERS: Contender[] = [
   { name: 'sqlite-bitemporal', source: () => createStore() },
   { name: 'naive-store', source: () => createNaiveStore() },
-  { name: 'builtin:latest', source: builtinAdapter('latest') },
-  { name: 'builtin:oracle', source: builtinAdapter('oracle') },
+  { name: 'builtin:latest', source: referenceStore('latest') },
+  { name: 'builtin:oracle', source: referenceStore('oracle') },
 ]
 
 /** What each family puts to a store, in a few words (for the reading guide). */
@@ -130,7 +130,10 @@ async function main(): Promise<void> {
   const out = [
     `TIVARQ v1, ${SPLIT} split: ${probes.length} probes in ${episodes.length} episodes, structured track`,
     '',
-    renderSideBySide(results.map(({ name, report }) => ({ name, report })), { color }),
+    renderSideBySide(
+      results.map(({ name, report }) => ({ name, report })),
+      { color },
+    ),
     '',
   ]
   for (const result of [bitemporal, naive]) {

@@ -78,4 +78,6 @@ for (const forbidden of ['</script', '<!--', '<script']) {
 mkdirSync(OUT_DIR, { recursive: true })
 writeFileSync(join(OUT_DIR, 'page.bundle.js'), script)
 writeFileSync(join(OUT_DIR, 'THIRD-PARTY-NOTICES.txt'), `${notices}\n`)
-process.stdout.write(`report page script: ${(Buffer.byteLength(script) / 1024).toFixed(0)} KiB, bundling ${[...byText.values()].reduce((n, e) => n + e.packages.length, 0)} packages\n`)
+process.stdout.write(
+  `report page script: ${(Buffer.byteLength(script) / 1024).toFixed(0)} KiB, bundling ${[...byText.values()].reduce((n, e) => n + e.packages.length, 0)} packages\n`,
+)

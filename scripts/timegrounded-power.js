@@ -12,7 +12,16 @@
 //    difference excludes zero, per corpus size, and the smallest size where that share reaches 80%.
 //    Two ways two systems can err: independently (agents of different seeds) and nested (same seed:
 //    the weaker one is wrong wherever the stronger one is, and on a few more questions).
-import { deterministicJudge, generateCorpus, ingestionOrderAgent, pairedBootstrapDelta, runGrounded, runProbeVersusControl, seededAccuracyAgent, timeGroundedCorpus } from '../dist/index.js'
+import {
+  deterministicJudge,
+  generateCorpus,
+  ingestionOrderAgent,
+  runGrounded,
+  runProbeVersusControl,
+  seededAccuracyAgent,
+  timeGroundedCorpus,
+} from '../dist/index.js'
+import { pairedBootstrapDelta } from '../dist/stats/bootstrap.js'
 
 const args = process.argv.slice(2)
 const option = (name, fallback) => {
@@ -41,7 +50,9 @@ out('| questions | corpus | control | probe | delta | 95% CI | width |')
 out('| ---: | --- | ---: | ---: | ---: | --- | ---: |')
 const authored = await compare(timeGroundedCorpus())
 const row = (n, name, r) =>
-  out(`| ${n} | ${name} | ${points(r.control.accuracy)}% | ${points(r.probe.accuracy)}% | ${points(r.delta.value)} | [${points(r.delta.low)}, ${points(r.delta.high)}] | ${points(r.delta.high - r.delta.low)} |`)
+  out(
+    `| ${n} | ${name} | ${points(r.control.accuracy)}% | ${points(r.probe.accuracy)}% | ${points(r.delta.value)} | [${points(r.delta.low)}, ${points(r.delta.high)}] | ${points(r.delta.high - r.delta.low)} |`,
+  )
 row(12, 'authored', authored)
 const widths = new Map()
 for (const size of WIDTH_SIZES) {

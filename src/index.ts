@@ -1,337 +1,108 @@
 /**
- * timegrounded — the framework-free core (the Vitest plugin is `timegrounded/vitest`).
- * Every export is listed by name, values apart from types, one section per
- * module in the order a run uses them: data, stores, running, scoring, files,
- * reports, then the time-grounded probe.
+ * timegrounded — the framework-free core. The Vitest plugin is
+ * `timegrounded/vitest`; the command line is `timegrounded`.
+ *
+ * Every export is listed by name, values apart from types, grouped by what a
+ * user does with them: write or plug in a store, run and score, load and
+ * validate data, read the schemas, run the time-grounded probe, and catch
+ * errors. Generator plans, runner and gate internals and file plumbing are
+ * not exported, so they can change without breaking anyone.
  */
 
-// ─── Errors ──────────────────────────────────────────────────────────────────
-
-export { TimegroundedError, DatasetError } from './errors.js'
-export { OptionError } from './options.js'
-
-// ─── TIVARQ schema and gold answers ──────────────────────────────────────────
-
-export {
-  SCHEMA_VERSION,
-  DATASET_SEED,
-  FAMILIES,
-  SPLITS,
-  OPS,
-  STATES,
-  SCOPES,
-  assertionSchema,
-  eventSchema,
-  episodeSchema,
-  probeSchema,
-  answerSchema,
-  manifestSchema,
-  generatorSchema,
-  jsonSchemas,
-} from './tivarq/schema.js'
-export type { Assertion, TivarqEvent, Episode, Probe, Answer, AnswerState, AnswerValue, Family, Split, Scope, Op, Manifest } from './tivarq/schema.js'
-
-export { resolveGold, canonical, sameAnswer, sameValue } from './tivarq/gold.js'
-export type { GoldQuery } from './tivarq/gold.js'
-
-// ─── TIVARQ dataset: loading and validation ──────────────────────────────────
-
-export { loadSplit, loadVariantSplit, loadDataset, bundledDatasetDir, sha256File, episodesFileName, probesFileName, MANIFEST_FILE } from './tivarq/dataset.js'
-export type { LoadedSplit, LoadedDataset, SplitData, LoadOptions } from './tivarq/dataset.js'
-
-export { validateDataset, renderIssue, renderIssues, renderValidationResult } from './tivarq/validate.js'
-export type { DatasetIssue, DatasetIssueCode, ValidationResult, ValidDataset, InvalidDataset, ValidateOptions, SplitCounts } from './tivarq/validate.js'
-
-// ─── TIVARQ dataset: generator ───────────────────────────────────────────────
-
-export { generateDataset, writeDataset, generateEpisode, sha256Hex, DATASET_FILE_NAMES, GeneratorGoldMismatchError } from './tivarq/generate.js'
-export type { GeneratedDataset, GenerateOptions, WrittenDatasetFile, DatasetFileName } from './tivarq/generate.js'
-
-export { episodeParameters, planEpisode, TOPICS, INTERFACE_LANGUAGES, PHRASE_KEYS, V1_WORDING } from './tivarq/generate-templates.js'
-export type {
-  EpisodeParameters,
-  EpisodePlan,
-  EventPlan,
-  StatementPlan,
-  ReplayPlan,
-  ProbePlan,
-  EffectivePlan,
-  Topic,
-  ControlFact,
-  Wording,
-  PhraseKey,
-  ArrivalOrder,
-} from './tivarq/generate-templates.js'
-
-export {
-  VARIATIONS,
-  VARIANT_GENERATOR,
-  VARIANT_GENERATOR_VERSION,
-  VariantOptionError,
-  resolveVariant,
-  variantEpisode,
-  variantOf,
-  describeVariant,
-  midnightClock,
-} from './tivarq/variant.js'
-export type { VariantOptions, VariationSwitches, VariationName, ResolvedVariant, VariantIdentity, VariantEpisode, EpisodeClock } from './tivarq/variant.js'
-
-export { canonicalJsonLine, pythonJsonLine, prettyJson, CanonicalJsonError } from './tivarq/canonical-json.js'
-export type { CanonicalJsonOptions, JsonValue } from './tivarq/canonical-json.js'
-
-// ─── Memory stores and adapters ──────────────────────────────────────────────
+// ─── Stores and adapters ─────────────────────────────────────────────────────
 
 export type {
+  EpisodeContext,
   MemoryStore,
-  StoreFactory,
+  StoreAnswer,
+  StoreAssertion,
   StoreCapabilities,
   StoreEvent,
-  StoreAssertion,
+  StoreFactory,
   StoreQuery,
-  StoreAnswer,
-  EpisodeContext,
   Track,
 } from './adapters/types.js'
-
-export { openPool } from './adapters/pool.js'
-export type { MemorySource, AdapterInfo, StorePool, StoreLease, LeasedStore, PoolOptions, CloseProblem } from './adapters/pool.js'
-
-export { commandAdapter, DEFAULT_TIMEOUT_MS } from './adapters/command.js'
+export type { MemorySource } from './adapters/source.js'
+export { commandAdapter } from './adapters/command.js'
 export type { CommandAdapterSpec } from './adapters/command.js'
-
-export { PROTOCOL } from './adapters/protocol.js'
-export type { WireRequest, WireEvent, WireAssertion } from './adapters/protocol.js'
-
 export { serveNdjson } from './adapters/serve.js'
+export { REFERENCE_STORE_NAMES, referenceStore } from './adapters/reference/index.js'
+export type { ReferenceStoreName } from './adapters/reference/index.js'
+export { MODEL_ADAPTER_NAMES, modelAdapter } from './adapters/models/index.js'
+export type { ModelAdapterOptions, ModelMode } from './adapters/models/index.js'
+export { chatCompletion } from './chat/client.js'
+export type { ChatEndpoint } from './chat/client.js'
 
-export { AdapterFault, AdapterRefusedError, AdapterStartError, AdapterUsageError, PoolClosedError } from './adapters/errors.js'
-export type { AdapterFaultCode, AdapterUsageCode } from './adapters/errors.js'
+// ─── Running and scoring ─────────────────────────────────────────────────────
 
-export { builtinAdapter, BUILTIN_ADAPTERS, BUILTIN_NAMES, OracleStore, VersionedStore, LatestStore, HybridStore, CorrectingHybridStore } from './adapters/baselines/index.js'
-export type { BuiltinName, BuiltinAdapter } from './adapters/baselines/index.js'
+export { openPool } from './harness/pool.js'
+export type { StorePool } from './harness/pool.js'
+export { runSplit } from './harness/runner.js'
+export { readPredictions } from './harness/predictions.js'
+export { classifyRow, scoreRows } from './tivarq/score.js'
+export type { ScoreOptions, TivarqMetrics, TivarqReport } from './tivarq/score.js'
+export type { PredictionRow } from './tivarq/results.js'
+export { renderFamilyTable, renderReport } from './report/terminal.js'
+export { renderMarkdown } from './report/markdown.js'
+export { renderSideBySide } from './report/side-by-side.js'
+export { describeBootstrap } from './report/format.js'
 
-export { BaselineQueryError } from './adapters/baselines/query.js'
-export type { BaselineQueryField } from './adapters/baselines/query.js'
+// ─── Loading, validating and generating TIVARQ data ──────────────────────────
 
-// ─── Model-backed stores (conversation track) and the chat client ───────────
+export { loadDataset, loadSplit, loadVariantSplit } from './tivarq/dataset.js'
+export type { LoadedSplit } from './tivarq/dataset.js'
+export { renderIssues, renderValidationResult, validateDataset } from './tivarq/validate.js'
+export type { DatasetIssue, ValidationResult } from './tivarq/validate.js'
+export { generateDataset, writeDataset } from './tivarq/generate.js'
+export type { GenerateOptions } from './tivarq/generate.js'
+export type { VariantOptions } from './tivarq/variant.js'
+export { canonicalJsonLine, prettyJson } from './tivarq/canonical-json.js'
 
-export {
-  modelAdapter,
-  MODEL_ADAPTERS,
-  MODEL_ADAPTER_NAMES,
-  MODEL_ADAPTER_VERSION,
-  HybridModelStore,
-  ManagedModelStore,
-  ModelConfigError,
-  ModelOutputError,
-  resolveModelConfig,
-  modelConfigRecord,
-  MODEL_ENV,
-  MODEL_DEFAULTS,
-  TIVARQ_V1_SLOTS,
-  MODEL_PROMPT_VERSION,
-  EXTRACTION_TEMPLATE,
-  ANSWER_TEMPLATE,
-  promptFingerprint,
-  promptConfigRecord,
-} from './adapters/models/index.js'
-export type { ModelAdapter, ModelAdapterOptions, ModelConfig, ModelPrices, ModelMode } from './adapters/models/index.js'
-
-export { chatCompletion, chatCallBudgetMs, ChatEndpointError, CHAT_DEFAULTS } from './chat/client.js'
-export type { ChatEndpoint, ChatMessage, ChatCompletion, ChatUsage, ChatRetry, ChatRequestOptions, ChatErrorCode } from './chat/client.js'
-
-// ─── Running a split ─────────────────────────────────────────────────────────
-
-export { EpisodeRun, runSplit, orderProbes, errorRowFor, RunnerError } from './tivarq/runner.js'
-export type { RunnerOptions, RunSplitInput } from './tivarq/runner.js'
-
-export { PREDICTION_KEY_ORDER } from './tivarq/results.js'
-export type { PredictionRow, PredictionBase, AnsweredRow, UnsupportedRow, ErrorRow, Prediction, ReportedUsage, UpdateLag } from './tivarq/results.js'
-
-// ─── Scoring and statistics ──────────────────────────────────────────────────
+// ─── TIVARQ schemas ──────────────────────────────────────────────────────────
 
 export {
-  scoreRows,
-  computeMetrics,
-  classifyRow,
-  isCorrect,
-  isStaleRisk,
-  isStaleLeak,
-  transitionOutcomes,
-  transitionSuccessInterval,
-  episodeTallies,
-  probeCounts,
-  familyOf,
-} from './tivarq/score.js'
-export type {
-  TivarqReport,
-  TivarqMetrics,
-  Rate,
-  DetectionMetrics,
-  ProbeCounts,
-  FamilyReport,
-  TransitionSuccessInterval,
-  TransitionOutcome,
-  EpisodeTally,
-  RowOutcome,
-  ScoreOptions,
-} from './tivarq/score.js'
+  answerSchema,
+  assertionSchema,
+  DATASET_SEED,
+  episodeSchema,
+  eventSchema,
+  FAMILIES,
+  jsonSchemas,
+  manifestSchema,
+  probeSchema,
+  SCHEMA_VERSION,
+  SPLITS,
+} from './tivarq/schema.js'
+export type { Answer, AnswerState, AnswerValue, Assertion, Episode, Family, Manifest, Op, Probe, Scope, Split, TivarqEvent } from './tivarq/schema.js'
+export { resolveGold } from './tivarq/gold.js'
 
-export {
-  seededRandom,
-  sortSamples,
-  percentileIndex,
-  quantileSorted,
-  mean,
-  sampleStddev,
-  roundHalfEven,
-  bootstrapPercentileInterval,
-  pairedBootstrapDelta,
-  BootstrapOptionError,
-  MIN_RESAMPLES,
-  DEFAULT_RESAMPLES,
-} from './stats/index.js'
-export type { SeededRandom, SortedSamples, BootstrapOptions, BootstrapInterval, PairedDelta } from './stats/index.js'
+// ─── The time-grounded probe ─────────────────────────────────────────────────
 
-// ─── Result files (predictions, report, run manifest) ────────────────────────
+export { loadLongMemEval, readLongMemEval } from './timegrounded/longmemeval.js'
+export type { LongMemEvalEntry } from './timegrounded/longmemeval.js'
+export { GROUNDING_MODES } from './timegrounded/grounding.js'
+export type { GroundingMode, TimestampedHistory, TimestampedTurn } from './timegrounded/grounding.js'
+export type { AnswerContext, TimeGroundedAgent, TimestampedHistoryAgent } from './timegrounded/agent.js'
+export { honestAgent, ingestionOrderAgent, openAiCompatibleAgent, referenceReader, seededAccuracyAgent } from './timegrounded/agents.js'
+export { startCommandAgent } from './timegrounded/command-agent.js'
+export { deterministicJudge, llmJudge } from './timegrounded/judges.js'
+export type { Judge } from './timegrounded/judges.js'
+export { runCeiling, runGrounded, runProbeVersusControl } from './timegrounded/run.js'
+export type { GroundedRunResult, ProbeComparison } from './timegrounded/run.js'
+export { renderProbeComparison } from './timegrounded/render.js'
+export { generateCorpus, timeGroundedCorpus } from './timegrounded/corpus/index.js'
+export { timeGroundedVerdict } from './timegrounded/verdict.js'
 
-export {
-  RunWriter,
-  PredictionsFile,
-  predictionLine,
-  predictionsText,
-  resultJson,
-  buildRunManifest,
-  manifestEnvironment,
-  harnessCommit,
-  aggregateReports,
-  readPredictions,
-  parsePredictions,
-  repetitionsOf,
-  runFileNames,
-  writeFileAtomic,
-  PredictionsFileError,
-  RUN_MANIFEST_SCHEMA,
-} from './tivarq/output.js'
-export type { RunManifest, RunManifestInput, ManifestCapabilities, RunAggregate, RateSpread, PredictionsIssue } from './tivarq/output.js'
+// ─── Errors (branch on `code`; every code is listed in ErrorCodes) ──────────
 
-// ─── Reports (pure string renderers) ─────────────────────────────────────────
-
-export {
-  renderReport,
-  renderFamilyTable,
-  renderMarkdown,
-  renderSideBySide,
-  formatRate,
-  formatScore,
-  formatDetection,
-  formatInterval,
-  describeBootstrap,
-  describeRepeats,
-  headlineMetrics,
-} from './report/index.js'
-export type { RenderOptions, SideBySideEntry, HeadlineMetric } from './report/index.js'
-
-// ─── The time-grounded probe (LongMemEval-shaped data under three grounding modes) ─
-
-export {
-  SessionDateError,
-  readSessionDate,
-  parseSessionDate,
-  formatSessionDate,
-  longMemEvalEntrySchema,
-  machineGoldSchema,
-  LongMemEvalDatasetError,
-  readLongMemEval,
-  loadLongMemEval,
-  parseLongMemEvalText,
-  normalisedTextSha256,
-  GROUNDING_MODES,
-  CONTROL_MODE,
-  PROBE_MODE,
-  GroundingTally,
-  buildTimestampedHistory,
-  renderHistoryText,
-  renderQuestionText,
-  groundingRecord,
-  hasDateLikeContent,
-  GroundingModeError,
-  hasTimestampedHistory,
-  honestAgent,
-  ingestionOrderAgent,
-  seededAccuracyAgent,
-  AgentOptionError,
-  referenceReader,
-  openAiCompatibleAgent,
-  startCommandAgent,
-  AgentStartError,
-  AGENT_PROTOCOL,
-  deterministicJudge,
-  llmJudge,
-  gradeMachineGold,
-  TEMPORAL_JUDGE_TEMPLATE,
-  LLM_JUDGE_FINGERPRINT,
-  runGrounded,
-  runProbeVersusControl,
-  runCeiling,
-  timeGroundedVerdict,
-  VERDICT_RULE,
-  renderProbeComparison,
-  renderGroundedRun,
-  renderGroundingRecord,
-  timeGroundedCorpus,
-  buildCorpus,
-  checkCorpus,
-  CorpusRuleError,
-  CORPUS_ID,
-  generateCorpus,
-  generatedCorpusId,
-  generatedQuestion,
-  GENERATED_CORPUS_VERSION,
-  MAX_CORPUS_SIZE,
-  CorpusOptionError,
-  planTimeGroundedCases,
-  summarizeTimeGrounded,
-  renderTimeGroundedSummary,
-  timeGroundedFailureMessage,
-} from './timegrounded/index.js'
-export type {
-  LongMemEvalEntry,
-  LongMemEvalTurn,
-  MachineGold,
-  LongMemEvalIssue,
-  LongMemEvalDataset,
-  GroundingMode,
-  GroundingRecord,
-  TimestampedHistory,
-  TimestampedTurn,
-  TimeGroundedAgent,
-  TimestampedHistoryAgent,
-  AnswerContext,
-  Answerer,
-  CommandAgent,
-  Judge,
-  Verdict,
-  GroundedDataset,
-  GroundedRunResult,
-  QuestionRow,
-  DeltaRecord,
-  ProbeComparison,
-  ProbeOptions,
-  TimeGroundedVerdict,
-  VerdictKind,
-  BuiltCorpus,
-  CorpusIssue,
-  GenerateCorpusOptions,
-  GeneratedCorpus,
-  SeededAccuracyOptions,
-  TimeGroundedSuiteOptions,
-  TimeGroundedCase,
-  TimeGroundedCaseMeta,
-  TimeGroundedPlan,
-  TimeGroundedSummary,
-} from './timegrounded/index.js'
-
-export { JudgeUnreachableError } from './timegrounded/judges.js'
-export type { LlmJudgeOptions } from './timegrounded/judges.js'
-export { assertReadableDates } from './timegrounded/grounding.js'
+export { TimegroundedError } from './errors.js'
+export type { ErrorCode, ErrorCodes } from './errors.js'
+export { OptionError } from './options.js'
+export { DatasetError } from './tivarq/dataset.js'
+export { PredictionsFileError } from './harness/predictions.js'
+export { AdapterFault, AdapterRefusedError } from './adapters/errors.js'
+export { ReferenceQueryError } from './adapters/reference/query.js'
+export type { ReferenceQueryField } from './adapters/reference/query.js'
+export { LongMemEvalDatasetError } from './timegrounded/longmemeval.js'
+export { SessionDateError } from './timegrounded/dates.js'
+export { GroundingModeError } from './timegrounded/agent.js'

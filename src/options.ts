@@ -5,12 +5,20 @@
  * with "did you mean" for a name close to a valid one.
  */
 import { closestMatch } from 'leven'
-import { z } from 'zod'
-import { TimegroundedError } from './errors.js'
+import type { z } from 'zod'
+import { type CodeOf, TimegroundedError } from './errors.js'
 
-/** Options that cannot work; `code` is stable per entry point (`REPORTER_OPTION_INVALID`, `SUITE_OPTION_INVALID`). */
-export class OptionError extends TimegroundedError {
-  constructor(code: string, message: string) {
+/** The codes of the option errors that `checkOptions` raises, one per kind of options. */
+export type OptionErrorCode = CodeOf<'ReporterOptionError' | 'SuiteOptionError' | 'TimeGroundedOptionError'>
+
+/**
+ * The base of every option refusal that names each bad option, its value and
+ * the valid choices: `ReporterOptionError` (`REPORTER_OPTION_INVALID`),
+ * `SuiteOptionError` (`SUITE_OPTION_INVALID`), `TimeGroundedOptionError`
+ * (`TIME_GROUNDED_OPTION_INVALID`).
+ */
+export abstract class OptionError<Code extends OptionErrorCode = OptionErrorCode> extends TimegroundedError<Code> {
+  protected constructor(code: Code, message: string) {
     super(code, message)
     // The message is the whole story (option, value, choices): no stack into the harness.
     this.stack = `${this.name} [${code}]: ${message}`

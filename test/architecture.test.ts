@@ -1,15 +1,41 @@
 /**
- * The framework-free core never imports Vitest: everything reachable from the
- * `timegrounded` entry point (src/index.ts) must load without Vitest installed,
- * and computing modules never write to the process streams.
+ * The layering, checked on the sources. Data flows one way — dataset →
+ * harness → rows → scorer → report → renderers, with the suite core deciding
+ * pass/fail — so each folder of src/ may import only the folders listed for
+ * it below. The framework-free core (everything reachable from src/index.ts,
+ * and the suite core) never imports Vitest; computing modules never write to
+ * the process streams; every error class carries only its own codes.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url))
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g
+
+/**
+ * Which folders (or top-level modules, by name without `.ts`) each one may
+ * import. A folder always imports itself. `vitest` and `cli` are the shells:
+ * nothing else may import them.
+ */
+const ALLOWED: Record<string, readonly string[]> = {
+  errors: [],
+  version: [],
+  options: ['errors'],
+  stats: ['errors'],
+  tivarq: ['stats', 'errors', 'version'],
+  chat: ['errors'],
+  adapters: ['tivarq', 'chat', 'errors', 'version'],
+  harness: ['adapters', 'tivarq', 'stats', 'errors', 'version'],
+  // version: the HTML renderer reads its built page script from the package root.
+  report: ['tivarq', 'errors', 'version'],
+  timegrounded: ['adapters', 'chat', 'tivarq', 'stats', 'errors', 'options', 'version'],
+  suite: ['harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
+  index: ['harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
+  vitest: ['suite', 'harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
+  cli: ['suite', 'harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
+}
 
 function specifiers(file: string): string[] {
   const text = readFileSync(file, 'utf8')
@@ -20,10 +46,39 @@ function sourceOf(from: string, specifier: string): string {
   return resolve(dirname(from), specifier).replace(/\.js$/, '.ts')
 }
 
-/** Every source file reachable from `entry` through relative imports, with the bare packages each imports. */
-function importGraph(entry: string): Map<string, string[]> {
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? filesUnder(path) : path.endsWith('.ts') ? [path] : []
+  })
+}
+
+/** The layer of a source file: its top folder under src/, or a top-level module's name. */
+function layerOf(file: string): string {
+  const [first, ...rest] = relative(SRC, file).split(sep)
+  return rest.length > 0 ? (first as string) : (first as string).replace(/\.ts$/, '')
+}
+
+/** Every `file → import` that crosses into a layer the table does not allow, as `from (layer) → to (layer)`. */
+function layeringViolations(files: readonly string[], allowed: Record<string, readonly string[]> = ALLOWED): string[] {
+  const violations: string[] = []
+  for (const file of files) {
+    const from = layerOf(file)
+    for (const specifier of specifiers(file)) {
+      if (!specifier.startsWith('.')) continue
+      const target = sourceOf(file, specifier)
+      const to = layerOf(target)
+      if (to === from) continue
+      if (!(allowed[from] ?? []).includes(to)) violations.push(`${relative(SRC, file)} (${from}) → ${relative(SRC, target)} (${to})`)
+    }
+  }
+  return violations
+}
+
+/** Every source file reachable from `entries` through relative imports, with the bare packages each imports. */
+function importGraph(entries: readonly string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>()
-  const pending = [entry]
+  const pending = [...entries]
   while (pending.length > 0) {
     const file = pending.pop() as string
     if (graph.has(file)) continue
@@ -37,36 +92,90 @@ function importGraph(entry: string): Map<string, string[]> {
   return graph
 }
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    return statSync(path).isDirectory() ? filesUnder(path) : path.endsWith('.ts') ? [path] : []
-  })
+function vitestImports(graph: Map<string, string[]>, entry: string): string[] {
+  const offenders: string[] = []
+  for (const [file, bare] of graph) {
+    const where = relative(SRC, file)
+    if (where.startsWith(`vitest${sep}`)) offenders.push(`${where} is reachable from ${entry}`)
+    for (const name of bare) if (name === 'vitest' || name.startsWith('vitest/') || name.startsWith('@vitest/')) offenders.push(`${where} imports ${name}`)
+  }
+  return offenders
 }
 
-describe('the framework-free core', () => {
-  const graph = importGraph(join(SRC, 'index.ts'))
+const ALL_FILES = filesUnder(SRC)
 
-  test('reaches the modules it should (the scan follows imports)', () => {
-    const reached = [...graph.keys()].map((file) => relative(SRC, file))
-    expect(reached).toEqual(expect.arrayContaining(['tivarq/score.ts', 'tivarq/runner.ts', 'adapters/command.ts', 'timegrounded/run.ts', 'stats/bootstrap.ts']))
+describe('layering', () => {
+  test('every folder of src/ has a row in the table', () => {
+    expect([...new Set(ALL_FILES.map(layerOf))].filter((layer) => !(layer in ALLOWED))).toEqual([])
   })
 
-  test('never imports Vitest or anything under src/vitest/', () => {
-    const offenders: string[] = []
-    for (const [file, bare] of graph) {
-      const where = relative(SRC, file)
-      if (where.startsWith('vitest/')) offenders.push(`${where} is reachable from src/index.ts`)
-      for (const name of bare) if (name === 'vitest' || name.startsWith('vitest/') || name.startsWith('@vitest/')) offenders.push(`${where} imports ${name}`)
-    }
-    expect(offenders).toEqual([])
+  test('each folder imports only the folders the table allows (file → import)', () => {
+    expect(layeringViolations(ALL_FILES)).toEqual([])
+  })
+
+  test('the check names a violation by file and import (the scan sees what it should)', () => {
+    // The same files against a table where tivarq may import nothing: its imports of stats and errors are named.
+    const strict = { ...ALLOWED, tivarq: [] }
+    const found = layeringViolations(ALL_FILES, strict)
+    expect(found).toContain(`tivarq${sep}score.ts (tivarq) → stats${sep}bootstrap.ts (stats)`)
+    expect(found.every((line) => line.startsWith(`tivarq${sep}`))).toBe(true)
+  })
+})
+
+describe('the framework-free core', () => {
+  const core = importGraph([join(SRC, 'index.ts')])
+
+  test('reaches the modules it should (the scan follows imports)', () => {
+    const reached = [...core.keys()].map((file) => relative(SRC, file))
+    expect(reached).toEqual(
+      expect.arrayContaining(['tivarq/score.ts', 'harness/runner.ts', 'adapters/command.ts', 'timegrounded/run.ts', 'stats/bootstrap.ts']),
+    )
+  })
+
+  test('src/index.ts never imports Vitest or anything under src/vitest/', () => {
+    expect(vitestImports(core, 'src/index.ts')).toEqual([])
+  })
+
+  test('the suite core (src/suite/) never imports a test framework', () => {
+    const suite = importGraph(filesUnder(join(SRC, 'suite')))
+    expect([...suite.keys()].map((file) => relative(SRC, file))).toEqual(expect.arrayContaining(['suite/finish.ts', 'tivarq/score.ts']))
+    const frameworks = [...suite].flatMap(([file, bare]) =>
+      bare.filter((name) => /^(vitest|@vitest\/|jest|@jest\/)/.test(name)).map((name) => `${relative(SRC, file)} imports ${name}`),
+    )
+    expect([...vitestImports(suite, 'src/suite/'), ...frameworks]).toEqual([])
   })
 
   test('computing modules never write to stdout or stderr (only the CLI and the Vitest reporter do)', () => {
-    const writers = ['tivarq', 'timegrounded', 'stats', 'adapters', 'chat', 'report']
-      .flatMap((dir) => filesUnder(join(SRC, dir)))
+    const writers = ALL_FILES.filter((file) => !['vitest', 'cli'].includes(layerOf(file)))
       .filter((file) => /process\.(stdout|stderr)\.write|console\.(log|error|warn|info)\(/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(SRC, file))
     expect(writers).toEqual([])
+  })
+})
+
+describe('error codes', () => {
+  const errorsSource = readFileSync(join(SRC, 'errors.ts'), 'utf8')
+  const owners = new Set([...errorsSource.matchAll(/^\s+[A-Z_]+: '(\w+)'$/gm)].map((match) => match[1] as string))
+  const classes = ALL_FILES.flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(/class (\w+)(?:<[^>]*>)? extends (TimegroundedError|OptionError)(<[^{]*>)? \{/g)].map((match) => ({
+      file: relative(SRC, file),
+      name: match[1] as string,
+      codes: match[3] ?? '',
+    })),
+  )
+
+  test('every error class is built only with its own codes (CodeOf<its name>, or a literal it owns), and every owner exists', () => {
+    expect(classes.length).toBeGreaterThan(25)
+    const borrowing = classes
+      .filter((found) => found.name !== 'OptionError')
+      .filter((found) => !found.codes.includes(`CodeOf<'${found.name}'>`) && !/^<'[A-Z_]+'>$/.test(found.codes))
+      .map((found) => `${found.file}: class ${found.name} extends …${found.codes}`)
+    expect(borrowing).toEqual([])
+    const literal = classes.filter((found) => /^<'[A-Z_]+'>$/.test(found.codes))
+    for (const found of literal) {
+      const code = found.codes.slice(2, -2)
+      expect(errorsSource, `${found.name} uses ${code}`).toMatch(new RegExp(`\\n\\s+${code}: '${found.name}'\\n`))
+    }
+    expect([...owners].filter((owner) => !classes.some((found) => found.name === owner))).toEqual([])
   })
 })

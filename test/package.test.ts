@@ -46,6 +46,7 @@ beforeAll(() => {
   // vitest is the user's own (timegrounded/vitest runs inside it); same version as ours.
   const install = run(
     'npm',
+    // biome-ignore format lint/complexity/useLiteralKeys: test/readme.test.ts finds this install by its text, on one line.
     ['install', join(work, info!.filename), `vitest@${packageJson.devDependencies['vitest']}`, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
     project,
   )
@@ -58,7 +59,18 @@ afterAll(() => {
 
 describe('the packed tarball', () => {
   test('holds the build, the bin, the fixtures with their attribution, the sources its source maps name, and no tests', () => {
-    for (const path of ['package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/vitest/index.js', 'dist/vitest/index.d.ts', 'dist/cli/main.js', 'fixtures/tivarq-v1/manifest.json', 'fixtures/tivarq-v1/probes_test.jsonl', 'fixtures/tivarq-v1/ATTRIBUTION.md', 'src/index.ts']) {
+    for (const path of [
+      'package.json',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/vitest/index.js',
+      'dist/vitest/index.d.ts',
+      'dist/cli/main.js',
+      'fixtures/tivarq-v1/manifest.json',
+      'fixtures/tivarq-v1/probes_test.jsonl',
+      'fixtures/tivarq-v1/ATTRIBUTION.md',
+      'src/index.ts',
+    ]) {
       expect(packedFiles).toContain(path)
     }
     expect(packedFiles.filter((path) => path.startsWith('test/') || path.endsWith('.test.ts'))).toEqual([])
@@ -74,10 +86,13 @@ describe('the packed tarball', () => {
   })
 
   test('a stack frame through the installed package opens its TypeScript source, at the line that threw', () => {
-    writeFileSync(join(project, 'frame.mjs'), "import { openPool } from 'timegrounded'\ntry { await openPool(42, { track: 'structured' }) } catch (error) { console.log(error.stack) }\n")
+    writeFileSync(
+      join(project, 'frame.mjs'),
+      "import { openPool } from 'timegrounded'\ntry { await openPool(42, { track: 'structured' }) } catch (error) { console.log(error.stack) }\n",
+    )
     const result = run(process.execPath, ['--enable-source-maps', 'frame.mjs'], project)
     expect(result.status, explain(result)).toBe(0)
-    const frame = /\((\S+\/node_modules\/timegrounded\/src\/adapters\/pool\.ts):(\d+):\d+\)/.exec(result.stdout)
+    const frame = /\((\S+\/node_modules\/timegrounded\/src\/harness\/pool\.ts):(\d+):\d+\)/.exec(result.stdout)
     expect(frame, result.stdout).not.toBeNull()
     const line = readFileSync(frame![1]!, 'utf8').split('\n')[Number(frame![2]) - 1]
     expect(line).toContain('throw new AdapterUsageError(')
@@ -125,7 +140,10 @@ console.log(JSON.stringify({
   test('type-checks a .ts file against the installed types', () => {
     writeFileSync(
       join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: [] }, include: ['usage.ts'] }),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: [] },
+        include: ['usage.ts'],
+      }),
     )
     writeFileSync(
       join(project, 'usage.ts'),

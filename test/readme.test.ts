@@ -1,136 +1,35 @@
 /**
- * Issue 6: every command in README.md is run by a test or by `.ci/run`.
+ * Issues 6 and 11: every command in the docs — README.md, every Markdown file
+ * under docs/, and the examples' READMEs — is run by a test or by `.ci/run`.
  *
- * The shell commands are read out of README.md's code blocks (every line of a
+ * The shell commands are read out of their code blocks (every line of a
  * `sh`/`bash`/`shell` block, and the `$ ` lines of `console`, `text` and
- * unlabelled blocks). Each one must be covered in one of three ways:
+ * unlabelled blocks; see test/docs/markdown.ts). Each one must be covered in
+ * one of three ways:
  *
- * - RUN_HERE: run for real below, from README order, in one scratch project
+ * - RUN_HERE: run for real below, in the order of the docs, in one scratch project
  *   (`timegrounded` / `npx timegrounded` is the built CLI, `dist/cli/main.js`,
  *   also on PATH for adapter commands; `timegrounded` resolves as a package
- *   there too), checking the exit code the README implies and its output
- *   (when the README prints output under a `$ ` line, all of it, line by line);
+ *   there too), checking the exit code the docs imply and its output
+ *   (when the docs print output under a `$ ` line, all of it, line by line);
  * - COVERED_ELSEWHERE: a test file that runs the same command, checked by
  *   reading that file for the line that runs it;
  * - BY_CI: a step of `.ci/run` (or the npm script a step runs).
  *
- * A README command in none of these fails its test here, naming the command
- * and how to cover it, so a command cannot be documented without being run.
+ * A documented command in none of these fails its test here, naming its file
+ * and line and how to cover it, so a command cannot be documented without
+ * being run.
  * Needs dist/ (npm test builds it first).
  */
 import { spawnSync } from 'node:child_process'
 import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { jsonSchemas } from '../src/index.js'
+import { DOC_FILES, documentedCommands, readDoc, REPO } from './docs/markdown.js'
 
-const REPO = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '')
 const CLI = join(REPO, 'dist/cli/main.js')
-const README = readFileSync(join(REPO, 'README.md'), 'utf8')
-
-// ---------------------------------------------------------------- extraction
-
-/** One shell command found in a Markdown code block. */
-interface DocumentedCommand {
-  /** The command as written, comments and `$ ` prompt removed; a quoted argument may span lines. */
-  command: string
-  /** 1-based line of README.md where it starts. */
-  line: number
-  /** The lines a `console`-style block prints under it (`$ ` blocks only), else null. */
-  output: string[] | null
-}
-
-const SHELL_BLOCKS = new Set(['sh', 'bash', 'shell', 'zsh'])
-// In these, only `$ ` lines are commands; the rest is what they print.
-const PROMPT_BLOCKS = new Set(['console', 'text', ''])
-
-/**
- * Walks `text` as a shell quotes it (backslash escapes outside single quotes),
- * calling `visit` on each character outside quotes: `visit` returns how many
- * more characters to skip, or 'stop'. Says where it stopped and whether a quote
- * is left open at the end.
- */
-function scanShell(text: string, visit?: (char: string, i: number) => number | 'stop' | undefined): { stoppedAt: number | null; quoteOpen: boolean } {
-  let quote: string | null = null
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!
-    if (char === '\\' && quote !== "'") i++
-    else if (quote === null && (char === '"' || char === "'")) quote = char
-    else if (char === quote) quote = null
-    else if (quote === null && visit !== undefined) {
-      const step = visit(char, i)
-      if (step === 'stop') return { stoppedAt: i, quoteOpen: false }
-      if (step !== undefined) i += step
-    }
-  }
-  return { stoppedAt: null, quoteOpen: quote !== null }
-}
-
-/** Whether `text` leaves a quote open (a command continues on the next line). */
-function quoteOpen(text: string): boolean {
-  return scanShell(text).quoteOpen
-}
-
-/** `text` without a trailing ` # comment` that sits outside quotes. */
-function withoutComment(text: string): string {
-  const { stoppedAt } = scanShell(text, (char, i) => (char === '#' && (i === 0 || /\s/.test(text[i - 1]!)) ? 'stop' : undefined))
-  return (stoppedAt === null ? text : text.slice(0, stoppedAt)).trimEnd()
-}
-
-/** `a && b`, `a; b` and `a || b` are separate commands (separators inside quotes are not). */
-function splitChain(text: string): string[] {
-  const parts: string[] = []
-  let start = 0
-  scanShell(text, (char, i) => {
-    if (!(text.startsWith('&&', i) || text.startsWith('||', i) || char === ';')) return undefined
-    parts.push(text.slice(start, i))
-    const skip = char === ';' ? 0 : 1
-    start = i + skip + 1
-    return skip
-  })
-  parts.push(text.slice(start))
-  return parts.map((part) => part.trim()).filter((part) => part !== '')
-}
-
-/** Every shell command in the code blocks of `markdown`, in order. */
-function documentedCommands(markdown: string): DocumentedCommand[] {
-  const lines = markdown.split('\n')
-  const found: DocumentedCommand[] = []
-  let index = 0
-  while (index < lines.length) {
-    const open = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)/.exec(lines[index]!)
-    index++
-    if (open === null) continue
-    const [, indent = '', fence = '```', language = ''] = open
-    const body: { text: string; line: number }[] = []
-    while (index < lines.length && !new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(lines[index]!)) {
-      body.push({ text: lines[index]!.startsWith(indent) ? lines[index]!.slice(indent.length) : lines[index]!.trimStart(), line: index + 1 })
-      index++
-    }
-    index++ // the closing fence
-    const lang = language.toLowerCase()
-    const shell = SHELL_BLOCKS.has(lang)
-    if (!shell && !PROMPT_BLOCKS.has(lang)) continue
-    let current: DocumentedCommand[] | null = null
-    for (let at = 0; at < body.length; at++) {
-      const { text, line } = body[at]!
-      const prompted = text.startsWith('$ ')
-      if (!prompted && !shell) {
-        if (current !== null) for (const command of current) command.output!.push(text)
-        continue
-      }
-      let command = prompted ? text.slice(2) : text
-      if (command.trim() === '' || command.trimStart().startsWith('#')) continue
-      while ((quoteOpen(command) || command.endsWith('\\')) && at + 1 < body.length) command += '\n' + body[++at]!.text
-      current = splitChain(withoutComment(command)).map((part) => ({ command: part, line, output: prompted ? [] : null }))
-      found.push(...current)
-    }
-  }
-  for (const command of found) if (command.output !== null) while (command.output.at(-1) === '') command.output.pop()
-  return found
-}
 
 // ------------------------------------------------------------ the scratch project
 
@@ -172,7 +71,7 @@ interface Ran {
   stderr: string
 }
 
-/** Runs a README command in the scratch project: `npx timegrounded`/`timegrounded` is the built CLI, `node` is this Node. */
+/** Runs a documented command in the scratch project: `npx timegrounded`/`timegrounded` is the built CLI, `node` is this Node. */
 function sh(command: string): Ran {
   let argv = words(command)
   if (argv[0] === 'npx' && argv[1] === 'timegrounded') argv = argv.slice(1)
@@ -187,7 +86,7 @@ function explain(command: string, ran: Ran): string {
   return `\`${command}\` exited ${ran.code}\n--- stdout\n${ran.stdout}\n--- stderr\n${ran.stderr}`
 }
 
-/** Output as the README shows it: the package at `/…/node_modules/timegrounded`, the user's directory `/home/me`. */
+/** Output as the docs show it: the package at `/…/node_modules/timegrounded`, the user's directory `/home/me`. */
 function asDocumented(text: string): string[] {
   const lines = text.replaceAll(REPO, '/…/node_modules/timegrounded').replaceAll(work, '/home/me').split('\n')
   while (lines.at(-1) === '') lines.pop()
@@ -198,11 +97,13 @@ function readJson(path: string): unknown {
   return JSON.parse(readFileSync(join(work, path), 'utf8'))
 }
 
-/** The README's `report.json` example (`builtin:latest` on the smoke split). */
+/** The documented `report.json` example (`builtin:latest` on the smoke split). */
 function documentedReport(): Record<string, unknown> {
-  const block = /```json\n(\{\n {2}"complete"[\s\S]*?)```/.exec(README)
-  if (block === null) throw new Error('README.md no longer shows a report.json example starting with "complete"')
-  return JSON.parse(block[1]!) as Record<string, unknown>
+  for (const file of DOC_FILES) {
+    const block = /```json\n(\{\n {2}"complete"[\s\S]*?)```/.exec(readDoc(file))
+    if (block !== null) return JSON.parse(block[1]!) as Record<string, unknown>
+  }
+  throw new Error('no doc shows a report.json example starting with "complete" any more')
 }
 
 /** The parts of a report that do not depend on timing. */
@@ -216,36 +117,37 @@ function withoutTimings(report: unknown): unknown {
 // ---------------------------------------------------------------- coverage
 
 interface RunHere {
-  /** Exit code the README implies. */
+  /** Exit code the docs imply. */
   exit: number
-  /** Puts in the scratch project what the command needs (files the README tells the user to have). */
+  /** Puts in the scratch project what the command needs (files the docs tell the user to have). */
   before?: () => void
-  /** What the README says the command does, checked on its result. */
+  /** What the docs say the command does, checked on its result. */
   check: (ran: Ran) => void
 }
 
 const ADAPTER = join(REPO, 'test/fixtures/adapters/upstream_latest_adapter.py')
 const CORPUS = 'fixtures/timegrounded/timegrounded-v1.json'
 
-/** Needs a run's predictions: make them with the README's own run command if an earlier test did not. */
+/** Needs a run's predictions: make them with the docs' own run command if an earlier test did not. */
 function ensureLatestRun(): void {
-  if (!existsSync(join(work, 'out/latest/predictions.jsonl'))) expect(sh('timegrounded run --split smoke --adapter builtin:latest --output out/latest').code).toBe(0)
+  if (!existsSync(join(work, 'out/latest/predictions.jsonl')))
+    expect(sh('timegrounded run --split smoke --adapter builtin:latest --output out/latest').code).toBe(0)
 }
 
-/** A smoke run of a last-write-wins store scores what the README says `latest` scores. */
+/** A smoke run of a last-write-wins store scores what the docs say `latest` scores. */
 function checkLatestSmoke(dir: string, ran: Ran): void {
   expect(ran.stdout).toContain('60 probes: 54 answered, 6 unsupported, 0 errors')
   expect(ran.stdout).toMatch(/Transition success\s+0\.9 \(10\)/)
   for (const file of ['run_manifest.json', 'predictions.jsonl', 'report.json']) expect(existsSync(join(work, dir, file)), `${dir}/${file}`).toBe(true)
   const { metrics, probe_counts } = readJson(join(dir, 'report.json')) as { metrics: Record<string, unknown>; probe_counts: unknown }
   expect(probe_counts).toEqual({ total: 60, answered: 54, unsupported: 6, error: 0 })
-  expect(metrics['transition_success_rate']).toEqual({ score: 0.9, cases: 10 })
-  expect(metrics['current_state_accuracy']).toEqual({ score: 0.944444, cases: 54 })
-  expect(metrics['stale_value_leakage_rate']).toEqual({ score: 0.083333, cases: 12 })
-  expect(metrics['unaffected_fact_retention']).toEqual({ score: 1, cases: 13 })
+  expect(metrics.transition_success_rate).toEqual({ score: 0.9, cases: 10 })
+  expect(metrics.current_state_accuracy).toEqual({ score: 0.944444, cases: 54 })
+  expect(metrics.stale_value_leakage_rate).toEqual({ score: 0.083333, cases: 12 })
+  expect(metrics.unaffected_fact_retention).toEqual({ score: 1, cases: 13 })
 }
 
-/** The corruption README.md's `validate --dataset ./tivarq` example shows: an unknown op and a wrong gold answer. */
+/** The corruption the docs' `validate --dataset ./tivarq` example shows: an unknown op and a wrong gold answer. */
 function corruptDataset(): void {
   expect(sh('timegrounded generate --out ./tivarq').code).toBe(0)
   const edit = (file: string, line: number, from: string, to: string): void => {
@@ -259,7 +161,7 @@ function corruptDataset(): void {
   edit('probes_dev.jsonl', 7, '"expected":{"state":"known","value":"morning"}', '"expected":{"state":"known","value":"evening"}')
 }
 
-/** Commands run for real here, keyed by the exact README text. */
+/** Commands run for real here, keyed by the exact text of the docs. */
 const RUN_HERE: Record<string, RunHere> = {
   'npx timegrounded run --split smoke --output out/mine -- python3 my_adapter.py': {
     exit: 0,
@@ -270,18 +172,18 @@ const RUN_HERE: Record<string, RunHere> = {
       expect((readJson('out/mine/run_manifest.json') as { adapter: { command: unknown } }).adapter.command).toEqual(['python3', 'my_adapter.py'])
     },
   },
-  'npx timegrounded run --split smoke --output out/latest -- timegrounded baseline latest': {
+  'npx timegrounded run --split smoke --output out/latest -- timegrounded reference latest': {
     exit: 0,
     check: (ran) => {
       checkLatestSmoke('out/latest', ran)
-      expect((readJson('out/latest/run_manifest.json') as { adapter: { command: unknown } }).adapter.command).toEqual(['timegrounded', 'baseline', 'latest'])
+      expect((readJson('out/latest/run_manifest.json') as { adapter: { command: unknown } }).adapter.command).toEqual(['timegrounded', 'reference', 'latest'])
     },
   },
   'npx timegrounded run --split smoke --adapter builtin:latest --output out/latest': {
     exit: 0,
     check: (ran) => {
       checkLatestSmoke('out/latest', ran)
-      // The README's report.json example is this run ("latencies vary from run to run").
+      // The documented report.json example is this run ("latencies vary from run to run").
       expect(withoutTimings(readJson('out/latest/report.json'))).toEqual(withoutTimings(documentedReport()))
     },
   },
@@ -365,9 +267,13 @@ for (const [name, schema] of Object.entries(jsonSchemas)) writeFileSync(name + '
     exit: 0,
     check: (ran) => {
       expect(ran.stdout).toContain('Wrote TIVARQ variant 7 (timegrounded-variant v1) (7 files) to ./tivarq-v7')
-      // The manifest excerpt the README shows.
+      // The manifest excerpt the docs show.
       const manifest = readJson('tivarq-v7/manifest.json') as { generator: unknown; seed: number }
-      expect(manifest.generator).toEqual({ name: 'timegrounded-variant', variations: ['paraphrases', 'topics', 'mixed_offsets', 'same_instant_replays', 'shuffled_arrivals'], version: 1 })
+      expect(manifest.generator).toEqual({
+        name: 'timegrounded-variant',
+        variations: ['paraphrases', 'topics', 'mixed_offsets', 'same_instant_replays', 'shuffled_arrivals'],
+        version: 1,
+      })
       expect(manifest.seed).toBe(7)
     },
   },
@@ -424,12 +330,18 @@ interface CoveredElsewhere {
   why: string
 }
 
-/** Commands another test runs, keyed by the exact README text. */
+const WATCH_MODE: CoveredElsewhere = {
+  file: 'test/vitest/watch.test.ts',
+  runs: ["[VITEST_BIN, '--watch', '--root', root, ...args]", "startWatch('edits', [])"],
+  why: 'watch mode runs until stopped; that test edits a store under a live watcher',
+}
+
+/** Commands another test runs, keyed by the exact text of the docs. */
 const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
   'npm pack': {
     file: 'test/package.test.ts',
     runs: ["run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)"],
-    why: 'packs this repository; that test packs the built project (the build is npm test\'s first step, as `npm pack` runs it through prepack)',
+    why: "packs this repository; that test packs the built project (the build is npm test's first step, as `npm pack` runs it through prepack)",
   },
   'npm i -D ../timegrounded/timegrounded-0.1.0.tgz vitest@4.1.12': {
     file: 'test/package.test.ts',
@@ -441,23 +353,27 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     runs: ["runVitest(['run', '--root', PROJECT, ...args]"],
     why: 'needs a project with a store; that test runs real Vitest on fixture projects',
   },
-  'npx vitest': {
-    file: 'test/vitest/watch.test.ts',
-    runs: ["[VITEST_BIN, '--watch', '--root', root, ...args]", "startWatch('edits', [])"],
-    why: 'watch mode runs until stopped; that test edits the store under a live watcher',
-  },
+  'npx vitest': WATCH_MODE,
   'npx vitest run -u': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-u']"], why: 'records a baseline of a fixture project' },
-  'npx vitest run -t replacement-01-q3': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-t', 'replacement-00-q3']"], why: 'a probe filter on a fixture project (smoke split: the same id, episode 00)' },
-  'npx vitest run -t replacement-01': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-t', 'reversal-00']"], why: 'an episode filter (another episode, smoke split)' },
+  'npx vitest run -t replacement-01-q3': {
+    file: 'test/vitest/e2e.test.ts',
+    runs: ["run(['-t', 'replacement-00-q3']"],
+    why: 'a probe filter on a fixture project (smoke split: the same id, episode 00)',
+  },
+  'npx vitest run -t replacement-01': {
+    file: 'test/vitest/e2e.test.ts',
+    runs: ["run(['-t', 'reversal-00']"],
+    why: 'an episode filter (another episode, smoke split)',
+  },
   'npx vitest run -t replacement': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-t', 'withdrawal']"], why: 'a family filter (another family)' },
   'npx vitest run --shard=1/2 --reporter=blob': {
     file: 'test/vitest/e2e.test.ts',
-    runs: ["for (const shard of ['1/2', '2/2'])", '`--shard=${shard}`, \'--reporter=blob\''],
+    runs: ["for (const shard of ['1/2', '2/2'])", "`--shard=${shard}`, '--reporter=blob'"],
     why: 'shards a fixture project and merges',
   },
   'npx vitest run --shard=2/2 --reporter=blob': {
     file: 'test/vitest/e2e.test.ts',
-    runs: ["for (const shard of ['1/2', '2/2'])", '`--shard=${shard}`, \'--reporter=blob\''],
+    runs: ["for (const shard of ['1/2', '2/2'])", "`--shard=${shard}`, '--reporter=blob'"],
     why: 'shards a fixture project and merges',
   },
   'npx vitest --merge-reports': { file: 'test/vitest/e2e.test.ts', runs: ['`--merge-reports=${blobs}`'], why: 'merges the shards above' },
@@ -476,6 +392,18 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     runs: ["runVitest(['run', '--root', 'examples/llm-memory']", 'OPENAI_BASE_URL: server.baseUrl'],
     why: 'needs a model server; that test runs exactly this under real Vitest against a scripted one on 127.0.0.1',
   },
+  'npx vitest run --root examples/in-memory': {
+    file: 'test/vitest/example.test.ts',
+    runs: ["runVitest(['run', '--root', EXAMPLE], { cwd: REPO })", "join(REPO, 'examples/in-memory')"],
+    why: '240 probes under real Vitest; that test runs exactly this from the repository root and checks the gate against the committed baseline',
+  },
+  // On a fixture project, so that the example stays as committed.
+  'npx vitest --root examples/in-memory': WATCH_MODE,
+  'npx vitest run -u --root examples/in-memory': {
+    file: 'test/vitest/e2e.test.ts',
+    runs: ["run(['-u']"],
+    why: "would rewrite the example's committed baseline; that test records and rewrites the baseline of a fixture project",
+  },
   'npx vitest run --root examples/sqlite-bitemporal': {
     file: 'test/examples/sqlite-suite.test.ts',
     runs: ["runVitest(['run', '--root', 'examples/sqlite-bitemporal'], { cwd: REPO"],
@@ -490,7 +418,7 @@ interface ByCi {
   script?: string
 }
 
-/** Commands `.ci/run` runs, keyed by the exact README text. */
+/** Commands `.ci/run` runs, keyed by the exact text of the docs. */
 const BY_CI: Record<string, ByCi> = {
   'npm ci': { step: 'npm ci' },
   'npm test': { step: 'npm test' },
@@ -498,7 +426,8 @@ const BY_CI: Record<string, ByCi> = {
   'npm run build': { step: 'npm test', script: 'test' },
 }
 
-const commands = documentedCommands(README)
+/** Every documented command, with the file it is in. */
+const commands = DOC_FILES.flatMap((file) => documentedCommands(readDoc(file)).map((command) => ({ ...command, file })))
 
 function ciSteps(): string[] {
   return readFileSync(join(REPO, '.ci/run'), 'utf8')
@@ -517,7 +446,7 @@ beforeAll(() => {
   mkdirSync(join(work, 'bin'))
   writeFileSync(join(work, 'bin/timegrounded'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`)
   chmodSync(join(work, 'bin/timegrounded'), 0o755)
-  env['PATH'] = `${join(work, 'bin')}${delimiter}${env['PATH'] ?? ''}`
+  env.PATH = `${join(work, 'bin')}${delimiter}${env.PATH ?? ''}`
   mkdirSync(join(work, 'node_modules'))
   symlinkSync(REPO, join(work, 'node_modules/timegrounded'), 'dir')
 })
@@ -558,27 +487,25 @@ describe('finding the commands', () => {
       { command: 'timegrounded validate', line: 13, output: ['TIVARQ dataset: valid'] },
       { command: 'timegrounded probe --ceiling', line: 19, output: [] },
     ])
-    expect(words(`node --input-type=module -e "\nimport { a } from 'b'\n'\\n'"`)).toEqual(['node', '--input-type=module', '-e', "\nimport { a } from 'b'\n'\\n'"])
+    expect(words(`node --input-type=module -e "\nimport { a } from 'b'\n'\\n'"`)).toEqual([
+      'node',
+      '--input-type=module',
+      '-e',
+      "\nimport { a } from 'b'\n'\\n'",
+    ])
   })
 
-  test('README.md has commands, and the coverage tables list no command it no longer has', () => {
+  test('the docs have commands, and the coverage tables list no command they no longer have', () => {
     expect(commands.map(({ command }) => command)).toContain('npm test')
     const documented = new Set(commands.map(({ command }) => command))
     const stale = [...Object.keys(RUN_HERE), ...Object.keys(COVERED_ELSEWHERE), ...Object.keys(BY_CI)].filter((command) => !documented.has(command))
-    expect(stale, 'these coverage entries name commands README.md no longer has; remove them from test/readme.test.ts').toEqual([])
+    expect(stale, 'these coverage entries name commands no doc has any more; remove them from test/readme.test.ts').toEqual([])
   })
 })
 
-test('the TypeScript snippets import relative files with a .js extension, as NodeNext resolution needs', () => {
-  const snippets = [...README.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!)
-  const relative = snippets.flatMap((code) => [...code.matchAll(/from '(\.{1,2}\/[^']*)'/g)].map((match) => match[1]!))
-  expect(relative.length).toBeGreaterThan(2)
-  expect(relative.filter((path) => !path.endsWith('.js'))).toEqual([])
-})
-
-describe.sequential('every README command is covered', () => {
-  for (const { command, line, output } of commands) {
-    test(`README.md:${line} \`${command.split('\n')[0]}${command.includes('\n') ? ' …' : ''}\``, () => {
+describe.sequential('every documented command is covered', () => {
+  for (const { command, file, line, output } of commands) {
+    test(`${file}:${line} \`${command.split('\n')[0]}${command.includes('\n') ? ' …' : ''}\``, () => {
       const here = RUN_HERE[command]
       const elsewhere = COVERED_ELSEWHERE[command]
       const ci = BY_CI[command]
@@ -586,23 +513,24 @@ describe.sequential('every README command is covered', () => {
         here.before?.()
         const ran = sh(command)
         expect(ran.code, explain(command, ran)).toBe(here.exit)
-        if (output !== null && output.length > 0) expect(asDocumented(ran.stdout), `the output README.md:${line} shows`).toEqual(output)
+        if (output !== null && output.length > 0) expect(asDocumented(ran.stdout), `the output ${file}:${line} shows`).toEqual(output)
         here.check(ran)
       } else if (elsewhere !== undefined) {
         const path = join(REPO, elsewhere.file)
         expect(existsSync(path), `${elsewhere.file}, which should run \`${command}\`, does not exist`).toBe(true)
         const source = readFileSync(path, 'utf8')
-        for (const text of elsewhere.runs) expect(source.includes(text), `${elsewhere.file} should run \`${command}\` with ${text}; update COVERED_ELSEWHERE in test/readme.test.ts`).toBe(true)
+        for (const text of elsewhere.runs)
+          expect(source.includes(text), `${elsewhere.file} should run \`${command}\` with ${text}; update COVERED_ELSEWHERE in test/readme.test.ts`).toBe(true)
       } else if (ci !== undefined) {
         const steps = ciSteps()
         const step = steps.find((candidate) => candidate === ci.step || candidate.startsWith(`${ci.step} `))
-        expect(step, `.ci/run should run \`${ci.step}\` (README.md:${line} documents \`${command}\`); its steps: ${steps.join(' | ')}`).toBeDefined()
+        expect(step, `.ci/run should run \`${ci.step}\` (${file}:${line} documents \`${command}\`); its steps: ${steps.join(' | ')}`).toBeDefined()
         if (ci.script !== undefined) {
           const scripts = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
           expect(scripts[ci.script], `package.json script \`${ci.script}\` (run by \`${ci.step}\` in .ci/run) should run \`${command}\``).toContain(command)
         }
       } else {
-        expect.fail(`README.md:${line} documents \`${command}\`, which no test runs. ${HOW_TO_COVER}`)
+        expect.fail(`${file}:${line} documents \`${command}\`, which no test runs. ${HOW_TO_COVER}`)
       }
     })
   }

@@ -1,5 +1,5 @@
 // The store under test; the watch bench rewrites the marker line below to trigger re-runs.
-import { builtinAdapter } from '../../dist/adapters/baselines/index.js'
+import { referenceStore } from '../../dist/adapters/reference/index.js'
 
 export const EDIT_MARKER = 0
-export const createStore = builtinAdapter('versioned')
+export const createStore = referenceStore('versioned')

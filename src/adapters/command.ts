@@ -39,16 +39,31 @@ export function commandAdapter(argv: string[], options: { cwd?: string; env?: Re
     throw new AdapterUsageError('ADAPTER_COMMAND_INVALID', message)
   }
   if (!Array.isArray(argv) || argv.length === 0 || typeof argv[0] !== 'string' || argv[0] === '') {
-    bad(`commandAdapter(argv) needs a non-empty command as an array of strings; got ${showArgument(argv)}. Pass e.g. commandAdapter(['python3', 'adapter.py']).`)
+    bad(
+      `commandAdapter(argv) needs a non-empty command as an array of strings; got ${showArgument(argv)}. Pass e.g. commandAdapter(['python3', 'adapter.py']).`,
+    )
   }
   const notString = argv.findIndex((arg) => typeof arg !== 'string')
-  if (notString >= 0) bad(`commandAdapter(argv): argv[${notString}] is ${showArgument(argv[notString])}, not a string; every argument must be a string (the command runs without a shell).`)
+  if (notString >= 0)
+    bad(
+      `commandAdapter(argv): argv[${notString}] is ${showArgument(argv[notString])}, not a string; every argument must be a string (the command runs without a shell).`,
+    )
   checkTimeoutMs(options.timeoutMs, 'commandAdapter', 'ADAPTER_COMMAND_INVALID')
-  if (options.cwd !== undefined && (typeof options.cwd !== 'string' || options.cwd === '')) bad(`commandAdapter option \`cwd\` must be a directory path; got ${showArgument(options.cwd)}.`)
+  if (options.cwd !== undefined && (typeof options.cwd !== 'string' || options.cwd === ''))
+    bad(`commandAdapter option \`cwd\` must be a directory path; got ${showArgument(options.cwd)}.`)
   if (options.env !== undefined) {
-    const wrong = options.env === null || typeof options.env !== 'object' ? [] : Object.entries(options.env).filter(([, value]) => typeof value !== 'string').map(([key]) => key)
-    if (options.env === null || typeof options.env !== 'object' || Array.isArray(options.env)) bad(`commandAdapter option \`env\` must be an object of strings, e.g. { API_KEY: '…' }; got ${showArgument(options.env)}.`)
-    if (wrong.length > 0) bad(`commandAdapter option \`env\`: ${wrong.map((key) => `\`${key}\``).join(', ')} must be ${wrong.length === 1 ? 'a string' : 'strings'}; convert ${wrong.length === 1 ? 'it' : 'them'} with String().`)
+    const wrong =
+      options.env === null || typeof options.env !== 'object'
+        ? []
+        : Object.entries(options.env)
+            .filter(([, value]) => typeof value !== 'string')
+            .map(([key]) => key)
+    if (options.env === null || typeof options.env !== 'object' || Array.isArray(options.env))
+      bad(`commandAdapter option \`env\` must be an object of strings, e.g. { API_KEY: '…' }; got ${showArgument(options.env)}.`)
+    if (wrong.length > 0)
+      bad(
+        `commandAdapter option \`env\`: ${wrong.map((key) => `\`${key}\``).join(', ')} must be ${wrong.length === 1 ? 'a string' : 'strings'}; convert ${wrong.length === 1 ? 'it' : 'them'} with String().`,
+      )
   }
   const spec: { -readonly [K in keyof CommandAdapterSpec]: CommandAdapterSpec[K] } = { kind: 'command', argv: Object.freeze([...argv]) }
   if (options.cwd !== undefined) spec.cwd = options.cwd
@@ -155,7 +170,7 @@ export class AdapterProcess {
     this.child.on('error', (error) => {
       this.exited = true
       running.delete(this)
-      this.fail('ADAPTER_START_FAILED', `could not start ${this.noun} \`${this.command}\`: ${error.message}. Check that the command exists and is executable.`)
+      this.fail('ADAPTER_RESTART_FAILED', `${error.message}. Check that the command exists and is executable.`)
       this.notifyExit()
     })
     this.child.on('exit', (code, signal) => {
@@ -198,7 +213,7 @@ export class AdapterProcess {
         )
       }, timeoutMs)
       this.pending.push({ label, resolve, reject, timer })
-      this.child.stdin.write(JSON.stringify(request) + '\n')
+      this.child.stdin.write(`${JSON.stringify(request)}\n`)
     })
   }
 
@@ -294,8 +309,7 @@ export class AdapterProcess {
     // fields of its own (even a "state") is still an acknowledgement, as upstream reads it.
     const looksLikeAnswer = 'state' in object
     const looksLikeAck = 'ok' in object
-    const outOfStep =
-      call.label === 'query' ? !looksLikeAnswer && looksLikeAck : call.label !== 'inspect' && looksLikeAnswer && !looksLikeAck
+    const outOfStep = call.label === 'query' ? !looksLikeAnswer && looksLikeAck : call.label !== 'inspect' && looksLikeAnswer && !looksLikeAck
     if (outOfStep) {
       this.pending.unshift(call)
       this.fail(

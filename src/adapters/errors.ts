@@ -3,30 +3,15 @@
  * prediction rows (never thrown out of a run); refusals and start failures stop
  * a run before it begins.
  */
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 
-/** Why one call to a store failed. `fatal` faults lose the store's memory: the process is restarted. */
-export type AdapterFaultCode =
-  /** The call did not settle within the timeout; a process is killed. */
-  | 'ADAPTER_TIMEOUT'
-  /** The adapter process exited or was killed by a signal. */
-  | 'ADAPTER_EXITED'
-  /** The process could not be started, or its capabilities handshake failed. */
-  | 'ADAPTER_START_FAILED'
-  /** A line on stdout was not one JSON object answering the request (non-JSON, extra or oversized line). */
-  | 'ADAPTER_PROTOCOL'
-  /** The adapter answered `{"error": …}`. */
-  | 'ADAPTER_REPLIED_ERROR'
-  /** A query answer whose state or value is not valid. */
-  | 'ADAPTER_INVALID_ANSWER'
-  /** An in-process store method threw or rejected. */
-  | 'ADAPTER_THREW'
+/** Why one call to a store failed (each code is described in `ErrorCodes`). `fatal` faults lose the store's memory: the process is restarted. */
+export type AdapterFaultCode = CodeOf<'AdapterFault'>
 
-const FATAL: ReadonlySet<AdapterFaultCode> = new Set(['ADAPTER_TIMEOUT', 'ADAPTER_EXITED', 'ADAPTER_START_FAILED', 'ADAPTER_PROTOCOL'])
+const FATAL: ReadonlySet<AdapterFaultCode> = new Set(['ADAPTER_TIMEOUT', 'ADAPTER_EXITED', 'ADAPTER_RESTART_FAILED', 'ADAPTER_PROTOCOL'])
 
 /** One failed call to a store. The runner records `message` in the prediction row, prefixed by the call. */
-export class AdapterFault extends TimegroundedError {
-  declare readonly code: AdapterFaultCode
+export class AdapterFault extends TimegroundedError<CodeOf<'AdapterFault'>> {
   /** True when the store's state is lost or unknown (process dead, stream out of step, call abandoned). */
   readonly fatal: boolean
   constructor(code: AdapterFaultCode, message: string) {
@@ -36,8 +21,7 @@ export class AdapterFault extends TimegroundedError {
 }
 
 /** The harness refuses an adapter: wrong protocol, or the requested track is not declared. */
-export class AdapterRefusedError extends TimegroundedError {
-  declare readonly code: 'ADAPTER_REFUSED'
+export class AdapterRefusedError extends TimegroundedError<CodeOf<'AdapterRefusedError'>> {
   constructor(
     message: string,
     /** What the adapter declared, as it declared it. */
@@ -49,36 +33,29 @@ export class AdapterRefusedError extends TimegroundedError {
   }
 }
 
-/** The adapter could not be started at all (bad command, crash before the handshake). */
-export class AdapterStartError extends TimegroundedError {
-  declare readonly code: 'ADAPTER_START_FAILED'
-  constructor(message: string) {
-    super('ADAPTER_START_FAILED', message)
+/** The store or adapter could not be started at all (bad command, crash before the handshake, a factory that throws). */
+export class AdapterStartError extends TimegroundedError<CodeOf<'AdapterStartError'>> {
+  /** Why, without naming the store (the message does): e.g. ``spawn ./my-adapter ENOENT. Check that the command exists and is executable.`` */
+  readonly reason: string
+  /** `failed` names what was being done to which store, e.g. ``could not start adapter `./my-adapter` ``. */
+  constructor(failed: string, reason: string) {
+    super('ADAPTER_START_FAILED', `${failed}: ${reason}`)
+    this.reason = reason
   }
 }
 
-/** Why the harness refused an argument before running anything. */
-export type AdapterUsageCode =
-  /** `openPool(source)` got something that is not a store, a factory or a command adapter. */
-  | 'ADAPTER_SOURCE_INVALID'
-  /** `commandAdapter(argv, options)` got an empty command, a non-string argument or a bad option. */
-  | 'ADAPTER_COMMAND_INVALID'
-  /** A pool option (`concurrency`, `timeoutMs`) is out of range. */
-  | 'ADAPTER_OPTION_INVALID'
-  /** `builtinAdapter(name)` got a name that is not a reference baseline. */
-  | 'BASELINE_UNKNOWN'
+/** Why the harness refused an argument before running anything (each code is described in `ErrorCodes`). */
+export type AdapterUsageCode = CodeOf<'AdapterUsageError'>
 
-/** A bad argument to `openPool`, `commandAdapter` or `builtinAdapter`: a programming error the caller fixes; nothing was started. */
-export class AdapterUsageError extends TimegroundedError {
-  declare readonly code: AdapterUsageCode
+/** A bad argument to `openPool`, `commandAdapter` or `referenceStore`: a programming error the caller fixes; nothing was started. */
+export class AdapterUsageError extends TimegroundedError<CodeOf<'AdapterUsageError'>> {
   constructor(code: AdapterUsageCode, message: string) {
     super(code, message)
   }
 }
 
 /** `acquire()` on a pool after `close()` (code `POOL_CLOSED`). */
-export class PoolClosedError extends TimegroundedError {
-  declare readonly code: 'POOL_CLOSED'
+export class PoolClosedError extends TimegroundedError<CodeOf<'PoolClosedError'>> {
   constructor(message: string) {
     super('POOL_CLOSED', message)
   }
@@ -86,7 +63,8 @@ export class PoolClosedError extends TimegroundedError {
 
 /** A bad argument as a message shows it: numbers as written (`NaN`, `-5`), everything else as JSON. */
 export function showArgument(value: unknown): string {
-  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'function' || value === undefined) return typeof value === 'function' ? 'a function' : String(value)
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'function' || value === undefined)
+    return typeof value === 'function' ? 'a function' : String(value)
   return JSON.stringify(value) ?? String(value)
 }
 

@@ -1,22 +1,13 @@
 /**
  * The protocol server: run any `MemoryStore` (or a factory of them) as a
- * `tivarq.adapter.v1` process. `timegrounded baseline NAME` is this loop over
+ * `tivarq.adapter.v1` process. `timegrounded reference NAME` is this loop over
  * a baseline, so the baselines double as protocol examples. The same rules as
  * in process: one store object needs `reset()`, and every answer passes `checkAnswer`.
  */
 import type { Readable, Writable } from 'node:stream'
 import { toFault } from './errors.js'
-import { refuseWithoutReset, storeName } from './pool.js'
-import {
-  REQUEST_TYPES,
-  answerToWire,
-  checkAnswer,
-  capabilitiesToWire,
-  eventFromWire,
-  queryFromWire,
-  withDefaults,
-  type WireEvent,
-} from './protocol.js'
+import { refuseWithoutReset, storeName } from './source.js'
+import { REQUEST_TYPES, answerToWire, checkAnswer, capabilitiesToWire, eventFromWire, queryFromWire, withDefaults, type WireEvent } from './protocol.js'
 import type { MemoryStore, StoreCapabilities, StoreFactory } from './types.js'
 
 type Reply = Record<string, unknown>
@@ -123,7 +114,7 @@ export function serveNdjson(source: MemoryStore | StoreFactory, input: Readable,
       } catch (error) {
         answer = { error: error instanceof SyntaxError ? `the request is not JSON: ${error.message}` : toFault(error, method).message }
       }
-      output.write(JSON.stringify(answer) + '\n')
+      output.write(`${JSON.stringify(answer)}\n`)
     }
     input.setEncoding('utf8')
     input.on('data', (chunk: string) => {
@@ -140,9 +131,7 @@ export function serveNdjson(source: MemoryStore | StoreFactory, input: Readable,
     input.on('end', () => {
       const last = buffer.trim()
       if (last !== '') queue = queue.then(reply(last))
-      queue
-        .then(() => served.close())
-        .then(() => resolve(), reject)
+      queue.then(() => served.close()).then(() => resolve(), reject)
     })
   })
 }

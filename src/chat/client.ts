@@ -8,7 +8,7 @@
  * `ChatEndpointError` whose code says why.
  */
 import { z } from 'zod'
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import { isRetryableStatus, retryAfterMs, retryWaitMs } from './retry.js'
 
 /** Where and how to reach a chat-completions endpoint. */
@@ -16,7 +16,7 @@ export interface ChatEndpoint {
   /** Base URL up to and excluding `/chat/completions`, e.g. `http://127.0.0.1:8080/v1`. */
   baseUrl: string
   model: string
-  /** Sent as `Authorization: Bearer …` when set. */
+  /** Sent as `Authorization: Bearer …` when set. @default none (no header) */
   apiKey?: string
   /** Sampling temperature sent with every request. @default 0 */
   temperature?: number
@@ -33,7 +33,7 @@ export interface ChatEndpoint {
   backoffMs?: number
   /** The longest wait before a retry, `Retry-After` included (a longer request is cut to this). @default 30000 */
   maxRetryWaitMs?: number
-  /** Told about each retry before its wait (for logs and tests); must not throw. */
+  /** Told about each retry before its wait (for logs and tests); must not throw. @default none */
   onRetry?: (retry: ChatRetry) => void
 }
 
@@ -82,18 +82,8 @@ export interface ChatRequestOptions {
   jsonObject?: boolean
 }
 
-/** Why a chat completion failed for good. */
-export type ChatErrorCode =
-  /** No connection (refused, DNS, reset). */
-  | 'CHAT_UNREACHABLE'
-  /** No reply within `timeoutMs`. */
-  | 'CHAT_TIMEOUT'
-  /** 429 on every attempt. */
-  | 'CHAT_RATE_LIMITED'
-  /** Another HTTP error: a 4xx at once, or a 5xx on every attempt. */
-  | 'CHAT_HTTP_ERROR'
-  /** A 2xx reply that is not a chat completion with a text choice. */
-  | 'CHAT_REPLY_INVALID'
+/** Why a chat completion failed for good (each code is described in `ErrorCodes`). */
+export type ChatErrorCode = CodeOf<'ChatEndpointError'>
 
 /** How to fix each failure, appended to the message. */
 const FIXES: Record<ChatErrorCode, string> = {
@@ -105,8 +95,7 @@ const FIXES: Record<ChatErrorCode, string> = {
 }
 
 /** The endpoint failed for good; `code` says why (see `ChatErrorCode`). */
-export class ChatEndpointError extends TimegroundedError {
-  declare readonly code: ChatErrorCode
+export class ChatEndpointError extends TimegroundedError<CodeOf<'ChatEndpointError'>> {
   readonly url: string
   readonly attempts: number
   readonly status: number | null
@@ -154,7 +143,8 @@ async function attemptOnce(url: string, init: RequestInit, timeoutMs: number): P
     response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
   } catch (error) {
     const name = (error as Error).name
-    if (name === 'TimeoutError' || name === 'AbortError') return { kind: 'failed', code: 'CHAT_TIMEOUT', status: null, detail: `no reply within ${timeoutMs} ms`, retryable: true, retryAfter: null }
+    if (name === 'TimeoutError' || name === 'AbortError')
+      return { kind: 'failed', code: 'CHAT_TIMEOUT', status: null, detail: `no reply within ${timeoutMs} ms`, retryable: true, retryAfter: null }
     return { kind: 'failed', code: 'CHAT_UNREACHABLE', status: null, detail: networkDetail(error as Error), retryable: true, retryAfter: null }
   }
   const status = response.status
@@ -174,16 +164,33 @@ async function attemptOnce(url: string, init: RequestInit, timeoutMs: number): P
   try {
     json = JSON.parse(body)
   } catch {
-    return { kind: 'failed', code: 'CHAT_REPLY_INVALID', status, detail: `the reply is not JSON: ${JSON.stringify(body.slice(0, 200))}`, retryable: true, retryAfter }
+    return {
+      kind: 'failed',
+      code: 'CHAT_REPLY_INVALID',
+      status,
+      detail: `the reply is not JSON: ${JSON.stringify(body.slice(0, 200))}`,
+      retryable: true,
+      retryAfter,
+    }
   }
   const parsed = replySchema.safeParse(json)
   if (!parsed.success) {
-    return { kind: 'failed', code: 'CHAT_REPLY_INVALID', status, detail: `the reply has no \`choices[0].message.content\` string: ${JSON.stringify(body.slice(0, 200))}`, retryable: false, retryAfter }
+    return {
+      kind: 'failed',
+      code: 'CHAT_REPLY_INVALID',
+      status,
+      detail: `the reply has no \`choices[0].message.content\` string: ${JSON.stringify(body.slice(0, 200))}`,
+      retryable: false,
+      retryAfter,
+    }
   }
   const usage = parsed.data.usage
   return {
     kind: 'answered',
-    completion: { content: parsed.data.choices[0]!.message.content, usage: usage ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens } : null },
+    completion: {
+      content: parsed.data.choices[0]!.message.content,
+      usage: usage ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens } : null,
+    },
   }
 }
 
@@ -211,7 +218,12 @@ export async function chatCompletion(endpoint: ChatEndpoint, messages: readonly 
     if (outcome.kind === 'answered') return { ...outcome.completion, attempts: attempt }
     const allowed = outcome.status === null ? Math.min(retries, UNREACHABLE_RETRIES) : retries
     if (!outcome.retryable || attempt > allowed) throw new ChatEndpointError(outcome.code, url, attempt, outcome.status, outcome.detail)
-    const waitMs = retryWaitMs(attempt, retryAfterMs(outcome.retryAfter, Date.now()), endpoint.backoffMs ?? CHAT_DEFAULTS.backoffMs, endpoint.maxRetryWaitMs ?? CHAT_DEFAULTS.maxRetryWaitMs)
+    const waitMs = retryWaitMs(
+      attempt,
+      retryAfterMs(outcome.retryAfter, Date.now()),
+      endpoint.backoffMs ?? CHAT_DEFAULTS.backoffMs,
+      endpoint.maxRetryWaitMs ?? CHAT_DEFAULTS.maxRetryWaitMs,
+    )
     endpoint.onRetry?.({ url, attempt, waitMs, detail: outcome.detail, retryAfter: outcome.retryAfter })
     await sleep(waitMs)
   }

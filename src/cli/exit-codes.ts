@@ -3,7 +3,7 @@
  * pure function of what the command found, so a CI script can branch on it.
  */
 import { InvalidArgumentError } from 'commander'
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import type { ValidationResult } from '../tivarq/validate.js'
 
@@ -28,19 +28,10 @@ export function validationExitCode(result: ValidationResult): ExitCode {
 }
 
 /** A command line the user must fix (code `USAGE`, exit 2). */
-export class UsageError extends TimegroundedError {
+export class UsageError extends TimegroundedError<CodeOf<'UsageError'>> {
   constructor(message: string) {
     super('USAGE', message)
   }
-}
-
-/** Parse a whole-number option; a UsageError names the option. @default `fallback` when the option is absent */
-export function parseWholeNumber(flag: string, text: string | undefined, fallback: number, minimum: number): number {
-  if (text === undefined) return fallback
-  if (!/^\d+$/.test(text.trim()) || Number(text) < minimum) {
-    throw new UsageError(`\`${flag}\` must be a whole number ≥ ${minimum}; got ${JSON.stringify(text)}.`)
-  }
-  return Number(text)
 }
 
 /** A commander argument parser for a whole-number option of at least `minimum`; commander names the option in its refusal. */

@@ -15,7 +15,7 @@ import { registerCorpus } from './commands/corpus.js'
 import { registerProbe } from './commands/probe.js'
 import { registerRun } from './commands/run.js'
 import { registerScore } from './commands/score.js'
-import { registerBaseline } from './commands/baseline.js'
+import { registerReference } from './commands/reference.js'
 import { registerGenerate } from './commands/generate.js'
 import { registerValidate } from './commands/validate.js'
 
@@ -33,7 +33,7 @@ registerCorpus(program)
 registerProbe(program)
 registerRun(program)
 registerScore(program)
-registerBaseline(program)
+registerReference(program)
 registerGenerate(program)
 registerValidate(program)
 

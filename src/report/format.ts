@@ -2,8 +2,9 @@
  * Number formatting shared by every renderer: a rate always travels with its
  * denominator, and a null rate is a dash, never a 0.
  */
+import { DETECTION_GROUPS, FAMILY_COLUMNS, HEADLINE_METRICS, type MetricValue, metricSpec } from '../tivarq/metrics.js'
 import type { DetectionMetrics, Rate, TivarqReport } from '../tivarq/score.js'
-import type { RunAggregate } from '../tivarq/output.js'
+import type { RunAggregate } from '../tivarq/aggregate.js'
 
 /** A score as Python prints it: `1.0`, `0.9`, `0.944444`; `—` for null. */
 export function formatScore(score: number | null): string {
@@ -46,32 +47,33 @@ export interface HeadlineMetric {
   rate: Rate
 }
 
-/** The rates every renderer leads with, primary metric first. */
-export function headlineMetrics(report: TivarqReport): HeadlineMetric[] {
-  const m = report.metrics
-  return [
-    { label: 'Transition success', better: 'higher', rate: m.transition_success_rate },
-    { label: 'Current-state accuracy', better: 'higher', rate: m.current_state_accuracy },
-    { label: 'Stale-value leakage', better: 'lower', rate: m.stale_value_leakage_rate },
-    { label: 'Unaffected-fact retention', better: 'higher', rate: m.unaffected_fact_retention },
-    { label: 'Historical accuracy', better: 'higher', rate: m.historical_accuracy },
-    { label: 'Expiration accuracy', better: 'higher', rate: m.expiration_accuracy },
-  ]
+function asRate(value: MetricValue): Rate {
+  return { score: value.value, cases: value.cases }
 }
 
-/** The family breakdown as rows of cells: probes, answered, and the four headline rates per family, in report order. */
+/** The rates every renderer leads with, primary metric first (the headline metrics of the metric table). */
+export function headlineMetrics(report: TivarqReport): HeadlineMetric[] {
+  return HEADLINE_METRICS.map((metric) => {
+    const spec = metricSpec(metric)
+    return { label: spec.label, better: spec.better, rate: asRate(spec.read(report.metrics)) }
+  })
+}
+
+/** Each detection (clarification, abstention) as one line: its name and precision, recall and F1 with their counts. */
+export function detectionLines(report: TivarqReport): { label: string; text: string }[] {
+  return DETECTION_GROUPS.map((group) => ({ label: group.label, text: formatDetection(report.metrics[group.reportKey]) }))
+}
+
+/** The family breakdown as rows of cells: probes, answered, and the metric table's family columns, in report order. */
 export function familyRows(report: TivarqReport): { head: string[]; rows: { family: string; cells: string[] }[] } {
   return {
-    head: ['Family', 'Probes', 'Answered', 'Transition success', 'Current-state acc.', 'Stale leakage ↓', 'Retention'],
+    head: ['Family', 'Probes', 'Answered', ...FAMILY_COLUMNS.map((metric) => metricSpec(metric).familyColumn as string)],
     rows: Object.entries(report.by_family).map(([family, slice]) => ({
       family,
       cells: [
         String(slice.probe_counts.total),
         String(slice.probe_counts.answered),
-        formatRate(slice.metrics.transition_success_rate),
-        formatRate(slice.metrics.current_state_accuracy),
-        formatRate(slice.metrics.stale_value_leakage_rate),
-        formatRate(slice.metrics.unaffected_fact_retention),
+        ...FAMILY_COLUMNS.map((metric) => formatRate(asRate(metricSpec(metric).read(slice.metrics)))),
       ],
     })),
   }

@@ -1,6 +1,6 @@
 /** GitHub-flavoured Markdown renderings (for a job's step summary or a pull request). */
 import type { TivarqReport } from '../tivarq/score.js'
-import { describeBootstrap, familyRows, formatCompleteness, formatCounts, formatDetection, formatInterval, formatRate, headlineMetrics } from './format.js'
+import { describeBootstrap, detectionLines, familyRows, formatCompleteness, formatCounts, formatInterval, formatRate, headlineMetrics } from './format.js'
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|')
@@ -8,11 +8,9 @@ function cell(text: string): string {
 
 /** A report as Markdown: headline table with denominators, the interval and its seed, family table, counts. */
 export function renderMarkdown(report: TivarqReport, options: { title?: string } = {}): string {
-  const m = report.metrics
   const lines = [`### ${options.title ?? 'TIVARQ report'}`, '', '| Metric | Score (cases) | Better |', '| --- | ---: | --- |']
   for (const h of headlineMetrics(report)) lines.push(`| ${h.label} | ${formatRate(h.rate)} | ${h.better} |`)
-  lines.push(`| Clarification | ${cell(formatDetection(m.clarification))} | higher |`)
-  lines.push(`| Abstention | ${cell(formatDetection(m.abstention))} | higher |`)
+  for (const detection of detectionLines(report)) lines.push(`| ${detection.label} | ${cell(detection.text)} | higher |`)
   lines.push('', `Transition success 95% CI ${formatInterval(report)} (${describeBootstrap(report)}).`, '')
   const { head, rows } = familyRows(report)
   if (rows.length > 0) {

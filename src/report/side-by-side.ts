@@ -1,5 +1,6 @@
 /** Several reports in one table, one column per store: how the demo compares stores. */
 import Table from 'cli-table3'
+import { METRIC_NAMES, metricSpec } from '../tivarq/metrics.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import { formatInterval, formatRate, formatScore, headlineMetrics, type HeadlineMetric } from './format.js'
 import { COMPACT, tableStyle } from './terminal.js'
@@ -26,8 +27,13 @@ export function renderSideBySide(entries: readonly SideBySideEntry[], options: {
     table.push([label, ...headlines.map((headline) => formatRate((headline[i] as HeadlineMetric).rate))])
   }
   table.push(['Transition success 95% CI', ...entries.map((entry) => formatInterval(entry.report))])
-  table.push(['Clarification F1', ...entries.map((entry) => formatScore(entry.report.metrics.clarification.f1))])
-  table.push(['Abstention F1', ...entries.map((entry) => formatScore(entry.report.metrics.abstention.f1))])
-  table.push(['Answered / unsupported / errors', ...entries.map(({ report }) => `${report.probe_counts.answered} / ${report.probe_counts.unsupported} / ${report.probe_counts.error}`)])
+  for (const metric of METRIC_NAMES.filter((name) => metricSpec(name).kind === 'f1')) {
+    const spec = metricSpec(metric)
+    table.push([spec.label, ...entries.map((entry) => formatScore(spec.read(entry.report.metrics).value))])
+  }
+  table.push([
+    'Answered / unsupported / errors',
+    ...entries.map(({ report }) => `${report.probe_counts.answered} / ${report.probe_counts.unsupported} / ${report.probe_counts.error}`),
+  ])
   return table.toString()
 }

@@ -5,10 +5,10 @@ import type { PredictionRow } from '../tivarq/results.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import {
   describeBootstrap,
+  detectionLines,
   familyRows,
   formatCompleteness,
   formatCounts,
-  formatDetection,
   formatInterval,
   formatMs,
   formatRate,
@@ -50,7 +50,7 @@ export function renderReport(report: TivarqReport, options: RenderOptions = {}):
   const m = report.metrics
   const lines: string[] = [c.bold(options.title ?? 'TIVARQ report'), '']
   const headline = headlineMetrics(report)
-  const width = Math.max(...headline.map((h) => h.label.length), 'Clarification'.length) + 2
+  const width = Math.max(...headline.map((h) => h.label.length), ...detectionLines(report).map((d) => d.label.length)) + 2
   for (const [i, h] of headline.entries()) {
     const value = formatRate(h.rate)
     let line = `  ${h.label.padEnd(width)}${i === 0 ? c.bold(value) : value}`
@@ -58,8 +58,7 @@ export function renderReport(report: TivarqReport, options: RenderOptions = {}):
     if (h.better === 'lower') line += c.dim('   lower is better')
     lines.push(line)
   }
-  lines.push(`  ${'Clarification'.padEnd(width)}${formatDetection(m.clarification)}`)
-  lines.push(`  ${'Abstention'.padEnd(width)}${formatDetection(m.abstention)}`)
+  for (const detection of detectionLines(report)) lines.push(`  ${detection.label.padEnd(width)}${detection.text}`)
   lines.push(`  ${'Query latency'.padEnd(width)}p50 ${formatMs(m.query_latency_ms.p50)}, p95 ${formatMs(m.query_latency_ms.p95)}`)
   const lag = m.update_lag_ms
   if (lag.observed + lag.censored > 0) {
@@ -77,9 +76,7 @@ export function renderReport(report: TivarqReport, options: RenderOptions = {}):
   // One line: the counts, then whether the run is complete (the word a reader looks for).
   const counts = formatCounts(report)
   const completeness = formatCompleteness(report)
-  lines.push(
-    `${report.probe_counts.error > 0 ? c.red(counts) : counts}; ${report.complete ? c.green(completeness) : c.red(completeness)}`,
-  )
+  lines.push(`${report.probe_counts.error > 0 ? c.red(counts) : counts}; ${report.complete ? c.green(completeness) : c.red(completeness)}`)
   return lines.join('\n')
 }
 
@@ -98,8 +95,8 @@ export function renderFirstErrors(rows: readonly PredictionRow[], options: { lim
   for (const row of rows) {
     if (row.status !== 'error') continue
     total++
-    // "abandoned: …" rows follow from an earlier failure already listed: count them, do not list them.
-    if (row.error.startsWith('abandoned:')) {
+    // Abandoned rows follow from an earlier failure already listed: count them, do not list them.
+    if (row.abandoned === true) {
       abandoned++
       continue
     }
@@ -109,12 +106,15 @@ export function renderFirstErrors(rows: readonly PredictionRow[], options: { lim
   }
   if (total === 0) return ''
   const distinct = [...byMessage.entries()]
-  const lines = [`First errors (${total} error ${total === 1 ? 'row' : 'rows'}, ${distinct.length} distinct ${distinct.length === 1 ? 'message' : 'messages'}):`]
+  const lines = [
+    `First errors (${total} error ${total === 1 ? 'row' : 'rows'}, ${distinct.length} distinct ${distinct.length === 1 ? 'message' : 'messages'}):`,
+  ]
   for (const [message, { probeId, count }] of distinct.slice(0, limit)) {
     lines.push(c.red(`  ${probeId}: ${message}${count > 1 ? ` (and ${count - 1} more like it)` : ''}`))
   }
   if (distinct.length > limit) lines.push(`  … and ${distinct.length - limit} more distinct messages (see the \`error\` field of predictions.jsonl)`)
-  if (abandoned > 0) lines.push(`  ${abandoned} more ${abandoned === 1 ? 'probe was' : 'probes were'} abandoned after such a failure (the adapter lost the episode's memory)`)
+  if (abandoned > 0)
+    lines.push(`  ${abandoned} more ${abandoned === 1 ? 'probe was' : 'probes were'} abandoned after such a failure (the adapter lost the episode's memory)`)
   return lines.join('\n')
 }
 

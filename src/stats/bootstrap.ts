@@ -3,7 +3,7 @@
  * recompute a statistic on each resample, and read the interval off the sorted
  * resampled values with the percentile index rule of `quantile.ts`.
  */
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import { seededRandom } from './random.js'
 import { mean, quantileSorted, sortSamples } from './quantile.js'
 
@@ -35,7 +35,7 @@ export interface BootstrapInterval {
 }
 
 /** Thrown for a bootstrap option out of range (code `BOOTSTRAP_OPTION_INVALID`). */
-export class BootstrapOptionError extends TimegroundedError {
+export class BootstrapOptionError extends TimegroundedError<CodeOf<'BootstrapOptionError'>> {
   constructor(message: string) {
     super('BOOTSTRAP_OPTION_INVALID', message)
   }
@@ -104,11 +104,7 @@ export interface PairedDelta {
  * item indices and keeps both scores of a drawn item together. A negative
  * delta means the probe condition scored lower. Values are not rounded.
  */
-export function pairedBootstrapDelta(
-  control: readonly number[],
-  probe: readonly number[],
-  options: BootstrapOptions,
-): PairedDelta {
+export function pairedBootstrapDelta(control: readonly number[], probe: readonly number[], options: BootstrapOptions): PairedDelta {
   if (control.length !== probe.length) {
     throw new BootstrapOptionError(`paired bootstrap needs matched items: \`control\` has ${control.length} scores and \`probe\` has ${probe.length}.`)
   }

@@ -3,7 +3,7 @@
  * questions from the text channel; an agent that can store time implements
  * the typed channel too (`injectTimestampedHistory`). Methods may be sync or async.
  */
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import { deliversTimestamps, type GroundingMode, type PlainTurn, type TimestampedHistory } from './grounding.js'
 
 type MaybePromise<T> = T | Promise<T>
@@ -52,7 +52,7 @@ export function hasTimestampedHistory(agent: TimeGroundedAgent): agent is Timest
  * A mode other than `none` was asked of an agent without the typed channel
  * (code `GROUNDING_CHANNEL_MISSING`). Raised before any agent or model call.
  */
-export class GroundingModeError extends TimegroundedError {
+export class GroundingModeError extends TimegroundedError<CodeOf<'GroundingModeError'>> {
   readonly mode: GroundingMode
   readonly agentName: string
 

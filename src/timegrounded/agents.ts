@@ -17,7 +17,7 @@ import { chatCompletion, type ChatEndpoint } from '../chat/client.js'
 import { answerText, evaluateReading, type TimedTurn } from './corpus/reading.js'
 import { readingOf } from './corpus/index.js'
 import { seededRandom } from '../stats/random.js'
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 
 /** What a scripted reader says when it does not know the question or cannot place it in time. */
 export const UNKNOWN_ANSWER = "I don't know."
@@ -89,7 +89,7 @@ export interface SeededAccuracyOptions {
 }
 
 /** An agent option out of range (code `AGENT_OPTION_INVALID`). */
-export class AgentOptionError extends TimegroundedError {
+export class AgentOptionError extends TimegroundedError<CodeOf<'AgentOptionError'>> {
   constructor(message: string) {
     super('AGENT_OPTION_INVALID', message)
   }
@@ -104,7 +104,8 @@ export class AgentOptionError extends TimegroundedError {
  */
 export function seededAccuracyAgent(options: SeededAccuracyOptions): TimestampedHistoryAgent {
   const { accuracy, seed = 1 } = options
-  if (typeof accuracy !== 'number' || !(accuracy >= 0 && accuracy <= 1)) throw new AgentOptionError(`\`accuracy\` must be a number from 0 to 1, got ${JSON.stringify(accuracy)}.`)
+  if (typeof accuracy !== 'number' || !(accuracy >= 0 && accuracy <= 1))
+    throw new AgentOptionError(`\`accuracy\` must be a number from 0 to 1, got ${JSON.stringify(accuracy)}.`)
   if (!Number.isSafeInteger(seed)) throw new AgentOptionError(`\`seed\` must be a whole number, got ${JSON.stringify(seed)}.`)
   const honest = honestAgent()
   return {

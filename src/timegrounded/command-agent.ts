@@ -17,7 +17,7 @@
  */
 import { AdapterProcess, commandAdapter, describeCommand, DEFAULT_TIMEOUT_MS } from '../adapters/command.js'
 import type { WireRequest } from '../adapters/protocol.js'
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import type { AnswerContext, TimeGroundedAgent, TimestampedHistoryAgent } from './agent.js'
 import type { TimestampedHistory } from './grounding.js'
 
@@ -25,7 +25,7 @@ import type { TimestampedHistory } from './grounding.js'
 export const AGENT_PROTOCOL = 'timegrounded.agent.v1'
 
 /** The command agent could not be started or refused the protocol (code `AGENT_START_FAILED`). */
-export class AgentStartError extends TimegroundedError {
+export class AgentStartError extends TimegroundedError<CodeOf<'AgentStartError'>> {
   constructor(message: string) {
     super('AGENT_START_FAILED', message)
   }
@@ -33,7 +33,9 @@ export class AgentStartError extends TimegroundedError {
 
 /** Options of a command agent. */
 export interface CommandAgentOptions {
+  /** Working directory of the agent process. @default the current directory */
   cwd?: string
+  /** Variables added to the environment the process inherits. @default none */
   env?: Record<string, string>
   /** Milliseconds per request before the process is killed. @default 30000 */
   timeoutMs?: number
@@ -44,7 +46,16 @@ export interface CommandAgentOptions {
 type AgentRequest =
   | { type: 'capabilities' }
   | { type: 'history'; query_time: string; turns: { role: string; content: string; timestamp: string; session_index: number }[] }
-  | { type: 'ask'; question_id: string; question_type: string; mode: string; prompt: string; question: string; history_text: string; sessions: { role: string; content: string }[][] }
+  | {
+      type: 'ask'
+      question_id: string
+      question_type: string
+      mode: string
+      prompt: string
+      question: string
+      history_text: string
+      sessions: { role: string; content: string }[][]
+    }
 
 function send(process: AdapterProcess, request: AgentRequest): Promise<Record<string, unknown>> {
   return process.call(request as unknown as WireRequest)
@@ -113,7 +124,8 @@ export async function startCommandAgent(argv: string[], options: CommandAgentOpt
       history_text: context.historyText,
       sessions: context.sessions,
     })
-    if (typeof reply.answer !== 'string') throw new Error(`agent \`${command}\` replied to ask without an "answer" string: ${JSON.stringify(reply).slice(0, 200)}`)
+    if (typeof reply.answer !== 'string')
+      throw new Error(`agent \`${command}\` replied to ask without an "answer" string: ${JSON.stringify(reply).slice(0, 200)}`)
     return reply.answer
   }
   const close = async (): Promise<void> => {

@@ -10,6 +10,7 @@ import type { LongMemEvalEntry } from './longmemeval.js'
 
 /** The three grounding modes, in the order the spec lists them. */
 export const GROUNDING_MODES = ['none', 'timestamps-and-text', 'timestamps-only'] as const
+/** How session dates reach the agent: `none` (printed in the text only), `timestamps-and-text` (both; the control), `timestamps-only` (the typed channel only; the probe). */
 export type GroundingMode = (typeof GROUNDING_MODES)[number]
 
 /** The control condition of the probe: dates in text and through the typed channel. */

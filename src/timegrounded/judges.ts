@@ -5,11 +5,12 @@
  * temporal-reasoning instructions, and its prompt template is fingerprinted
  * so that a change of wording is visible in every result.
  */
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import { sha256Hex } from '../tivarq/dataset-files.js'
 import { daysBetween, isoDay, MONTH_NAMES } from './dates.js'
 import { ChatEndpointError, chatCompletion, type ChatEndpoint } from '../chat/client.js'
 import type { LongMemEvalEntry, MachineGold } from './longmemeval.js'
+import { NUMBER_WORDS } from './relative.js'
 
 /** A judge's decision on one response. */
 export interface Verdict {
@@ -72,13 +73,16 @@ export function readDate(response: string): Date | null {
   return candidates[0]?.date ?? null
 }
 
-const COUNT_WORDS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+/** Number words a count answer may use: zero to twelve (never "a" or "an": "a few" is no count). */
+const COUNT_WORDS: Readonly<Record<string, number>> = {
+  zero: 0,
+  ...Object.fromEntries(Object.entries(NUMBER_WORDS).filter(([word, value]) => value <= 12 && word !== 'a' && word !== 'an')),
 }
+const COUNT = new RegExp(`\\b(\\d+|${Object.keys(COUNT_WORDS).join('|')})\\b`, 'i')
 
 /** The first whole number in a response (digits, or a number word up to twelve), or null. */
 export function readCount(response: string): number | null {
-  const match = /\b(\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/i.exec(response)
+  const match = COUNT.exec(response)
   if (!match) return null
   const word = (match[1] as string).toLowerCase()
   return /^\d+$/.test(word) ? Number(word) : (COUNT_WORDS[word] as number)
@@ -180,8 +184,7 @@ export function renderJudgePrompt(entry: LongMemEvalEntry, response: string): st
 }
 
 /** The judge endpoint stopped answering; later judgments fail at once (code `JUDGE_UNREACHABLE`). */
-export class JudgeUnreachableError extends TimegroundedError {
-  declare readonly code: 'JUDGE_UNREACHABLE'
+export class JudgeUnreachableError extends TimegroundedError<CodeOf<'JudgeUnreachableError'>> {
   readonly url: string
   constructor(url: string, failures: number, lastDetail: string, urlOption: string) {
     super(

@@ -12,7 +12,7 @@ import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { z } from 'zod'
 import streamArray from 'stream-json/streamers/stream-array.js'
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import { renderPath, withArticle } from '../tivarq/row-issues.js'
 
 /** One turn of a haystack session. */
@@ -64,7 +64,9 @@ export const longMemEvalEntrySchema = z
     }
   })
 
+/** One turn of a LongMemEval session. */
 export type LongMemEvalTurn = z.infer<typeof longMemEvalTurnSchema>
+/** One LongMemEval question with its dated haystack sessions, as the file holds it (snake_case). */
 export type LongMemEvalEntry = z.infer<typeof longMemEvalEntrySchema>
 export type MachineGold = z.infer<typeof machineGoldSchema>
 
@@ -79,8 +81,15 @@ export interface LongMemEvalIssue {
   message: string
 }
 
+/** A LongMemEval-shaped file cannot be read at all: missing, a directory, or not readable. */
+export class LongMemEvalReadError extends TimegroundedError<CodeOf<'LongMemEvalReadError'>> {
+  constructor(message: string, cause: unknown) {
+    super('LONGMEMEVAL_UNREADABLE', message, { cause })
+  }
+}
+
 /** Thrown when a LongMemEval-shaped file is invalid (code `LONGMEMEVAL_INVALID`); `issues` lists what was found. */
-export class LongMemEvalDatasetError extends TimegroundedError {
+export class LongMemEvalDatasetError extends TimegroundedError<CodeOf<'LongMemEvalDatasetError'>> {
   readonly source: string
   readonly issues: readonly LongMemEvalIssue[]
   readonly omittedIssues: number
@@ -102,9 +111,7 @@ export class LongMemEvalDatasetError extends TimegroundedError {
 /** One issue on one line: `entry 3 (question_id "q7"): haystack_dates[1]: Invalid input …`. */
 export function renderLongMemEvalIssue(issue: LongMemEvalIssue): string {
   const where =
-    issue.entryIndex === null
-      ? 'file'
-      : `entry ${issue.entryIndex}${issue.questionId === null ? '' : ` (question_id ${JSON.stringify(issue.questionId)})`}`
+    issue.entryIndex === null ? 'file' : `entry ${issue.entryIndex}${issue.questionId === null ? '' : ` (question_id ${JSON.stringify(issue.questionId)})`}`
   return `${where}: ${issue.path === '' ? '' : `${issue.path}: `}${issue.message}`
 }
 
@@ -128,7 +135,7 @@ class IssueCollector {
 function checkEntry(value: unknown, index: number, seenIds: Set<string>, issues: IssueCollector): LongMemEvalEntry | null {
   const questionId =
     typeof value === 'object' && value !== null && typeof (value as { question_id?: unknown }).question_id === 'string'
-      ? ((value as { question_id: string }).question_id)
+      ? (value as { question_id: string }).question_id
       : null
   const parsed = longMemEvalEntrySchema.safeParse(value)
   if (!parsed.success) {
@@ -203,7 +210,7 @@ export interface LongMemEvalSummary {
 export interface ReadLongMemEvalOptions {
   /** Identifier recorded in results. @default the file name without `.json` */
   datasetId?: string
-  /** Called with each valid entry as it is parsed, with the bytes read so far. An error it throws stops the read and is rethrown as is. */
+  /** Called with each valid entry as it is parsed, with the bytes read so far. An error it throws stops the read and is rethrown as is. @default none */
   onEntry?: (entry: LongMemEvalEntry, position: { index: number; bytesRead: number }) => void
 }
 
@@ -250,7 +257,7 @@ export async function readLongMemEval(file: string, options: ReadLongMemEvalOpti
     if (error instanceof TimegroundedError) throw error
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {
-      throw new TimegroundedError('LONGMEMEVAL_UNREADABLE', `cannot read LongMemEval dataset ${file} (${code}); check the \`--dataset\` path.`, { cause: error })
+      throw new LongMemEvalReadError(`cannot read LongMemEval dataset ${file} (${code}); check the \`--dataset\` path.`, error)
     }
     const reason = error instanceof Error ? error.message : String(error)
     // The parser says "has expected …" only when the input ended while it still waited for more: a cut-off file.

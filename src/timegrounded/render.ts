@@ -82,13 +82,11 @@ export function renderGroundingRecord(record: GroundingRecord): string {
 /** One run: score with count, errors, judge. */
 export function renderGroundedRun(run: GroundedRunResult, options: RenderOptions = {}): string {
   const c = new Chalk({ level: options.color ? 1 : 0 })
-  const lines = [
-    `${c.bold(run.agent)} under ${run.mode}: ${scoreWithCount(run)}`,
-    renderJudge(run.judge),
-  ]
+  const lines = [`${c.bold(run.agent)} under ${run.mode}: ${scoreWithCount(run)}`, renderJudge(run.judge)]
   if (run.agent_errors + run.judge_errors > 0) lines.push(c.yellow(`errors: ${run.agent_errors} agent, ${run.judge_errors} judge (counted as incorrect)`))
   for (const row of run.rows) {
-    if (row.status === 'judged') lines.push(`  ${row.correct ? c.green('✓') : c.red('✗')} ${row.question_id}  ${JSON.stringify(row.response.slice(0, 80))}  (${row.judge_detail})`)
+    if (row.status === 'judged')
+      lines.push(`  ${row.correct ? c.green('✓') : c.red('✗')} ${row.question_id}  ${JSON.stringify(row.response.slice(0, 80))}  (${row.judge_detail})`)
     else lines.push(`  ${c.yellow('!')} ${row.question_id}  ${row.status}: ${row.error}`)
   }
   lines.push(run.caveat)

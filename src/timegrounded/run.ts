@@ -35,7 +35,10 @@ export interface GroundedDataset {
 export async function loadGroundedDataset(file: string | undefined): Promise<GroundedDataset> {
   if (file === undefined) return timeGroundedCorpus()
   const loaded = await loadLongMemEval(file)
-  return { ...loaded, datasetId: knownDatasetId(loaded.datasetSha256, loaded.datasetId, { firstQuestionId: loaded.items[0]?.question_id, entries: loaded.items.length }) }
+  return {
+    ...loaded,
+    datasetId: knownDatasetId(loaded.datasetSha256, loaded.datasetId, { firstQuestionId: loaded.items[0]?.question_id, entries: loaded.items.length }),
+  }
 }
 
 /** One question's outcome, keyed on `status`. */
@@ -78,11 +81,12 @@ export interface GroundedRunOptions {
   agentTimeoutMs?: number
   /** Milliseconds one grading may take before the question is marked `judge-error` (a backstop: the LLM judge bounds its own attempts). @default 600000 */
   judgeTimeoutMs?: number
-  /** Called with each row as it is decided. */
+  /** Called with each row as it is decided. @default none */
   onRow?: (row: QuestionRow) => void
 }
 
-const DEFAULT_AGENT_TIMEOUT_MS = 120_000
+/** Milliseconds one agent call may take. @default 120000 */
+export const DEFAULT_AGENT_TIMEOUT_MS = 120_000
 /** Milliseconds one grading may take (`judgeTimeoutMs`): longer than the LLM judge's own worst case (4 attempts of 60 s plus backoff), so it only stops a judge that never settles. @default 600000 */
 export const DEFAULT_JUDGE_TIMEOUT_MS = 600_000
 
@@ -152,11 +156,7 @@ export function prepareGroundedRun(agent: TimeGroundedAgent, dataset: GroundedDa
 }
 
 /** Asks and judges one question under a mode; never throws for agent or judge faults. */
-export async function askQuestion(
-  agent: TimeGroundedAgent,
-  entry: LongMemEvalEntry,
-  options: Omit<GroundedRunOptions, 'onRow'>,
-): Promise<QuestionRow> {
+export async function askQuestion(agent: TimeGroundedAgent, entry: LongMemEvalEntry, options: Omit<GroundedRunOptions, 'onRow'>): Promise<QuestionRow> {
   const base = { question_id: entry.question_id, question_type: entry.question_type }
   const timeout = options.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS
   const name = agentName(agent)
@@ -166,14 +166,23 @@ export async function askQuestion(
       const history = buildTimestampedHistory(entry)
       await agentCall(name, 'injectTimestampedHistory', () => agent.injectTimestampedHistory(history), timeout)
     }
-    const answer: unknown = await agentCall(name, 'answer', () => agent.answer(renderQuestionText(entry, options.mode), answerContext(entry, options.mode)), timeout)
+    const answer: unknown = await agentCall(
+      name,
+      'answer',
+      () => agent.answer(renderQuestionText(entry, options.mode), answerContext(entry, options.mode)),
+      timeout,
+    )
     if (typeof answer !== 'string') throw new Error(`agent ${JSON.stringify(name)} returned ${typeof answer}, expected a string`)
     response = answer
   } catch (error) {
     return { ...base, status: 'agent-error', error: message(error) }
   }
   try {
-    const verdict = await withTimeout(() => options.judge.grade(entry, response), options.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS, `the ${options.judge.kind} judge`)
+    const verdict = await withTimeout(
+      () => options.judge.grade(entry, response),
+      options.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS,
+      `the ${options.judge.kind} judge`,
+    )
     return { ...base, status: 'judged', response, correct: verdict.correct, judge_detail: verdict.detail }
   } catch (error) {
     return { ...base, status: 'judge-error', response, error: message(error) }
@@ -214,7 +223,15 @@ async function askAll(agent: TimeGroundedAgent, dataset: GroundedDataset, option
     rows.push(row)
     options.onRow?.(row)
   }
-  return { agent: agentName(agent), mode: options.mode, grounding, judge: judgeRecord(options.judge), ...summarizeRows(rows), rows, caveat: probeCaveat(rows.length) }
+  return {
+    agent: agentName(agent),
+    mode: options.mode,
+    grounding,
+    judge: judgeRecord(options.judge),
+    ...summarizeRows(rows),
+    rows,
+    caveat: probeCaveat(rows.length),
+  }
 }
 
 /** Seed of the paired bootstrap when none is given. @default 20240101 */
@@ -239,7 +256,7 @@ export interface ProbeComparison {
   control: GroundedRunResult
   probe: GroundedRunResult
   delta: DeltaRecord
-  /** What the delta measures, its sign and its units ({@link DELTA_MEANING}). */
+  /** What the delta measures, its sign and its units (always the same sentence). */
   delta_meaning: string
   ceiling: GroundedRunResult | null
   /** What the comparison shows: a drop, timestamps honoured, or cannot tell (see `timeGroundedVerdict`). */
@@ -259,12 +276,13 @@ export interface ProbeOptions {
   seed?: number
   /** Bootstrap resamples. @default 1000 */
   resamples?: number
+  /** Milliseconds an agent call may take before the question is marked `agent-error`. @default 120000 */
   agentTimeoutMs?: number
   /** Milliseconds one grading may take. @default 600000 */
   judgeTimeoutMs?: number
   /** Also run the reference reader (timestamps-only) as a ceiling; an answerer replaces its scripted one. @default false */
   ceiling?: boolean | { answerer: Answerer }
-  /** Called with each row as it is decided, with its mode (the ceiling's rows come under `timestamps-only`). */
+  /** Called with each row as it is decided, with its mode (the ceiling's rows come under `timestamps-only`). @default none */
   onRow?: (row: QuestionRow, mode: GroundingMode) => void
 }
 
@@ -285,7 +303,8 @@ export function probeCaveat(questions: number): string {
   if (questions < tenPoints) {
     return `${count} question${questions === 1 ? '' : 's'} is a probe, not a ranking: it shows whether timestamps are honoured, and cannot rank systems that honour them.`
   }
-  const measured = (points: number, at: number): string => `as measured, two systems ${points} points apart are told apart in 80% of runs from ${at.toLocaleString('en')} questions when their errors are independent`
+  const measured = (points: number, at: number): string =>
+    `as measured, two systems ${points} points apart are told apart in 80% of runs from ${at.toLocaleString('en')} questions when their errors are independent`
   return questions < fivePoints
     ? `${count} questions can rank systems whose accuracies differ by about 10 points or more (${measured(10, tenPoints)}); 5 points takes about ${fivePoints.toLocaleString('en')}.`
     : `${count} questions can rank systems whose accuracies differ by about 5 points or more (${measured(5, fivePoints)}); smaller differences take more.`
@@ -294,7 +313,10 @@ export function probeCaveat(questions: number): string {
 /** The paired delta of two runs over the same questions (1 correct, 0 otherwise). */
 export function pairedDelta(control: readonly QuestionRow[], probe: readonly QuestionRow[], options: { seed?: number; resamples?: number } = {}): DeltaRecord {
   const score = (row: QuestionRow): number => (row.status === 'judged' && row.correct ? 1 : 0)
-  const result: PairedDelta = pairedBootstrapDelta(control.map(score), probe.map(score), { seed: options.seed ?? DEFAULT_PROBE_SEED, resamples: options.resamples })
+  const result: PairedDelta = pairedBootstrapDelta(control.map(score), probe.map(score), {
+    seed: options.seed ?? DEFAULT_PROBE_SEED,
+    resamples: options.resamples,
+  })
   return { value: result.delta, low: result.low, high: result.high, level: result.level, seed: result.seed, resamples: result.resamples, n: result.n }
 }
 

@@ -58,7 +58,14 @@ export function timeGroundedVerdict(input: {
   // A perfect ceiling: every question answered right (the reference reader's score on our corpus).
   const ceilingRows: readonly QuestionRow[] = ceilingRan
     ? input.ceiling!
-    : control.map((row) => ({ question_id: row.question_id, question_type: row.question_type, status: 'judged', response: '', correct: true, judge_detail: 'perfect score' }))
+    : control.map((row) => ({
+        question_id: row.question_id,
+        question_type: row.question_type,
+        status: 'judged',
+        response: '',
+        correct: true,
+        judge_detail: 'perfect score',
+      }))
   const reach = pairedDelta(ceilingRows, control, { seed: delta.seed, resamples: delta.resamples })
   const ceiling = ceilingRan ? 'reference-reader' : 'perfect'
   const ceilingName = ceilingRan ? `the ceiling’s ${percent(accuracy(ceilingRows))}` : 'a perfect score (no ceiling ran)'

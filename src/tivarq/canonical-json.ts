@@ -12,7 +12,7 @@
  * differs from JavaScript's `String(number)`. NaN and infinities are refused
  * (Python would write the non-JSON tokens `NaN`/`Infinity`).
  */
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 
 /** A value `canonicalJsonLine` and `prettyJson` can write. */
 export type JsonValue = null | boolean | number | bigint | string | readonly JsonValue[] | { readonly [key: string]: JsonValue | undefined }
@@ -34,7 +34,7 @@ export interface CanonicalJsonOptions {
 }
 
 /** Raised for a value JSON cannot carry (NaN, a function, a cycle...); code `CANONICAL_JSON_UNSUPPORTED`, names the path. */
-export class CanonicalJsonError extends TimegroundedError {
+export class CanonicalJsonError extends TimegroundedError<CodeOf<'CanonicalJsonError'>> {
   /** Where in the value the problem is, e.g. `$.events[2].value`. */
   readonly path: string
   constructor(path: string, detail: string) {

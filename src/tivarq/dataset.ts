@@ -4,11 +4,39 @@
  * lists every issue when the directory is invalid, so a run never starts on
  * data that does not match its manifest.
  */
-import { DatasetError, TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import { generateDataset } from './generate.js'
-import { inspectDataset, renderIssues, type DatasetInspection } from './validate.js'
+import { inspectDataset, renderIssues, type DatasetInspection, type DatasetIssue } from './validate.js'
 import { SPLITS, type Episode, type Manifest, type Probe, type Split } from './schema.js'
 import { resolveVariant, type VariantIdentity, type VariantOptions } from './variant.js'
+
+/**
+ * A TIVARQ directory failed validation. `issues` holds what was found (as data,
+ * bounded by `maxIssues`); `omittedIssues` counts those cut; the message renders them one per line.
+ */
+export class DatasetError extends TimegroundedError<CodeOf<'DatasetError'>> {
+  readonly issues: readonly DatasetIssue[]
+  readonly omittedIssues: number
+  readonly dir: string
+
+  constructor(dir: string, issues: readonly DatasetIssue[], omittedIssues: number, renderedIssues: string) {
+    const total = issues.length + omittedIssues
+    super(
+      'DATASET_INVALID',
+      `TIVARQ dataset at ${dir} is invalid (${total} ${total === 1 ? 'issue' : 'issues'}); fix the files or point to a valid copy:\n${renderedIssues}`,
+    )
+    this.dir = dir
+    this.issues = issues
+    this.omittedIssues = omittedIssues
+  }
+}
+
+/** `loadSplit` got a split that is not `smoke`, `dev` or `test`. */
+class UnknownSplitError extends TimegroundedError<CodeOf<'UnknownSplitError'>> {
+  constructor(message: string) {
+    super('UNKNOWN_SPLIT', message)
+  }
+}
 
 export { bundledDatasetDir, sha256File, episodesFileName, probesFileName, MANIFEST_FILE } from './dataset-files.js'
 
@@ -86,7 +114,7 @@ export async function loadVariantSplit(variant: number | VariantOptions, split: 
 
 function checkSplit(split: Split): void {
   if (!(SPLITS as readonly string[]).includes(split)) {
-    throw new TimegroundedError('UNKNOWN_SPLIT', `unknown split ${JSON.stringify(split)}; pass one of ${SPLITS.join(', ')}`)
+    throw new UnknownSplitError(`unknown split ${JSON.stringify(split)}; pass one of ${SPLITS.join(', ')}`)
   }
 }
 

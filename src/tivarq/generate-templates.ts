@@ -272,7 +272,13 @@ type ProbeExtras = Partial<Omit<ProbePlan, 'afterEventIndex' | 'asOfDay' | 'inte
 interface ScriptKit extends PhraseContext {
   /** The episode's sentence `key`. */
   say(key: PhraseKey): string
-  topicEvent(arrivedDay: number, text: string, op: Op, value: string | null, more?: { scope?: Scope; effectiveDay?: number; sameInstantAs?: number }): StatementPlan
+  topicEvent(
+    arrivedDay: number,
+    text: string,
+    op: Op,
+    value: string | null,
+    more?: { scope?: Scope; effectiveDay?: number; sameInstantAs?: number },
+  ): StatementPlan
   topicProbe(afterEventIndex: number, asOfDay: number, intended: Answer, more: ProbeExtras): ProbePlan
 }
 
@@ -321,10 +327,7 @@ const FAMILY_SCRIPTS: Record<Family, FamilyScript> = {
   },
   scoped_change: {
     build: (k) => ({
-      events: [
-        k.topicEvent(2, k.say('workPreference'), 'set', k.V1, { scope: 'work' }),
-        k.topicEvent(4, k.say('workChange'), 'set', k.V2, { scope: 'work' }),
-      ],
+      events: [k.topicEvent(2, k.say('workPreference'), 'set', k.V1, { scope: 'work' }), k.topicEvent(4, k.say('workChange'), 'set', k.V2, { scope: 'work' })],
       probes: [
         k.topicProbe(4, 2, known(k.V1), { scope: 'work' }),
         k.topicProbe(5, 5, known(k.V2), { scope: 'work', phase: 'post', oldValue: k.V1 }),
@@ -364,11 +367,11 @@ const FAMILY_SCRIPTS: Record<Family, FamilyScript> = {
   },
   delayed_arrival: {
     build: (k) => ({
-      events: [k.topicEvent(3, k.say('currentAsOf'), 'set', k.V1, { effectiveDay: 3 }), k.topicEvent(6, k.say('lateArrival'), 'set', k.V2, { effectiveDay: 2 })],
-      probes: [
-        k.topicProbe(4, 4, known(k.V1), { transition: 'late' }),
-        k.topicProbe(5, 7, known(k.V1), { transition: 'late', phase: 'post', oldValue: k.V2 }),
+      events: [
+        k.topicEvent(3, k.say('currentAsOf'), 'set', k.V1, { effectiveDay: 3 }),
+        k.topicEvent(6, k.say('lateArrival'), 'set', k.V2, { effectiveDay: 2 }),
       ],
+      probes: [k.topicProbe(4, 4, known(k.V1), { transition: 'late' }), k.topicProbe(5, 7, known(k.V1), { transition: 'late', phase: 'post', oldValue: k.V2 })],
     }),
   },
   duplicate_event: {
@@ -376,7 +379,11 @@ const FAMILY_SCRIPTS: Record<Family, FamilyScript> = {
       params.sameInstantReplay
         ? {
             // A slip (V2) corrected at its own instant (V1), then the slip replayed: re-applying it brings V2 back.
-            events: [k.topicEvent(3, k.say('duplicateSlip'), 'set', k.V2), k.topicEvent(3, k.say('duplicateFix'), 'set', k.V1, { sameInstantAs: 4 }), replay(4, 6)],
+            events: [
+              k.topicEvent(3, k.say('duplicateSlip'), 'set', k.V2),
+              k.topicEvent(3, k.say('duplicateFix'), 'set', k.V1, { sameInstantAs: 4 }),
+              replay(4, 6),
+            ],
             probes: [
               k.topicProbe(5, 3, known(k.V1), { transition: 'duplicate' }),
               k.topicProbe(6, 7, known(k.V1), { transition: 'duplicate', phase: 'post', oldValue: k.V2 }),
@@ -535,7 +542,9 @@ function arrange(plan: EpisodePlan, order: ArrivalOrder): EpisodePlan {
       return { ...event, arrivedDay: position === 2 ? Math.max(1, before) : before }
     }
     const effective = event.assertion.effective
-    return effective.on === 'event' ? { ...event, assertion: { ...event.assertion, effective: { on: 'event', eventNumber: numberOf(effective.eventNumber) } } } : event
+    return effective.on === 'event'
+      ? { ...event, assertion: { ...event.assertion, effective: { on: 'event', eventNumber: numberOf(effective.eventNumber) } } }
+      : event
   })
   const probes = plan.probes.map((probe) => {
     // The statements the script's probe follows, and the aside too when it has arrived by then.

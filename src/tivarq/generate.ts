@@ -7,7 +7,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import { canonicalJsonLine, prettyJson } from './canonical-json.js'
 import { MANIFEST_FILE, episodesFileName, probesFileName, sha256Hex } from './dataset-files.js'
 import { resolveGold, sameAnswer } from './gold.js'
@@ -15,7 +15,15 @@ import type { Episode, Manifest, Probe, Split, TivarqEvent } from './schema.js'
 import { DATASET_SEED, FAMILIES, SCHEMA_VERSION, SPLITS } from './schema.js'
 import { DAY_MS, SPLIT_EPISODES, episodeParameters, planEpisode } from './generate-templates.js'
 import type { EpisodeParameters, EventPlan } from './generate-templates.js'
-import { VARIANT_GENERATOR, VARIANT_GENERATOR_VERSION, midnightClock, resolveVariant, variantEpisode, type EpisodeClock, type VariantOptions } from './variant.js'
+import {
+  VARIANT_GENERATOR,
+  VARIANT_GENERATOR_VERSION,
+  midnightClock,
+  resolveVariant,
+  variantEpisode,
+  type EpisodeClock,
+  type VariantOptions,
+} from './variant.js'
 
 /** The seven dataset files in the order they are written (JSONL files, then the manifest). */
 export const DATASET_FILE_NAMES = [
@@ -40,7 +48,7 @@ export interface GeneratedDataset {
 }
 
 /** A probe whose template disagrees with the gold resolver (code `GENERATOR_GOLD_MISMATCH`): the template is wrong, not the data. */
-export class GeneratorGoldMismatchError extends TimegroundedError {
+export class GeneratorGoldMismatchError extends TimegroundedError<CodeOf<'GeneratorGoldMismatchError'>> {
   readonly probeId: string
   constructor(probeId: string, intended: unknown, gold: unknown) {
     super(
@@ -52,7 +60,15 @@ export class GeneratorGoldMismatchError extends TimegroundedError {
   }
 }
 
-function buildEvent(plan: EventPlan, number: number, earlier: readonly TivarqEvent[], effectiveMs: number[], episodeId: string, clock: EpisodeClock, dayZeroMs: number): TivarqEvent {
+function buildEvent(
+  plan: EventPlan,
+  number: number,
+  earlier: readonly TivarqEvent[],
+  effectiveMs: number[],
+  episodeId: string,
+  clock: EpisodeClock,
+  dayZeroMs: number,
+): TivarqEvent {
   const arrivedMs = clock.arrival(number - 1, plan.arrivedDay)
   const arrivedAt = clock.write(arrivedMs)
   if (plan.kind === 'replay') {
@@ -66,7 +82,8 @@ function buildEvent(plan: EventPlan, number: number, earlier: readonly TivarqEve
   const midnight = (day: number): number => dayZeroMs + day * DAY_MS
   const effective = assertion.effective
   const effectiveAt = effective.on === 'arrival' ? arrivedMs : effective.on === 'day' ? midnight(effective.day) : effectiveMs[effective.eventNumber - 1]
-  if (effectiveAt === undefined) throw new RangeError(`${episodeId}: event ${number} takes effect with event ${(effective as { eventNumber: number }).eventNumber}, which has not arrived`)
+  if (effectiveAt === undefined)
+    throw new RangeError(`${episodeId}: event ${number} takes effect with event ${(effective as { eventNumber: number }).eventNumber}, which has not arrived`)
   effectiveMs.push(effectiveAt)
   return {
     event_id: `${episodeId}-e${number}`,
@@ -88,11 +105,18 @@ function buildEvent(plan: EventPlan, number: number, earlier: readonly TivarqEve
  * One episode and its probes; every expected answer comes from resolveGold and is checked against the template.
  * @default clock: midnight UTC written with `Z` (v1); seed: 20261001
  */
-export function generateEpisode(params: EpisodeParameters, split: Split, clock: EpisodeClock = midnightClock(params.dayZeroMs), seed: number = DATASET_SEED): { episode: Episode; probes: Probe[] } {
+export function generateEpisode(
+  params: EpisodeParameters,
+  split: Split,
+  clock: EpisodeClock = midnightClock(params.dayZeroMs),
+  seed: number = DATASET_SEED,
+): { episode: Episode; probes: Probe[] } {
   const plan = planEpisode(params)
   const events: TivarqEvent[] = []
   const effectiveMs: number[] = []
-  plan.events.forEach((eventPlan, index) => events.push(buildEvent(eventPlan, index + 1, events, effectiveMs, params.episodeId, clock, params.dayZeroMs)))
+  plan.events.forEach((eventPlan, index) => {
+    events.push(buildEvent(eventPlan, index + 1, events, effectiveMs, params.episodeId, clock, params.dayZeroMs))
+  })
   const probes = plan.probes.map((probePlan, index): Probe => {
     const probeId = `${params.episodeId}-q${index + 1}`
     const asOf = clock.write(clock.asOf(probePlan.asOfDay))
@@ -156,7 +180,8 @@ export function generateDataset(options: GenerateOptions = {}): GeneratedDataset
     probes[split] = []
     for (const family of FAMILIES) {
       for (const episodeIndex of SPLIT_EPISODES[split]) {
-        const { params, clock } = variant === null ? { params: episodeParameters(family, episodeIndex), clock: undefined } : variantEpisode(variant, family, episodeIndex)
+        const { params, clock } =
+          variant === null ? { params: episodeParameters(family, episodeIndex), clock: undefined } : variantEpisode(variant, family, episodeIndex)
         const generated = generateEpisode(params, split, clock, seed)
         episodes[split].push(generated.episode)
         probes[split].push(...generated.probes)

@@ -115,8 +115,7 @@ export function resolveGold(events: readonly Pick<TivarqEvent, 'event_id' | 'ass
         expiresAt = assertion.expires_at
         break
       case 'add': {
-        const previous: string[] =
-          answer.state !== 'known' ? [] : Array.isArray(answer.value) ? answer.value : answer.value === null ? [] : [answer.value]
+        const previous: string[] = answer.state !== 'known' ? [] : Array.isArray(answer.value) ? answer.value : answer.value === null ? [] : [answer.value]
         const added = assertion.value === null ? previous : [...previous, assertion.value]
         answer = { state: 'known', value: canonical(added) }
         expiresAt = assertion.expires_at

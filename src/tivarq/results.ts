@@ -62,14 +62,14 @@ export interface UpdateLag {
 type Absent<K extends string> = { [key in K]?: undefined }
 
 /** A probe the store answered; quality is judged on this first answer. */
-export interface AnsweredRow extends PredictionBase, Partial<UpdateLag>, Absent<'error'> {
+export interface AnsweredRow extends PredictionBase, Partial<UpdateLag>, Absent<'error' | 'abandoned'> {
   status: 'answered'
   prediction: Prediction
   /** Query latency in ms (3 decimals); null only in a file that left it out. */
   latency_ms: number | null
 }
 /** A probe needing a capability the store does not declare; it was not asked, so it has no prediction or latency. */
-export interface UnsupportedRow extends PredictionBase, Absent<'prediction' | 'latency_ms' | 'error' | keyof UpdateLag> {
+export interface UnsupportedRow extends PredictionBase, Absent<'prediction' | 'latency_ms' | 'error' | 'abandoned' | keyof UpdateLag> {
   status: 'unsupported'
 }
 /** A probe the store failed on (or could not be asked because an earlier call failed). */
@@ -79,9 +79,18 @@ export interface ErrorRow extends PredictionBase, Absent<'prediction' | keyof Up
   latency_ms?: number
   /** What went wrong, e.g. `ingest: adapter process exited with code 1`. */
   error: string
+  /**
+   * Ours, kept in memory and never written to predictions.jsonl (upstream's
+   * rows have no such field): the probe was never asked, because a fatal
+   * fault at an earlier probe of its episode lost the store's memory.
+   */
+  abandoned?: true
 }
 /** One line of `predictions.jsonl`, keyed on `status`. */
 export type PredictionRow = AnsweredRow | UnsupportedRow | ErrorRow
+
+/** Row fields that never reach a predictions file: facts for our own reports, not part of upstream's row. */
+export const IN_MEMORY_ROW_KEYS: readonly string[] = ['abandoned']
 
 /**
  * Keys in the order upstream writes them (its runner builds each row in this
@@ -106,3 +115,13 @@ export const PREDICTION_KEY_ORDER = [
   'update_lag_polls',
   'update_lag_censored',
 ] as const
+
+/**
+ * File names of one repetition (0-based, as in the rows): plain for a single
+ * run; with repeats numbered from 1, as upstream names them (repetition 0
+ * writes `predictions-1.jsonl`).
+ */
+export function runFileNames(repetition: number, repeats: number): { predictions: string; report: string } {
+  if (repeats <= 1) return { predictions: 'predictions.jsonl', report: 'report.json' }
+  return { predictions: `predictions-${repetition + 1}.jsonl`, report: `report-${repetition + 1}.json` }
+}

@@ -57,13 +57,7 @@ export function printable(text: string, limit = QUOTE_LIMIT): string {
   let shown = 0
   for (const char of text) {
     if (shown >= limit) return `${out}…`
-    out += UNPRINTABLE.test(char)
-      ? `\\u{${char.codePointAt(0)!.toString(16).padStart(4, '0')}}`
-      : char === '\n'
-        ? '\\n'
-        : char === '\t'
-          ? '\\t'
-          : char
+    out += UNPRINTABLE.test(char) ? `\\u{${char.codePointAt(0)!.toString(16).padStart(4, '0')}}` : char === '\n' ? '\\n' : char === '\t' ? '\\t' : char
     shown++
   }
   return out

@@ -106,16 +106,14 @@ export const answerValueSchema = z.union([z.string(), z.array(z.string()), z.nul
 export type AnswerValue = z.infer<typeof answerValueSchema>
 
 /** An expected or predicted answer: a state, and a value only when the state is `known`. */
-export const answerSchema = z
-  .strictObject({ state: z.enum(STATES), value: answerValueSchema })
-  .superRefine((answer, ctx) => {
-    if (answer.state === 'known' && answer.value === null) {
-      ctx.addIssue({ code: 'custom', path: ['value'], message: 'a known answer needs a value (a string or a list of strings)' })
-    }
-    if (answer.state !== 'known' && answer.value !== null) {
-      ctx.addIssue({ code: 'custom', path: ['value'], message: `state ${answer.state} must carry value null, not ${JSON.stringify(answer.value)}` })
-    }
-  })
+export const answerSchema = z.strictObject({ state: z.enum(STATES), value: answerValueSchema }).superRefine((answer, ctx) => {
+  if (answer.state === 'known' && answer.value === null) {
+    ctx.addIssue({ code: 'custom', path: ['value'], message: 'a known answer needs a value (a string or a list of strings)' })
+  }
+  if (answer.state !== 'known' && answer.value !== null) {
+    ctx.addIssue({ code: 'custom', path: ['value'], message: `state ${answer.state} must carry value null, not ${JSON.stringify(answer.value)}` })
+  }
+})
 /** A parsed answer. */
 export type Answer = z.infer<typeof answerSchema>
 
@@ -170,7 +168,7 @@ const answerShapeForJsonSchema = z.discriminatedUnion('state', [
 
 function toJsonSchema(schema: z.ZodType, title: string): Record<string, unknown> {
   const answerJson = z.toJSONSchema(answerShapeForJsonSchema) as Record<string, unknown>
-  delete answerJson['$schema']
+  delete answerJson.$schema
   const json = z.toJSONSchema(schema, {
     override(ctx) {
       if (ctx.zodSchema !== answerSchema) return

@@ -271,7 +271,9 @@ function percentile3(values: readonly number[], p: number): number | null {
 // As upstream counts them: a row reports usage when `prediction.usage` is a non-empty object.
 function usageOf(row: AnsweredRow): { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined {
   const usage: unknown = row.prediction.usage
-  return usage !== null && typeof usage === 'object' && Object.keys(usage).length > 0 ? (usage as { prompt_tokens?: unknown; completion_tokens?: unknown }) : undefined
+  return usage !== null && typeof usage === 'object' && Object.keys(usage).length > 0
+    ? (usage as { prompt_tokens?: unknown; completion_tokens?: unknown })
+    : undefined
 }
 
 function costOf(row: AnsweredRow): number | undefined {

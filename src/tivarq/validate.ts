@@ -8,28 +8,11 @@
 import { readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { z } from 'zod'
-import {
-  MANIFEST_FILE,
-  bundledDatasetDir,
-  episodesFileName,
-  probesFileName,
-  sha256Hex,
-} from './dataset-files.js'
+import { MANIFEST_FILE, bundledDatasetDir, episodesFileName, probesFileName, sha256Hex } from './dataset-files.js'
 import { resolveGold, sameAnswer } from './gold.js'
 import { describeFound, issuePath, preview, renderPath, valueAt, withArticle } from './row-issues.js'
 import { describeVariant, variantOf, type VariantIdentity } from './variant.js'
-import {
-  DATASET_SEED,
-  FAMILIES,
-  SPLITS,
-  episodeSchema,
-  manifestSchema,
-  probeSchema,
-  type Episode,
-  type Manifest,
-  type Probe,
-  type Split,
-} from './schema.js'
+import { DATASET_SEED, FAMILIES, SPLITS, episodeSchema, manifestSchema, probeSchema, type Episode, type Manifest, type Probe, type Split } from './schema.js'
 
 // ---------------------------------------------------------------------------
 // Issues as data
@@ -231,7 +214,12 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
     return Promise.resolve(text === undefined ? null : Buffer.from(text, 'utf8'))
   }
 
-  const isDirectory = inMemory !== undefined || (await stat(root).then((info) => info.isDirectory(), () => false))
+  const isDirectory =
+    inMemory !== undefined ||
+    (await stat(root).then(
+      (info) => info.isDirectory(),
+      () => false,
+    ))
   if (!isDirectory) {
     issues.add('missing_directory', root, null, null, root, 'no such directory; pass the folder that holds manifest.json and the episodes_*/probes_* files')
     return invalid(false)
@@ -257,14 +245,22 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
   // The canonical-set checks apply when the manifest declares that set, or a
   // variant (which keeps v1's shape); a user's own set (another seed or size)
   // is checked for everything else.
-  const canonicalSet = manifest !== undefined && manifest.generator === undefined && manifest.seed === DATASET_SEED && manifest.episode_count === CANONICAL.episodeCount
+  const canonicalSet =
+    manifest !== undefined && manifest.generator === undefined && manifest.seed === DATASET_SEED && manifest.episode_count === CANONICAL.episodeCount
   const variant = manifest === undefined ? null : variantOf(manifest)
   const v1Shape = canonicalSet ? 'the canonical TIVARQ v1 set' : variant !== null ? `a TIVARQ variant (v1's shape)` : null
 
   for (const [name, bytes] of bytesByFile) {
     if (bytes === undefined) continue
     if (bytes === null) {
-      issues.add('missing_file', name, null, null, join(root, name), `file not found in ${root}; a TIVARQ directory holds episodes_<split>.jsonl and probes_<split>.jsonl for smoke, dev and test`)
+      issues.add(
+        'missing_file',
+        name,
+        null,
+        null,
+        join(root, name),
+        `file not found in ${root}; a TIVARQ directory holds episodes_<split>.jsonl and probes_<split>.jsonl for smoke, dev and test`,
+      )
       continue
     }
     fileHashes[name] = sha256Hex(bytes)
@@ -300,7 +296,7 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
     const episodesById = new Map<string, Episode | null>()
     for (const { line, text } of episodeLines) {
       const raw = parseJsonLine(episodesFile, line, text, issues)
-      const rawId = isRecord(raw) && typeof raw['episode_id'] === 'string' ? raw['episode_id'] : undefined
+      const rawId = isRecord(raw) && typeof raw.episode_id === 'string' ? raw.episode_id : undefined
       if (rawId === undefined) episodeIdsComplete = false
       if (raw === undefined) continue
       const episode = parseRow(episodeSchema, raw, episodesFile, line, issues)
@@ -310,13 +306,34 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
       }
       if (episode === undefined) continue
       if (episode.split !== split) {
-        issues.add('wrong_split', episodesFile, line, 'split', episode.split, `episode says split ${JSON.stringify(episode.split)} but sits in ${episodesFile}; move the row or fix the field`)
+        issues.add(
+          'wrong_split',
+          episodesFile,
+          line,
+          'split',
+          episode.split,
+          `episode says split ${JSON.stringify(episode.split)} but sits in ${episodesFile}; move the row or fix the field`,
+        )
       }
       if (manifest !== undefined && episode.seed !== manifest.seed) {
-        issues.add('manifest_mismatch', episodesFile, line, 'seed', episode.seed, `seed ${episode.seed} differs from the seed ${manifest.seed} in ${MANIFEST_FILE}`)
+        issues.add(
+          'manifest_mismatch',
+          episodesFile,
+          line,
+          'seed',
+          episode.seed,
+          `seed ${episode.seed} differs from the seed ${manifest.seed} in ${MANIFEST_FILE}`,
+        )
       }
       if (manifest !== undefined && !manifest.families.includes(episode.family)) {
-        issues.add('manifest_mismatch', episodesFile, line, 'family', episode.family, `family ${JSON.stringify(episode.family)} is not among the families listed in ${MANIFEST_FILE}`)
+        issues.add(
+          'manifest_mismatch',
+          episodesFile,
+          line,
+          'family',
+          episode.family,
+          `family ${JSON.stringify(episode.family)} is not among the families listed in ${MANIFEST_FILE}`,
+        )
       }
       episodes.push(episode)
     }
@@ -325,7 +342,7 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
     for (const { line, text } of probeLines) {
       const raw = parseJsonLine(probesFile, line, text, issues)
       if (raw === undefined) continue
-      const rawId = isRecord(raw) && typeof raw['probe_id'] === 'string' ? raw['probe_id'] : undefined
+      const rawId = isRecord(raw) && typeof raw.probe_id === 'string' ? raw.probe_id : undefined
       const probe = parseRow(probeSchema, raw, probesFile, line, issues)
       if (rawId !== undefined && !claimId(probeIds, 'probe_id', rawId, probesFile, line, issues)) continue
       if (probe === undefined) continue
@@ -342,7 +359,14 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
 
   if (manifest !== undefined && allSplits && episodeFilesWhole) {
     if (manifest.episode_count !== episodeTotal) {
-      issues.add('manifest_mismatch', MANIFEST_FILE, null, 'episode_count', manifest.episode_count, `says ${manifest.episode_count} episodes but the split files hold ${episodeTotal}`)
+      issues.add(
+        'manifest_mismatch',
+        MANIFEST_FILE,
+        null,
+        'episode_count',
+        manifest.episode_count,
+        `says ${manifest.episode_count} episodes but the split files hold ${episodeTotal}`,
+      )
     }
   }
   if (v1Shape !== null && manifest !== undefined) {
@@ -406,7 +430,14 @@ function readLines(file: string, bytes: Uint8Array | null, issues: IssueCollecto
     return { lines: [], lost: 1 }
   }
   if (text.charCodeAt(0) === 0xfeff) {
-    issues.add('byte_order_mark', file, 1, null, '\ufeff', 'starts with a byte order mark (U+FEFF); TIVARQ files are UTF-8 without BOM — save the file without it')
+    issues.add(
+      'byte_order_mark',
+      file,
+      1,
+      null,
+      '\ufeff',
+      'starts with a byte order mark (U+FEFF); TIVARQ files are UTF-8 without BOM — save the file without it',
+    )
     text = text.slice(1)
   }
   const parts = text.split('\n')
@@ -427,14 +458,30 @@ function readLines(file: string, bytes: Uint8Array | null, issues: IssueCollecto
     }
     lines.push({ line: number, text: body })
   }
-  parts.forEach((raw, i) => take(raw, i + 1))
+  parts.forEach((raw, i) => {
+    take(raw, i + 1)
+  })
   if (last !== '') {
     const number = parts.length + 1
     if (isCompleteJson(last.endsWith('\r') ? last.slice(0, -1) : last)) {
-      issues.add('missing_final_newline', file, number, null, undefined, 'the last line does not end with a newline (\\n); every TIVARQ row ends with one — add it')
+      issues.add(
+        'missing_final_newline',
+        file,
+        number,
+        null,
+        undefined,
+        'the last line does not end with a newline (\\n); every TIVARQ row ends with one — add it',
+      )
       take(last, number)
     } else {
-      issues.add('truncated_line', file, number, null, last, `line is cut off (the file ends mid-row, without a newline): ${preview(last)} — the file was truncated; re-download it`)
+      issues.add(
+        'truncated_line',
+        file,
+        number,
+        null,
+        last,
+        `line is cut off (the file ends mid-row, without a newline): ${preview(last)} — the file was truncated; re-download it`,
+      )
       lost++
     }
   }
@@ -517,7 +564,14 @@ async function checkHashes(
   for (const [name, bytes] of bytesByFile) {
     const recorded = manifest.files[name]
     if (recorded === undefined) {
-      issues.add('missing_hash', MANIFEST_FILE, null, `files.${name}`, undefined, `no SHA-256 recorded for ${name}; add it (\`sha256sum ${name}\`) or restore manifest.json from the dataset download`)
+      issues.add(
+        'missing_hash',
+        MANIFEST_FILE,
+        null,
+        `files.${name}`,
+        undefined,
+        `no SHA-256 recorded for ${name}; add it (\`sha256sum ${name}\`) or restore manifest.json from the dataset download`,
+      )
       continue
     }
     if (bytes === null || bytes === undefined) continue
@@ -578,7 +632,13 @@ function addZodIssue(issue: ZodIssue, raw: unknown, file: string, line: number |
     case 'invalid_value': {
       const allowed = issue.values.map((option) => (typeof option === 'string' ? option : JSON.stringify(option)))
       // zod reports an absent enum field as invalid_value, not invalid_type; JSON has no undefined, so absent it is.
-      if (value === undefined) add('missing_field', path, undefined, `missing; expected ${issue.values.length === 1 ? JSON.stringify(issue.values[0]) : `one of ${allowed.join(', ')}`}`)
+      if (value === undefined)
+        add(
+          'missing_field',
+          path,
+          undefined,
+          `missing; expected ${issue.values.length === 1 ? JSON.stringify(issue.values[0]) : `one of ${allowed.join(', ')}`}`,
+        )
       else if (issue.values.length === 1) add('invalid_field', path, value, `expected ${JSON.stringify(issue.values[0])}, got ${describe(value)}`)
       else add('unknown_value', path, value, `unknown ${field} ${describe(value)}; expected one of ${allowed.join(', ')}`)
       return
@@ -589,7 +649,13 @@ function addZodIssue(issue: ZodIssue, raw: unknown, file: string, line: number |
       else add('invalid_field', path, value, `expected ${withArticle(issue.expected)}, got ${describe(value)}`)
       return
     case 'invalid_format':
-      if (issue.format === 'datetime') add('invalid_field', path, value, `expected an ISO-8601 instant such as 2025-01-01T00:00:00Z (or with a UTC offset, 2025-01-01T05:30:00+05:30), got ${describe(value)}`)
+      if (issue.format === 'datetime')
+        add(
+          'invalid_field',
+          path,
+          value,
+          `expected an ISO-8601 instant such as 2025-01-01T00:00:00Z (or with a UTC offset, 2025-01-01T05:30:00+05:30), got ${describe(value)}`,
+        )
       else add('invalid_field', path, value, `expected ${issue.format} format, got ${describe(value)}`)
       return
     case 'invalid_union':
@@ -633,7 +699,7 @@ function checkProbe(
       line,
       'episode_id',
       probe.episode_id,
-      `no episode ${JSON.stringify(probe.episode_id)} in ${episodesFile}` + (elsewhere === undefined ? '' : ` (it is at ${elsewhere}, another split)`),
+      `no episode ${JSON.stringify(probe.episode_id)} in ${episodesFile}${elsewhere === undefined ? '' : ` (it is at ${elsewhere}, another split)`}`,
     )
     return
   }
@@ -669,7 +735,15 @@ function answerJson(answer: { state: string; value: unknown }): string {
 }
 
 /** `shape` names what the counts are those of: the canonical set, or a variant of it. */
-function checkCanonicalSplit(shape: string, split: Split, episodes: Episode[] | null, probes: Probe[] | null, episodesFile: string, probesFile: string, issues: IssueCollector): void {
+function checkCanonicalSplit(
+  shape: string,
+  split: Split,
+  episodes: Episode[] | null,
+  probes: Probe[] | null,
+  episodesFile: string,
+  probesFile: string,
+  issues: IssueCollector,
+): void {
   if (episodes !== null) checkCanonicalFamilies(shape, split, episodes, episodesFile, issues)
   if (probes !== null && probes.length !== CANONICAL.probes[split]) {
     issues.add('canonical_counts', probesFile, null, null, probes.length, `holds ${probes.length} probes; ${shape} has ${CANONICAL.probes[split]} in ${split}`)

@@ -40,7 +40,11 @@ for (const v1 of TOPICS) {
 
 /** The control facts a variant episode may state (slot, words and the values it may take). */
 export const VARIANT_CONTROLS: readonly { slot: string; words: string; values: readonly string[] }[] = [
-  { slot: 'interface_language', words: 'interface language', values: ['English', 'Spanish', 'French', 'German', 'Italian', 'Portuguese', 'Dutch', 'Polish', 'Japanese', 'Korean', 'Swedish', 'Turkish'] },
+  {
+    slot: 'interface_language',
+    words: 'interface language',
+    values: ['English', 'Spanish', 'French', 'German', 'Italian', 'Portuguese', 'Dutch', 'Polish', 'Japanese', 'Korean', 'Swedish', 'Turkish'],
+  },
   { slot: 'home_city', words: 'home city', values: ['Lisbon', 'Oslo', 'Nairobi', 'Osaka', 'Montreal', 'Lyon', 'Valparaíso', 'Kraków'] },
   { slot: 'display_currency', words: 'display currency', values: ['euro', 'pound sterling', 'yen', 'Swiss franc', 'rand', 'dollar'] },
   { slot: 'keyboard_layout', words: 'keyboard layout', values: ['QWERTY', 'AZERTY', 'Dvorak', 'Colemak'] },

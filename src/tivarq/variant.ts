@@ -7,7 +7,7 @@
  * switched off leaves the others' draws as they were.
  */
 import { seededRandom, type SeededRandom } from '../stats/random.js'
-import { TimegroundedError } from '../errors.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import {
   DAY_MS,
   PHRASE_KEYS,
@@ -66,7 +66,7 @@ const SWITCH_OF: Readonly<Record<VariationName, keyof VariationSwitches>> = {
 }
 
 /** A variant option that cannot work (code `VARIANT_OPTION_INVALID`). */
-export class VariantOptionError extends TimegroundedError {
+export class VariantOptionError extends TimegroundedError<CodeOf<'VariantOptionError'>> {
   constructor(message: string) {
     super('VARIANT_OPTION_INVALID', message)
   }
@@ -87,7 +87,8 @@ export function resolveVariant(options: VariantOptions): ResolvedVariant {
   }
   for (const name of VARIATIONS) {
     const value = options[SWITCH_OF[name]]
-    if (value !== undefined && typeof value !== 'boolean') throw new VariantOptionError(`\`${SWITCH_OF[name]}\` must be true or false, got ${JSON.stringify(value)}.`)
+    if (value !== undefined && typeof value !== 'boolean')
+      throw new VariantOptionError(`\`${SWITCH_OF[name]}\` must be true or false, got ${JSON.stringify(value)}.`)
   }
   return { seed, variations: VARIATIONS.filter((name) => options[SWITCH_OF[name]] !== false) }
 }
@@ -169,7 +170,8 @@ export interface VariantEpisode {
 /** Episode `episodeIndex` of `family` in the variant `variant` (see VariationSwitches for what each variation draws). */
 export function variantEpisode(variant: ResolvedVariant, family: Family, episodeIndex: number): VariantEpisode {
   const on = (name: VariationName): boolean => variant.variations.includes(name)
-  const stream = (aspect: string): SeededRandom => seededRandom(`${VARIANT_GENERATOR}/${VARIANT_GENERATOR_VERSION}/${variant.seed}/${family}/${episodeIndex}/${aspect}`)
+  const stream = (aspect: string): SeededRandom =>
+    seededRandom(`${VARIANT_GENERATOR}/${VARIANT_GENERATOR_VERSION}/${variant.seed}/${family}/${episodeIndex}/${aspect}`)
   const v1 = episodeParameters(family, episodeIndex)
   let { dayZeroMs, topic, values, control } = v1
   if (on('topics')) {

@@ -5,7 +5,7 @@
  * before every run.
  */
 import type { Plugin } from 'vitest/config'
-import { resolveReporterOptions, type TimegroundedReporterOptions } from './options.js'
+import { resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
 import { TimegroundedReporter } from './reporter.js'
 
 /** Options of the plugin: those of the reporter it registers. */
@@ -14,7 +14,7 @@ export type TimegroundedPluginOptions = TimegroundedReporterOptions
 /**
  * `plugins: [timegrounded({ thresholds: { staleValueLeakageRate: { max: 0.05 } } })]` in vitest.config.ts.
  * Every option is checked here, as the config loads (JS configs too): an unknown
- * metric or family, or a number out of range, throws `OptionError` naming the
+ * metric or family, or a number out of range, throws `ReporterOptionError` naming the
  * option, the value and the valid choices, before any test runs.
  */
 export function timegrounded(options: TimegroundedPluginOptions = {}): Plugin {

@@ -3,30 +3,24 @@
  * makes every control and probe question a test (plus the ceiling's, on
  * request), and `TimeGroundedProbeReporter` folds their `task.meta` into control,
  * probe, delta and interval with counts. All computing lives in the
- * framework-free `src/timegrounded/suite-support.ts`; this file only wires it.
+ * framework-free `src/timegrounded/cases.ts`; this file only wires it.
  */
 import { describe, test } from 'vitest'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import type { TimeGroundedAgent } from '../timegrounded/agent.js'
-import { DEFAULT_JUDGE_TIMEOUT_MS } from '../timegrounded/run.js'
-import { META_KEY } from './meta.js'
+import { RECORD_KEY } from '../suite/records.js'
+import './context.js'
 import {
   checkTimeGroundedOptions,
-  isTimeGroundedCaseMeta,
+  isTimeGroundedCaseRecord,
   planTimeGroundedCases,
   renderTimeGroundedSummary,
   summarizeTimeGrounded,
+  timeGroundedCaseTimeoutMs,
   timeGroundedFailureMessage,
-  type TimeGroundedCaseMeta,
-  type TimeGroundedSuiteOptions,
-} from '../timegrounded/suite-support.js'
-
-/**
- * Key of a time-grounded question's result in `task.meta`: the same key as the
- * TIVARQ probes' (told apart by `kind`), so the `timegrounded()` plugin's
- * reporter finds both.
- */
-export const TIME_GROUNDED_META_KEY = META_KEY
+  type TimeGroundedCaseRecord,
+  type TimeGroundedTestsOptions,
+} from '../timegrounded/cases.js'
 
 /** A question answered wrongly, or not at all: the message is the whole story, so no stack into the harness. */
 class TimeGroundedAnswerError extends Error {
@@ -48,34 +42,34 @@ class TimeGroundedAnswerError extends Error {
  */
 export function timeGroundedTests(
   agent: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>),
-  given: TimeGroundedSuiteOptions = {},
+  given: TimeGroundedTestsOptions = {},
 ): void {
   const options = checkTimeGroundedOptions(given, 'timeGroundedTests(agent, options)')
-  // 120 s is the agent's default in ../timegrounded/run.ts (not exported there).
-  const timeout = (options.agentTimeoutMs ?? 120_000) * 2 + (options.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS) + 10_000
+  const timeout = timeGroundedCaseTimeoutMs(options)
   describe.sequential(`${options.name ?? 'time-grounded'} (time-grounded probe)`, async () => {
     const plan = await planTimeGroundedCases(agent, options)
     for (const planned of plan.cases) {
       test.sequential(planned.name, { timeout }, async ({ task }) => {
-        const meta = await planned.run()
-        ;(task.meta as Record<string, unknown>)[TIME_GROUNDED_META_KEY] = JSON.parse(JSON.stringify(meta)) as unknown
-        const failure = timeGroundedFailureMessage(meta)
+        const record = await planned.run()
+        // A time-grounded question's record sits under the same key as a probe's (told apart by `kind`), so one reporter finds both.
+        task.meta[RECORD_KEY] = JSON.parse(JSON.stringify(record)) as TimeGroundedCaseRecord
+        const failure = timeGroundedFailureMessage(record)
         if (failure !== null) throw new TimeGroundedAnswerError(failure)
       })
     }
   })
 }
 
-/** Every time-grounded question result carried by these test modules. */
-export function collectTimeGroundedMetas(modules: readonly TestModule[]): TimeGroundedCaseMeta[] {
-  const metas: TimeGroundedCaseMeta[] = []
+/** Every time-grounded question's record carried by these test modules. */
+export function collectTimeGroundedRecords(modules: readonly TestModule[]): TimeGroundedCaseRecord[] {
+  const records: TimeGroundedCaseRecord[] = []
   for (const module of modules) {
     for (const testCase of module.children.allTests()) {
-      const value = (testCase.meta() as Record<string, unknown>)[TIME_GROUNDED_META_KEY]
-      if (isTimeGroundedCaseMeta(value)) metas.push(value)
+      const value = (testCase.meta() as Record<string, unknown>)[RECORD_KEY]
+      if (isTimeGroundedCaseRecord(value)) records.push(value)
     }
   }
-  return metas
+  return records
 }
 
 /** Options of the time-grounded reporter. */
@@ -99,9 +93,9 @@ export class TimeGroundedProbeReporter implements Reporter {
 
   onTestRunEnd(testModules: readonly TestModule[]): void {
     const modules = this.vitest ? this.vitest.state.getTestModules() : testModules
-    const metas = collectTimeGroundedMetas(modules.length > 0 ? modules : testModules)
-    if (metas.length === 0) return
-    const text = renderTimeGroundedSummary(summarizeTimeGrounded(metas), { color: this.options.color ?? process.stdout.isTTY === true })
+    const records = collectTimeGroundedRecords(modules.length > 0 ? modules : testModules)
+    if (records.length === 0) return
+    const text = renderTimeGroundedSummary(summarizeTimeGrounded(records), { color: this.options.color ?? process.stdout.isTTY === true })
     if (this.vitest) this.vitest.logger.log(`\n${text}\n`)
     else process.stdout.write(`\n${text}\n`)
   }

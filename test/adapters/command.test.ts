@@ -13,10 +13,10 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { commandAdapter } from '../../src/adapters/command.js'
 import { AdapterRefusedError, AdapterStartError, AdapterUsageError } from '../../src/adapters/errors.js'
-import { openPool } from '../../src/adapters/pool.js'
+import { openPool } from '../../src/harness/pool.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
-import { runSplit } from '../../src/tivarq/runner.js'
+import { runSplit } from '../../src/harness/runner.js'
 
 const FAULT_ADAPTER = fileURLToPath(new URL('../fixtures/adapters/fault-adapter.mjs', import.meta.url))
 const FAULTY = 'reversal-00'
@@ -74,7 +74,9 @@ describe('fatal faults: the process is killed or dead, the episode is abandoned,
     expect(faulty[0]!.latency_ms).toBeGreaterThanOrEqual(399)
     for (const row of faulty.slice(1)) {
       expect(row.status).toBe('error')
-      expect(row.error).toMatch(/^abandoned: the adapter failed at probe reversal-00-q1 and lost the episode's memory \(query: adapter .* did not answer query within 400 ms/)
+      expect(row.error).toMatch(
+        /^abandoned: the adapter failed at probe reversal-00-q1 and lost the episode's memory \(query: adapter .* did not answer query within 400 ms/,
+      )
     }
     expectOthersUntouched(others)
     expect(pids).toHaveLength(2)
@@ -232,18 +234,27 @@ describe('refusals and start failures stop the run before it begins', () => {
   test('a process that dies before the handshake', async () => {
     const error = await openPool(commandAdapter([process.execPath, FAULT_ADAPTER, 'no-start']), { track: 'structured' }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(AdapterStartError)
-    expect((error as Error).message).toMatch(/^the capabilities handshake failed: adapter process `.*` exited with code 2; stderr ends with: ImportError: No module named memory_backend$/)
+    expect((error as AdapterStartError).message).toMatch(
+      /^could not start adapter `.*no-start`: the capabilities handshake failed: adapter process `.*` exited with code 2; stderr ends with: ImportError: No module named memory_backend$/,
+    )
+    expect((error as AdapterStartError).reason).toMatch(/^the capabilities handshake failed: adapter process/)
   })
 
   test('a process that never answers the handshake', async () => {
-    const error = await openPool(commandAdapter([process.execPath, FAULT_ADAPTER, 'silent-start'], { timeoutMs: 300 }), { track: 'structured' }).catch((e: unknown) => e)
+    const error = await openPool(commandAdapter([process.execPath, FAULT_ADAPTER, 'silent-start'], { timeoutMs: 300 }), { track: 'structured' }).catch(
+      (e: unknown) => e,
+    )
     expect(error).toMatchObject({ code: 'ADAPTER_START_FAILED', message: expect.stringContaining('did not answer capabilities within 300 ms') })
   })
 
   test('a command that does not exist', async () => {
     await expect(openPool(commandAdapter(['./no-such-adapter-here']), { track: 'structured' })).rejects.toMatchObject({
       code: 'ADAPTER_START_FAILED',
-      message: expect.stringContaining('could not start adapter `./no-such-adapter-here`: spawn ./no-such-adapter-here ENOENT. Check that the command exists and is executable.'),
+      message: expect.stringContaining(
+        'could not start adapter `./no-such-adapter-here`: spawn ./no-such-adapter-here ENOENT. Check that the command exists and is executable.',
+      ),
+      // The reason travels apart from the store it names, so a caller can name the store its own way.
+      reason: 'spawn ./no-such-adapter-here ENOENT. Check that the command exists and is executable.',
     })
   })
 
@@ -268,7 +279,8 @@ describe('refusals and start failures stop the run before it begins', () => {
     })
     expect(refused(() => commandAdapter(['python3'], { timeoutMs: 0 }))).toEqual({
       code: 'ADAPTER_COMMAND_INVALID',
-      message: 'commandAdapter option `timeoutMs` must be a positive number of milliseconds; got 0. Pass e.g. `timeoutMs: 30000`, or leave it out for the default (30000).',
+      message:
+        'commandAdapter option `timeoutMs` must be a positive number of milliseconds; got 0. Pass e.g. `timeoutMs: 30000`, or leave it out for the default (30000).',
     })
     expect(refused(() => commandAdapter(['python3'], { env: { PORT: 8080 as unknown as string } }))).toEqual({
       code: 'ADAPTER_COMMAND_INVALID',
@@ -292,7 +304,7 @@ const python = (() => {
 })()
 
 describe.skipIf(!python)('an upstream-style Python adapter runs unchanged (skipped when python3 is not on PATH)', () => {
-  test('python3 upstream_latest_adapter.py answers like the builtin latest baseline', async () => {
+  test('python3 upstream_latest_adapter.py answers like the latest reference store', async () => {
     const script = fileURLToPath(new URL('../fixtures/adapters/upstream_latest_adapter.py', import.meta.url))
     const pool = await openPool(commandAdapter(['python3', script]), { track: 'structured' })
     expect(pool.info()).toEqual({
@@ -303,8 +315,8 @@ describe.skipIf(!python)('an upstream-style Python adapter runs unchanged (skipp
     })
     const rows = await runSplit({ episodes: smoke.episodes, probes: smoke.probes, pool, options: { track: 'structured' } })
     await pool.close()
-    const { builtinAdapter } = await import('../../src/adapters/baselines/index.js')
-    const builtin = await openPool(builtinAdapter('latest'), { track: 'structured' })
+    const { referenceStore } = await import('../../src/adapters/reference/index.js')
+    const builtin = await openPool(referenceStore('latest'), { track: 'structured' })
     const expected = await runSplit({ episodes: smoke.episodes, probes: smoke.probes, pool: builtin, options: { track: 'structured' } })
     const strip = (list: PredictionRow[]) =>
       list.map((row) => ({ probe_id: row.probe_id, status: row.status, state: row.prediction?.state, value: row.prediction?.value }))

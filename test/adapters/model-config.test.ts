@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
-import { modelAdapter, ModelConfigError, modelConfigRecord, resolveModelConfig, TIVARQ_V1_SLOTS } from '../../src/adapters/models/index.js'
+import { ModelConfigError, modelConfigRecord, resolveModelConfig, TIVARQ_V1_SLOTS } from '../../src/adapters/models/config.js'
+import { modelAdapter } from '../../src/adapters/models/index.js'
 import { ANSWER_TEMPLATE, extractionInstructions, MODEL_PROMPT_VERSION, promptConfigRecord, promptFingerprint } from '../../src/adapters/models/prompts.js'
 import { ModelOutputError, readAnswer, readExtraction } from '../../src/adapters/models/replies.js'
 import { loadDataset } from '../../src/tivarq/dataset.js'
@@ -35,7 +36,16 @@ describe('configuration', () => {
   test('upstream variables and ours are read; defaults fill the rest', () => {
     const config = resolveModelConfig({ env: { ...BASE, TIVARQ_API_KEY: 'sk-1', TIVARQ_TEMPERATURE: '0.3', TIVARQ_TIMEOUT_MS: '9000' } })
     expect(config).toEqual({
-      endpoint: { baseUrl: BASE.TIVARQ_BASE_URL, model: 'small', apiKey: 'sk-1', temperature: 0.3, timeoutMs: 9000, retries: 3, backoffMs: 500, maxRetryWaitMs: 30_000 },
+      endpoint: {
+        baseUrl: BASE.TIVARQ_BASE_URL,
+        model: 'small',
+        apiKey: 'sk-1',
+        temperature: 0.3,
+        timeoutMs: 9000,
+        retries: 3,
+        backoffMs: 500,
+        maxRetryWaitMs: 30_000,
+      },
       jsonMode: true,
       prices: null,
       slots: TIVARQ_V1_SLOTS,
@@ -49,7 +59,9 @@ describe('configuration', () => {
   })
 
   test('every wrong value is reported at once, saying what was found and what is expected', () => {
-    const problems = problemsOf(() => resolveModelConfig({ env: { TIVARQ_MODEL: 'm', TIVARQ_TEMPERATURE: 'warm', TIVARQ_TIMEOUT_MS: '0' }, baseUrl: 'ftp://host/v1', retries: -1 }))
+    const problems = problemsOf(() =>
+      resolveModelConfig({ env: { TIVARQ_MODEL: 'm', TIVARQ_TEMPERATURE: 'warm', TIVARQ_TIMEOUT_MS: '0' }, baseUrl: 'ftp://host/v1', retries: -1 }),
+    )
     expect(problems).toEqual([
       'option `baseUrl` is "ftp://host/v1"; expected an http(s) URL such as http://127.0.0.1:8080/v1',
       '`TIVARQ_TEMPERATURE` is "warm"; expected a number from 0 to 2',
@@ -102,13 +114,21 @@ describe('configuration', () => {
 
 describe('prompts', () => {
   test('the fingerprint is the SHA-256 of the version, the instructions as sent and the message shape', () => {
-    const reference = createHash('sha256').update(`${MODEL_PROMPT_VERSION}\n${ANSWER_TEMPLATE}\nuser: {turns: [{event_id, arrived_at, speaker, text}], question, as_of}`).digest('hex')
+    const reference = createHash('sha256')
+      .update(`${MODEL_PROMPT_VERSION}\n${ANSWER_TEMPLATE}\nuser: {turns: [{event_id, arrived_at, speaker, text}], question, as_of}`)
+      .digest('hex')
     expect(promptFingerprint('managed', TIVARQ_V1_SLOTS)).toBe(`sha256:${reference}`)
     expect(promptFingerprint('hybrid', TIVARQ_V1_SLOTS)).not.toBe(promptFingerprint('managed', TIVARQ_V1_SLOTS))
     // The slot list is part of what the hybrid sends.
     expect(promptFingerprint('hybrid', ['a_slot'])).not.toBe(promptFingerprint('hybrid', TIVARQ_V1_SLOTS))
     expect(extractionInstructions(['a_slot', 'b_slot'])).toContain('one of a_slot, b_slot;')
-    expect(promptConfigRecord('hybrid', ['a_slot'], true)).toEqual({ version: MODEL_PROMPT_VERSION, mode: 'hybrid', fingerprint: promptFingerprint('hybrid', ['a_slot']), response_format: 'json_object', slots: ['a_slot'] })
+    expect(promptConfigRecord('hybrid', ['a_slot'], true)).toEqual({
+      version: MODEL_PROMPT_VERSION,
+      mode: 'hybrid',
+      fingerprint: promptFingerprint('hybrid', ['a_slot']),
+      response_format: 'json_object',
+      slots: ['a_slot'],
+    })
   })
 
   test('the default slots are exactly the slots of TIVARQ v1 (every split, every assertion and probe)', async () => {
@@ -116,7 +136,8 @@ describe('prompts', () => {
     const slots = new Set<string>()
     for (const split of Object.values(dataset.splits)) {
       for (const probe of split.probes) slots.add(probe.slot)
-      for (const episode of split.episodes) for (const event of episode.events) if (event.assertion && event.assertion.op !== 'noop') slots.add(event.assertion.slot)
+      for (const episode of split.episodes)
+        for (const event of episode.events) if (event.assertion && event.assertion.op !== 'noop') slots.add(event.assertion.slot)
     }
     expect([...slots].sort()).toEqual([...TIVARQ_V1_SLOTS].sort())
   })
@@ -150,7 +171,10 @@ describe('reading replies', () => {
         '`value` is missing for op set',
       ],
     })
-    expect(readExtraction('{"op":"set","slot":"note_format","scope":"home","value":"x"}', slots)).toMatchObject({ ok: false, problems: [expect.stringMatching(/^`scope`: /)] })
+    expect(readExtraction('{"op":"set","slot":"note_format","scope":"home","value":"x"}', slots)).toMatchObject({
+      ok: false,
+      problems: [expect.stringMatching(/^`scope`: /)],
+    })
     expect(readExtraction('{"op":"add","slot":"note_format","scope":"work","value":"x","effective_at":"next week"}', slots)).toMatchObject({
       ok: false,
       problems: [expect.stringMatching(/^`effective_at`: /)],
@@ -167,7 +191,9 @@ describe('reading replies', () => {
 
   test('the error carries the reply, cut when long, and the tokens the call used', () => {
     const error = new ModelOutputError('turn t-1', 'not json', ['it is not JSON'], { promptTokens: 12, completionTokens: 3 })
-    expect(error.message).toBe('the model\'s reply to turn t-1 was not usable: it is not JSON; it replied "not json" (the call used 12 prompt + 3 completion tokens)')
+    expect(error.message).toBe(
+      'the model\'s reply to turn t-1 was not usable: it is not JSON; it replied "not json" (the call used 12 prompt + 3 completion tokens)',
+    )
     expect(error).toMatchObject({ code: 'MODEL_OUTPUT_INVALID', text: 'not json' })
     const long = new ModelOutputError('turn t-2', 'x'.repeat(5000), ['too long'], null)
     expect(long.message).toContain('(first 2000 of 5000 characters)')

@@ -8,11 +8,11 @@
  */
 import { describe, expect, test } from 'vitest'
 import { modelAdapter, type ModelAdapterOptions, type ModelMode } from '../../src/adapters/models/index.js'
-import { openPool, type AdapterInfo } from '../../src/adapters/pool.js'
+import { openPool, type AdapterInfo } from '../../src/harness/pool.js'
 import type { ChatRetry } from '../../src/chat/client.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
-import { runSplit } from '../../src/tivarq/runner.js'
+import { runSplit } from '../../src/harness/runner.js'
 import type { Episode, Split } from '../../src/tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
 import { startChatServer, type ChatResponder, type ChatServer } from '../support/chat-server.js'
@@ -39,7 +39,14 @@ async function runModel(mode: ModelMode, name: Split, model: (episodes: Episode[
   const server = await startChatServer(model(data.episodes))
   const retries: ChatRetry[] = []
   try {
-    const adapter = modelAdapter(mode, { baseUrl: server.baseUrl, model: 'scripted', env: {}, backoffMs: 1, onRetry: (retry) => retries.push(retry), ...options })
+    const adapter = modelAdapter(mode, {
+      baseUrl: server.baseUrl,
+      model: 'scripted',
+      env: {},
+      backoffMs: 1,
+      onRetry: (retry) => retries.push(retry),
+      ...options,
+    })
     const pool = await openPool(adapter, { track: 'conversation', concurrency: 4, timeoutMs: adapter.callBudgetMs })
     const rows = await runSplit({ episodes: data.episodes, probes: data.probes, pool, options: { track: 'conversation' }, concurrency: 4 })
     expect(await pool.close()).toEqual([])
@@ -113,13 +120,22 @@ describe('a model that gets everything right', () => {
     // duplicate_event-00-q4 comes after the episode's replay of its first turn.
     const probe = managed.data.probes.find((candidate) => candidate.probe_id === 'duplicate_event-00-q4')!
     const episode = managed.data.episodes.find((candidate) => candidate.episode_id === probe.episode_id)!
-    const sent = managed.server.requests.map((request) => JSON.parse(request.body.messages[1]!.content)).find((body) => body.question === probe.question && body.as_of === probe.as_of)
-    const distinct = episode.events.slice(0, probe.after_event_index).filter((event, i, events) => events.findIndex((other) => other.event_id === event.event_id) === i)
+    const sent = managed.server.requests
+      .map((request) => JSON.parse(request.body.messages[1]!.content))
+      .find((body) => body.question === probe.question && body.as_of === probe.as_of)
+    const distinct = episode.events
+      .slice(0, probe.after_event_index)
+      .filter((event, i, events) => events.findIndex((other) => other.event_id === event.event_id) === i)
     expect(distinct.length).toBeLessThan(probe.after_event_index)
     expect(sent.turns).toEqual(distinct.map((event) => ({ event_id: event.event_id, arrived_at: event.arrived_at, speaker: event.speaker, text: event.text })))
     const hybrid = await runModel('hybrid', 'smoke', correct)
     const first = hybrid.data.episodes[0]!.events[0]!
-    expect(hybrid.server.requests.map((request) => JSON.parse(request.body.messages[1]!.content))).toContainEqual({ event_id: first.event_id, arrived_at: first.arrived_at, speaker: first.speaker, text: first.text })
+    expect(hybrid.server.requests.map((request) => JSON.parse(request.body.messages[1]!.content))).toContainEqual({
+      event_id: first.event_id,
+      arrived_at: first.arrived_at,
+      speaker: first.speaker,
+      text: first.text,
+    })
     for (const request of [...managed.server.requests, ...hybrid.server.requests]) {
       expect(request.body).toMatchObject({ model: 'scripted', temperature: 0, response_format: { type: 'json_object' } })
       expect(request.body.messages[0]!.role).toBe('system')
@@ -192,7 +208,9 @@ describe('faults', () => {
       const run = await runModel(mode, 'dev', (episodes) => withFaults(tivarqModel(episodes, { kind: 'correct' }), transient), { timeoutMs: 500 })
       expect(run.report.probe_counts.error).toBe(0)
       expect(run.report.metrics.transition_success_rate.score).toBe(1)
-      const kinds = new Set(run.retries.map((retry) => (retry.detail.startsWith('HTTP 429') ? '429' : retry.detail.startsWith('HTTP 500') ? '500' : retry.detail)))
+      const kinds = new Set(
+        run.retries.map((retry) => (retry.detail.startsWith('HTTP 429') ? '429' : retry.detail.startsWith('HTTP 500') ? '500' : retry.detail)),
+      )
       expect(kinds).toEqual(new Set(['429', '500', 'no reply within 500 ms']))
       expect(run.retries.filter((retry) => retry.retryAfter === '0').every((retry) => retry.waitMs === 0)).toBe(true)
       tokensAddUp(run)

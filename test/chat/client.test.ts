@@ -73,7 +73,10 @@ describe('chatCompletion against a server on 127.0.0.1', () => {
       { role: 'system' as const, content: 'be brief' },
       { role: 'user' as const, content: 'hello' },
     ]
-    const completion = await chatCompletion({ baseUrl: `${base.baseUrl}/`, model: 'tiny', apiKey: 'sk-test', temperature: 0.7 }, messages, { maxTokens: 50, jsonObject: true })
+    const completion = await chatCompletion({ baseUrl: `${base.baseUrl}/`, model: 'tiny', apiKey: 'sk-test', temperature: 0.7 }, messages, {
+      maxTokens: 50,
+      jsonObject: true,
+    })
     expect(completion).toEqual({ content: '{"state":"unknown","value":null}', usage: { promptTokens: 4, completionTokens: 8 }, attempts: 1 })
     const sent = base.requests[0]!
     expect(sent.path).toBe('/v1/chat/completions')
@@ -100,7 +103,11 @@ describe('chatCompletion against a server on 127.0.0.1', () => {
 
   test('Retry-After as an HTTP date in the past retries at once; one far off is cut to maxRetryWaitMs', async () => {
     const base = await serve((_request, n) =>
-      n === 1 ? { status: 429, headers: { 'retry-after': 'Thu, 01 Jan 1970 00:00:00 GMT' } } : n === 2 ? { status: 503, headers: { 'retry-after': '3600' } } : { content: 'ok' },
+      n === 1
+        ? { status: 429, headers: { 'retry-after': 'Thu, 01 Jan 1970 00:00:00 GMT' } }
+        : n === 2
+          ? { status: 503, headers: { 'retry-after': '3600' } }
+          : { content: 'ok' },
     )
     const { endpoint: target, retries } = endpoint(base, { maxRetryWaitMs: 40 })
     expect((await chatCompletion(target, [{ role: 'user', content: 'x' }])).attempts).toBe(3)
@@ -141,7 +148,10 @@ describe('chatCompletion against a server on 127.0.0.1', () => {
     const first = await failure(chatCompletion(endpoint(base, { timeoutMs: 100 }).endpoint, [{ role: 'user', content: 'x' }]))
     expect(first).toMatchObject({ code: 'CHAT_TIMEOUT', attempts: 2, status: null, unreachable: true, detail: 'no reply within 100 ms' })
     expect(first.message).toContain('Raise `timeoutMs`')
-    expect(await chatCompletion(endpoint(base, { timeoutMs: 1000 }).endpoint, [{ role: 'user', content: 'x' }])).toMatchObject({ content: 'on time', attempts: 1 })
+    expect(await chatCompletion(endpoint(base, { timeoutMs: 1000 }).endpoint, [{ role: 'user', content: 'x' }])).toMatchObject({
+      content: 'on time',
+      attempts: 1,
+    })
   })
 
   test('a 200 whose body is not JSON is retried; a JSON body without a text choice is CHAT_REPLY_INVALID at once', async () => {

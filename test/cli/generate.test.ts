@@ -53,7 +53,7 @@ describe('timegrounded generate', () => {
     }
   })
 
-  it('takes upstream\'s `--dataset DIR` for `--out DIR`, and refuses the two naming different directories', async () => {
+  it("takes upstream's `--dataset DIR` for `--out DIR`, and refuses the two naming different directories", async () => {
     const out = join(root, 'upstream-spelling')
     const result = await runCli(['generate', '--dataset', out])
     expect(result.code).toBe(0)
@@ -84,7 +84,9 @@ describe('timegrounded generate', () => {
 // TIVARQ variants: `generate --variant`, `validate` on what it wrote, and `run --variant` / `run --dataset` on the same data.
 describe('timegrounded generate --variant / run --variant', () => {
   it('the same seed writes the same bytes, another seed other bytes; validate accepts it', async () => {
-    const [first, again, other] = await Promise.all(['a', 'b', 'c'].map((name, i) => runCli(['generate', '--variant', i === 2 ? '8' : '7', '--out', join(root, name)])))
+    const [first, again, other] = await Promise.all(
+      ['a', 'b', 'c'].map((name, i) => runCli(['generate', '--variant', i === 2 ? '8' : '7', '--out', join(root, name)])),
+    )
     expect(first!.code, first!.stderr).toBe(0)
     expect(first!.stdout).toContain('Wrote TIVARQ variant 7 (timegrounded-variant v1) (7 files)')
     for (const name of FILES) {
@@ -114,7 +116,12 @@ describe('timegrounded generate --variant / run --variant', () => {
     const memory = read('out-memory', 'run_manifest.json').dataset
     const disk = read('out-disk', 'run_manifest.json').dataset
     expect(memory.source).toBe('generated in memory')
-    expect(memory.variant).toEqual({ seed: 7, generator: 'timegrounded-variant', generator_version: 1, variations: ['paraphrases', 'topics', 'mixed_offsets', 'same_instant_replays', 'shuffled_arrivals'] })
+    expect(memory.variant).toEqual({
+      seed: 7,
+      generator: 'timegrounded-variant',
+      generator_version: 1,
+      variations: ['paraphrases', 'topics', 'mixed_offsets', 'same_instant_replays', 'shuffled_arrivals'],
+    })
     expect(disk.variant).toEqual(memory.variant)
     expect(disk.revision).toBe(memory.revision)
     expect(disk.files).toEqual(memory.files)
@@ -123,7 +130,7 @@ describe('timegrounded generate --variant / run --variant', () => {
   it('usage errors exit 2 and name the options', async () => {
     const both = await runCli(['run', '--variant', '7', '--dataset', root, '--split', 'smoke', '--adapter', 'builtin:oracle', '--output', join(root, 'x')])
     expect(both.code).toBe(2)
-    expect(both.stderr).toContain('`--variant 7`')
+    expect(both.stderr).toContain("option '--variant <seed>' cannot be used with option '--dataset <dir>'")
     const notANumber = await runCli(['generate', '--variant', 'seven', '--out', join(root, 'y')])
     expect(notANumber.code).toBe(2)
     expect(notANumber.stderr).toContain('--variant')

@@ -72,8 +72,18 @@ describe('run --adapter model:MODE against a local server', () => {
       expect(manifest.track).toBe('conversation')
       // Recorded as upstream records them: strings (here the adapter's settings as JSON text).
       expect(typeof manifest.model_config).toBe('string')
-      expect(JSON.parse(manifest.model_config)).toMatchObject({ api: 'openai-chat-completions', base_url: server.baseUrl, model: 'scripted-correct', temperature: 0, api_key_set: true })
-      expect(JSON.parse(manifest.prompt_config)).toMatchObject({ version: 'timegrounded-model-prompts-v1', mode, fingerprint: promptFingerprint(mode, TIVARQ_V1_SLOTS) })
+      expect(JSON.parse(manifest.model_config)).toMatchObject({
+        api: 'openai-chat-completions',
+        base_url: server.baseUrl,
+        model: 'scripted-correct',
+        temperature: 0,
+        api_key_set: true,
+      })
+      expect(JSON.parse(manifest.prompt_config)).toMatchObject({
+        version: 'timegrounded-model-prompts-v1',
+        mode,
+        fingerprint: promptFingerprint(mode, TIVARQ_V1_SLOTS),
+      })
       expect(JSON.stringify(manifest)).not.toContain('sk-local-test')
       expect(JSON.stringify(manifest)).toContain('tivarq-model-v1')
       // A model call may retry for longer than an adapter call's default timeout: the store call gets the whole budget.
@@ -89,10 +99,13 @@ describe('run --adapter model:MODE against a local server', () => {
 
   test('--model-config and --prompt-config override what the adapter declares', async () => {
     const out = join(work, 'override')
-    const ran = await cli(['run', '--split', 'smoke', '--adapter', 'model:managed', '--output', out, '--model-config', '{"note":"mine"}', '--prompt-config', 'v2'], {
-      TIVARQ_BASE_URL: server.baseUrl,
-      TIVARQ_MODEL: 'm',
-    })
+    const ran = await cli(
+      ['run', '--split', 'smoke', '--adapter', 'model:managed', '--output', out, '--model-config', '{"note":"mine"}', '--prompt-config', 'v2'],
+      {
+        TIVARQ_BASE_URL: server.baseUrl,
+        TIVARQ_MODEL: 'm',
+      },
+    )
     expect(ran.code).toBe(0)
     expect(json(join(out, 'run_manifest.json'))).toMatchObject({ model_config: '{"note":"mine"}', prompt_config: 'v2' })
   })
@@ -108,7 +121,11 @@ describe('run --adapter model:MODE refuses what cannot work, before any call', (
   })
 
   test('a bad TIVARQ_TEMPERATURE: exit 2, naming it', async () => {
-    const ran = await cli(['run', '--split', 'smoke', '--adapter', 'model:managed', '--output', join(work, 'warm')], { TIVARQ_BASE_URL: server.baseUrl, TIVARQ_MODEL: 'm', TIVARQ_TEMPERATURE: 'warm' })
+    const ran = await cli(['run', '--split', 'smoke', '--adapter', 'model:managed', '--output', join(work, 'warm')], {
+      TIVARQ_BASE_URL: server.baseUrl,
+      TIVARQ_MODEL: 'm',
+      TIVARQ_TEMPERATURE: 'warm',
+    })
     expect(ran.code).toBe(2)
     expect(ran.stderr).toContain('`TIVARQ_TEMPERATURE` is "warm"; expected a number from 0 to 2')
   })
@@ -119,6 +136,8 @@ describe('run --adapter model:MODE refuses what cannot work, before any call', (
     expect(structured.stderr).toContain('`model:managed` runs the conversation track only')
     const unknown = await cli(['run', '--split', 'smoke', '--adapter', 'model:oracle', '--output', join(work, 'o')], {})
     expect(unknown.code).toBe(2)
-    expect(unknown.stderr).toContain('`--adapter model:oracle` is not a model adapter; use model:hybrid or model:managed.')
+    expect(unknown.stderr).toContain(
+      "option '--adapter <NAME>' argument 'model:oracle' is invalid. not a model adapter; expected model:hybrid or model:managed.",
+    )
   })
 })

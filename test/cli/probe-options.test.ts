@@ -18,9 +18,15 @@ function timegrounded(args: string[]): { status: number | null; stdout: string; 
 
 describe('--seed and --resamples belong to --mode compare', () => {
   test.each([
-    [['--seed', '7'], '`--seed` sets the paired bootstrap of the probe − control delta, so it applies to `--mode compare` only (the default); drop `--mode none` or `--seed`.'],
+    [
+      ['--seed', '7'],
+      '`--seed` sets the paired bootstrap of the probe − control delta, so it applies to `--mode compare` only (the default); drop `--mode none` or `--seed`.',
+    ],
     [['--resamples', '600'], '`--resamples` sets the paired bootstrap'],
-    [['--seed', '7', '--resamples', '600'], '`--seed` and `--resamples` set the paired bootstrap of the probe − control delta, so they apply to `--mode compare` only'],
+    [
+      ['--seed', '7', '--resamples', '600'],
+      '`--seed` and `--resamples` set the paired bootstrap of the probe − control delta, so they apply to `--mode compare` only',
+    ],
   ])('a single mode refuses %j with exit 2, calling no agent', (flags, message) => {
     const run = timegrounded(['probe', '--mode', 'none', ...flags])
     expect(run.status).toBe(2)
@@ -69,7 +75,20 @@ describe('--judge-timeout-ms bounds one grading', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const { port } = server.address() as AddressInfo
     try {
-      const run = timegrounded(['probe', '--mode', 'none', '--json', '--judge', 'llm', '--judge-base-url', `http://127.0.0.1:${port}/v1`, '--judge-model', 'm', '--judge-timeout-ms', '300'])
+      const run = timegrounded([
+        'probe',
+        '--mode',
+        'none',
+        '--json',
+        '--judge',
+        'llm',
+        '--judge-base-url',
+        `http://127.0.0.1:${port}/v1`,
+        '--judge-model',
+        'm',
+        '--judge-timeout-ms',
+        '300',
+      ])
       expect(run.status).toBe(1)
       const result = JSON.parse(run.stdout) as { judge_errors: number; rows: { status: string; error?: string }[] }
       expect(result.judge_errors).toBe(12)

@@ -77,10 +77,14 @@ describe('run --adapter builtin:latest on smoke', () => {
     }
     expect(rows.filter((r) => r.status === 'unsupported')).toHaveLength(6)
     // Python's json.dumps separators, as upstream writes each line.
-    expect(readFileSync(join(out, 'predictions.jsonl'), 'utf8').startsWith('{"probe_id": "replacement-00-q1", "episode_id": "replacement-00", "expected": {"state": "known", "value": "email"}, ')).toBe(true)
+    expect(
+      readFileSync(join(out, 'predictions.jsonl'), 'utf8').startsWith(
+        '{"probe_id": "replacement-00-q1", "episode_id": "replacement-00", "expected": {"state": "known", "value": "email"}, ',
+      ),
+    ).toBe(true)
   })
 
-  test('run_manifest.json records dataset, adapter, settings: upstream\'s keys, then ours', () => {
+  test("run_manifest.json records dataset, adapter, settings: upstream's keys, then ours", () => {
     const manifest = json(join(out, 'run_manifest.json'))
     const upstream = json(join(ROOT, 'test/fixtures/upstream/run_manifest.json'))
     expect(Object.keys(manifest).slice(0, Object.keys(upstream).length)).toEqual(Object.keys(upstream))
@@ -135,7 +139,7 @@ describe('run --adapter builtin:latest on smoke', () => {
       return { ...rest, harness_note: 'upstream' }
     })
     const file = join(work, 'upstream.jsonl')
-    writeFileSync(file, rows.map((row) => JSON.stringify(row)).join('\n') + '\n')
+    writeFileSync(file, `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`)
     const scored = cli(['score', file, '--output', join(work, 'upstream-report')])
     expect(scored.status).toBe(0)
     const report = json(join(work, 'upstream-report', 'report.json'))
@@ -165,14 +169,14 @@ describe('oracle and versioned: transition success 1.0 on every split', () => {
 })
 
 describe('adapter commands (the subprocess path)', () => {
-  test('-- node dist/cli/main.js baseline oracle: 1.0 on 13 transitions, 60/60 answered', () => {
+  test('-- node dist/cli/main.js reference oracle: 1.0 on 13 transitions, 60/60 answered', () => {
     const out = join(work, 'oracle-process')
-    const result = cli(['run', '--split', 'smoke', '--output', out, '--', process.execPath, CLI, 'baseline', 'oracle'])
+    const result = cli(['run', '--split', 'smoke', '--output', out, '--', process.execPath, CLI, 'reference', 'oracle'])
     expect(result.status).toBe(0)
     const report = json(join(out, 'report.json'))
     expect(report.metrics.transition_success_rate).toEqual({ score: 1, cases: 13 })
     expect(report.probe_counts).toEqual({ total: 60, answered: 60, unsupported: 0, error: 0 })
-    expect(json(join(out, 'run_manifest.json')).adapter.command).toEqual([process.execPath, CLI, 'baseline', 'oracle'])
+    expect(json(join(out, 'run_manifest.json')).adapter.command).toEqual([process.execPath, CLI, 'reference', 'oracle'])
   })
 
   test('a faulty adapter: exit 1, error rows recorded, report incomplete, files valid', () => {
@@ -190,9 +194,13 @@ describe('adapter commands (the subprocess path)', () => {
     expect(result.stdout).toContain('INCOMPLETE')
     // The summary shows what went wrong, not only how often.
     expect(result.stdout).toContain(`First errors (${errors.length} error rows, ${errors.length} distinct messages):`)
-    expect(result.stdout).toContain(`  ${errors[0].probe_id}: ${errors[0].error}\n  ${errors[1].probe_id}: ${errors[1].error}\n  ${errors[2].probe_id}: ${errors[2].error}\n  … and ${errors.length - 3} more distinct messages`)
+    expect(result.stdout).toContain(
+      `  ${errors[0].probe_id}: ${errors[0].error}\n  ${errors[1].probe_id}: ${errors[1].error}\n  ${errors[2].probe_id}: ${errors[2].error}\n  … and ${errors.length - 3} more distinct messages`,
+    )
     // The exit code in words: how many errored, which, and that the rates leave them out.
-    expect(result.stdout).toContain(`INCOMPLETE: ${errors.length} of 60 probes errored (${errors.map((row) => row.probe_id).join(', ')}); every rate above leaves them out, so the run cannot pass (exit 1)`)
+    expect(result.stdout).toContain(
+      `INCOMPLETE: ${errors.length} of 60 probes errored (${errors.map((row) => row.probe_id).join(', ')}); every rate above leaves them out, so the run cannot pass (exit 1)`,
+    )
   })
 
   test('an adapter that exits badly on shutdown: a warning on stderr and in run_manifest.json; the complete run still exits 0', () => {
@@ -203,9 +211,17 @@ describe('adapter commands (the subprocess path)', () => {
     expect(json(join(out, 'report.json')).complete).toBe(true)
     const warning = result.stderr.split('\n').filter((line) => line.startsWith('timegrounded run: warning: '))
     expect(warning).toHaveLength(1)
-    expect(warning[0]).toMatch(/^timegrounded run: warning: closing `.*fault-adapter\.mjs bad-exit` failed: adapter process `.*fault-adapter\.mjs bad-exit` exited with code 5 when its stdin closed/)
+    expect(warning[0]).toMatch(
+      /^timegrounded run: warning: closing `.*fault-adapter\.mjs bad-exit` failed: adapter process `.*fault-adapter\.mjs bad-exit` exited with code 5 when its stdin closed/,
+    )
     const manifest = json(join(out, 'run_manifest.json'))
-    expect(manifest.adapter_close_errors).toEqual([{ store: expect.stringContaining('fault-adapter.mjs bad-exit'), episode_id: null, message: expect.stringContaining('exited with code 5 when its stdin closed') }])
+    expect(manifest.adapter_close_errors).toEqual([
+      {
+        store: expect.stringContaining('fault-adapter.mjs bad-exit'),
+        episode_id: null,
+        message: expect.stringContaining('exited with code 5 when its stdin closed'),
+      },
+    ])
     // A clean run records none.
     expect(json(join(work, 'oracle-process', 'run_manifest.json')).adapter_close_errors).toEqual([])
   })
@@ -289,35 +305,46 @@ describe('upstream files through the CLI (test/fixtures/upstream)', () => {
     expect(ours.complete).toBe(false)
     for (const family of Object.keys(theirs.by_family)) expect(ours.by_family[family], family).toEqual(theirs.by_family[family])
     // Written as upstream writes report.json: two-space indent, the interval as a two-number list.
-    expect(readFileSync(join(dir, 'report.json'), 'utf8')).toMatch(/^\{\n {2}"complete": false,\n {2}"probe_counts": \{\n[\s\S]*\n {2}"transition_success_95pct_bootstrap_ci": \[\n {4}[0-9.]+,\n {4}[0-9.]+\n {2}\],\n/)
+    expect(readFileSync(join(dir, 'report.json'), 'utf8')).toMatch(
+      /^\{\n {2}"complete": false,\n {2}"probe_counts": \{\n[\s\S]*\n {2}"transition_success_95pct_bootstrap_ci": \[\n {4}[0-9.]+,\n {4}[0-9.]+\n {2}\],\n/,
+    )
     expect(result.stdout).toContain('Reported usage')
   })
 
-  test('timegrounded 0.1\'s file of the same rows gives the same report', () => {
+  test("timegrounded 0.1's file of the same rows gives the same report", () => {
     const dir = join(work, 'older-scored')
     expect(cli(['score', join(UPSTREAM, 'timegrounded-0.1-predictions.jsonl'), '--output', dir]).status).toBe(1)
     expect(readFileSync(join(dir, 'report.json'), 'utf8')).toBe(readFileSync(join(work, 'upstream-scored', 'report.json'), 'utf8'))
   })
 
-  test('a file holding two repetitions: one report per repetition, and aggregate.json with upstream\'s keys', () => {
+  test("a file holding two repetitions: one report per repetition, and aggregate.json with upstream's keys", () => {
     const dir = join(work, 'two-repetitions')
     const result = cli(['score', join(UPSTREAM, 'predictions-two-repetitions.jsonl'), '--output', dir])
     expect(result.status).toBe(0)
     expect(readdirSync(dir).sort()).toEqual(['aggregate.json', 'report-1.json', 'report-2.json'])
     expect(json(join(dir, 'report-1.json')).metrics.transition_success_rate).toEqual({ score: 1, cases: 2 })
     expect(json(join(dir, 'report-2.json')).metrics.transition_success_rate).toEqual({ score: 0.5, cases: 2 })
-    expect(json(join(dir, 'aggregate.json'))).toMatchObject({ transition_success_mean: 0.75, transition_success_stddev: 0.353553, transition_success_range: [0.5, 1], repeats: 2 })
+    expect(json(join(dir, 'aggregate.json'))).toMatchObject({
+      transition_success_mean: 0.75,
+      transition_success_stddev: 0.353553,
+      transition_success_range: [0.5, 1],
+      repeats: 2,
+    })
     expect(result.stdout).toContain('Transition success over 2 repetitions: mean 0.75, sample sd 0.353553, range [0.5, 1.0] (1.0, 0.5)')
     expect(result.stdout).toContain(`Wrote report-1.json, report-2.json, aggregate.json to ${dir}`)
   })
 
   test('run records TIVARQ_DATASET_REVISION and TIVARQ_SAMPLING in run_manifest.json, as upstream does', () => {
     const dir = join(work, 'with-env')
-    const result = spawnSync(process.execPath, [CLI, 'run', '--split', 'smoke', '--adapter', 'builtin:oracle', '--output', dir, '--model-config', '{"model":"m"}'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1', TIVARQ_DATASET_REVISION: 'cae7ab63ff9daf1f9d167978d5496b93554ac447', TIVARQ_SAMPLING: 'temperature=0' },
-    })
+    const result = spawnSync(
+      process.execPath,
+      [CLI, 'run', '--split', 'smoke', '--adapter', 'builtin:oracle', '--output', dir, '--model-config', '{"model":"m"}'],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', TIVARQ_DATASET_REVISION: 'cae7ab63ff9daf1f9d167978d5496b93554ac447', TIVARQ_SAMPLING: 'temperature=0' },
+      },
+    )
     expect(result.status).toBe(0)
     expect(json(join(dir, 'run_manifest.json'))).toMatchObject({
       dataset_revision: 'cae7ab63ff9daf1f9d167978d5496b93554ac447',
@@ -330,14 +357,31 @@ describe('upstream files through the CLI (test/fixtures/upstream)', () => {
 
 describe('usage and data errors exit 2', () => {
   test.each([
-    [['run', '--adapter', 'builtin:latest', '--output', 'x'], '`--split` is required'],
-    [['run', '--split', 'huge', '--adapter', 'builtin:latest', '--output', 'x'], '`--split huge` is not a split'],
-    [['run', '--split', 'smoke', '--adapter', 'builtin:nope', '--output', 'x'], 'builtin:NAME'],
+    [['run', '--adapter', 'builtin:latest', '--output', 'x'], "required option '--split <split>' not specified"],
+    [
+      ['run', '--split', 'huge', '--adapter', 'builtin:latest', '--output', 'x'],
+      "option '--split <split>' argument 'huge' is invalid. Allowed choices are smoke, dev, test.",
+    ],
+    [
+      ['run', '--split', 'smoke', '--adapter', 'builtin:nope', '--output', 'x'],
+      "option '--adapter <NAME>' argument 'builtin:nope' is invalid. not a reference store; expected builtin:NAME with NAME one of oracle, versioned, latest, hybrid, hybrid-corrections.",
+    ],
     [['run', '--split', 'smoke', '--output', 'x'], 'say what to run'],
-    [['run', '--split', 'smoke', '--adapter', 'builtin:latest'], '`--output DIR` is required'],
-    [['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', 'x', '--repeat', '0'], '`--repeat` must be a whole number'],
-    [['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', 'x', '--resamples', '100'], '`--resamples` must be a whole number ≥ 500'],
+    [['run', '--split', 'smoke', '--adapter', 'builtin:latest'], "required option '--output <dir>' not specified"],
+    [
+      ['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', 'x', '--repeat', '0'],
+      "option '--repeat <n>' argument '0' is invalid. expected a whole number of at least 1.",
+    ],
+    [
+      ['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', 'x', '--resamples', '100'],
+      "option '--resamples <n>' argument '100' is invalid. expected a whole number of at least 500.",
+    ],
     [['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', 'x', '--bogus'], "unknown option '--bogus'"],
+    [
+      ['run', '--split', 'smoke', '--variant', '3', '--dataset', 'd', '--adapter', 'builtin:latest', '--output', 'x'],
+      "option '--variant <seed>' cannot be used with option '--dataset <dir>'",
+    ],
+    [['score', 'predictions.jsonl', '--output', 'x', '--seed', '-1'], "option '--seed <n>' argument '-1' is invalid. expected a whole number of at least 0."],
     [['score', 'does-not-exist.jsonl', '--output', 'x'], 'no such file'],
   ])('%j', (args, message) => {
     const result = cli(args)
@@ -353,8 +397,12 @@ describe('usage and data errors exit 2', () => {
     // Every probe of the faulty episode (withdrawal-00): known answers without a value, the others withdrawn with one.
     expect(new Set(errors.map((row) => row.episode_id))).toEqual(new Set(['withdrawal-00']))
     expect(errors).toHaveLength(4)
-    expect(errors.map((row) => row.error)).toContain('query: the answer {"state":"known"} fails answerSchema: value: a known answer needs a value (a string or a list of strings)')
-    expect(errors.map((row) => row.error)).toContain('query: the answer {"state":"withdrawn","value":"dark"} fails answerSchema: value: state withdrawn must carry value null, not "dark"')
+    expect(errors.map((row) => row.error)).toContain(
+      'query: the answer {"state":"known"} fails answerSchema: value: a known answer needs a value (a string or a list of strings)',
+    )
+    expect(errors.map((row) => row.error)).toContain(
+      'query: the answer {"state":"withdrawn","value":"dark"} fails answerSchema: value: state withdrawn must carry value null, not "dark"',
+    )
     expect(result.stdout).toContain(`  ${errors[0].probe_id}: query: the answer {"state":"known"} fails answerSchema`)
   })
 
@@ -372,7 +420,9 @@ describe('usage and data errors exit 2', () => {
     }
     const refused = cli(['run', '--split', 'smoke', '--output', join(work, 'serve-object'), '--', process.execPath, script('object')])
     expect(refused.status).toBe(2)
-    expect(refused.stderr).toContain('has no reset() method, but one store object serves every episode and memory must not outlive its episode. Add reset() that forgets everything, or pass a factory')
+    expect(refused.stderr).toContain(
+      'has no reset() method, but one store object serves every episode and memory must not outlive its episode. Add reset() that forgets everything, or pass a factory',
+    )
     const served = cli(['run', '--split', 'smoke', '--output', join(work, 'serve-factory'), '--', process.execPath, script('factory')])
     expect(served.stdout).toContain('60 probes: 54 answered, 6 unsupported, 0 errors; complete')
     // A fresh store per episode: the memory of one episode never answers in the next (a shared store would leak it).
@@ -397,7 +447,9 @@ describe('usage and data errors exit 2', () => {
   test('a builtin asked for a track it does not run: a usage error naming the builtin and the fix', () => {
     const result = cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--track', 'conversation', '--output', join(work, 'never')])
     expect(result.status).toBe(2)
-    expect(result.stderr).toContain('`builtin:latest` runs the structured track only; drop `--track conversation`, or use builtin:hybrid or builtin:hybrid-corrections for the conversation track.')
+    expect(result.stderr).toContain(
+      '`builtin:latest` runs the structured track only; drop `--track conversation`, or use builtin:hybrid or builtin:hybrid-corrections for the conversation track.',
+    )
   })
 
   test('--output on a file: says the file is in the way', () => {
@@ -408,10 +460,10 @@ describe('usage and data errors exit 2', () => {
     expect(result.stderr).toContain(`cannot write to \`--output ${file}\`: ${file} is a file, not a directory`)
   })
 
-  test('the example in `baseline --help` is a complete command', () => {
-    const result = cli(['baseline', '--help'])
+  test('the example in `reference --help` is a complete command', () => {
+    const result = cli(['reference', '--help'])
     expect(result.status).toBe(0)
-    expect(result.stdout).toContain('timegrounded run --split smoke --output out/latest -- timegrounded baseline latest')
+    expect(result.stdout).toContain('timegrounded run --split smoke --output out/latest -- timegrounded reference latest')
   })
 
   test('a bad predictions line is named by file:line', () => {

@@ -45,7 +45,11 @@ describe('timegrounded corpus', () => {
     expect(readFileSync(out, 'utf8')).toBe(generateCorpus({ size: 60, seed: 7 }).text)
     const probe = timegrounded(['probe', '--dataset', out, '--agent', 'builtin:ingestion-order', '--json'])
     expect(probe.status, probe.stderr).toBe(0)
-    const result = JSON.parse(probe.stdout) as { control: { accuracy: number; grounding: { dataset_id: string } }; probe: { accuracy: number }; delta: { n: number } }
+    const result = JSON.parse(probe.stdout) as {
+      control: { accuracy: number; grounding: { dataset_id: string } }
+      probe: { accuracy: number }
+      delta: { n: number }
+    }
     expect(result.control.grounding.dataset_id).toBe('timegrounded-generated-v1-seed7-n60')
     // The scripted readers know a generated question by its id: the control reads every date from the text.
     expect(result.control.accuracy).toBe(1)
@@ -86,7 +90,9 @@ describe('timegrounded probe', () => {
     expect(run.stdout).toContain('Time-grounded probe: ingestion-order on timegrounded-timegrounded-v1')
     expect(run.stdout).toContain('control (timestamps-and-text)  100.0% (12/12)')
     expect(run.stdout).toMatch(/probe {3}\(timestamps-only\) {6}\d+\.\d% \(\d+\/12\)/)
-    expect(run.stdout).toMatch(/delta {3}\(probe − control\) {6}-\d+\.\d pts, 95% CI \[-\d+\.\d, -\d+\.\d\] \(paired bootstrap over 12 questions, seed 20240101, 1000 resamples\)/)
+    expect(run.stdout).toMatch(
+      /delta {3}\(probe − control\) {6}-\d+\.\d pts, 95% CI \[-\d+\.\d, -\d+\.\d\] \(paired bootstrap over 12 questions, seed 20240101, 1000 resamples\)/,
+    )
     expect(run.stdout).toContain('ceiling (reference reader)     100.0% (12/12)')
     expect(run.stdout).toContain('  A drop under the probe (its 95% interval lies below zero)')
     expect(run.stdout).toContain('Twelve questions is a probe, not a ranking')
@@ -122,9 +128,31 @@ describe('timegrounded probe', () => {
     expect(run.status).toBe(0)
     const record = JSON.parse(run.stdout)
     expect(Object.keys(record).sort()).toEqual(
-      ['dataset_id', 'dataset_sha256', 'earliest', 'latest', 'mode', 'questions', 'scaffolding_removed', 'sessions', 'sessions_timestamped', 'sessions_with_date_like_content', 'turns', 'turns_timestamped'].sort(),
+      [
+        'dataset_id',
+        'dataset_sha256',
+        'earliest',
+        'latest',
+        'mode',
+        'questions',
+        'scaffolding_removed',
+        'sessions',
+        'sessions_timestamped',
+        'sessions_with_date_like_content',
+        'turns',
+        'turns_timestamped',
+      ].sort(),
     )
-    expect(record).toMatchObject({ mode: 'timestamps-only', questions: 12, sessions_timestamped: 27, turns_timestamped: 60, scaffolding_removed: true, earliest: '2024-01-06T10:12:00Z', latest: '2024-11-28T09:10:00Z', dataset_id: 'timegrounded-timegrounded-v1' })
+    expect(record).toMatchObject({
+      mode: 'timestamps-only',
+      questions: 12,
+      sessions_timestamped: 27,
+      turns_timestamped: 60,
+      scaffolding_removed: true,
+      earliest: '2024-01-06T10:12:00Z',
+      latest: '2024-11-28T09:10:00Z',
+      dataset_id: 'timegrounded-timegrounded-v1',
+    })
   })
 
   test('--dry-run refuses an agent', () => {
@@ -135,7 +163,9 @@ describe('timegrounded probe', () => {
 
   test('a single mode with a command agent (-- COMMAND…)', () => {
     const run = timegrounded(['probe', '--mode', 'timestamps-only', '--', process.execPath, AGENT])
-    expect(run.stderr).toBe('probe: 3/12 questions (25%), 0 errors\nprobe: 6/12 questions (50%), 0 errors\nprobe: 9/12 questions (75%), 0 errors\nprobe: 12/12 questions (100%), 0 errors\n')
+    expect(run.stderr).toBe(
+      'probe: 3/12 questions (25%), 0 errors\nprobe: 6/12 questions (50%), 0 errors\nprobe: 9/12 questions (75%), 0 errors\nprobe: 12/12 questions (100%), 0 errors\n',
+    )
     expect(run.status).toBe(0)
     expect(run.stdout).toContain('fixture-agent under timestamps-only: 0.0% (0/12)')
   })
@@ -148,7 +178,9 @@ describe('timegrounded probe', () => {
     expect(run.stderr).toContain('agent "fixture-agent" does not implement `injectTimestampedHistory(history)`')
     expect(run.stderr).toContain('There is no text fallback')
     // The fix for a process is in its protocol, not in a TypeScript method.
-    expect(run.stderr).toContain('For an agent process: reply `"timestamped_history": true` to `{"type":"capabilities"}` and answer `{"type":"history",…}` requests with `{"ok":true}`.')
+    expect(run.stderr).toContain(
+      'For an agent process: reply `"timestamped_history": true` to `{"type":"capabilities"}` and answer `{"type":"history",…}` requests with `{"ok":true}`.',
+    )
   })
 
   test('an invalid dataset: exit 2 naming the entry and the field', () => {
@@ -177,6 +209,7 @@ describe('timegrounded probe', () => {
     const loggingAgent = join(dir, 'logging-agent.mjs')
     writeFileSync(
       loggingAgent,
+      // biome-ignore-start lint/suspicious/noTemplateCurlyInString: these lines are the agent's own JavaScript, template literals included.
       [
         "import { appendFileSync } from 'node:fs'",
         "import { createInterface } from 'node:readline'",
@@ -186,12 +219,13 @@ describe('timegrounded probe', () => {
         'for await (const line of createInterface({ input: process.stdin })) {',
         "  if (line.trim() === '') continue",
         '  const request = JSON.parse(line)',
-        "  appendFileSync(log, `${request.type}\\n`)",
+        '  appendFileSync(log, `${request.type}\\n`)',
         "  if (request.type === 'capabilities') send({ protocol: 'timegrounded.agent.v1', name: 'logging-agent', timestamped_history: false })",
         "  else send({ answer: 'No.' })",
         '}',
         '',
       ].join('\n'),
+      // biome-ignore-end lint/suspicious/noTemplateCurlyInString: the agent's JavaScript ends here.
     )
     const badDate = join(dir, 'bad-date-none.json')
     const items = JSON.parse(readFileSync(SHIPPED, 'utf8'))
@@ -203,7 +237,11 @@ describe('timegrounded probe', () => {
       const log = join(dir, 'agent-good.log')
       const run = timegrounded(['probe', '--mode', 'none', '--', process.execPath, loggingAgent, log])
       expect(run.stderr).not.toContain('not a readable date')
-      expect(readFileSync(log, 'utf8').split('\n').filter((line) => line === 'ask')).toHaveLength(12)
+      expect(
+        readFileSync(log, 'utf8')
+          .split('\n')
+          .filter((line) => line === 'ask'),
+      ).toHaveLength(12)
     })
 
     test('an unreadable question_date: exit 2, the agent never started', () => {

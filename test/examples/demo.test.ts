@@ -9,11 +9,12 @@ import { join } from 'node:path'
 import { beforeAll, expect, test } from 'vitest'
 import { createNaiveStore } from '../../examples/naive-store/src/store.js'
 import { createStore } from '../../examples/sqlite-bitemporal/src/store.js'
-import { builtinAdapter } from '../../src/adapters/baselines/index.js'
-import { openPool, type MemorySource } from '../../src/adapters/pool.js'
+import { referenceStore } from '../../src/adapters/reference/index.js'
+import { openPool } from '../../src/harness/pool.js'
+import type { MemorySource } from '../../src/adapters/source.js'
 import { formatInterval, formatRate } from '../../src/report/format.js'
 import { loadSplit } from '../../src/tivarq/dataset.js'
-import { runSplit } from '../../src/tivarq/runner.js'
+import { runSplit } from '../../src/harness/runner.js'
 import { DATASET_SEED } from '../../src/tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
 import { assertBuilt, REPO } from '../vitest/run-vitest.js'
@@ -21,8 +22,8 @@ import { assertBuilt, REPO } from '../vitest/run-vitest.js'
 const STORES: [string, MemorySource][] = [
   ['sqlite-bitemporal', () => createStore()],
   ['naive-store', () => createNaiveStore()],
-  ['builtin:latest', builtinAdapter('latest')],
-  ['builtin:oracle', builtinAdapter('oracle')],
+  ['builtin:latest', referenceStore('latest')],
+  ['builtin:oracle', referenceStore('oracle')],
 ]
 
 let demo: { status: number | null; stdout: string; stderr: string }
@@ -51,7 +52,10 @@ async function reportOf(source: MemorySource): Promise<TivarqReport> {
 function rowCells(output: string, label: string): string[] {
   const line = output.split('\n').find((text) => text.split('│')[1]?.trim() === label)
   if (line === undefined) throw new Error(`no row ${JSON.stringify(label)} in the demo output:\n${output}`)
-  return line.split('│').slice(2, -1).map((cell) => cell.trim())
+  return line
+    .split('│')
+    .slice(2, -1)
+    .map((cell) => cell.trim())
 }
 
 test('the demo exits 0 and names every store in its header', () => {
@@ -85,6 +89,9 @@ test('it prints both example stores family by family, and what was caught in the
   expect(failed.length).toBeGreaterThan(0)
   for (const family of failed) expect(caught).toMatch(new RegExp(`${family}\\s+\\d+ wrong`))
   for (const family of notAsked) expect(caught).toMatch(new RegExp(`${family}\\s+.*\\d+ not asked`))
-  const listed = caught.split('\n').map((line) => /^ {4}(\w+)\s/.exec(line)?.[1]).filter((family) => family !== undefined)
+  const listed = caught
+    .split('\n')
+    .map((line) => /^ {4}(\w+)\s/.exec(line)?.[1])
+    .filter((family) => family !== undefined)
   expect(listed.sort()).toEqual([...new Set([...failed, ...notAsked])].sort())
 })

@@ -34,11 +34,12 @@ test('the llm-memory suite and the hybrid model adapter pass every smoke probe a
   expect(result.code).toBe(0)
   expect(server.requests.every((request) => request.body.model === 'scripted-correct' && request.body.response_format?.type === 'json_object')).toBe(true)
   // Both suites' reports: every answer carried the tokens its calls used, and nothing else did.
-  const tokens = ['llm-memory', 'model-hybrid'].map((suite) => JSON.parse(readFileSync(join(EXAMPLE, '.timegrounded', suite, 'report.json'), 'utf8')).metrics.reported_tokens)
+  const tokens = ['llm-memory', 'model-hybrid'].map(
+    (suite) => JSON.parse(readFileSync(join(EXAMPLE, '.timegrounded', suite, 'report.json'), 'utf8')).metrics.reported_tokens,
+  )
   expect(tokens.map((used) => used.cases_with_usage)).toEqual([60, 60])
   expect({ prompt: tokens[0].prompt + tokens[1].prompt, completion: tokens[0].completion + tokens[1].completion }).toEqual({
     prompt: server.reported.prompt_tokens,
     completion: server.reported.completion_tokens,
   })
-
 }, 150_000)

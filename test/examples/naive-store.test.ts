@@ -8,10 +8,11 @@
  */
 import { describe, expect, test } from 'vitest'
 import { createNaiveStore } from '../../examples/naive-store/src/store.js'
-import { openPool, type MemorySource } from '../../src/adapters/pool.js'
+import { openPool } from '../../src/harness/pool.js'
+import type { MemorySource } from '../../src/adapters/source.js'
 import { loadSplit } from '../../src/tivarq/dataset.js'
 import { resolveGold, sameAnswer } from '../../src/tivarq/gold.js'
-import { runSplit } from '../../src/tivarq/runner.js'
+import { runSplit } from '../../src/harness/runner.js'
 import { DATASET_SEED, SPLITS, type Answer, type Episode, type Probe, type Split } from '../../src/tivarq/schema.js'
 import { isCorrect, scoreRows } from '../../src/tivarq/score.js'
 

@@ -8,11 +8,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { createStore, StoreInputError, type SqliteBitemporalStore } from '../../examples/sqlite-bitemporal/src/store.js'
-import { openPool, type MemorySource } from '../../src/adapters/pool.js'
+import { openPool } from '../../src/harness/pool.js'
+import type { MemorySource } from '../../src/adapters/source.js'
 import type { StoreEvent } from '../../src/adapters/types.js'
 import { loadSplit } from '../../src/tivarq/dataset.js'
 import { sameAnswer } from '../../src/tivarq/gold.js'
-import { runSplit } from '../../src/tivarq/runner.js'
+import { runSplit } from '../../src/harness/runner.js'
 import { DATASET_SEED, SPLITS, type Split } from '../../src/tivarq/schema.js'
 import { isCorrect, scoreRows } from '../../src/tivarq/score.js'
 import { replaySplit } from './replay.js'
@@ -32,7 +33,14 @@ let counter = 0
 function fact(
   value: string | null,
   effectiveAt: string,
-  extra: { op?: 'set' | 'add' | 'withdraw' | 'uncertain' | 'noop'; arrivedAt?: string; slot?: string; scope?: 'personal' | 'work'; expiresAt?: string; eventId?: string } = {},
+  extra: {
+    op?: 'set' | 'add' | 'withdraw' | 'uncertain' | 'noop'
+    arrivedAt?: string
+    slot?: string
+    scope?: 'personal' | 'work'
+    expiresAt?: string
+    eventId?: string
+  } = {},
 ): StoreEvent {
   return {
     eventId: extra.eventId ?? `e${++counter}`,

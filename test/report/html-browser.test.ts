@@ -17,7 +17,8 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { pageData, writeHtmlReport, type PageData } from '../../src/report/html/index.js'
+import type { PageData } from '../../src/report/html/index.js'
+import { pageData, writeHtmlReport } from '../../src/suite/html-report/build.js'
 import { launchChromium, SKIP_BROWSER } from '../support/chromium.js'
 import { reportInput } from '../support/html-report-input.js'
 
@@ -166,7 +167,11 @@ describe.skipIf(SKIP_BROWSER)('the HTML report in headless Chromium', () => {
   test('dark mode: follows the system preference until the toggle picks a theme; the charts follow', async () => {
     const white = 'rgb(255, 255, 255)'
     const dark = 'rgb(13, 17, 23)'
-    const axis = () => page.locator('#tg-chart-transition_success_rate svg').first().evaluate((svg) => svg.ownerDocument.defaultView!.getComputedStyle(svg).color)
+    const axis = () =>
+      page
+        .locator('#tg-chart-transition_success_rate svg')
+        .first()
+        .evaluate((svg) => svg.ownerDocument.defaultView!.getComputedStyle(svg).color)
     expect(await background()).toBe(white)
     await page.emulateMedia({ colorScheme: 'dark' })
     expect(await background()).toBe(dark)

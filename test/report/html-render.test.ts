@@ -13,7 +13,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { MemoryStore, StoreAnswer, StoreQuery } from '../../src/adapters/types.js'
-import { familyIntervals, HtmlReportError, pageData, renderHtmlReport, staleValueLeakageInterval, writeHtmlReport, type HtmlReportInput, type TivarqRunInput } from '../../src/report/html/index.js'
+import { HtmlReportError } from '../../src/report/html/index.js'
+import { pageData, renderHtmlReport, writeHtmlReport } from '../../src/suite/html-report/build.js'
+import type { HtmlReportInput, TivarqRunInput } from '../../src/suite/html-report/input.js'
+import { familyIntervals, staleValueLeakageInterval } from '../../src/suite/html-report/intervals.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
 import { DATASET_SEED, type Probe } from '../../src/tivarq/schema.js'
@@ -38,7 +41,10 @@ function inlineScript(html: string): string {
 
 function runInput(split: LoadedSplit, rows: PredictionRow[], extra: Partial<TivarqRunInput> = {}): TivarqRunInput {
   return {
-    identity: { store: 'test store', dataset: 'TIVARQ v1', datasetRevision: `sha256:${split.manifestSha256}`, split: 'smoke', track: 'structured' },
+    identity: {
+      subject: { label: 'store', value: 'test store' },
+      data: { name: 'TIVARQ v1', revision: `sha256:${split.manifestSha256}`, split: 'smoke', track: 'structured' },
+    },
     report: scoreRows(rows, { seed: DATASET_SEED }),
     rows,
     episodes: split.episodes,
@@ -125,7 +131,11 @@ describe('the figures', () => {
   test('the header names the data (with its revision), the store, the seed, the resamples and the harness version', () => {
     const data = pageData({ harnessVersion: '9.9.9', tivarq: runInput(smoke, naiveRows) })
     expect(data.identity).toEqual([
-      { label: 'data', value: `TIVARQ v1 (sha256:${smoke.manifestSha256.slice(0, 12)}…), smoke split, structured track`, title: `sha256:${smoke.manifestSha256}` },
+      {
+        label: 'data',
+        value: `TIVARQ v1 (sha256:${smoke.manifestSha256.slice(0, 12)}…), smoke split, structured track`,
+        title: `sha256:${smoke.manifestSha256}`,
+      },
       { label: 'store', value: 'test store' },
       { label: 'seed', value: String(DATASET_SEED) },
       { label: 'resamples', value: '1000' },
@@ -141,7 +151,11 @@ describe('the figures', () => {
     const [transition, leakage] = page.familyCharts
     expect(page.families).toEqual(Object.keys(report.by_family))
     expect(transition?.points.map((p) => [p.family, p.value, p.cases])).toEqual(
-      Object.entries(report.by_family).map(([family, slice]) => [family, slice.metrics.transition_success_rate.score, slice.metrics.transition_success_rate.cases]),
+      Object.entries(report.by_family).map(([family, slice]) => [
+        family,
+        slice.metrics.transition_success_rate.score,
+        slice.metrics.transition_success_rate.cases,
+      ]),
     )
     expect(leakage?.points.map((p) => p.value)).toEqual(Object.values(report.by_family).map((slice) => slice.metrics.stale_value_leakage_rate.score))
 
@@ -163,12 +177,19 @@ describe('the figures', () => {
     const options = { seed: 7, resamples: 500 }
     // Answering every question with each probe's old value leaks on every stale-risk row; the oracle's gold answers never do.
     const risky = naiveRows.filter((row) => row.old_value !== null)
-    const leaking: PredictionRow[] = risky.map((row) => ({ ...row, status: 'answered', prediction: { state: 'known', value: row.old_value }, latency_ms: 0 }) as PredictionRow)
+    const leaking: PredictionRow[] = risky.map(
+      (row) => ({ ...row, status: 'answered', prediction: { state: 'known', value: row.old_value }, latency_ms: 0 }) as PredictionRow,
+    )
     const right: PredictionRow[] = risky.map((row) => ({ ...row, status: 'answered', prediction: { ...row.expected }, latency_ms: 0 }) as PredictionRow)
     expect(scoreRows(leaking, { seed: 1 }).metrics.stale_value_leakage_rate.score).toBe(1)
     expect(staleValueLeakageInterval(leaking, options)).toMatchObject({ low: 1, high: 1, defined: 500 })
     expect(staleValueLeakageInterval(right, options)).toMatchObject({ low: 0, high: 0 })
-    expect(staleValueLeakageInterval(naiveRows.filter((row) => row.old_value === null), options)).toMatchObject({ low: null, high: null, defined: 0 })
+    expect(
+      staleValueLeakageInterval(
+        naiveRows.filter((row) => row.old_value === null),
+        options,
+      ),
+    ).toMatchObject({ low: null, high: null, defined: 0 })
     expect(staleValueLeakageInterval(naiveRows, options)).toEqual(staleValueLeakageInterval(naiveRows, options))
   })
 
@@ -183,26 +204,40 @@ describe('the figures', () => {
     expect(fromBaseline.failing.some((p) => p.kind === 'known_failure' && p.outcome === 'stale_leak')).toBe(true)
 
     const first = wrongInBoth[0]!.probe_id
-    const decided = pageData({ harnessVersion: HARNESS_VERSION, tivarq: runInput(smoke, naiveRows, { baseline, decisions: { [first]: 'known_failure' } }) }).tivarq!
+    const decided = pageData({ harnessVersion: HARNESS_VERSION, tivarq: runInput(smoke, naiveRows, { baseline, decisions: { [first]: 'known_failure' } }) })
+      .tivarq!
     expect(decided.failing.filter((p) => p.kind === 'known_failure').map((p) => p.id)).toEqual([first])
 
     // An error row is an error, whatever the baseline or the decisions say.
-    const errored: PredictionRow[] = naiveRows.map((row) => (row.probe_id === first ? { ...row, status: 'error', error: 'query: boom', prediction: undefined, latency_ms: undefined } : row)) as PredictionRow[]
-    const withError = pageData({ harnessVersion: HARNESS_VERSION, tivarq: runInput(smoke, errored, { baseline, decisions: { [first]: 'known_failure' } }) }).tivarq!
-    expect(withError.failing.find((p) => p.id === first)).toMatchObject({ kind: 'error', answer: 'error: query: boom', meaning: 'the store failed: query: boom' })
+    const errored: PredictionRow[] = naiveRows.map((row) =>
+      row.probe_id === first ? { ...row, status: 'error', error: 'query: boom', prediction: undefined, latency_ms: undefined } : row,
+    ) as PredictionRow[]
+    const withError = pageData({ harnessVersion: HARNESS_VERSION, tivarq: runInput(smoke, errored, { baseline, decisions: { [first]: 'known_failure' } }) })
+      .tivarq!
+    expect(withError.failing.find((p) => p.id === first)).toMatchObject({
+      kind: 'error',
+      answer: 'error: query: boom',
+      meaning: 'the store failed: query: boom',
+    })
     expect(withError.complete).toBe(false)
     expect(withError.status).toContain('INCOMPLETE')
   })
 
   test('the baseline beside the run: every metric it recorded, overall and per family, each move with its direction', () => {
-    const lapsing = naiveRows.map((row, i) => (i % 5 === 0 && row.status === 'answered' ? { ...row, prediction: { state: 'unknown', value: null } } : row)) as PredictionRow[]
+    const lapsing = naiveRows.map((row, i) =>
+      i % 5 === 0 && row.status === 'answered' ? { ...row, prediction: { state: 'unknown', value: null } } : row,
+    ) as PredictionRow[]
     const baseline = baselineOf(naiveRows, scoreRows(naiveRows, { seed: 1 }), 'smoke')
     const page = pageData({ harnessVersion: HARNESS_VERSION, tivarq: runInput(smoke, lapsing, { baseline }) }).tivarq!
     const comparison = page.comparison!
     expect(comparison.columns).toEqual(['all families', ...page.families])
     expect(comparison.metrics).toHaveLength(Object.keys(baseline.metrics).length)
     const overall = comparison.cells.find((cell) => cell.metric === 'Transition success' && cell.column === 'all families')!
-    expect(overall).toMatchObject({ before: baseline.metrics['transitionSuccessRate']?.value, after: scoreRows(lapsing, { seed: 1 }).metrics.transition_success_rate.score, change: 'worse' })
+    expect(overall).toMatchObject({
+      before: baseline.metrics.transitionSuccessRate?.value,
+      after: scoreRows(lapsing, { seed: 1 }).metrics.transition_success_rate.score,
+      change: 'worse',
+    })
     expect(page.cards[0]?.baseline?.change).toBe('worse')
     expect(comparison.summary).toMatch(/^Of \d+ metric values: \d+ better, [1-9]\d* worse/)
 
@@ -272,10 +307,17 @@ describe('input', () => {
 test('size: the test split with every one of its 900 probes failing stays under 1.5 MB', async () => {
   const split = await loadSplit(undefined, 'test')
   // A wrong answer everywhere, and 400 characters of the store's own words (the page keeps 160).
-  const rows = await runStore(new OneAnswerStore({ state: 'known', value: 'a value nobody stated', rawAnswer: 'I believe it is a value nobody stated. '.repeat(10) }), split)
+  const rows = await runStore(
+    new OneAnswerStore({ state: 'known', value: 'a value nobody stated', rawAnswer: 'I believe it is a value nobody stated. '.repeat(10) }),
+    split,
+  )
   const input: HtmlReportInput = {
     harnessVersion: HARNESS_VERSION,
-    tivarq: { ...runInput(split, rows), repetitions: [scoreRows(rows, { seed: 1 }), scoreRows(rows, { seed: 2 })], baseline: baselineOf(rows, scoreRows(rows, { seed: 1 }), 'test') },
+    tivarq: {
+      ...runInput(split, rows),
+      repetitions: [scoreRows(rows, { seed: 1 }), scoreRows(rows, { seed: 2 })],
+      baseline: baselineOf(rows, scoreRows(rows, { seed: 1 }), 'test'),
+    },
     timeGrounded: await timeGroundedSummary(),
   }
   const html = renderHtmlReport(input)

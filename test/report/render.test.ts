@@ -1,5 +1,8 @@
 import { describe, expect, test } from 'vitest'
-import { formatRate, renderFirstErrors, renderMarkdown, renderReport, renderSideBySide } from '../../src/report/index.js'
+import { formatRate } from '../../src/report/format.js'
+import { renderMarkdown } from '../../src/report/markdown.js'
+import { renderSideBySide } from '../../src/report/side-by-side.js'
+import { renderFirstErrors, renderReport } from '../../src/report/terminal.js'
 import { scoreRows } from '../../src/tivarq/score.js'
 import type { ErrorRow } from '../../src/tivarq/results.js'
 import { baseOf, simulatedRows } from '../tivarq/score-fixtures.js'
@@ -73,7 +76,7 @@ describe('renderFirstErrors', () => {
     const timeout = 'query: adapter `a` did not answer query within 500 ms (`--timeout-ms`); the process was killed'
     const withErrors = [
       failed(0, timeout),
-      failed(1, `abandoned: the adapter failed at probe ${rows[0]!.probe_id} and lost the episode's memory (${timeout})`),
+      { ...failed(1, `abandoned: the adapter failed at probe ${rows[0]!.probe_id} and lost the episode's memory (${timeout})`), abandoned: true as const },
       failed(2, 'query: adapter replied error: database is locked'),
       failed(3, timeout),
       ...rows.slice(4),
@@ -83,6 +86,14 @@ describe('renderFirstErrors', () => {
       `  ${rows[0]!.probe_id}: ${timeout} (and 1 more like it)`,
       `  ${rows[2]!.probe_id}: query: adapter replied error: database is locked`,
       "  1 more probe was abandoned after such a failure (the adapter lost the episode's memory)",
+    ])
+  })
+
+  test('whether a row was abandoned is read from the row, never from its message (a row read back from a file is listed)', () => {
+    const message = `abandoned: the adapter failed at probe ${rows[0]!.probe_id} and lost the episode's memory (query: timeout)`
+    expect(renderFirstErrors([failed(0, message), ...rows.slice(1)]).split('\n')).toEqual([
+      'First errors (1 error row, 1 distinct message):',
+      `  ${rows[0]!.probe_id}: ${message}`,
     ])
   })
 })

@@ -12,7 +12,11 @@ import { expect, test } from 'vitest'
 const REPO = fileURLToPath(new URL('../..', import.meta.url))
 
 test('prints the interval widths and the share of runs that tell two agents apart', () => {
-  const ran = spawnSync(process.execPath, ['scripts/timegrounded-power.js', '--replicates', '2', '--sizes', '30,60', '--corpus-seeds', '1'], { cwd: REPO, encoding: 'utf8', timeout: 120_000 })
+  const ran = spawnSync(process.execPath, ['scripts/timegrounded-power.js', '--replicates', '2', '--sizes', '30,60', '--corpus-seeds', '1'], {
+    cwd: REPO,
+    encoding: 'utf8',
+    timeout: 120_000,
+  })
   expect(ran.status, ran.stderr).toBe(0)
   expect(ran.stdout).toContain('| 12 | authored | 100.0% | 41.7% | -58.3 | [-83.3, -33.3] | 50.0 |')
   for (const size of [12, 60, 240, 600]) expect(ran.stdout).toMatch(new RegExp(`^\\| ${size} \\| generated, seed 1 \\| 100\\.0% \\|`, 'm'))

@@ -1,16 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import seedrandom from 'seedrandom'
-import {
-  bootstrapPercentileInterval,
-  mean,
-  pairedBootstrapDelta,
-  percentileIndex,
-  quantileSorted,
-  roundHalfEven,
-  sampleStddev,
-  seededRandom,
-  sortSamples,
-} from '../../src/stats/index.js'
+import { bootstrapPercentileInterval, pairedBootstrapDelta } from '../../src/stats/bootstrap.js'
+import { mean, percentileIndex, quantileSorted, roundHalfEven, sampleStddev, sortSamples } from '../../src/stats/quantile.js'
+import { seededRandom } from '../../src/stats/random.js'
 
 describe('percentile index rule min(n-1, floor((n-1)·p))', () => {
   test('reference indices', () => {
@@ -120,9 +112,7 @@ describe('bootstrapPercentileInterval', () => {
   })
 
   test('fewer than 500 resamples is refused with a stable code', () => {
-    expect(() => bootstrapPercentileInterval([1], mean, { seed: 1, resamples: 499 })).toThrow(
-      expect.objectContaining({ code: 'BOOTSTRAP_OPTION_INVALID' }),
-    )
+    expect(() => bootstrapPercentileInterval([1], mean, { seed: 1, resamples: 499 })).toThrow(expect.objectContaining({ code: 'BOOTSTRAP_OPTION_INVALID' }))
   })
 })
 

@@ -93,7 +93,11 @@ export async function startChatServer(reply: ChatResponder): Promise<ChatServer>
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
-      const request: ChatRequest = { body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequestBody, authorization: req.headers.authorization, path: req.url ?? '' }
+      const request: ChatRequest = {
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequestBody,
+        authorization: req.headers.authorization,
+        path: req.url ?? '',
+      }
       requests.push(request)
       const n = requests.length
       const answer = req.url === '/v1/chat/completions' ? reply(request, n) : { status: 404, body: 'not found' }

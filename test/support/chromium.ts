@@ -8,13 +8,22 @@ import { existsSync } from 'node:fs'
 import { chromium, type Browser } from 'playwright-core'
 
 /** The browser binary the tests drive. @default /usr/bin/chromium */
-export const CHROMIUM = process.env['TIMEGROUNDED_CHROMIUM'] ?? '/usr/bin/chromium'
+export const CHROMIUM = process.env.TIMEGROUNDED_CHROMIUM ?? '/usr/bin/chromium'
 
 /** `TIMEGROUNDED_SKIP_BROWSER=1`: skip the browser tests (say, on a machine without Chromium). */
-export const SKIP_BROWSER = process.env['TIMEGROUNDED_SKIP_BROWSER'] === '1'
+export const SKIP_BROWSER = process.env.TIMEGROUNDED_SKIP_BROWSER === '1'
 
 // No GPU, no sandbox (containers), and none of Chromium's own traffic (updates, sync, QUIC probes), so every request seen is the page's.
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 
 /** Launch headless Chromium; throws naming the install command when there is none. */
 export async function launchChromium(): Promise<Browser> {

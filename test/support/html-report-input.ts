@@ -12,19 +12,21 @@
  * - time-grounded: the ingestion-order agent, which ignores the timestamps it is
  *   given, with the reference reader as ceiling.
  */
-import { openPool, type MemorySource } from '../../src/adapters/pool.js'
+import type { MemorySource } from '../../src/adapters/source.js'
 import type { MemoryStore, StoreAnswer, StoreEvent, StoreQuery } from '../../src/adapters/types.js'
-import type { HtmlReportInput, TivarqRunInput } from '../../src/report/html/index.js'
+import { openPool } from '../../src/harness/pool.js'
+import { runSplit } from '../../src/harness/runner.js'
+import type { HtmlReportInput, TivarqRunInput } from '../../src/suite/html-report/input.js'
+import { baselineEntry, type BaselineSuite, qualityOnly } from '../../src/suite/baseline.js'
+import { outcomeOf } from '../../src/suite/records.js'
 import { seededRandom } from '../../src/stats/random.js'
 import { ingestionOrderAgent } from '../../src/timegrounded/agents.js'
-import { planTimeGroundedCases, summarizeTimeGrounded, type TimeGroundedCaseMeta } from '../../src/timegrounded/suite-support.js'
+import { planTimeGroundedCases, summarizeTimeGrounded, type TimeGroundedCaseRecord } from '../../src/timegrounded/cases.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
-import { runSplit } from '../../src/tivarq/runner.js'
+import { scoredMetricsOf } from '../../src/tivarq/metrics.js'
 import { DATASET_SEED } from '../../src/tivarq/schema.js'
 import { isCorrect, scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
-import { baselineEntry, qualityOnly, scoredMetricsOf, type BaselineSuite } from '../../src/vitest/gate.js'
-import { outcomeOf } from '../../src/vitest/meta.js'
 import { HARNESS_VERSION } from '../../src/version.js'
 import { NaiveStore } from '../../examples/naive-store/src/store.js'
 
@@ -74,7 +76,10 @@ export function baselineOf(rows: readonly PredictionRow[], report: TivarqReport,
   const scored = scoredMetricsOf(report)
   const outcomes = Object.fromEntries(rows.map((row) => [row.probe_id, outcomeOf(row, isCorrect(row))]))
   const byFamily = Object.fromEntries(Object.entries(scored.byFamily).map(([family, values]) => [family, qualityOnly(values)]))
-  return baselineEntry({ name: 'tivarq', datasetHash: 'sha256:test', split, track: 'structured', families: null }, outcomes, { metrics: qualityOnly(scored.metrics), byFamily })
+  return baselineEntry({ name: 'tivarq', datasetHash: 'sha256:test', split, track: 'structured', families: null }, outcomes, {
+    metrics: qualityOnly(scored.metrics),
+    byFamily,
+  })
 }
 
 function score(rows: readonly PredictionRow[]): TivarqReport {
@@ -88,7 +93,10 @@ export async function tivarqRunInput(split: LoadedSplit): Promise<TivarqRunInput
   const baselineRows = await runStore(() => new NaiveStore(), split)
   const rows = repetitions[0] as PredictionRow[]
   return {
-    identity: { store: 'naive store (with lapses)', dataset: 'TIVARQ v1', datasetRevision: `sha256:${split.manifestSha256}`, split: 'test', track: 'structured' },
+    identity: {
+      subject: { label: 'store', value: 'naive store (with lapses)' },
+      data: { name: 'TIVARQ v1', revision: `sha256:${split.manifestSha256}`, split: 'test', track: 'structured' },
+    },
     report: score(rows),
     rows,
     episodes: split.episodes,
@@ -101,7 +109,7 @@ export async function tivarqRunInput(split: LoadedSplit): Promise<TivarqRunInput
 /** Every case of a time-grounded suite, run in plan order, folded as the reporter folds them. */
 export async function timeGroundedSummary(): Promise<NonNullable<HtmlReportInput['timeGrounded']>> {
   const plan = await planTimeGroundedCases(ingestionOrderAgent({ clock: () => new Date('2025-06-01T00:00:00Z') }), { ceiling: true })
-  const metas: TimeGroundedCaseMeta[] = []
+  const metas: TimeGroundedCaseRecord[] = []
   for (const testCase of plan.cases) metas.push(await testCase.run())
   return summarizeTimeGrounded(metas).suites
 }
@@ -109,5 +117,10 @@ export async function timeGroundedSummary(): Promise<NonNullable<HtmlReportInput
 /** The whole input: the TIVARQ run and the time-grounded suite. */
 export async function reportInput(): Promise<HtmlReportInput> {
   const split = await loadSplit(undefined, 'test')
-  return { title: 'naive store on TIVARQ v1 test', harnessVersion: HARNESS_VERSION, tivarq: await tivarqRunInput(split), timeGrounded: await timeGroundedSummary() }
+  return {
+    title: 'naive store on TIVARQ v1 test',
+    harnessVersion: HARNESS_VERSION,
+    tivarq: await tivarqRunInput(split),
+    timeGrounded: await timeGroundedSummary(),
+  }
 }

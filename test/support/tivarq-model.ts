@@ -54,13 +54,27 @@ const NOOP = { op: 'noop', slot: null, scope: null, value: null, effective_at: n
 
 function extract(assertion: Assertion | undefined, behaviour: ModelBehaviour, wrong: boolean): Record<string, unknown> {
   if (!assertion || assertion.op === 'noop') return NOOP
-  const statement = { op: assertion.op, slot: assertion.slot, scope: assertion.scope, value: assertion.value, effective_at: assertion.effective_at, expires_at: assertion.expires_at ?? null }
+  const statement = {
+    op: assertion.op,
+    slot: assertion.slot,
+    scope: assertion.scope,
+    value: assertion.value,
+    effective_at: assertion.effective_at,
+    expires_at: assertion.expires_at ?? null,
+  }
   if (behaviour.kind === 'hedging') return { ...statement, op: 'uncertain', value: null }
   if (wrong) return { ...statement, op: 'set', value: WRONG_VALUE }
   return statement
 }
 
-function answer(turns: readonly Turn[], question: string, asOf: string, table: Map<string, Assertion | undefined>, behaviour: ModelBehaviour, wrong: boolean): Record<string, unknown> {
+function answer(
+  turns: readonly Turn[],
+  question: string,
+  asOf: string,
+  table: Map<string, Assertion | undefined>,
+  behaviour: ModelBehaviour,
+  wrong: boolean,
+): Record<string, unknown> {
   if (behaviour.kind === 'hedging') return { state: 'needs_clarification', value: null }
   const asked = QUESTION.exec(question)
   if (!asked) return { state: 'unknown', value: null }

@@ -76,7 +76,11 @@ describe('the typed channel is required outside mode none', () => {
 
   // Mode none delivers no timestamps, yet a date nobody can read is still a broken dataset.
   test.each([
-    ['haystack_dates[1]', (entry: LongMemEvalEntry) => ({ ...entry, haystack_dates: [entry.haystack_dates[0]!, 'sometime in spring', ...entry.haystack_dates.slice(2)] }), 'sometime in spring'],
+    [
+      'haystack_dates[1]',
+      (entry: LongMemEvalEntry) => ({ ...entry, haystack_dates: [entry.haystack_dates[0]!, 'sometime in spring', ...entry.haystack_dates.slice(2)] }),
+      'sometime in spring',
+    ],
     ['question_date', (entry: LongMemEvalEntry) => ({ ...entry, question_date: '2024/02/30 (Fri) 09:00' }), '2024/02/30 (Fri) 09:00'],
   ])('mode none with an unreadable %s fails before the agent is called, naming question and date', async (field, breakEntry, written) => {
     const calls: string[] = []

@@ -47,7 +47,8 @@ describe.each([
 
   test('holds its size, the three types balanced, each question with a machine-checkable gold', () => {
     expect(items).toHaveLength(size)
-    for (const type of ['temporal-as-of', 'temporal-current', 'prospective-memory']) expect(items.filter((e) => e.question_type === type)).toHaveLength(size / 3)
+    for (const type of ['temporal-as-of', 'temporal-current', 'prospective-memory'])
+      expect(items.filter((e) => e.question_type === type)).toHaveLength(size / 3)
     expect(items.every((e) => e.machine_gold !== undefined)).toBe(true)
   })
 
@@ -55,7 +56,13 @@ describe.each([
     for (const entry of items) {
       const gold = entry.machine_gold!
       const short =
-        gold.kind === 'yes_no' ? (gold.value ? 'Yes' : 'No') : gold.kind === 'count' ? `${gold.value} ${Math.abs(gold.value) === 1 ? 'day' : 'days'}` : gold.value
+        gold.kind === 'yes_no'
+          ? gold.value
+            ? 'Yes'
+            : 'No'
+          : gold.kind === 'count'
+            ? `${gold.value} ${Math.abs(gold.value) === 1 ? 'day' : 'days'}`
+            : gold.value
       expect(entry.answer, entry.question_id).toBe(short)
       // The explanation opens with the answer and goes on to the session-derived days.
       expect(entry.answer_explanation?.startsWith(short), entry.question_id).toBe(true)
@@ -121,7 +128,9 @@ describe('the rule checker catches what it should', () => {
     const items = clone(shipped.items)
     items[0]!.haystack_dates = [items[0]!.haystack_dates[1]!, items[0]!.haystack_dates[0]!, items[0]!.haystack_dates[2]!]
     items[1]!.question_date = '2024/01/01 (Mon) 00:00'
-    const rules = checkCorpus(items).filter((issue) => issue.rule === 'chronology').map((issue) => issue.questionId)
+    const rules = checkCorpus(items)
+      .filter((issue) => issue.rule === 'chronology')
+      .map((issue) => issue.questionId)
     expect(rules).toContain('tg-asof-01')
     expect(rules).toContain('tg-asof-02')
   })
@@ -177,7 +186,15 @@ describe('generateCorpus', () => {
 
   test('any size works, types in turn: 7 questions are 3/2/2', () => {
     const seven = generateCorpus({ size: 7, seed: 3 })
-    expect(seven.items.map((e) => e.question_type)).toEqual(['temporal-as-of', 'temporal-current', 'prospective-memory', 'temporal-as-of', 'temporal-current', 'prospective-memory', 'temporal-as-of'])
+    expect(seven.items.map((e) => e.question_type)).toEqual([
+      'temporal-as-of',
+      'temporal-current',
+      'prospective-memory',
+      'temporal-as-of',
+      'temporal-current',
+      'prospective-memory',
+      'temporal-as-of',
+    ])
     expect(checkCorpus(seven.items, seven.readings, { size: 7 })).toEqual([])
     expect(checkCorpus(seven.items, seven.readings, { size: 9 }).map((issue) => issue.rule)).toContain('types')
   })
@@ -187,7 +204,10 @@ describe('generateCorpus', () => {
     expect([...kinds].sort()).toEqual(['compare', 'date', 'days', 'entity-switch'])
     const turns = generated600.items.flatMap((e) => e.haystack_sessions.flat().map((turn) => turn.content))
     for (const phrase of ['from today', 'from tomorrow', 'of next month', 'this coming', 'days ago', 'weeks', ', a ']) {
-      expect(turns.some((turn) => turn.includes(phrase)), phrase).toBe(true)
+      expect(
+        turns.some((turn) => turn.includes(phrase)),
+        phrase,
+      ).toBe(true)
     }
     const answers = new Set(generated600.items.filter((e) => e.machine_gold?.kind === 'yes_no').map((e) => e.answer))
     expect([...answers].sort()).toEqual(['No', 'Yes'])

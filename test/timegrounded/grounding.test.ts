@@ -45,7 +45,9 @@ describe('text rendering per mode', () => {
 
   test('timestamps-only removes every date the harness wrote, and keeps the order', () => {
     const history = renderHistoryText(entry, 'timestamps-only')
-    expect(history).toBe('Session 1:\nuser: I planted tomatoes.\nassistant: Great.\n\nSession 2:\nuser: My lease started 2021 and ends 12/31/2024.\nassistant: Noted.')
+    expect(history).toBe(
+      'Session 1:\nuser: I planted tomatoes.\nassistant: Great.\n\nSession 2:\nuser: My lease started 2021 and ends 12/31/2024.\nassistant: Noted.',
+    )
     expect(history).not.toContain('2023')
     expect(renderQuestionText(entry, 'timestamps-only')).toBe('Question: What did I plant first?')
   })
@@ -87,15 +89,28 @@ describe('grounding record', () => {
 
   test('none: nothing timestamped, no instants, scaffolding kept', () => {
     const record = groundingRecord(dataset, 'none')
-    expect(record).toMatchObject({ sessions_timestamped: 0, turns_timestamped: 0, earliest: null, latest: null, scaffolding_removed: false, sessions_with_date_like_content: 1 })
+    expect(record).toMatchObject({
+      sessions_timestamped: 0,
+      turns_timestamped: 0,
+      earliest: null,
+      latest: null,
+      scaffolding_removed: false,
+      sessions_with_date_like_content: 1,
+    })
   })
 
   test.each(GROUNDING_MODES)('%s reads every date, so a bad one throws while tallying and is not counted', (mode) => {
     const tally = new GroundingTally(mode)
-    expect(() => tally.add({ ...entry, haystack_dates: ['2023/05/20 (Sat) 02:21', 'yesterday-ish'] })).toThrow(/question "q1": haystack_dates\[1\] "yesterday-ish"/)
-    expect(() => tally.add({ ...entry, question_date: '2023/06/01 (Fri) 08:00' })).toThrow(/question "q1": question_date "2023\/06\/01 \(Fri\) 08:00" is not a readable date \(the day is a Thu, not a Fri\)/)
+    expect(() => tally.add({ ...entry, haystack_dates: ['2023/05/20 (Sat) 02:21', 'yesterday-ish'] })).toThrow(
+      /question "q1": haystack_dates\[1\] "yesterday-ish"/,
+    )
+    expect(() => tally.add({ ...entry, question_date: '2023/06/01 (Fri) 08:00' })).toThrow(
+      /question "q1": question_date "2023\/06\/01 \(Fri\) 08:00" is not a readable date \(the day is a Thu, not a Fri\)/,
+    )
     expect(tally.record(dataset).questions).toBe(0)
-    expect(() => assertReadableDates([entry, { ...entry, question_id: 'q2', haystack_dates: ['2023/13/01', entry.haystack_dates[1]!] }])).toThrow(/question "q2": haystack_dates\[0\] "2023\/13\/01"/)
+    expect(() => assertReadableDates([entry, { ...entry, question_id: 'q2', haystack_dates: ['2023/13/01', entry.haystack_dates[1]!] }])).toThrow(
+      /question "q2": haystack_dates\[0\] "2023\/13\/01"/,
+    )
   })
 
   test.each([

@@ -26,7 +26,11 @@ async function closedPort(): Promise<number> {
   return port
 }
 
-const failure = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => null, (error: unknown) => error)
+const failure = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => null,
+    (error: unknown) => error,
+  )
 
 describe('LLM judge and an unreachable endpoint', () => {
   let server: ChatServer | null = null
@@ -51,7 +55,9 @@ describe('LLM judge and an unreachable endpoint', () => {
       const error = await failure(judge.grade(entry, 'x'))
       expect(error).toBeInstanceOf(JudgeUnreachableError)
       expect(error).toMatchObject({ code: 'JUDGE_UNREACHABLE', url: `${baseUrl}/chat/completions` })
-      expect((error as Error).message).toContain(`judge endpoint ${baseUrl}/chat/completions is unreachable (2 judgments in a row got no reply; last: network error: connect ECONNREFUSED`)
+      expect((error as Error).message).toContain(
+        `judge endpoint ${baseUrl}/chat/completions is unreachable (2 judgments in a row got no reply; last: network error: connect ECONNREFUSED`,
+      )
       expect((error as Error).message).toContain('Is the model server running? Check `--judge-base-url`')
     }
   })
@@ -61,7 +67,10 @@ describe('LLM judge and an unreachable endpoint', () => {
     const result = await runGrounded(honestAgent(), corpus, { mode: 'timestamps-only', judge: llmJudge({ baseUrl, model: 'm', backoffMs: 10 }) })
     expect(result.judge_errors).toBe(12)
     const errors = result.rows.map((row) => (row.status === 'judge-error' ? row.error : row.status))
-    expect(errors.slice(0, 2)).toEqual([expect.stringMatching(/failed after 2 attempts: network error: connect ECONNREFUSED/), expect.stringMatching(/ECONNREFUSED/)])
+    expect(errors.slice(0, 2)).toEqual([
+      expect.stringMatching(/failed after 2 attempts: network error: connect ECONNREFUSED/),
+      expect.stringMatching(/ECONNREFUSED/),
+    ])
     for (const error of errors.slice(2)) expect(error).toMatch(/^judge endpoint .* is unreachable .* Check `baseUrl`/)
   })
 

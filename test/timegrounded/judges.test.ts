@@ -92,7 +92,12 @@ describe('LLM judge against a real HTTP server on 127.0.0.1', () => {
 
   test('a 400 is not retried and names the endpoint', async () => {
     server = await startChatServer(() => ({ status: 400, body: 'bad model' }))
-    const error = await llmJudge({ baseUrl: server.baseUrl, model: 'm', backoffMs: 10 }).grade(byId('tg-asof-01'), 'x').then(() => null, (e: unknown) => e)
+    const error = await llmJudge({ baseUrl: server.baseUrl, model: 'm', backoffMs: 10 })
+      .grade(byId('tg-asof-01'), 'x')
+      .then(
+        () => null,
+        (e: unknown) => e,
+      )
     expect(error).toBeInstanceOf(ChatEndpointError)
     expect((error as ChatEndpointError).message).toContain(`${server.baseUrl}/chat/completions failed after 1 attempt: HTTP 400`)
     expect(server.requests).toHaveLength(1)
@@ -101,7 +106,10 @@ describe('LLM judge against a real HTTP server on 127.0.0.1', () => {
   test('a server that never answers times out on every attempt, then fails', async () => {
     server = await startChatServer(() => 'hang')
     const judge = llmJudge({ baseUrl: server.baseUrl, model: 'm', timeoutMs: 150, retries: 1, backoffMs: 10 })
-    const error = await judge.grade(byId('tg-asof-01'), 'x').then(() => null, (e: unknown) => e)
+    const error = await judge.grade(byId('tg-asof-01'), 'x').then(
+      () => null,
+      (e: unknown) => e,
+    )
     expect(error).toBeInstanceOf(ChatEndpointError)
     expect((error as ChatEndpointError).attempts).toBe(2)
     expect((error as ChatEndpointError).message).toContain('no reply within 150 ms')

@@ -5,13 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import {
-  LongMemEvalDatasetError,
-  loadLongMemEval,
-  normalisedTextSha256,
-  readLongMemEval,
-  type LongMemEvalEntry,
-} from '../../src/timegrounded/longmemeval.js'
+import { LongMemEvalDatasetError, loadLongMemEval, normalisedTextSha256, readLongMemEval, type LongMemEvalEntry } from '../../src/timegrounded/longmemeval.js'
 
 let dir: string
 beforeAll(async () => {
@@ -31,8 +25,14 @@ function entry(id: string, overrides: Record<string, unknown> = {}): Record<stri
     haystack_session_ids: ['s1', 's2'],
     haystack_dates: ['2023/05/20 (Sat) 02:21', '2023/05/25 (Thu) 09:00'],
     haystack_sessions: [
-      [{ role: 'user', content: 'I went hiking.', has_answer: true }, { role: 'assistant', content: 'Nice.' }],
-      [{ role: 'user', content: 'Back from the coast.' }, { role: 'assistant', content: 'Welcome back.' }],
+      [
+        { role: 'user', content: 'I went hiking.', has_answer: true },
+        { role: 'assistant', content: 'Nice.' },
+      ],
+      [
+        { role: 'user', content: 'Back from the coast.' },
+        { role: 'assistant', content: 'Welcome back.' },
+      ],
     ],
     answer_session_ids: ['s1'],
     ...overrides,
@@ -76,7 +76,10 @@ describe('LongMemEval loader', () => {
         seen.push(e.question_id)
         if (e.question_id === 'q2') throw stop
       },
-    }).then(() => null, (e: unknown) => e)
+    }).then(
+      () => null,
+      (e: unknown) => e,
+    )
     expect(error).toBe(stop)
     expect(seen).toEqual(['q1', 'q2'])
   })
@@ -149,8 +152,14 @@ describe('LongMemEval loader', () => {
     for (let i = 0; i < count; i++) {
       const big = entry(`q${i}`, {
         haystack_sessions: [
-          [{ role: 'user', content: filler }, { role: 'assistant', content: filler }],
-          [{ role: 'user', content: `${filler} ${i}` }, { role: 'assistant', content: 'Noted.' }],
+          [
+            { role: 'user', content: filler },
+            { role: 'assistant', content: filler },
+          ],
+          [
+            { role: 'user', content: `${filler} ${i}` },
+            { role: 'assistant', content: 'Noted.' },
+          ],
         ],
       })
       if (!out.write(`${JSON.stringify(big)}${i + 1 < count ? ',' : ''}\n`)) await once(out, 'drain')
@@ -177,7 +186,9 @@ describe('LongMemEval loader', () => {
     // Streaming: the first entry was validated with only a sliver of the file read.
     expect(firstSeenAt).toBeGreaterThan(0)
     expect(firstSeenAt).toBeLessThan(size / 10)
-    const reference = createHash('sha256').update(await readFile(file)).digest('hex')
+    const reference = createHash('sha256')
+      .update(await readFile(file))
+      .digest('hex')
     expect(summary.datasetSha256).toBe(reference)
   })
 })

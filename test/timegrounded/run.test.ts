@@ -41,7 +41,13 @@ describe('probe versus control', () => {
 
   test('the ceiling is the reference reader under timestamps-only, writing instants into its prompt', async () => {
     const prompts: string[] = []
-    const result = await runCeiling(corpus, { judge, answerer: (prompt) => (prompts.push(prompt), scriptedPromptAnswerer(prompt)) })
+    const result = await runCeiling(corpus, {
+      judge,
+      answerer: (prompt) => {
+        prompts.push(prompt)
+        return scriptedPromptAnswerer(prompt)
+      },
+    })
     expect(result.mode).toBe('timestamps-only')
     expect(result.agent).toBe('reference-reader')
     expect(result.correct).toBe(12)
@@ -156,7 +162,10 @@ describe('command agents (timegrounded.agent.v1)', () => {
   })
 
   test('a process that dies or writes a stray line costs one question, not the run', async () => {
-    const agent = await startCommandAgent([process.execPath, script], { env: { TG_AGENT_CRASH_ON: 'tg-asof-02', TG_AGENT_GARBAGE_ON: 'tg-current-01' }, timeoutMs: 5000 })
+    const agent = await startCommandAgent([process.execPath, script], {
+      env: { TG_AGENT_CRASH_ON: 'tg-asof-02', TG_AGENT_GARBAGE_ON: 'tg-current-01' },
+      timeoutMs: 5000,
+    })
     try {
       const result = await runGrounded(agent, corpus, { mode: 'timestamps-only', judge })
       const statuses = result.rows.map((row) => `${row.question_id}:${row.status}`)
@@ -190,7 +199,9 @@ describe('command agents (timegrounded.agent.v1)', () => {
     const agent = await startCommandAgent([process.execPath, script], { env: { TG_AGENT_TYPED: '0' } })
     try {
       expect('injectTimestampedHistory' in agent).toBe(false)
-      await expect(runGrounded(agent, corpus, { mode: 'timestamps-only', judge })).rejects.toThrow(/agent "fixture-agent" does not implement `injectTimestampedHistory/)
+      await expect(runGrounded(agent, corpus, { mode: 'timestamps-only', judge })).rejects.toThrow(
+        /agent "fixture-agent" does not implement `injectTimestampedHistory/,
+      )
     } finally {
       await agent.close()
     }
@@ -200,7 +211,12 @@ describe('command agents (timegrounded.agent.v1)', () => {
 describe('reference reader in mode none', () => {
   test('passes the dated text to its answerer unchanged', async () => {
     const prompts: string[] = []
-    const reader = referenceReader({ answerer: (prompt) => (prompts.push(prompt), 'No.') })
+    const reader = referenceReader({
+      answerer: (prompt) => {
+        prompts.push(prompt)
+        return 'No.'
+      },
+    })
     await runGrounded(reader, corpus, { mode: 'none', judge })
     expect(prompts[0]).toMatch(/^Session Date: 2024\/01\/06 \(Sat\) 10:12\n/)
     expect(prompts[0]).toContain('Current Date: 2024/03/25 (Mon) 18:30\nQuestion: Which gym was I a member of five weeks ago?')
@@ -265,7 +281,14 @@ describe('the verdict says only what the numbers show', () => {
 
   test('the cut-off against a perfect ceiling on 12 questions: 9 right is within reach, 8 is not (the interval of control − ceiling)', () => {
     const rows = (correct: number): QuestionRow[] =>
-      Array.from({ length: 12 }, (_, i) => ({ question_id: `q${i}`, question_type: 't', status: 'judged', response: '', correct: i < correct, judge_detail: '' }))
+      Array.from({ length: 12 }, (_, i) => ({
+        question_id: `q${i}`,
+        question_type: 't',
+        status: 'judged',
+        response: '',
+        correct: i < correct,
+        judge_detail: '',
+      }))
     const verdictFor = (correct: number) => {
       const control = rows(correct)
       return timeGroundedVerdict({ control, probe: control, ceiling: null, delta: pairedDelta(control, control) })

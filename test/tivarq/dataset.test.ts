@@ -5,7 +5,8 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
-import { DatasetError, TimegroundedError } from '../../src/errors.js'
+import { TimegroundedError } from '../../src/errors.js'
+import { DatasetError } from '../../src/tivarq/dataset.js'
 import { bundledDatasetDir, loadDataset, loadSplit, sha256File } from '../../src/tivarq/dataset.js'
 import type { Split } from '../../src/tivarq/schema.js'
 import { cleanupCopies, copyFixtures, editRow, readText, rehash } from './fixture-copy.js'
@@ -13,9 +14,24 @@ import { cleanupCopies, copyFixtures, editRow, readText, rehash } from './fixtur
 afterAll(cleanupCopies)
 
 const EXPECTED: Record<Split, { episodes: number; probes: number; episodesHash: string; probesHash: string }> = {
-  smoke: { episodes: 12, probes: 60, episodesHash: '1904f6db1eaafb34e73568da88cea077696919a395221ecd57e2c07f32149b3c', probesHash: '20ea59a82f8fc96fc8da70361c73e3e3dc59c25ce872fed401d18d1d7ca65159' },
-  dev: { episodes: 48, probes: 240, episodesHash: 'd743eda91367d2c2240d34e7f244366d316ecf503696863c9052306acbabce47', probesHash: 'acd5ce41d6f6859c4f352777e3c29196ff9ed2222e4073ac546b2212173de0c8' },
-  test: { episodes: 180, probes: 900, episodesHash: '4e516c4fe66571e8d574452a91827e5c560f4bbca7e8ae73f99c5460cc0316d0', probesHash: 'f8f8944a12bbd3e53d4ef11558536f28c09a3621c55741cf98723274edd87055' },
+  smoke: {
+    episodes: 12,
+    probes: 60,
+    episodesHash: '1904f6db1eaafb34e73568da88cea077696919a395221ecd57e2c07f32149b3c',
+    probesHash: '20ea59a82f8fc96fc8da70361c73e3e3dc59c25ce872fed401d18d1d7ca65159',
+  },
+  dev: {
+    episodes: 48,
+    probes: 240,
+    episodesHash: 'd743eda91367d2c2240d34e7f244366d316ecf503696863c9052306acbabce47',
+    probesHash: 'acd5ce41d6f6859c4f352777e3c29196ff9ed2222e4073ac546b2212173de0c8',
+  },
+  test: {
+    episodes: 180,
+    probes: 900,
+    episodesHash: '4e516c4fe66571e8d574452a91827e5c560f4bbca7e8ae73f99c5460cc0316d0',
+    probesHash: 'f8f8944a12bbd3e53d4ef11558536f28c09a3621c55741cf98723274edd87055',
+  },
 }
 
 describe('loadSplit', () => {

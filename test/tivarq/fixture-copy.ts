@@ -46,7 +46,9 @@ export function editRow(dir: string, file: string, line: number, edit: (row: any
 export function rehash(dir: string): void {
   const manifest = JSON.parse(readText(dir, 'manifest.json'))
   for (const name of Object.keys(manifest.files)) {
-    manifest.files[name] = createHash('sha256').update(readFileSync(join(dir, name))).digest('hex')
+    manifest.files[name] = createHash('sha256')
+      .update(readFileSync(join(dir, name)))
+      .digest('hex')
   }
   writeText(dir, 'manifest.json', `${JSON.stringify(manifest, null, 2)}\n`)
 }

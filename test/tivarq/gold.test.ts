@@ -62,12 +62,19 @@ function insertAt<T>(list: readonly T[], index: number, item: T): T[] {
 describe('invariants of the gold resolver', () => {
   test('a replayed event id never changes an answer, whatever the replay says', () => {
     fc.assert(
-      fc.property(eventsArb.filter((events) => events.length > 0), fc.nat(), fc.nat(), fc.option(assertionArb, { nil: undefined }), queryArb, (events, pick, offset, replayed, query) => {
-        const original = events[pick % events.length]!
-        const position = events.indexOf(original) + 1 + offset // anywhere after the original
-        const replay: GoldEvent = replayed === undefined ? { event_id: original.event_id } : { event_id: original.event_id, assertion: replayed }
-        expect(resolveGold(insertAt(events, position, replay), query)).toEqual(resolveGold(events, query))
-      }),
+      fc.property(
+        eventsArb.filter((events) => events.length > 0),
+        fc.nat(),
+        fc.nat(),
+        fc.option(assertionArb, { nil: undefined }),
+        queryArb,
+        (events, pick, offset, replayed, query) => {
+          const original = events[pick % events.length]!
+          const position = events.indexOf(original) + 1 + offset // anywhere after the original
+          const replay: GoldEvent = replayed === undefined ? { event_id: original.event_id } : { event_id: original.event_id, assertion: replayed }
+          expect(resolveGold(insertAt(events, position, replay), query)).toEqual(resolveGold(events, query))
+        },
+      ),
     )
   })
 
@@ -87,29 +94,43 @@ describe('invariants of the gold resolver', () => {
 
   test('expiry never resurrects an earlier value', () => {
     fc.assert(
-      fc.property(eventsArb, valueArb, fc.integer({ min: 1, max: 5 }), fc.integer({ min: 0, max: 8 }), fc.constantFrom('set', 'add'), slotArb, scopeArb, (events, value, lifetime, askAfter, op, slot, scope) => {
-        // The last assertion in valid time for this slot and scope, expiring after `lifetime` days.
-        const effective = DAYS + 1
-        const expires = effective + lifetime
-        const last: GoldEvent = { event_id: 'last', assertion: { op, slot, scope, value, effective_at: day(effective), expires_at: day(expires) } }
-        const asOf = day(effective + askAfter)
-        const answer = resolveGold([...events, last], { slot, scope, asOf })
-        if (effective + askAfter >= expires) expect(answer).toEqual({ state: 'expired', value: null })
-        else {
-          expect(answer.state).toBe('known')
-          expect(Array.isArray(answer.value) ? answer.value.includes(value) : answer.value === value).toBe(true)
-        }
-      }),
+      fc.property(
+        eventsArb,
+        valueArb,
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.constantFrom('set', 'add'),
+        slotArb,
+        scopeArb,
+        (events, value, lifetime, askAfter, op, slot, scope) => {
+          // The last assertion in valid time for this slot and scope, expiring after `lifetime` days.
+          const effective = DAYS + 1
+          const expires = effective + lifetime
+          const last: GoldEvent = { event_id: 'last', assertion: { op, slot, scope, value, effective_at: day(effective), expires_at: day(expires) } }
+          const asOf = day(effective + askAfter)
+          const answer = resolveGold([...events, last], { slot, scope, asOf })
+          if (effective + askAfter >= expires) expect(answer).toEqual({ state: 'expired', value: null })
+          else {
+            expect(answer.state).toBe('known')
+            expect(Array.isArray(answer.value) ? answer.value.includes(value) : answer.value === value).toBe(true)
+          }
+        },
+      ),
     )
   })
 
   test('list order never matters: canonical lists and answers ignore the order of values', () => {
     fc.assert(
-      fc.property(fc.array(valueArb, { maxLength: 8 }).chain((values) => fc.tuple(fc.constant(values), fc.shuffledSubarray(values, { minLength: values.length, maxLength: values.length }))), ([values, shuffled]) => {
-        expect(canonical(shuffled)).toEqual(canonical(values))
-        expect(sameValue(values, shuffled)).toBe(true)
-        expect(sameAnswer({ state: 'known', value: values }, { state: 'known', value: shuffled })).toBe(true)
-      }),
+      fc.property(
+        fc
+          .array(valueArb, { maxLength: 8 })
+          .chain((values) => fc.tuple(fc.constant(values), fc.shuffledSubarray(values, { minLength: values.length, maxLength: values.length }))),
+        ([values, shuffled]) => {
+          expect(canonical(shuffled)).toEqual(canonical(values))
+          expect(sameValue(values, shuffled)).toBe(true)
+          expect(sameAnswer({ state: 'known', value: values }, { state: 'known', value: shuffled })).toBe(true)
+        },
+      ),
     )
   })
 
@@ -118,10 +139,12 @@ describe('invariants of the gold resolver', () => {
       .uniqueArray(dayArb, { minLength: 1, maxLength: 8 })
       .chain((days) => fc.tuple(fc.array(valueArb, { minLength: days.length, maxLength: days.length }), fc.constant(days)))
       .map(([values, days]) =>
-        days.map((effective, i): GoldEvent => ({
-          event_id: `add-${i}`,
-          assertion: { op: 'add', slot: 'tags', scope: 'work', value: values[i]!, effective_at: day(effective) },
-        })),
+        days.map(
+          (effective, i): GoldEvent => ({
+            event_id: `add-${i}`,
+            assertion: { op: 'add', slot: 'tags', scope: 'work', value: values[i]!, effective_at: day(effective) },
+          }),
+        ),
       )
     fc.assert(
       fc.property(
@@ -244,7 +267,8 @@ test('the resolver reproduces all 1,200 published expectations', () => {
       const episode = episodes.get(probe.episode_id)!
       const gold = resolveGold(episode.events.slice(0, probe.after_event_index), { slot: probe.slot, scope: probe.scope, asOf: probe.as_of })
       // Equal as data, not only as canonical answers: published lists are already canonical.
-      if (JSON.stringify(gold) !== JSON.stringify(probe.expected)) mismatches.push(`${probe.probe_id}: ${JSON.stringify(gold)} vs ${JSON.stringify(probe.expected)}`)
+      if (JSON.stringify(gold) !== JSON.stringify(probe.expected))
+        mismatches.push(`${probe.probe_id}: ${JSON.stringify(gold)} vs ${JSON.stringify(probe.expected)}`)
       checked++
     }
   }

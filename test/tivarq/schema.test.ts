@@ -7,15 +7,7 @@
 import { readFileSync } from 'node:fs'
 import { expectTypeOf, describe, expect, test } from 'vitest'
 import { z } from 'zod'
-import {
-  answerSchema,
-  episodeSchema,
-  jsonSchemas,
-  probeSchema,
-  type Answer,
-  type Episode,
-  type Probe,
-} from '../../src/tivarq/schema.js'
+import { answerSchema, episodeSchema, jsonSchemas, probeSchema, type Answer, type Episode, type Probe } from '../../src/tivarq/schema.js'
 import { FIXTURES_DIR } from './fixture-copy.js'
 
 function readRows(file: string): unknown[] {
@@ -83,17 +75,24 @@ describe.each(Object.entries(validators))('%s', (_, validator) => {
 test('the JSON Schemas are draft 2020-12 documents with titles, closed objects and the five states', () => {
   expect(Object.keys(jsonSchemas).sort()).toEqual(['answer', 'assertion', 'episode', 'event', 'manifest', 'probe'])
   for (const schema of Object.values(jsonSchemas)) {
-    expect(schema['$schema']).toBe('https://json-schema.org/draft/2020-12/schema')
-    expect(typeof schema['title']).toBe('string')
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema')
+    expect(typeof schema.title).toBe('string')
   }
-  expect(jsonSchemas.episode['additionalProperties']).toBe(false)
+  expect(jsonSchemas.episode.additionalProperties).toBe(false)
   expect(JSON.stringify(jsonSchemas.answer)).toContain('"needs_clarification"')
   expect(JSON.stringify(jsonSchemas.assertion)).toContain('"withdraw"')
 })
 
 test('the inferred types match the rows', () => {
   expectTypeOf<Episode['events'][number]['assertion']>().toEqualTypeOf<
-    | { op: 'set' | 'add' | 'withdraw' | 'uncertain' | 'noop'; slot: string; scope: 'personal' | 'work'; value: string | null; effective_at: string; expires_at?: string | undefined }
+    | {
+        op: 'set' | 'add' | 'withdraw' | 'uncertain' | 'noop'
+        slot: string
+        scope: 'personal' | 'work'
+        value: string | null
+        effective_at: string
+        expires_at?: string | undefined
+      }
     | undefined
   >()
   expectTypeOf<Probe['after_event_index']>().toEqualTypeOf<number>()

@@ -1,6 +1,6 @@
 /**
  * Test helpers for the scorer: read the bundled fixtures and build prediction
- * rows by simulating the spec's reference baselines (section 6) directly, so
+ * rows by simulating the spec's reference stores (upstream's baselines, section 6) directly, so
  * the scorer is checked independently of the runner.
  */
 import { readFileSync } from 'node:fs'

@@ -1,13 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import seedrandom from 'seedrandom'
-import {
-  classifyRow,
-  computeMetrics,
-  episodeTallies,
-  scoreRows,
-  transitionOutcomes,
-  transitionSuccessInterval,
-} from '../../src/tivarq/score.js'
+import { classifyRow, computeMetrics, episodeTallies, scoreRows, transitionOutcomes, transitionSuccessInterval } from '../../src/tivarq/score.js'
 import type { PredictionRow, Prediction } from '../../src/tivarq/results.js'
 import type { Answer } from '../../src/tivarq/schema.js'
 import { simulatedRows } from './score-fixtures.js'
@@ -70,14 +63,54 @@ const none = (state: 'unknown' | 'withdrawn' | 'needs_clarification' | 'expired'
 function handRows(): PredictionRow[] {
   counter = 0
   return [
-    row({ ep: 'replacement-00', fam: 'replacement', phase: 'pre', exp: known('email'), ms: 5, reported: { usage: { prompt_tokens: 10, completion_tokens: 2 }, cost_usd: 0.000001 } }),
-    row({ ep: 'replacement-00', fam: 'replacement', role: 'control', phase: 'post', exp: known('English'), ms: 1, reported: { usage: { prompt_tokens: 5 }, cost_usd: 0.0000025 } }),
-    row({ ep: 'replacement-00', fam: 'replacement', phase: 'post', exp: known('chat'), old: 'email', pred: known('email'), ms: 9, extra: { update_lag_ms: 150.5, update_lag_polls: 3, update_lag_censored: false } }),
+    row({
+      ep: 'replacement-00',
+      fam: 'replacement',
+      phase: 'pre',
+      exp: known('email'),
+      ms: 5,
+      reported: { usage: { prompt_tokens: 10, completion_tokens: 2 }, cost_usd: 0.000001 },
+    }),
+    row({
+      ep: 'replacement-00',
+      fam: 'replacement',
+      role: 'control',
+      phase: 'post',
+      exp: known('English'),
+      ms: 1,
+      reported: { usage: { prompt_tokens: 5 }, cost_usd: 0.0000025 },
+    }),
+    row({
+      ep: 'replacement-00',
+      fam: 'replacement',
+      phase: 'post',
+      exp: known('chat'),
+      old: 'email',
+      pred: known('email'),
+      ms: 9,
+      extra: { update_lag_ms: 150.5, update_lag_polls: 3, update_lag_censored: false },
+    }),
     row({ ep: 'withdrawal-00', fam: 'withdrawal', phase: 'pre', exp: known('jazz'), ms: 3 }),
-    row({ ep: 'withdrawal-00', fam: 'withdrawal', phase: 'post', exp: none('withdrawn'), old: 'jazz', ms: 7, extra: { update_lag_ms: 7, update_lag_polls: 0, update_lag_censored: false } }),
+    row({
+      ep: 'withdrawal-00',
+      fam: 'withdrawal',
+      phase: 'post',
+      exp: none('withdrawn'),
+      old: 'jazz',
+      ms: 7,
+      extra: { update_lag_ms: 7, update_lag_polls: 0, update_lag_censored: false },
+    }),
     row({ ep: 'withdrawal-00', fam: 'withdrawal', role: 'control', phase: 'post', exp: known('dark'), pred: known('light'), ms: 2 }),
     row({ ep: 'ambiguity-00', fam: 'ambiguity', phase: 'pre', exp: known('A'), ms: 8 }),
-    row({ ep: 'ambiguity-00', fam: 'ambiguity', phase: 'post', exp: none('needs_clarification'), old: 'A', ms: 4, extra: { update_lag_ms: 120, update_lag_polls: 2, update_lag_censored: true } }),
+    row({
+      ep: 'ambiguity-00',
+      fam: 'ambiguity',
+      phase: 'post',
+      exp: none('needs_clarification'),
+      old: 'A',
+      ms: 4,
+      extra: { update_lag_ms: 120, update_lag_polls: 2, update_lag_censored: true },
+    }),
     row({ ep: 'ambiguity-00', fam: 'ambiguity', role: 'scope_control', phase: 'check', exp: known('X'), ms: 6 }),
     row({ ep: 'ambiguity-00', fam: 'ambiguity', phase: 'check', cap: 'history', exp: known('A'), ms: 10 }),
     row({ ep: 'ambiguity-00', fam: 'ambiguity', phase: 'check', cap: 'clock', exp: known('A'), pred: 'unsupported' }),
@@ -133,8 +166,20 @@ describe('scoreRows on hand-built rows', () => {
 
   test('classifyRow names stale leaks apart from other wrong answers', () => {
     expect(handRows().map(classifyRow)).toEqual([
-      'correct', 'correct', 'stale_leak', 'correct', 'correct', 'wrong', 'correct',
-      'correct', 'correct', 'correct', 'unsupported', 'error', 'stale_leak', 'correct',
+      'correct',
+      'correct',
+      'stale_leak',
+      'correct',
+      'correct',
+      'wrong',
+      'correct',
+      'correct',
+      'correct',
+      'correct',
+      'unsupported',
+      'error',
+      'stale_leak',
+      'correct',
     ])
   })
 
@@ -146,7 +191,14 @@ describe('scoreRows on hand-built rows', () => {
   test('list values compare canonically (order and case-insensitive sort)', () => {
     counter = 0
     const rows = [
-      row({ ep: 'add_vs_replace-00', fam: 'add_vs_replace', phase: 'post', exp: known(['jazz', 'Blues']), old: 'jazz', pred: known(['jazz', 'Blues', 'jazz']) }),
+      row({
+        ep: 'add_vs_replace-00',
+        fam: 'add_vs_replace',
+        phase: 'post',
+        exp: known(['jazz', 'Blues']),
+        old: 'jazz',
+        pred: known(['jazz', 'Blues', 'jazz']),
+      }),
       row({ ep: 'add_vs_replace-00', fam: 'add_vs_replace', phase: 'check', exp: known('rock'), old: ['b', 'A'], pred: known(['A', 'b']) }),
     ]
     expect(rows.map(classifyRow)).toEqual(['correct', 'stale_leak'])
@@ -169,7 +221,10 @@ describe('empty denominators give null, never 0', () => {
     expect(report.by_family).toEqual({})
   })
   test('only unsupported rows', () => {
-    const report = scoreRows(simulatedRows('smoke', 'latest').filter((r) => r.status === 'unsupported'), { seed: 1 })
+    const report = scoreRows(
+      simulatedRows('smoke', 'latest').filter((r) => r.status === 'unsupported'),
+      { seed: 1 },
+    )
     expect(report.complete).toBe(true)
     expect(report.metrics.historical_accuracy).toEqual({ score: null, cases: 0 })
     expect(report.metrics.expiration_accuracy).toEqual({ score: null, cases: 0 })
@@ -262,7 +317,15 @@ describe('interrupted runs', () => {
 
 describe('update lag (spec section 5)', () => {
   const post = (lag: number | null, polls: number | null, censored: boolean | null, i: number): PredictionRow =>
-    row({ ep: `replacement-0${i}`, fam: 'replacement', phase: 'post', exp: known('chat'), old: 'email', ms: 2, extra: { update_lag_ms: lag, update_lag_polls: polls, update_lag_censored: censored } })
+    row({
+      ep: `replacement-0${i}`,
+      fam: 'replacement',
+      phase: 'post',
+      exp: known('chat'),
+      old: 'email',
+      ms: 2,
+      extra: { update_lag_ms: lag, update_lag_polls: polls, update_lag_censored: censored },
+    })
 
   test('censored rows carry their elapsed lag but count only as censored; rows without a lag do not count, as upstream selects them', () => {
     counter = 0

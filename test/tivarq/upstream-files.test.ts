@@ -5,7 +5,10 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { aggregateReports, buildRunManifest, predictionsText, readPredictions, repetitionsOf, resultJson } from '../../src/tivarq/output.js'
+import { aggregateReports } from '../../src/tivarq/aggregate.js'
+import { buildRunManifest } from '../../src/harness/manifest.js'
+import { predictionsText, resultJson } from '../../src/harness/result-files.js'
+import { readPredictions, repetitionsOf } from '../../src/harness/predictions.js'
 import { loadSplit } from '../../src/tivarq/dataset.js'
 import { scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
 
@@ -33,12 +36,14 @@ describe('upstream predictions.jsonl', () => {
   test('reads with 0-based repetitions, usage inside predictions, absent lag fields, rows without prediction or latency', () => {
     expect(rows).toHaveLength(14)
     expect(new Set(rows.map((row) => row.repetition))).toEqual(new Set([0]))
-    expect(rows.filter((row) => row.status === 'unsupported').map((row) => Object.keys(row).includes('prediction') || Object.keys(row).includes('latency_ms'))).toEqual([false, false])
+    expect(
+      rows.filter((row) => row.status === 'unsupported').map((row) => Object.keys(row).includes('prediction') || Object.keys(row).includes('latency_ms')),
+    ).toEqual([false, false])
     expect(rows.find((row) => row.status === 'error')).toMatchObject({ error: 'adapter replied error: busy' })
     expect(rows[0]).toMatchObject({ prediction: { usage: { prompt_tokens: 120, completion_tokens: 9 }, cost_usd: 0.00042 } })
   })
 
-  test('is written back byte for byte: upstream\'s key order, separators and fields', () => {
+  test("is written back byte for byte: upstream's key order, separators and fields", () => {
     expect(predictionsText(rows)).toBe(readFileSync(path('predictions.jsonl'), 'utf8'))
   })
 
@@ -52,7 +57,7 @@ describe('upstream predictions.jsonl', () => {
     expect(seenByUpstream(withoutInterval(ours), theirs)).toEqual(withoutInterval(theirs))
   })
 
-  test('our report.json has every key upstream\'s has, in upstream\'s order, and adds its own after', () => {
+  test("our report.json has every key upstream's has, in upstream's order, and adds its own after", () => {
     const theirs = json('report.json')
     const ours = JSON.parse(resultJson(scoreRows(rows, { seed: 20261001 }))) as Record<string, unknown>
     const ourPaths = keyPaths(ours)
@@ -61,11 +66,24 @@ describe('upstream predictions.jsonl', () => {
     // Same order, families aside: upstream sorts `by_family` by name, we keep the benchmark's order.
     const outsideFamilies = (paths: string[]) => paths.filter((key) => !key.startsWith('by_family.'))
     expect(outsideFamilies(ourPaths).filter((key) => theirPaths.includes(key))).toEqual(outsideFamilies(theirPaths))
-    expect(Object.keys(ours)).toEqual(['complete', 'probe_counts', 'metrics', 'transition_success_95pct_bootstrap_ci', 'transition_success_bootstrap', 'by_family'])
-    expect(ours.transition_success_bootstrap).toMatchObject({ level: 0.95, seed: 20261001, resamples: 1000, unit: 'episode', repeated_draws: 'counted_separately' })
+    expect(Object.keys(ours)).toEqual([
+      'complete',
+      'probe_counts',
+      'metrics',
+      'transition_success_95pct_bootstrap_ci',
+      'transition_success_bootstrap',
+      'by_family',
+    ])
+    expect(ours.transition_success_bootstrap).toMatchObject({
+      level: 0.95,
+      seed: 20261001,
+      resamples: 1000,
+      unit: 'episode',
+      repeated_draws: 'counted_separately',
+    })
   })
 
-  test('timegrounded 0.1\'s files (repetition from 1, nulls everywhere, usage at the top) read as the same rows and score the same', () => {
+  test("timegrounded 0.1's files (repetition from 1, nulls everywhere, usage at the top) read as the same rows and score the same", () => {
     const older = readPredictions(path('timegrounded-0.1-predictions.jsonl'))
     expect(older.map((row) => row.repetition)).toEqual(Array(14).fill(1))
     expect(older.map((row) => ({ ...row, repetition: 0 }))).toEqual(rows)
@@ -75,7 +93,7 @@ describe('upstream predictions.jsonl', () => {
 })
 
 describe('repetitions', () => {
-  test('rows of one repetition are scored together, never with another\'s, whatever the numbering', () => {
+  test("rows of one repetition are scored together, never with another's, whatever the numbering", () => {
     const rows = readPredictions(path('predictions-two-repetitions.jsonl'))
     const repetitions = repetitionsOf(rows)
     expect(repetitions.map((group) => [group.length, new Set(group.map((row) => row.repetition))])).toEqual([
@@ -91,12 +109,14 @@ describe('repetitions', () => {
     expect(aggregateReports(reports)).toMatchObject({ transition_success_mean: 0.75, transition_success_stddev: 0.353553, transition_success_range: [0.5, 1] })
     // Numbered from 1 (timegrounded 0.1) and interleaved: the same two groups.
     const renumbered = [...rows].reverse().map((row) => ({ ...row, repetition: row.repetition + 1 }))
-    expect(repetitionsOf(renumbered).map((group) => group.map((row) => row.probe_id).sort())).toEqual(repetitions.map((group) => group.map((row) => row.probe_id).sort()))
+    expect(repetitionsOf(renumbered).map((group) => group.map((row) => row.probe_id).sort())).toEqual(
+      repetitions.map((group) => group.map((row) => row.probe_id).sort()),
+    )
   })
 })
 
 describe('run_manifest.json', () => {
-  test('our manifest leads with upstream\'s keys, in its order and of its types; capabilities too', async () => {
+  test("our manifest leads with upstream's keys, in its order and of its types; capabilities too", async () => {
     const theirs = json('run_manifest.json')
     const smoke = await loadSplit(undefined, 'smoke')
     const ours = JSON.parse(
@@ -106,7 +126,12 @@ describe('run_manifest.json', () => {
           fileHashes: smoke.fileHashes,
           track: 'structured',
           split: 'smoke',
-          adapter: { name: 'python3 my_adapter.py', command: ['python3', 'my_adapter.py'], adapterVersion: '1.0.0', capabilities: { clock: false, history: false, inspection: false, tracks: ['structured'] } },
+          adapter: {
+            name: 'python3 my_adapter.py',
+            command: ['python3', 'my_adapter.py'],
+            adapterVersion: '1.0.0',
+            capabilities: { clock: false, history: false, inspection: false, tracks: ['structured'] },
+          },
           seed: 20261001,
           repeats: 1,
           updatePolls: 2,
@@ -126,7 +151,23 @@ describe('run_manifest.json', () => {
     }
     expect(Object.keys(ours.capabilities as object)).toEqual(Object.keys(theirs.capabilities as object))
     // Values that mean the same thing are the same.
-    for (const key of ['schema_version', 'dataset_revision', 'dataset_file_hashes', 'track', 'split', 'adapter_command', 'model_config', 'prompt_config', 'run_seed', 'repeats', 'update_polls', 'poll_interval_ms', 'sampling_settings', 'adapter_version', 'capabilities']) {
+    for (const key of [
+      'schema_version',
+      'dataset_revision',
+      'dataset_file_hashes',
+      'track',
+      'split',
+      'adapter_command',
+      'model_config',
+      'prompt_config',
+      'run_seed',
+      'repeats',
+      'update_polls',
+      'poll_interval_ms',
+      'sampling_settings',
+      'adapter_version',
+      'capabilities',
+    ]) {
       expect(ours[key], key).toEqual(theirs[key])
     }
   })

@@ -58,7 +58,9 @@ describe('the published dataset', () => {
     expect(result.status).toBe('valid')
     if (result.status !== 'valid') return
     expect(Object.keys(result.fileHashes).sort()).toEqual(['episodes_dev.jsonl', 'probes_dev.jsonl'])
-    expect(lines(await validateDataset(dir))).toEqual([`probes_test.jsonl: file not found in ${dir}; a TIVARQ directory holds episodes_<split>.jsonl and probes_<split>.jsonl for smoke, dev and test`])
+    expect(lines(await validateDataset(dir))).toEqual([
+      `probes_test.jsonl: file not found in ${dir}; a TIVARQ directory holds episodes_<split>.jsonl and probes_<split>.jsonl for smoke, dev and test`,
+    ])
   })
 })
 
@@ -96,7 +98,9 @@ describe('problems with files and bytes', () => {
     const { result } = await validateCorrupted(
       (dir) => {
         writeText(dir, 'episodes_smoke.jsonl', readText(dir, 'episodes_smoke.jsonl').replace('I prefer email', 'I prefer Email'))
-        actual = createHash('sha256').update(readFileSync(join(dir, 'episodes_smoke.jsonl'))).digest('hex')
+        actual = createHash('sha256')
+          .update(readFileSync(join(dir, 'episodes_smoke.jsonl')))
+          .digest('hex')
       },
       { rehash: false },
     )
@@ -108,10 +112,7 @@ describe('problems with files and bytes', () => {
   })
 
   test('a manifest without the hash of a file', async () => {
-    const { result } = await validateCorrupted(
-      (dir) => editManifest(dir, (manifest) => delete manifest.files['probes_test.jsonl']),
-      { rehash: false },
-    )
+    const { result } = await validateCorrupted((dir) => editManifest(dir, (manifest) => delete manifest.files['probes_test.jsonl']), { rehash: false })
     expect(lines(result)).toEqual([
       'manifest.json: files.probes_test.jsonl: no SHA-256 recorded for probes_test.jsonl; add it (`sha256sum probes_test.jsonl`) or restore manifest.json from the dataset download',
     ])
@@ -145,9 +146,7 @@ describe('problems with files and bytes', () => {
 
   test('a last line without its newline', async () => {
     const { result } = await validateCorrupted((dir) => writeText(dir, 'episodes_smoke.jsonl', readText(dir, 'episodes_smoke.jsonl').trimEnd()))
-    expect(lines(result)).toEqual([
-      'episodes_smoke.jsonl:12: the last line does not end with a newline (\\n); every TIVARQ row ends with one — add it',
-    ])
+    expect(lines(result)).toEqual(['episodes_smoke.jsonl:12: the last line does not end with a newline (\\n); every TIVARQ row ends with one — add it'])
   })
 
   test('a line that is not JSON', async () => {
@@ -156,9 +155,7 @@ describe('problems with files and bytes', () => {
       rows[11] = '{"probe_id": "dev-oops",'
       writeText(dir, 'probes_dev.jsonl', rows.join('\n'))
     })
-    expect(lines(result)).toEqual([
-      'probes_dev.jsonl:12: not valid JSON: "{\\"probe_id\\": \\"dev-oops\\","; each line must be one complete JSON object',
-    ])
+    expect(lines(result)).toEqual(['probes_dev.jsonl:12: not valid JSON: "{\\"probe_id\\": \\"dev-oops\\","; each line must be one complete JSON object'])
   })
 
   test('a blank line', async () => {
@@ -170,9 +167,7 @@ describe('problems with files and bytes', () => {
 describe('problems with rows', () => {
   test('an unknown op', async () => {
     const { result } = await validateCorrupted((dir) => editRow(dir, 'episodes_dev.jsonl', 3, (row) => (row.events[2].assertion.op = 'delete')))
-    expect(lines(result)).toEqual([
-      'episodes_dev.jsonl:3: events[2].assertion.op: unknown op "delete"; expected one of set, add, withdraw, uncertain, noop',
-    ])
+    expect(lines(result)).toEqual(['episodes_dev.jsonl:3: events[2].assertion.op: unknown op "delete"; expected one of set, add, withdraw, uncertain, noop'])
     if (result.status === 'invalid') {
       expect(result.issues[0]).toEqual({
         code: 'unknown_value',
@@ -238,7 +233,13 @@ describe('problems with rows', () => {
       'probes_dev.jsonl:7: expected: gold resolver says {"state":"known","value":"morning"} but the row says {"state":"known","value":"evening"}',
     ])
     if (result.status === 'invalid') {
-      expect(result.issues[0]).toMatchObject({ code: 'gold_mismatch', file: 'probes_dev.jsonl', line: 7, path: 'expected', value: { state: 'known', value: 'evening' } })
+      expect(result.issues[0]).toMatchObject({
+        code: 'gold_mismatch',
+        file: 'probes_dev.jsonl',
+        line: 7,
+        path: 'expected',
+        value: { state: 'known', value: 'evening' },
+      })
     }
   })
 
@@ -260,9 +261,7 @@ describe('problems with rows', () => {
 
   test('after_event_index out of bounds', async () => {
     const { result } = await validateCorrupted((dir) => editRow(dir, 'probes_dev.jsonl', 7, (row) => (row.after_event_index = 9)))
-    expect(lines(result)).toEqual([
-      'probes_dev.jsonl:7: after_event_index: 9 is past the end of episode "replacement-02", which has 4 events (allowed 0..4)',
-    ])
+    expect(lines(result)).toEqual(['probes_dev.jsonl:7: after_event_index: 9 is past the end of episode "replacement-02", which has 4 events (allowed 0..4)'])
   })
 
   test('a probe whose episode does not exist', async () => {
@@ -278,9 +277,7 @@ describe('problems with rows', () => {
 
   test('an episode filed under the wrong split', async () => {
     const { result } = await validateCorrupted((dir) => editRow(dir, 'episodes_dev.jsonl', 5, (row) => (row.split = 'test')))
-    expect(lines(result)).toEqual([
-      'episodes_dev.jsonl:5: split: episode says split "test" but sits in episodes_dev.jsonl; move the row or fix the field',
-    ])
+    expect(lines(result)).toEqual(['episodes_dev.jsonl:5: split: episode says split "test" but sits in episodes_dev.jsonl; move the row or fix the field'])
   })
 
   test('an episode whose seed differs from the manifest', async () => {
@@ -292,8 +289,8 @@ describe('problems with rows', () => {
 describe('the canonical set and user-made sets', () => {
   /** Drop the last test episode (ambiguity-19) and its five probes. */
   function dropLastTestEpisode(dir: string): void {
-    writeText(dir, 'episodes_test.jsonl', readText(dir, 'episodes_test.jsonl').split('\n').slice(0, 179).join('\n') + '\n')
-    writeText(dir, 'probes_test.jsonl', readText(dir, 'probes_test.jsonl').split('\n').slice(0, 895).join('\n') + '\n')
+    writeText(dir, 'episodes_test.jsonl', `${readText(dir, 'episodes_test.jsonl').split('\n').slice(0, 179).join('\n')}\n`)
+    writeText(dir, 'probes_test.jsonl', `${readText(dir, 'probes_test.jsonl').split('\n').slice(0, 895).join('\n')}\n`)
   }
 
   test('a set whose manifest is not the canonical one is not held to the canonical counts', async () => {
@@ -316,7 +313,9 @@ describe('the canonical set and user-made sets', () => {
   })
 
   test('the canonical set must list the twelve families', async () => {
-    const { result } = await validateCorrupted((dir) => editManifest(dir, (manifest) => (manifest.families = manifest.families.filter((family: string) => family !== 'ambiguity'))))
+    const { result } = await validateCorrupted((dir) =>
+      editManifest(dir, (manifest) => (manifest.families = manifest.families.filter((family: string) => family !== 'ambiguity'))),
+    )
     expect(lines(result).slice(-1)).toEqual([
       'manifest.json: families: the canonical TIVARQ v1 set has exactly the 12 families replacement, reversal, withdrawal, add_vs_replace, scoped_change, future_effective, expiration, retro_correction, delayed_arrival, duplicate_event, third_party_quote, ambiguity; missing: ambiguity',
     ])
@@ -328,11 +327,7 @@ describe('the canonical set and user-made sets', () => {
 describe('bounded reporting', () => {
   test('issues beyond maxIssues are counted, not kept', async () => {
     const dir = copyFixtures()
-    writeText(
-      dir,
-      'probes_test.jsonl',
-      readText(dir, 'probes_test.jsonl').replace(/"after_event_index":\d+/g, '"after_event_index":99'),
-    )
+    writeText(dir, 'probes_test.jsonl', readText(dir, 'probes_test.jsonl').replace(/"after_event_index":\d+/g, '"after_event_index":99'))
     rehash(dir)
     const result = await validateDataset(dir, { maxIssues: 5 })
     expect(result.status).toBe('invalid')

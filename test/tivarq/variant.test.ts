@@ -11,18 +11,19 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createStore as createSqliteStore } from '../../examples/sqlite-bitemporal/src/store.js'
 import { createStore as createInMemoryStore } from '../../examples/in-memory/src/store.js'
-import { builtinAdapter } from '../../src/adapters/baselines/index.js'
-import { openPool, type MemorySource } from '../../src/adapters/pool.js'
+import { referenceStore } from '../../src/adapters/reference/index.js'
+import { openPool } from '../../src/harness/pool.js'
+import type { MemorySource } from '../../src/adapters/source.js'
 import type { Track } from '../../src/adapters/types.js'
 import { loadSplit, loadVariantSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import { DATASET_FILE_NAMES, generateDataset, writeDataset } from '../../src/tivarq/generate.js'
 import { TOPICS } from '../../src/tivarq/generate-templates.js'
-import { runSplit } from '../../src/tivarq/runner.js'
+import { runSplit } from '../../src/harness/runner.js'
 import { FAMILIES, SPLITS, type Episode, type Split } from '../../src/tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
 import { validateDataset } from '../../src/tivarq/validate.js'
 import { VARIATIONS, VariantOptionError, type VariantOptions } from '../../src/tivarq/variant.js'
-import { datasetHashOf } from '../../src/vitest/suite.js'
+import { datasetHashOf } from '../../src/suite/baseline.js'
 import { ReplayingStore } from '../fixtures/stores/replaying-store.js'
 
 const seven = generateDataset({ variant: 7 })
@@ -131,7 +132,9 @@ describe('each variation shows in the rows, and only when on', () => {
     const replayAndRival = (episode: Episode) => {
       const replayIndex = episode.events.findIndex((event, i) => episode.events.slice(0, i).some((earlier) => earlier.event_id === event.event_id))
       const replayed = episode.events[replayIndex]!
-      const later = episode.events.slice(0, replayIndex).filter((event) => event.assertion?.slot === replayed.assertion?.slot && event.assertion?.op === 'set' && event.event_id !== replayed.event_id)
+      const later = episode.events
+        .slice(0, replayIndex)
+        .filter((event) => event.assertion?.slot === replayed.assertion?.slot && event.assertion?.op === 'set' && event.event_id !== replayed.event_id)
       return { replayed, rival: later.at(-1)! }
     }
     for (const episode of allEpisodes(seven).filter((e) => e.family === 'duplicate_event')) {
@@ -165,8 +168,8 @@ describe('what a variant can tell apart (test split, variant 7)', () => {
   })
 
   test.each([
-    ['builtin:oracle', builtinAdapter('oracle')],
-    ['builtin:versioned', builtinAdapter('versioned')],
+    ['builtin:oracle', referenceStore('oracle')],
+    ['builtin:versioned', referenceStore('versioned')],
     ['the SQLite example', () => createSqliteStore()],
     ['the in-memory example', () => createInMemoryStore()],
   ] as [string, MemorySource][])('%s, a correct store, scores 1.0 on the variant', async (_name, source) => {
@@ -181,11 +184,12 @@ describe('what a variant can tell apart (test split, variant 7)', () => {
     const onV1 = await score(() => new ReplayingStore(), v1)
     expect(onV1.metrics.transition_success_rate).toEqual({ score: 1, cases: 195 })
     const onVariant = await score(() => new ReplayingStore(), variant)
-    const duplicate = onVariant.by_family['duplicate_event']!.metrics
+    const duplicate = onVariant.by_family.duplicate_event!.metrics
     expect(duplicate.transition_success_rate).toEqual({ score: 0, cases: 15 })
     expect(duplicate.stale_value_leakage_rate).toEqual({ score: 1, cases: 15 })
     // Every other family is untouched: the variant isolates the bug.
-    for (const family of FAMILIES.filter((f) => f !== 'duplicate_event')) expect(onVariant.by_family[family]!.metrics.transition_success_rate.score, family).toBe(1)
+    for (const family of FAMILIES.filter((f) => f !== 'duplicate_event'))
+      expect(onVariant.by_family[family]!.metrics.transition_success_rate.score, family).toBe(1)
     expect(onVariant.metrics.transition_success_rate).toEqual({ score: 0.923077, cases: 195 })
     // With same-instant replays off, the variant is as blind as v1.
     const blind = await loadVariantSplit({ seed: 7, sameInstantReplays: false }, split)
@@ -193,20 +197,26 @@ describe('what a variant can tell apart (test split, variant 7)', () => {
   })
 
   test("builtin:hybrid, which reads v1's sentences, scores high on v1 and far lower on the variant", async () => {
-    const onV1 = await score(builtinAdapter('hybrid'), v1, 'conversation')
-    const onVariant = await score(builtinAdapter('hybrid'), variant, 'conversation')
+    const onV1 = await score(referenceStore('hybrid'), v1, 'conversation')
+    const onVariant = await score(referenceStore('hybrid'), variant, 'conversation')
     expect(onV1.metrics.transition_success_rate.score).toBeGreaterThanOrEqual(0.8)
     expect(onVariant.metrics.transition_success_rate.score).toBeLessThanOrEqual(onV1.metrics.transition_success_rate.score! - 0.5)
     expect(onVariant.metrics.current_state_accuracy.score).toBeLessThanOrEqual(onV1.metrics.current_state_accuracy.score! - 0.5)
     // The README's figures: every answer is scored (a value it cannot read is no assertion, never `known` without a value).
     expect(onVariant.complete).toBe(true)
-    expect([onV1.metrics.transition_success_rate, onV1.metrics.stale_value_leakage_rate]).toEqual([{ score: 0.846154, cases: 195 }, { score: 0.133333, cases: 225 }])
+    expect([onV1.metrics.transition_success_rate, onV1.metrics.stale_value_leakage_rate]).toEqual([
+      { score: 0.846154, cases: 195 },
+      { score: 0.133333, cases: 225 },
+    ])
     expect([onVariant.metrics.transition_success_rate, onVariant.metrics.stale_value_leakage_rate, onVariant.metrics.current_state_accuracy]).toEqual([
       { score: 0, cases: 195 },
       { score: 0.12, cases: 225 },
       { score: 0.111494, cases: 870 },
     ])
-    const corrections = await score(builtinAdapter('hybrid-corrections'), variant, 'conversation')
-    expect([corrections.metrics.transition_success_rate, corrections.metrics.stale_value_leakage_rate]).toEqual([{ score: 0, cases: 195 }, { score: 0, cases: 225 }])
+    const corrections = await score(referenceStore('hybrid-corrections'), variant, 'conversation')
+    expect([corrections.metrics.transition_success_rate, corrections.metrics.stale_value_leakage_rate]).toEqual([
+      { score: 0, cases: 195 },
+      { score: 0, cases: 225 },
+    ])
   })
 })

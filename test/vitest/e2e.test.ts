@@ -65,7 +65,9 @@ describe('timegrounded under real Vitest', () => {
     const { env, output } = paths('sources')
     const result = await run([], { ...env, TG_INCLUDE: 'probes/sources.probes.ts' })
     expect(result.output).toContain('timegrounded [single-store] 60 of 60 probes ran: 60 passed, 0 failed')
-    expect(result.output).toContain('timegrounded [latest-process] 60 of 60 probes ran: 51 passed, 3 failed, 0 known failures, 6 unsupported (skipped), 0 errors')
+    expect(result.output).toContain(
+      'timegrounded [latest-process] 60 of 60 probes ran: 51 passed, 3 failed, 0 known failures, 6 unsupported (skipped), 0 errors',
+    )
     expect(result.code).toBe(1)
     // spec section 6, upstream harness on smoke: latest → 0.9 on 10 transitions, 54 answered, 6 unsupported,
     // current-state accuracy 0.944444 (54), stale-value leakage 0.083333 (12), retention 1.0 (13).
@@ -133,7 +135,9 @@ describe('timegrounded under real Vitest', () => {
     // `forget` fails a subset of the probes `stale` failed, but answers "unknown" where the facts are known.
     const result = await run([], { ...env, TG_BUG: 'forget' })
     expect(result.output).toContain('Tests  60 passed (60)')
-    expect(result.output).toContain('timegrounded [tivarq] gate violation: abstentionPrecision fell from 2 of 2 to 2 of 12 (1 → 0.166667) since the baseline; families: ')
+    expect(result.output).toContain(
+      'timegrounded [tivarq] gate violation: abstentionPrecision fell from 2 of 2 to 2 of 12 (1 → 0.166667) since the baseline; families: ',
+    )
     expect(result.code).toBe(1)
   })
 
@@ -143,7 +147,9 @@ describe('timegrounded under real Vitest', () => {
     const thresholds = JSON.stringify({ staleValueLeakageRate: { max: 0.05 }, unaffectedFactRetention: { min: 0.9 } })
     const result = await run([], { ...env, TG_BUG: 'stale', TG_THRESHOLDS: thresholds })
     expect(result.output).toContain('Tests  60 passed (60)')
-    expect(result.output).toContain('timegrounded [tivarq] gate violation: staleValueLeakageRate is 8 of 15 (0.533333), above the threshold (max 0.05); families outside the bound: add_vs_replace 1/1,')
+    expect(result.output).toContain(
+      'timegrounded [tivarq] gate violation: staleValueLeakageRate is 8 of 15 (0.533333), above the threshold (max 0.05); families outside the bound: add_vs_replace 1/1,',
+    )
     expect(result.output).not.toContain('unaffectedFactRetention is')
     expect(result.code).toBe(1)
   })
@@ -180,7 +186,8 @@ describe('timegrounded under real Vitest', () => {
     const thresholds = JSON.stringify({ staleValueLeakageRate: { max: 0.05 } })
     const common = { ...env, TG_BUG: 'stale', TG_THRESHOLDS: thresholds, TG_BASELINE: join(scratch, 'shards-none.json') }
     const whole = await run([], { ...common, TG_OUTPUT: join(scratch, 'shards-whole') })
-    const violation = 'timegrounded [tivarq] gate violation: staleValueLeakageRate is 8 of 15 (0.533333), above the threshold (max 0.05); families outside the bound: add_vs_replace 1/1,'
+    const violation =
+      'timegrounded [tivarq] gate violation: staleValueLeakageRate is 8 of 15 (0.533333), above the threshold (max 0.05); families outside the bound: add_vs_replace 1/1,'
     expect(whole.output).toContain(violation)
     expect(whole.code).toBe(1)
 

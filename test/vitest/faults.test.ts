@@ -25,8 +25,18 @@ async function runFault(fault: string) {
     timeoutMs: 60_000,
   })
   const report = existsSync(join(output, 'report.json')) ? JSON.parse(readFileSync(join(output, 'report.json'), 'utf8')) : null
-  const rows = existsSync(join(output, 'predictions.jsonl')) ? readFileSync(join(output, 'predictions.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : []
-  const pids = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((line) => line.startsWith('start ')).map((line) => Number(line.slice(6))) : []
+  const rows = existsSync(join(output, 'predictions.jsonl'))
+    ? readFileSync(join(output, 'predictions.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+    : []
+  const pids = existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('start '))
+        .map((line) => Number(line.slice(6)))
+    : []
   return { ...result, report, rows, pids }
 }
 
@@ -52,7 +62,10 @@ function expectReversalErrors(run: Awaited<ReturnType<typeof runFault>>, message
 describe('a faulty memory under real Vitest', () => {
   test.each([
     ['command-exit', /ingest: adapter process `.*fault-adapter\.mjs exit` exited with code 3; stderr ends with: fault-adapter: giving up on purpose/],
-    ['command-hang', /query: adapter `.*fault-adapter\.mjs hang-query` did not answer query within 1000 ms \(`--timeout-ms` on the CLI, `timeoutMs` in code\); the process was killed/],
+    [
+      'command-hang',
+      /query: adapter `.*fault-adapter\.mjs hang-query` did not answer query within 1000 ms \(`--timeout-ms` on the CLI, `timeoutMs` in code\); the process was killed/,
+    ],
     ['command-garbage', /query: adapter `.*fault-adapter\.mjs non-json` answered query with a line that is not JSON: "thinking about it\.\.\."/],
     ['command-flood', /query: adapter process `.*fault-adapter\.mjs flood-crash` exited with code 4; stderr ends with: \.\.\.x+\nfinal words before exiting/],
   ])('an adapter process (%s): error rows for its episode, the rest answered, no process left behind', async (fault, message) => {
@@ -64,7 +77,10 @@ describe('a faulty memory under real Vitest', () => {
 
   test.each([
     ['store-query-throws', /^query: store\.query threw: query exploded on purpose$/],
-    ['store-query-bad-state', /^query: the answer \{"state":"maybe","value":42\} fails answerSchema: state: Invalid option: expected one of "known"\|.*; value: expected a string, a list of strings or null$/],
+    [
+      'store-query-bad-state',
+      /^query: the answer \{"state":"maybe","value":42\} fails answerSchema: state: Invalid option: expected one of "known"\|.*; value: expected a string, a list of strings or null$/,
+    ],
     ['store-query-never', /^query: store\.query did not settle within 1000 ms \(`timeoutMs`\); the call was abandoned$/],
     ['store-ingest-never', /^ingest: store\.ingest did not settle within 1000 ms/],
     ['store-reset-throws', /^reset: store\.reset threw: reset exploded on purpose$/],
@@ -75,7 +91,9 @@ describe('a faulty memory under real Vitest', () => {
   test('a factory that returns something other than a store fails the suite once, saying what it returned', async () => {
     const run = await runFault('factory-non-store')
     expect(run.code).toBe(1)
-    expect(run.output).toContain('could not make a store with factory `tivarq`: the store factory returned an object without ingest and query(), not a MemoryStore')
+    expect(run.output).toContain(
+      'could not make a store with factory `tivarq`: the store factory returned an object without ingest and query(), not a MemoryStore',
+    )
     expect(run.output).not.toContain('is not a function')
   })
 
@@ -113,12 +131,21 @@ describe('a faulty memory under real Vitest', () => {
     expect(run.report).toMatchObject({ complete: true, probe_counts: { total: 60, answered: 60, error: 0 } })
     expect(run.output).toContain('StoreCloseError')
     expect(run.output).toContain(line)
-    expect(run.output).toMatch(/timegrounded \[tivarq\] suite error: (a store|\d+ stores) failed to close \(the probe results stand; fix the store's close\(\)\):/)
+    expect(run.output).toMatch(
+      /timegrounded \[tivarq\] suite error: (a store|\d+ stores) failed to close \(the probe results stand; fix the store's close\(\)\):/,
+    )
   })
 
   test('Ctrl-C while an adapter process is stuck (deaf even to the end of stdin) leaves no adapter process behind', async () => {
     const log = join(scratch, 'stuck.log')
-    const env: Record<string, string | undefined> = { ...process.env, TG_FAULT: 'command-stuck', TG_OUTPUT: join(scratch, 'stuck'), TG_CACHE_DIR: join(scratch, 'cache'), FAULT_LOG: log, NO_COLOR: '1' }
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      TG_FAULT: 'command-stuck',
+      TG_OUTPUT: join(scratch, 'stuck'),
+      TG_CACHE_DIR: join(scratch, 'cache'),
+      FAULT_LOG: log,
+      NO_COLOR: '1',
+    }
     for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'TEST' || key === 'NODE_ENV') delete env[key]
     const run = startGroup([process.execPath, VITEST_BIN, 'run', '--root', PROJECT], { cwd: PROJECT, env })
     await waitFor(() => loggedPids(log, 'stuck').length > 0, 30_000, 'the adapter to get stuck')

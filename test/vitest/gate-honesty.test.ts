@@ -17,14 +17,20 @@ describe('a store that errors never makes the gate greener', () => {
     //    and still fails the leakage threshold it breaks (issue point 2).
     const recorded = await run(['-u'], { ...variables, TG_BUG: 'arrival', TG_THRESHOLDS: LEAKAGE_CAP })
     expect(recorded.output).toContain(`timegrounded [tivarq] baseline written to ${variables.TG_BASELINE}: 60 probes, 2 recorded as known failures`)
-    expect(recorded.output).toContain(`timegrounded [tivarq] accepted: no earlier baseline of this suite to compare with; 2 probes recorded as failing (${ARRIVAL_FAILURES})`)
+    expect(recorded.output).toContain(
+      `timegrounded [tivarq] accepted: no earlier baseline of this suite to compare with; 2 probes recorded as failing (${ARRIVAL_FAILURES})`,
+    )
     expect(recorded.output).toContain(
       'timegrounded [tivarq] gate violation: staleValueLeakageRate is 1 of 15 (0.066667), above the threshold (max 0.05); families outside the bound: delayed_arrival 1/1. Fix the store, or change the threshold in vitest.config.ts (`-u` never lifts a threshold).',
     )
     expect(recorded.output).toContain('timegrounded [tivarq] gate failed (thresholds; the baseline just written): 1 violation')
     expect(recorded.code).toBe(1)
     const baseline = JSON.parse(readFileSync(variables.TG_BASELINE!, 'utf8'))
-    expect(Object.entries(baseline.suites.tivarq.probes).filter(([, outcome]) => outcome === 'wrong').map(([id]) => id)).toEqual(ARRIVAL_FAILURES.split(', ').sort())
+    expect(
+      Object.entries(baseline.suites.tivarq.probes)
+        .filter(([, outcome]) => outcome === 'wrong')
+        .map(([id]) => id),
+    ).toEqual(ARRIVAL_FAILURES.split(', ').sort())
 
     // 2. The same store, now throwing where it would have answered wrongly: those errors are not known failures.
     const throwing = await run([], { ...variables, TG_BUG: 'arrival-throws', CI: 'true' })
@@ -32,7 +38,9 @@ describe('a store that errors never makes the gate greener', () => {
     expect(throwing.output).toContain(
       `timegrounded [tivarq] INCOMPLETE: 2 of 60 probes errored (${ARRIVAL_FAILURES}); every rate above leaves them out, so the run cannot pass (an error is never a known failure)`,
     )
-    expect(throwing.output).toContain(`timegrounded [tivarq] gate failed (no thresholds set; baseline ${variables.TG_BASELINE}): 2 probes errored (an incomplete run never passes)`)
+    expect(throwing.output).toContain(
+      `timegrounded [tivarq] gate failed (no thresholds set; baseline ${variables.TG_BASELINE}): 2 probes errored (an incomplete run never passes)`,
+    )
     expect(throwing.output).not.toContain('gate passed')
     expect(throwing.output).not.toContain('known failures (failing in the baseline too')
     expect(throwing.code).toBe(1)
@@ -55,21 +63,29 @@ describe('a store that errors never makes the gate greener', () => {
     // 5. Each rewrite says what it accepted: the probes newly recorded as failing, the metrics that got worse, their families.
     const rewrite = await run(['-u'], { ...variables, TG_BUG: 'stale' })
     expect(rewrite.output).toMatch(/timegrounded \[tivarq\] accepted: 10 probes newly recorded as failing \(replacement-00-q3, reversal-00-q3, .*\)\n/)
-    expect(rewrite.output).toContain('timegrounded [tivarq] accepted: staleValueLeakageRate rose from 1 of 15 to 8 of 15 (0.066667 → 0.533333), worse; families: add_vs_replace 0/1 → 1/1,')
-    expect(rewrite.output).toContain('timegrounded [tivarq] accepted: transitionSuccessRate fell from 12 of 13 to 5 of 13 (0.923077 → 0.384615), worse; families: ')
+    expect(rewrite.output).toContain(
+      'timegrounded [tivarq] accepted: staleValueLeakageRate rose from 1 of 15 to 8 of 15 (0.066667 → 0.533333), worse; families: add_vs_replace 0/1 → 1/1,',
+    )
+    expect(rewrite.output).toContain(
+      'timegrounded [tivarq] accepted: transitionSuccessRate fell from 12 of 13 to 5 of 13 (0.923077 → 0.384615), worse; families: ',
+    )
     expect(rewrite.output).toContain('timegrounded [tivarq] gate passed (no thresholds set; the baseline just written)')
     expect(rewrite.code).toBe(0)
   })
 })
 
-describe('answers the package\'s own schema rejects are errors', () => {
+describe("answers the package's own schema rejects are errors", () => {
   test('known without a value (missing or null) and withdrawn still carrying the old value fail their probes, naming the probe and the zod issue', async () => {
     const result = await run([], env('invalid', { TG_BUG: 'invalid' }))
     expect(result.output).toContain(
       'withdrawal-00-q3 (withdrawal, target post, as of 2026-04-10; asked "As of 2026-04-10, what is my meeting window for personal?"): the store failed: query: the answer {"state":"withdrawn","value":"morning"} fails answerSchema: value: state withdrawn must carry value null, not "morning"',
     )
-    expect(result.output).toContain('add_vs_replace-00-q1 (add_vs_replace, target pre, as of 2026-11-23; asked "As of 2026-11-23, what is my note format for personal?"): the store failed: query: the answer {"state":"known"} fails answerSchema: value: a known answer needs a value (a string or a list of strings)')
-    expect(result.output).toContain('the store failed: query: the answer {"state":"known","value":null} fails answerSchema: value: a known answer needs a value')
+    expect(result.output).toContain(
+      'add_vs_replace-00-q1 (add_vs_replace, target pre, as of 2026-11-23; asked "As of 2026-11-23, what is my note format for personal?"): the store failed: query: the answer {"state":"known"} fails answerSchema: value: a known answer needs a value (a string or a list of strings)',
+    )
+    expect(result.output).toContain(
+      'the store failed: query: the answer {"state":"known","value":null} fails answerSchema: value: a known answer needs a value',
+    )
     expect(result.output).not.toContain('Expected withdrawn, returned withdrawn')
     expect(result.output).toContain('Tests  11 failed | 49 passed (60)')
     expect(result.code).toBe(1)
@@ -78,10 +94,16 @@ describe('answers the package\'s own schema rejects are errors', () => {
 
 describe('plugin, reporter and suite options are checked when the config loads', () => {
   test('misspelt metric and family names and out-of-range numbers stop the run before any test, naming option, value, choices and the close name', async () => {
-    const options = { thresholds: { staleValueLeakage: { max: 0.05 }, transitionSucessRate: { min: 0.9 } }, regression: { tolerance: -1 }, familyThresholds: { withdrawl: { currentStateAccuracy: { min: 1 } } } }
+    const options = {
+      thresholds: { staleValueLeakage: { max: 0.05 }, transitionSucessRate: { min: 0.9 } },
+      regression: { tolerance: -1 },
+      familyThresholds: { withdrawl: { currentStateAccuracy: { min: 1 } } },
+    }
     const result = await run([], env('options', { TG_OPTIONS: JSON.stringify(options) }))
     expect(result.output).toContain('timegrounded(options) in vitest.config: invalid options:')
-    expect(result.output).toContain('  `thresholds.staleValueLeakage`: not a metric; did you mean `staleValueLeakageRate`? Valid: `transitionSuccessRate`, `currentStateAccuracy`, `staleValueLeakageRate`,')
+    expect(result.output).toContain(
+      '  `thresholds.staleValueLeakage`: not a metric; did you mean `staleValueLeakageRate`? Valid: `transitionSuccessRate`, `currentStateAccuracy`, `staleValueLeakageRate`,',
+    )
     expect(result.output).toContain('  `thresholds.transitionSucessRate`: not a metric; did you mean `transitionSuccessRate`?')
     expect(result.output).toContain('  `familyThresholds.withdrawl`: not a family; did you mean `withdrawal`? Valid: `replacement`, `reversal`, `withdrawal`,')
     expect(result.output).toContain('  `regression.tolerance` is -1: a tolerance is an allowed worsening, from 0 to 1')

@@ -5,11 +5,12 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { basicScenarios, FIXTURES, runVitest } from './run-vitest.js'
-import { renderViolation } from '../../src/vitest/gate-lines.js'
+import { renderViolation } from '../../src/suite/gate-lines.js'
 
 const PROJECT = join(FIXTURES, 'basic')
 const { scratch, env, run } = basicScenarios('vitest-newcomer')
-const merge = (blobs: string, args: string[], variables: Record<string, string>) => runVitest(['--root', PROJECT, `--merge-reports=${blobs}`, ...args], { cwd: PROJECT, env: variables })
+const merge = (blobs: string, args: string[], variables: Record<string, string>) =>
+  runVitest(['--root', PROJECT, `--merge-reports=${blobs}`, ...args], { cwd: PROJECT, env: variables })
 
 describe('a newcomer following the README', () => {
   test('shards run with -u say nothing is written yet; --merge-reports -u writes the baseline; a merge without -u does not let those probes pass', async () => {
@@ -17,7 +18,9 @@ describe('a newcomer following the README', () => {
     const blobs = join(scratch(), 'shard-u-blobs')
     for (const shard of ['1/2', '2/2']) {
       const result = await run([`--shard=${shard}`, '--reporter=blob', `--outputFile=${join(blobs, `blob-${shard.replace('/', '-')}.json`)}`, '-u'], variables)
-      expect(result.output).toContain(`shard ${shard}: \`-u\` recorded this shard's wrong answers as known failures; nothing is written until \`vitest --merge-reports -u\``)
+      expect(result.output).toContain(
+        `shard ${shard}: \`-u\` recorded this shard's wrong answers as known failures; nothing is written until \`vitest --merge-reports -u\``,
+      )
       expect(result.code).toBe(0)
     }
     const plain = await merge(blobs, [], variables)
@@ -37,7 +40,9 @@ describe('a newcomer following the README', () => {
     const variables = env('fixed')
     expect((await run(['-u'], { ...variables, TG_BUG: 'stale' })).code).toBe(0)
     const fixed = await run([], variables)
-    expect(fixed.output).toMatch(/timegrounded \[tivarq\] 12 probes failing in the baseline now pass \(.*replacement-00-q3.*\); record them with `npx vitest run -u` so that a relapse fails CI/)
+    expect(fixed.output).toMatch(
+      /timegrounded \[tivarq\] 12 probes failing in the baseline now pass \(.*replacement-00-q3.*\); record them with `npx vitest run -u` so that a relapse fails CI/,
+    )
     expect(fixed.code).toBe(0)
   })
 
@@ -51,13 +56,15 @@ describe('a newcomer following the README', () => {
 
     for (const as of ['object', 'factory']) {
       const mixedUp = await run([], env(`agent-${as}`, { ...include, TG_AGENT_AS: as }))
-      expect(mixedUp.output).toContain('is a time-grounded agent (it has answer() but no ingest()), not a memory store. To run only the time-grounded probe, call `timeGroundedTests(agent)`')
+      expect(mixedUp.output).toContain(
+        'is a time-grounded agent (it has answer() but no ingest()), not a memory store. To run only the time-grounded probe, call `timeGroundedTests(agent)`',
+      )
       expect(mixedUp.output).not.toContain('store.ingest is not a function')
       expect(mixedUp.code).toBe(1)
     }
   })
 
-  test('with several suites, the GitHub step summary heads each suite\'s report with its name', async () => {
+  test("with several suites, the GitHub step summary heads each suite's report with its name", async () => {
     const summary = join(scratch(), 'several-suites-summary.md')
     const result = await run([], env('several', { TG_INCLUDE: 'probes/sources.probes.ts', GITHUB_STEP_SUMMARY: summary }))
     expect(result.output).toContain('timegrounded [latest-process] 60 of 60 probes ran')
@@ -72,9 +79,25 @@ describe('a newcomer following the README', () => {
   })
 
   test('a precision that lost all its cases says the store stopped giving that answer, not that a capability was dropped', () => {
-    const line = renderViolation({ kind: 'unmeasured', suite: 'tivarq', metric: 'abstentionPrecision', family: null, cause: 'baseline', baseline: { value: 1, cases: 4 } })
-    expect(line).toBe('[tivarq] abstentionPrecision was 4 of 4 (1) in the baseline but is not measured in this run (no cases: the store never answered unknown, withdrawn or expired in this run). Declare the capability again, or accept with `npx vitest run -u`.')
-    const recall = renderViolation({ kind: 'unmeasured', suite: 'tivarq', metric: 'historicalAccuracy', family: null, cause: 'baseline', baseline: { value: 1, cases: 4 } })
+    const line = renderViolation({
+      kind: 'unmeasured',
+      suite: 'tivarq',
+      metric: 'abstentionPrecision',
+      family: null,
+      cause: 'baseline',
+      baseline: { value: 1, cases: 4 },
+    })
+    expect(line).toBe(
+      '[tivarq] abstentionPrecision was 4 of 4 (1) in the baseline but is not measured in this run (no cases: the store never answered unknown, withdrawn or expired in this run). Declare the capability again, or accept with `npx vitest run -u`.',
+    )
+    const recall = renderViolation({
+      kind: 'unmeasured',
+      suite: 'tivarq',
+      metric: 'historicalAccuracy',
+      family: null,
+      cause: 'baseline',
+      baseline: { value: 1, cases: 4 },
+    })
     expect(recall).toContain('(no cases: was a capability dropped?)')
   })
 })

@@ -33,12 +33,17 @@ async function compareResultFiles(scratch: string): Promise<void> {
   const fromVitest = join(scratch, 'vitest')
   const vitest = await runVitest(['run', '--root', PROJECT], {
     cwd: PROJECT,
-    env: { TG_INCLUDE: 'probes/latest-process.probes.ts', TG_OUTPUT: fromVitest, TG_BASELINE: join(scratch, 'baseline.json'), TG_CACHE_DIR: join(scratch, 'cache') },
+    env: {
+      TG_INCLUDE: 'probes/latest-process.probes.ts',
+      TG_OUTPUT: fromVitest,
+      TG_BASELINE: join(scratch, 'baseline.json'),
+      TG_CACHE_DIR: join(scratch, 'cache'),
+    },
   })
   expect(vitest.output).toContain('60 of 60 probes ran')
 
   const fromCli = join(scratch, 'cli')
-  expect(cli('run', '--split', 'smoke', '--output', fromCli, '--', process.execPath, CLI, 'baseline', 'latest').status).toBe(0)
+  expect(cli('run', '--split', 'smoke', '--output', fromCli, '--', process.execPath, CLI, 'reference', 'latest').status).toBe(0)
 
   for (const name of ['predictions.jsonl', 'report.json']) {
     const vitestText = readFileSync(join(fromVitest, name), 'utf8')

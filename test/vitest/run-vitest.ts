@@ -11,7 +11,8 @@ export const FIXTURES = join(REPO, 'test/fixtures/vitest-projects')
 
 /** The fixture projects import `timegrounded/vitest`, which resolves to dist/: `npm test` builds it first. */
 export function assertBuilt(): void {
-  if (!existsSync(join(REPO, 'dist/vitest/index.js'))) throw new Error('dist/vitest/index.js is missing: run `npm run build` before these tests (npm test does)')
+  if (!existsSync(join(REPO, 'dist/vitest/index.js')))
+    throw new Error('dist/vitest/index.js is missing: run `npm run build` before these tests (npm test does)')
 }
 
 /** A scratch directory inside the repo (gitignored `tmp/`), so fixture copies still resolve `timegrounded` by self-reference. */
@@ -27,7 +28,7 @@ export interface VitestRun {
 }
 
 // ANSI colour codes, dropped so assertions read plain text.
-const ANSI = new RegExp(String.fromCharCode(27) + '\\[[0-9;]*m', 'g')
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g')
 
 /** `vitest <args>` in `cwd` with extra environment; bounded by `timeoutMs`. */
 export function runVitest(args: string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<VitestRun> {
@@ -76,7 +77,12 @@ export function basicScenarios(prefix: string): {
   afterAll(() => rmSync(scratch, { recursive: true, force: true }))
   return {
     scratch: () => scratch,
-    env: (name, extra = {}) => ({ TG_BASELINE: join(scratch, `${name}.baseline.json`), TG_OUTPUT: join(scratch, `${name}-out`), TG_CACHE_DIR: join(scratch, 'cache'), ...extra }),
+    env: (name, extra = {}) => ({
+      TG_BASELINE: join(scratch, `${name}.baseline.json`),
+      TG_OUTPUT: join(scratch, `${name}-out`),
+      TG_CACHE_DIR: join(scratch, 'cache'),
+      ...extra,
+    }),
     run: (args, env) => runVitest(['run', '--root', project, ...args], { cwd: project, env }),
   }
 }

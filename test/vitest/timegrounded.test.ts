@@ -21,9 +21,13 @@ describe('time-grounded tests under real Vitest', () => {
     expect(result.output).toContain('Tests  36 passed (36)')
     expect(result.output).toContain('control (timestamps-and-text)  100.0% (12/12)')
     expect(result.output).toContain('probe   (timestamps-only)      100.0% (12/12)')
-    expect(result.output).toContain('delta   (probe − control)      ±0.0 pts, 95% CI [0.0, 0.0] (paired bootstrap over 12 questions, seed 20240101, 1000 resamples)')
+    expect(result.output).toContain(
+      'delta   (probe − control)      ±0.0 pts, 95% CI [0.0, 0.0] (paired bootstrap over 12 questions, seed 20240101, 1000 resamples)',
+    )
     expect(result.output).toContain('ceiling (reference reader)     100.0% (12/12)')
-    expect(result.output).toContain('  No drop beyond chance, and the control’s 100.0% is within reach of the ceiling’s 100.0%: the agent honours the timestamps it is given (on these questions).')
+    expect(result.output).toContain(
+      '  No drop beyond chance, and the control’s 100.0% is within reach of the ceiling’s 100.0%: the agent honours the timestamps it is given (on these questions).',
+    )
     expect(result.output).toContain('Twelve questions is a probe, not a ranking')
     expect(result.code).toBe(0)
   })
@@ -44,15 +48,21 @@ describe('time-grounded tests under real Vitest', () => {
     expect(result.output).toContain('Tests  7 failed | 17 passed (24)')
     expect(result.output).toContain('probe   (timestamps-only)      41.7% (5/12)')
     expect(result.output).toMatch(/delta {3}\(probe − control\) {6}-58\.3 pts, 95% CI \[-\d+\.\d, -\d+\.\d\]/)
-    expect(result.output).toContain('  A drop under the probe (its 95% interval lies below zero): that share of the temporal score came from dates printed in the prompt, not from stored time.')
-    expect(result.output).toContain('probe question tg-current-01 (timestamps-only): answered "Yes.", judged incorrect (read yes, expected no). The control answered it correctly')
+    expect(result.output).toContain(
+      '  A drop under the probe (its 95% interval lies below zero): that share of the temporal score came from dates printed in the prompt, not from stored time.',
+    )
+    expect(result.output).toContain(
+      'probe question tg-current-01 (timestamps-only): answered "Yes.", judged incorrect (read yes, expected no). The control answered it correctly',
+    )
   })
 
   test('an agent that throws, hangs or answers a number, and a judge that hangs: each fails its own question, the rest run, the summary counts them', async () => {
     const result = await run({ TG_AGENT: 'faulty', TG_JUDGE: 'hangs', TG_AGENT_TIMEOUT_MS: '500' })
     expect(result.code).toBe(1)
     expect(result.output).toContain('Tests  4 failed | 20 passed (24)')
-    expect(result.output).toContain('control question tg-asof-01 (timestamps-and-text): the agent failed: agent "faulty" answer threw: model crashed on purpose')
+    expect(result.output).toContain(
+      'control question tg-asof-01 (timestamps-and-text): the agent failed: agent "faulty" answer threw: model crashed on purpose',
+    )
     expect(result.output).toContain('control question tg-asof-02 (timestamps-and-text): the agent failed: agent "faulty" (answer) gave no answer within 500 ms')
     expect(result.output).toContain('control question tg-asof-03 (timestamps-and-text): the agent failed: agent "faulty" returned number, expected a string')
     expect(result.output).toContain('(timestamps-and-text): the judge failed: the deterministic judge gave no answer within 500 ms')

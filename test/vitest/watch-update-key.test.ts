@@ -26,7 +26,10 @@ function findTerminal(): Terminal {
     // pty.spawn copies stdin to the pty (and tolerates a stdin that is not a terminal) and returns the wait status.
     return { kind: 'ready', name: 'python3 pty', argv: (command) => ['python3', '-c', 'import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)', ...command] }
   }
-  return { kind: 'absent', reason: 'neither util-linux `script` nor python3 (with its `pty` module) is installed, so Vitest cannot be given a terminal to read the `u` key from' }
+  return {
+    kind: 'absent',
+    reason: 'neither util-linux `script` nor python3 (with its `pty` module) is installed, so Vitest cannot be given a terminal to read the `u` key from',
+  }
 }
 
 // Terminal control sequences (colours, cursor, clear screen), dropped so assertions read plain text.
@@ -110,7 +113,16 @@ test('in watch mode, the `u` key re-runs with update mode on and writes the base
   // The outer Vitest marks its own workers, and CI turns keyboard shortcuts off: the inner Vitest must see neither,
   // nor any other fixture setting (TG_BASELINE, TG_INCLUDE, ...) from the caller's environment.
   const ours = ['TG_BUG', 'TG_OUTPUT', 'TG_CACHE_DIR']
-  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'TEST' || key === 'NODE_ENV' || key === 'CI' || key === 'GITHUB_STEP_SUMMARY' || (key.startsWith('TG_') && !ours.includes(key))) delete env[key]
+  for (const key of Object.keys(env))
+    if (
+      key.startsWith('VITEST') ||
+      key === 'TEST' ||
+      key === 'NODE_ENV' ||
+      key === 'CI' ||
+      key === 'GITHUB_STEP_SUMMARY' ||
+      (key.startsWith('TG_') && !ours.includes(key))
+    )
+      delete env[key]
 
   // Our own process group, so the finally block can end the launcher and everything it started.
   const [launcher, ...launcherArgs] = terminal.argv([process.execPath, VITEST_BIN, '--watch', '--root', root]) as [string, ...string[]]
@@ -124,12 +136,24 @@ test('in watch mode, the `u` key re-runs with update mode on and writes the base
   child.stdout!.on('data', (chunk: Buffer) => (raw += chunk.toString()))
   child.stderr!.on('data', (chunk: Buffer) => (raw += chunk.toString()))
   let exitCode: number | null = null
-  const closed = new Promise<void>((resolve) => child.on('close', (code, signal) => ((exitCode = code ?? (signal ? -1 : null)), resolve())))
+  const closed = new Promise<void>((resolve) =>
+    child.on('close', (code, signal) => {
+      exitCode = code ?? (signal ? -1 : null)
+      resolve()
+    }),
+  )
   const text = (): string => raw.replace(CONTROL, '').replace(/\r/g, '')
   /** Position just past `needle` in the output after `from`; bounded. */
   const after = async (needle: string, from: number, timeoutMs: number): Promise<number> => {
     let at = -1
-    await waitUntil(() => (at = text().indexOf(needle, from)) >= 0 || exitCode !== null, timeoutMs, `Vitest (in a ${terminal.name} terminal) to print ${JSON.stringify(needle)}`).catch((error: Error) => {
+    await waitUntil(
+      () => {
+        at = text().indexOf(needle, from)
+        return at >= 0 || exitCode !== null
+      },
+      timeoutMs,
+      `Vitest (in a ${terminal.name} terminal) to print ${JSON.stringify(needle)}`,
+    ).catch((error: Error) => {
       throw new Error(`${error.message}; output so far:\n${text().slice(-3000)}`)
     })
     if (at < 0) throw new Error(`Vitest exited (code ${exitCode}) before printing ${JSON.stringify(needle)}; output:\n${text().slice(-3000)}`)
@@ -176,19 +200,34 @@ test('in watch mode, the `u` key re-runs with update mode on and writes the base
     expect(rerun).toContain(`timegrounded [tivarq] known failures (recorded in the new baseline): ${failedProbes.join(', ')}\n`)
     expect(rerun).toMatch(/timegrounded \[tivarq\] baseline written to \S*timegrounded\.baseline\.json: 60 probes, 10 recorded as known failures/)
     // Never silently: the rewrite says what it accepted.
-    expect(rerun).toContain(`timegrounded [tivarq] accepted: no earlier baseline of this suite to compare with; 10 probes recorded as failing (${failedProbes.join(', ')})\n`)
+    expect(rerun).toContain(
+      `timegrounded [tivarq] accepted: no earlier baseline of this suite to compare with; 10 probes recorded as failing (${failedProbes.join(', ')})\n`,
+    )
     const baseline = JSON.parse(readFileSync(baselineFile, 'utf8'))
     expect(baseline.format).toBe('timegrounded.baseline.v1')
     const outcomes = baseline.suites.tivarq.probes as Record<string, string>
     expect(Object.keys(outcomes)).toHaveLength(60)
-    expect(Object.keys(outcomes).filter((probe) => outcomes[probe] === 'wrong').sort()).toEqual([...failedProbes].sort())
+    expect(
+      Object.keys(outcomes)
+        .filter((probe) => outcomes[probe] === 'wrong')
+        .sort(),
+    ).toEqual([...failedProbes].sort())
     expect(Object.values(outcomes).filter((outcome) => outcome === 'correct')).toHaveLength(50)
 
     expect(seen.size).toBeGreaterThan(0) // at least Vitest itself, so the checks below are not empty
     child.stdin!.write('q')
-    await Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error(`Vitest did not exit within 10 s of \`q\`; output:\n${text().slice(-2000)}`)), 10_000).unref())])
+    await Promise.race([
+      closed,
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`Vitest did not exit within 10 s of \`q\`; output:\n${text().slice(-2000)}`)), 10_000).unref(),
+      ),
+    ])
     // Every process of the session (Vitest, its workers) is gone, and nothing is left in any of their groups.
-    await waitUntil(() => [...seen.keys()].every((pid) => !isOurs(pid, processTable())), 5_000, `the processes of the watch session (${[...seen.keys()].join(', ')}) to exit after \`q\``)
+    await waitUntil(
+      () => [...seen.keys()].every((pid) => !isOurs(pid, processTable())),
+      5_000,
+      `the processes of the watch session (${[...seen.keys()].join(', ')}) to exit after \`q\``,
+    )
     expect([child.pid!, ...groups].flatMap(groupMembers)).toEqual([])
   } finally {
     child.stdin!.destroy()

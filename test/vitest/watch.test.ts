@@ -28,7 +28,8 @@ function startWatch(name: string, args: string[], extra: Record<string, string> 
   cpSync(join(FIXTURES, 'watch'), root, { recursive: true })
   // The fixture imports ../../store.js: the copy in `scratch`, one level above each project, as in the repository.
   const env: Record<string, string | undefined> = { ...process.env }
-  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key.startsWith('TG_') || key === 'TEST' || key === 'NODE_ENV' || key === 'CI') delete env[key]
+  for (const key of Object.keys(env))
+    if (key.startsWith('VITEST') || key.startsWith('TG_') || key === 'TEST' || key === 'NODE_ENV' || key === 'CI') delete env[key]
   Object.assign(env, { TG_CACHE_DIR: join(scratch, `cache-${name}`), TG_OUTPUT: join(scratch, `out-${name}`), FORCE_COLOR: '0', ...extra })
   output = ''
   const child = spawn(process.execPath, [VITEST_BIN, '--watch', '--root', root, ...args], { cwd: root, env, stdio: ['pipe', 'pipe', 'pipe'] })
@@ -55,7 +56,10 @@ test('after a store edit, watch mode re-runs and prints one line per metric that
   const bugFile = join(root, 'bug.ts')
   writeFileSync(bugFile, readFileSync(bugFile, 'utf8').replace("'stale'", "'none'"))
   at = await waitFor('60 of 60 probes ran: 60 passed, 0 failed', at)
-  await waitFor('changed since previous run: staleValueLeakageRate fell from 8 of 15 to 0 of 15 (0.533333 → 0), better; families: add_vs_replace 1/1 → 0/1, duplicate_event 1/1 → 0/1,', at)
+  await waitFor(
+    'changed since previous run: staleValueLeakageRate fell from 8 of 15 to 0 of 15 (0.533333 → 0), better; families: add_vs_replace 1/1 → 0/1, duplicate_event 1/1 → 0/1,',
+    at,
+  )
   await waitFor('changed since previous run: transitionSuccessRate rose from 5 of 13 to 13 of 13 (0.384615 → 1), better; families: ', at)
 
   writeFileSync(bugFile, readFileSync(bugFile, 'utf8').replace("'none'", "'forget'"))

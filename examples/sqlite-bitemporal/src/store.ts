@@ -166,9 +166,7 @@ export class SqliteBitemporalStore implements MemoryStore {
          ON CONFLICT (event_id) DO NOTHING`,
       ),
       // The version that will follow the new one in valid time, if any: it bounds the new one.
-      nextValidFrom: this.db
-        .prepare(`SELECT MIN(valid_from) FROM facts WHERE slot = :slot AND scope = :scope AND valid_from > :validFrom`)
-        .pluck(),
+      nextValidFrom: this.db.prepare(`SELECT MIN(valid_from) FROM facts WHERE slot = :slot AND scope = :scope AND valid_from > :validFrom`).pluck(),
       // The version covering the new one's valid_from is superseded from then on.
       closeSuperseded: this.db.prepare(
         `UPDATE facts SET valid_to = :validFrom
@@ -179,9 +177,7 @@ export class SqliteBitemporalStore implements MemoryStore {
          VALUES (:eventId, :slot, :scope, :op, :value, :validFrom, :validTo, :expiresAt, :recordedAt, :arrivalSeq)`,
       ),
       answerAt: this.db.prepare(ANSWER_AT),
-      timeline: this.db.prepare(
-        `SELECT * FROM facts WHERE slot = :slot AND scope = :scope ORDER BY valid_from, arrival_seq`,
-      ),
+      timeline: this.db.prepare(`SELECT * FROM facts WHERE slot = :slot AND scope = :scope ORDER BY valid_from, arrival_seq`),
       forget: [this.db.prepare('DELETE FROM facts'), this.db.prepare('DELETE FROM events')],
     }
     this.ingestInTransaction = this.db.transaction((event: StoreEvent) => this.record(event))
@@ -280,8 +276,7 @@ export class SqliteBitemporalStore implements MemoryStore {
       value: assertion.value,
       validFrom,
       validTo,
-      expiresAt:
-        assertion.expiresAt === undefined ? null : instant(assertion.expiresAt, `event ${event.eventId} \`assertion.expiresAt\``),
+      expiresAt: assertion.expiresAt === undefined ? null : instant(assertion.expiresAt, `event ${event.eventId} \`assertion.expiresAt\``),
       recordedAt,
       arrivalSeq: recorded.lastInsertRowid,
     })

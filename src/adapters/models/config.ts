@@ -7,7 +7,7 @@
  */
 import { z } from 'zod'
 import { CHAT_DEFAULTS, type ChatEndpoint } from '../../chat/client.js'
-import { TimegroundedError } from '../../errors.js'
+import { type CodeOf, TimegroundedError } from '../../errors.js'
 
 /**
  * What a model adapter can be told. The endpoint fields fall back on their
@@ -78,8 +78,7 @@ export interface ModelConfig {
 }
 
 /** A model adapter's configuration is missing or wrong (code `MODEL_CONFIG_INVALID`); `problems` lists each, one a line in the message. */
-export class ModelConfigError extends TimegroundedError {
-  declare readonly code: 'MODEL_CONFIG_INVALID'
+export class ModelConfigError extends TimegroundedError<CodeOf<'ModelConfigError'>> {
   constructor(readonly problems: readonly string[]) {
     super('MODEL_CONFIG_INVALID', `the model adapter is not configured:\n${problems.map((problem) => `  ${problem}`).join('\n')}`)
   }
@@ -142,7 +141,13 @@ function readPrices(reader: ConfigReader, options: ModelAdapterOptions): ModelPr
   const given = options.prices
   const problemsBefore = reader.problems.length
   const prompt = reader.read<number>('price', 'prices.promptUsdPerMillionTokens', given?.promptUsdPerMillionTokens, given ? null : MODEL_ENV.promptPrice, true)
-  const completion = reader.read<number>('price', 'prices.completionUsdPerMillionTokens', given?.completionUsdPerMillionTokens, given ? null : MODEL_ENV.completionPrice, true)
+  const completion = reader.read<number>(
+    'price',
+    'prices.completionUsdPerMillionTokens',
+    given?.completionUsdPerMillionTokens,
+    given ? null : MODEL_ENV.completionPrice,
+    true,
+  )
   if (prompt !== undefined && completion !== undefined) return { promptUsdPerMillionTokens: prompt, completionUsdPerMillionTokens: completion }
   // One price alone would record a cost that leaves out part of the tokens.
   if (reader.problems.length === problemsBefore && (given !== undefined || prompt !== undefined || completion !== undefined)) {

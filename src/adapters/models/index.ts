@@ -39,7 +39,9 @@ export interface ModelAdapter extends StoreFactory {
  */
 export function modelAdapter(mode: ModelMode, options: ModelAdapterOptions = {}): ModelAdapter {
   if (!isModelAdapterName(mode)) {
-    throw new ModelConfigError([`the mode is ${JSON.stringify(mode)}; use one of ${MODEL_ADAPTER_NAMES.join(', ')} (e.g. modelAdapter('managed'), or \`--adapter model:managed\`)`])
+    throw new ModelConfigError([
+      `the mode is ${JSON.stringify(mode)}; use one of ${MODEL_ADAPTER_NAMES.join(', ')} (e.g. modelAdapter('managed'), or \`--adapter model:managed\`)`,
+    ])
   }
   const config = resolveModelConfig(options)
   const create = (): HybridModelStore | ManagedModelStore => (mode === 'hybrid' ? new HybridModelStore(config) : new ManagedModelStore(config))
@@ -47,10 +49,5 @@ export function modelAdapter(mode: ModelMode, options: ModelAdapterOptions = {})
   return Object.assign(create, { mode, config, callBudgetMs: chatCallBudgetMs(config.endpoint) })
 }
 
-export { HybridModelStore, ManagedModelStore, MODEL_ADAPTER_VERSION } from './stores.js'
-export { ModelConfigError, resolveModelConfig, modelConfigRecord, MODEL_ENV, MODEL_DEFAULTS, TIVARQ_V1_SLOTS } from './config.js'
-export type { ModelAdapterOptions, ModelConfig, ModelPrices } from './config.js'
-export { MODEL_PROMPT_VERSION, EXTRACTION_TEMPLATE, ANSWER_TEMPLATE, promptFingerprint, promptConfigRecord } from './prompts.js'
+export type { ModelAdapterOptions } from './config.js'
 export type { ModelMode } from './prompts.js'
-export { ModelOutputError, readExtraction, readAnswer } from './replies.js'
-export type { Extraction, ModelAnswer } from './replies.js'

@@ -40,7 +40,7 @@ export const ANSWER_TEMPLATE = [
   '- A preference holds from the turn that states it, or from the date the text gives for it, which may be before or after the turn arrived. The answer is what holds at as_of.',
   '- A later statement replaces an earlier one for the same preference; a value added next to others keeps them.',
   '- Work and personal preferences are separate.',
-  '- Only the user\'s own statements count: not the assistant\'s, and not what somebody else prefers.',
+  "- Only the user's own statements count: not the assistant's, and not what somebody else prefers.",
   '',
   'Reply with one JSON object and nothing else: {"state": …, "value": …}, where state is',
   '"known" (value: the value, or a list of values when several hold),',

@@ -6,15 +6,14 @@
  */
 import { z } from 'zod'
 import type { ChatUsage } from '../../chat/client.js'
-import { TimegroundedError } from '../../errors.js'
+import { type CodeOf, TimegroundedError } from '../../errors.js'
 import { OPS, SCOPES, STATES, type AnswerState, type AnswerValue, type Op, type Scope } from '../../tivarq/schema.js'
 
 /** The longest reply text an error carries; longer ones are cut, saying how long they were. */
 const TEXT_LIMIT = 2000
 
 /** A model's reply did not have the shape asked for (code `MODEL_OUTPUT_INVALID`); `text` is the reply as received. */
-export class ModelOutputError extends TimegroundedError {
-  declare readonly code: 'MODEL_OUTPUT_INVALID'
+export class ModelOutputError extends TimegroundedError<CodeOf<'ModelOutputError'>> {
   constructor(
     /** What was asked, e.g. `turn replacement-00-e4` or `question "As of …"`. */
     readonly asked: string,
@@ -25,7 +24,8 @@ export class ModelOutputError extends TimegroundedError {
     /** Tokens the call used: spent, though no answer carries them. */
     readonly usage: ChatUsage | null,
   ) {
-    const shown = text.length > TEXT_LIMIT ? `${JSON.stringify(text.slice(0, TEXT_LIMIT))} (first ${TEXT_LIMIT} of ${text.length} characters)` : JSON.stringify(text)
+    const shown =
+      text.length > TEXT_LIMIT ? `${JSON.stringify(text.slice(0, TEXT_LIMIT))} (first ${TEXT_LIMIT} of ${text.length} characters)` : JSON.stringify(text)
     const spent = usage === null ? '' : ` (the call used ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens)`
     super('MODEL_OUTPUT_INVALID', `the model's reply to ${asked} was not usable: ${problems.join('; ')}; it replied ${shown}${spent}`)
   }

@@ -3,7 +3,7 @@
  * upstream's `model_adapter` modes:
  *
  * - `hybrid`: each turn goes to the model, which turns it into one assertion
- *   or none; a `VersionTable` (the versioned baseline's engine) keeps them,
+ *   or none; a `VersionTable` (the versioned reference store's engine) keeps them,
  *   and questions are answered from it without a model. The extraction calls
  *   are the only spending, so their tokens are carried onto the next answer
  *   of the episode: summed over the rows, they are every token the run spent
@@ -14,8 +14,8 @@
  * A repeated event id is kept once and never sent again. A reply that is not
  * the JSON asked for fails the call with `ModelOutputError`, carrying the text.
  */
-import { readQuestion } from '../baselines/hybrid-corrections.js'
-import { VersionTable } from '../baselines/versioned.js'
+import { readQuestion } from '../reference/hybrid-corrections.js'
+import { VersionTable } from '../reference/versioned.js'
 import type { MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreQuery } from '../types.js'
 import { askModel, SpendingTally } from './calls.js'
 import { modelConfigRecord, type ModelConfig } from './config.js'

@@ -9,6 +9,7 @@ import { dirname } from 'node:path'
 import type { Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
 import { buildCorpus, generateCorpus } from '../../timegrounded/corpus/index.js'
+import { DEFAULT_CORPUS_SEED } from '../../timegrounded/corpus/generate.js'
 import { describeWriteError } from '../fs-errors.js'
 import { EXIT, fail, wholeNumberArgument } from '../exit-codes.js'
 
@@ -18,9 +19,6 @@ interface CorpusCommandOptions {
   seed?: number
 }
 
-/** Default `--seed` of a generated corpus. */
-const DEFAULT_CORPUS_SEED = 1
-
 /** Register `corpus` on the CLI program. */
 export function registerCorpus(program: Command): void {
   program
@@ -29,7 +27,10 @@ export function registerCorpus(program: Command): void {
     .requiredOption('--out <file>', 'where to write the JSON (e.g. fixtures/timegrounded/timegrounded-v1.json)')
     .option('--size <n>', 'generate N questions (three types in turn) under the same rules instead of the authored twelve', wholeNumberArgument(1))
     .option('--seed <n>', `seed of the generated corpus (with --size; default: ${DEFAULT_CORPUS_SEED})`, wholeNumberArgument(0))
-    .addHelpText('after', '\nExamples:\n  timegrounded corpus --out fixtures/timegrounded/timegrounded-v1.json\n  timegrounded corpus --size 600 --seed 7 --out corpus-600.json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  timegrounded corpus --out fixtures/timegrounded/timegrounded-v1.json\n  timegrounded corpus --size 600 --seed 7 --out corpus-600.json',
+    )
     .action(async (options: CorpusCommandOptions) => {
       if (options.seed !== undefined && options.size === undefined) {
         return fail('corpus', '`--seed` picks a generated corpus, so it needs `--size N`; drop `--seed` to write the authored twelve.', EXIT.usage)

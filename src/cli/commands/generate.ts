@@ -25,7 +25,9 @@ interface GenerateCommandOptions {
 function outputDirectory(options: GenerateCommandOptions): string {
   const { out, dataset } = options
   if (out !== undefined && dataset !== undefined && out !== dataset) {
-    throw new UsageError(`\`--out ${out}\` and \`--dataset ${dataset}\` name two directories; \`--dataset\` is another spelling of \`--out\`, so give one of them.`)
+    throw new UsageError(
+      `\`--out ${out}\` and \`--dataset ${dataset}\` name two directories; \`--dataset\` is another spelling of \`--out\`, so give one of them.`,
+    )
   }
   const dir = out ?? dataset
   if (dir === undefined) throw new UsageError('say where to write: `--out DIR` (or `--dataset DIR`, as upstream spells it).')
@@ -60,9 +62,16 @@ export function registerGenerate(program: Command): void {
     .description('Write the TIVARQ v1 dataset (6 JSONL files + manifest.json), identical to the published files, or a seeded variant of it.')
     .option('--out <dir>', 'directory to write into (created if missing; existing dataset files are replaced) (required)')
     .option('--dataset <dir>', 'the same as --out, as the upstream harness spells it')
-    .option('--variant <seed>', 'write the variant with this seed (a whole number) instead of v1: same families, splits and counts, new wording, topics, instants and arrival orders', wholeNumberArgument(0))
+    .option(
+      '--variant <seed>',
+      'write the variant with this seed (a whole number) instead of v1: same families, splits and counts, new wording, topics, instants and arrival orders',
+      wholeNumberArgument(0),
+    )
     .addOption(new Option('--without <variation...>', 'with --variant: switch these variations off').choices(VARIATIONS))
-    .addHelpText('after', `\nExamples:\n  timegrounded generate --out ./tivarq\n  timegrounded generate --variant 7 --out ./tivarq-v7\n\nA variant is byte-identical for the same seed and generator version (${VARIANT_GENERATOR} v${VARIANT_GENERATOR_VERSION}); its manifest.json records both.`)
+    .addHelpText(
+      'after',
+      `\nExamples:\n  timegrounded generate --out ./tivarq\n  timegrounded generate --variant 7 --out ./tivarq-v7\n\nA variant is byte-identical for the same seed and generator version (${VARIANT_GENERATOR} v${VARIANT_GENERATOR_VERSION}); its manifest.json records both.`,
+    )
     .action(async (options: GenerateCommandOptions) => {
       let dir: string
       try {
@@ -73,7 +82,11 @@ export function registerGenerate(program: Command): void {
       }
       const flag = options.out !== undefined ? '--out' : '--dataset'
       if (options.without !== undefined && options.variant === undefined) {
-        return fail('generate', '`--without` switches variations of a variant off, so it needs `--variant SEED`; drop `--without` to write TIVARQ v1.', EXIT.usage)
+        return fail(
+          'generate',
+          '`--without` switches variations of a variant off, so it needs `--variant SEED`; drop `--without` to write TIVARQ v1.',
+          EXIT.usage,
+        )
       }
       let generate: GenerateOptions = {}
       let what = 'TIVARQ v1'

@@ -19,11 +19,30 @@ import { assertGroundingChannel, GroundingModeError, type TimeGroundedAgent } fr
 import { BUILTIN_AGENTS, openAiCompatibleAgent, type BuiltinAgentName } from '../../timegrounded/agents.js'
 import { startCommandAgent } from '../../timegrounded/command-agent.js'
 import { knownDatasetId, timeGroundedCorpus } from '../../timegrounded/corpus/index.js'
-import { CONTROL_MODE, GROUNDING_MODES, GroundingTally, PROBE_MODE, assertReadableDates, type GroundingMode, type GroundingRecord } from '../../timegrounded/grounding.js'
+import {
+  CONTROL_MODE,
+  GROUNDING_MODES,
+  GroundingTally,
+  PROBE_MODE,
+  assertReadableDates,
+  type GroundingMode,
+  type GroundingRecord,
+} from '../../timegrounded/grounding.js'
 import { deterministicJudge, llmJudge, type Judge } from '../../timegrounded/judges.js'
 import { readLongMemEval } from '../../timegrounded/longmemeval.js'
 import { renderGroundedRun, renderGroundingRecord, renderProbeComparison } from '../../timegrounded/render.js'
-import { DEFAULT_JUDGE_TIMEOUT_MS, DEFAULT_PROBE_SEED, loadGroundedDataset, runGrounded, runProbeVersusControl, type GroundedDataset, type GroundedRunResult, type ProbeComparison, type QuestionRow } from '../../timegrounded/run.js'
+import {
+  DEFAULT_AGENT_TIMEOUT_MS,
+  DEFAULT_JUDGE_TIMEOUT_MS,
+  DEFAULT_PROBE_SEED,
+  loadGroundedDataset,
+  runGrounded,
+  runProbeVersusControl,
+  type GroundedDataset,
+  type GroundedRunResult,
+  type ProbeComparison,
+  type QuestionRow,
+} from '../../timegrounded/run.js'
 
 const MODE_CHOICES = ['compare', ...GROUNDING_MODES] as const
 type ModeChoice = (typeof MODE_CHOICES)[number]
@@ -83,7 +102,9 @@ async function agentOf(options: ProbeCommandOptions, command: string[]): Promise
     return openAiCompatibleAgent({ baseUrl: options.agentBaseUrl, model: options.agentModel, ...(apiKey ? { apiKey } : {}) })
   }
   if (!spec.startsWith('builtin:') || !(name in BUILTIN_AGENTS)) {
-    throw new UsageError(`\`--agent ${spec}\` is not a built-in agent; use one of ${[...Object.keys(BUILTIN_AGENTS), 'llm'].map((n) => `builtin:${n}`).join(', ')}, or pass a command after \`--\`.`)
+    throw new UsageError(
+      `\`--agent ${spec}\` is not a built-in agent; use one of ${[...Object.keys(BUILTIN_AGENTS), 'llm'].map((n) => `builtin:${n}`).join(', ')}, or pass a command after \`--\`.`,
+    )
   }
   return BUILTIN_AGENTS[name as BuiltinAgentName]()
 }
@@ -101,7 +122,7 @@ async function dryRun(options: ProbeCommandOptions): Promise<void> {
     const summary = await readLongMemEval(options.dataset, {
       onEntry: (entry) => {
         firstQuestionId ??= entry.question_id
-        tallies.forEach((tally) => tally.add(entry))
+        for (const tally of tallies) tally.add(entry)
       },
     })
     const datasetId = knownDatasetId(summary.datasetSha256, summary.datasetId, { firstQuestionId, entries: summary.entries })
@@ -132,7 +153,9 @@ async function run(options: ProbeCommandOptions, command: string[], given: Given
   }
   // Silently dropping a flag would leave the user believing the ceiling ran.
   if (options.ceiling === true && options.mode !== 'compare') {
-    throw new UsageError(`\`--ceiling\` runs beside control and probe, so it needs \`--mode compare\` (the default); drop \`--mode ${options.mode}\` or \`--ceiling\`.`)
+    throw new UsageError(
+      `\`--ceiling\` runs beside control and probe, so it needs \`--mode compare\` (the default); drop \`--mode ${options.mode}\` or \`--ceiling\`.`,
+    )
   }
   const judge = judgeOf(options)
   const dataset: GroundedDataset = await loadGroundedDataset(options.dataset)
@@ -174,7 +197,13 @@ async function run(options: ProbeCommandOptions, command: string[], given: Given
     } else {
       let result: GroundedRunResult
       try {
-        result = await runGrounded(agent, dataset, { mode: options.mode, judge, agentTimeoutMs: options.timeoutMs, judgeTimeoutMs: options.judgeTimeoutMs, onRow: tick })
+        result = await runGrounded(agent, dataset, {
+          mode: options.mode,
+          judge,
+          agentTimeoutMs: options.timeoutMs,
+          judgeTimeoutMs: options.judgeTimeoutMs,
+          onRow: tick,
+        })
       } finally {
         progress.stop()
       }
@@ -195,11 +224,18 @@ export function registerProbe(program: Command): void {
     .description('Run the time-grounded probe: control (dates in text + timestamps) versus probe (timestamps only) over one agent.')
     .option('--dataset <file>', 'LongMemEval-shaped JSON file, e.g. one written by `timegrounded corpus --size N` (default: the embedded 12-question corpus)')
     .addOption(new Option('--mode <mode>', 'compare runs control and probe; a grounding mode runs that mode alone').choices(MODE_CHOICES).default('compare'))
-    .option('--agent <spec>', 'builtin:honest, builtin:ingestion-order, builtin:reference-reader or builtin:llm (default: builtin:honest unless a command follows --)')
-    .addOption(new Option('--judge <judge>', 'deterministic grades machine_gold; llm asks an OpenAI-compatible endpoint').choices(['deterministic', 'llm']).default('deterministic'))
-    .option('--judge-base-url <url>', 'base URL of the judge endpoint, before /chat/completions (key from $' + JUDGE_API_KEY_ENV + ')')
+    .option(
+      '--agent <spec>',
+      'builtin:honest, builtin:ingestion-order, builtin:reference-reader or builtin:llm (default: builtin:honest unless a command follows --)',
+    )
+    .addOption(
+      new Option('--judge <judge>', 'deterministic grades machine_gold; llm asks an OpenAI-compatible endpoint')
+        .choices(['deterministic', 'llm'])
+        .default('deterministic'),
+    )
+    .option('--judge-base-url <url>', `base URL of the judge endpoint, before /chat/completions (key from $${JUDGE_API_KEY_ENV})`)
     .option('--judge-model <name>', 'judge model name')
-    .option('--agent-base-url <url>', 'base URL for --agent builtin:llm (key from $' + AGENT_API_KEY_ENV + ')')
+    .option('--agent-base-url <url>', `base URL for --agent builtin:llm (key from $${AGENT_API_KEY_ENV})`)
     .option('--agent-model <name>', 'model name for --agent builtin:llm')
     .option('--ceiling', 'also run the reference reader (timestamps-only) as a ceiling (compare mode)')
     .option('--json', 'print the full result as JSON')
@@ -207,7 +243,7 @@ export function registerProbe(program: Command): void {
     .option('--dry-run', 'validate the dataset and print only the grounding record; call no agent')
     .option('--seed <n>', 'paired-bootstrap seed (compare mode only)', wholeNumberArgument(0), DEFAULT_PROBE_SEED)
     .option('--resamples <n>', 'paired-bootstrap resamples (compare mode only)', wholeNumberArgument(MIN_RESAMPLES), DEFAULT_RESAMPLES)
-    .option('--timeout-ms <n>', 'time one agent call may take', wholeNumberArgument(1), 120000)
+    .option('--timeout-ms <n>', 'time one agent call may take', wholeNumberArgument(1), DEFAULT_AGENT_TIMEOUT_MS)
     .option('--judge-timeout-ms <n>', 'time one grading may take before the question is a judge error', wholeNumberArgument(1), DEFAULT_JUDGE_TIMEOUT_MS)
     .argument('[command...]', 'agent command and its arguments, after `--` (speaks timegrounded.agent.v1 on stdin/stdout)')
     .addHelpText(

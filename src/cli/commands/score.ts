@@ -7,46 +7,44 @@
  */
 import type { Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
-import { aggregateReports, readPredictions, repetitionsOf, runFileNames, RunWriter } from '../../tivarq/output.js'
+import { aggregateReports } from '../../tivarq/aggregate.js'
+import { readPredictions, repetitionsOf } from '../../harness/predictions.js'
+import { runFileNames } from '../../tivarq/results.js'
+import { RunWriter } from '../../harness/result-files.js'
 import { DATASET_SEED } from '../../tivarq/schema.js'
 import { scoreRows } from '../../tivarq/score.js'
+import type { PredictionRow } from '../../tivarq/results.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderFirstErrors, renderReport } from '../../report/terminal.js'
 import { describeRepeats } from '../../report/format.js'
-import { EXIT, fail, parseWholeNumber, reportsExitCode, UsageError } from '../exit-codes.js'
+import { EXIT, fail, reportsExitCode, wholeNumberArgument } from '../exit-codes.js'
 import { describeWriteError } from '../fs-errors.js'
 import { wantsColor } from '../color.js'
 
-interface RawScoreOptions {
-  output?: string
-  seed?: string
-  resamples?: string
-  color?: boolean
+/** The options of `score` as commander parses them. */
+interface ScoreCommandOptions {
+  output: string
+  seed: number
+  resamples: number
+  color: boolean
 }
 
 /** Register `score` on the CLI program. */
 export function registerScore(program: Command): void {
   program
     .command('score')
-    .description('Re-score a predictions.jsonl file (ours or upstream\'s) into DIR/report.json (report-K.json and aggregate.json when it holds several repetitions).')
+    .description(
+      "Re-score a predictions.jsonl file (ours or upstream's) into DIR/report.json (report-K.json and aggregate.json when it holds several repetitions).",
+    )
     .argument('<predictions>', 'predictions file, one JSON row per line')
-    .option('--output <dir>', 'directory for report.json (required)')
-    .option('--seed <n>', `bootstrap seed (default: the dataset seed, ${DATASET_SEED})`)
-    .option('--resamples <n>', `bootstrap resamples (at least ${MIN_RESAMPLES}) (default: ${DEFAULT_RESAMPLES})`)
+    .requiredOption('--output <dir>', 'directory for report.json (required)')
+    .option('--seed <n>', 'bootstrap seed', wholeNumberArgument(0), DATASET_SEED)
+    .option('--resamples <n>', 'bootstrap resamples', wholeNumberArgument(MIN_RESAMPLES), DEFAULT_RESAMPLES)
     .option('--no-color', 'no colours in the summary')
     .addHelpText('after', '\nExit codes: 0 complete, 1 incomplete (error rows), 2 usage error or invalid file.')
-    .action((file: string, options: RawScoreOptions) => {
-      let seed: number
-      let resamples: number
-      try {
-        if (options.output === undefined) throw new UsageError('`--output DIR` is required: the directory report.json goes to.')
-        seed = parseWholeNumber('--seed', options.seed, DATASET_SEED, 0)
-        resamples = parseWholeNumber('--resamples', options.resamples, DEFAULT_RESAMPLES, MIN_RESAMPLES)
-      } catch (error) {
-        if (error instanceof UsageError) return fail('score', `${error.message}\nSee \`timegrounded score --help\`.`, EXIT.usage)
-        throw error
-      }
-      let rows
+    .action((file: string, options: ScoreCommandOptions) => {
+      const { seed, resamples } = options
+      let rows: PredictionRow[]
       try {
         rows = readPredictions(file)
       } catch (error) {
@@ -70,7 +68,11 @@ export function registerScore(program: Command): void {
           written.push('aggregate.json')
         }
       } catch (error) {
-        return fail('score', `cannot write ${written.length === 0 ? 'report.json' : 'the reports'} to \`--output ${options.output}\`: ${describeWriteError(error, options.output)}.`, EXIT.usage)
+        return fail(
+          'score',
+          `cannot write ${written.length === 0 ? 'report.json' : 'the reports'} to \`--output ${options.output}\`: ${describeWriteError(error, options.output)}.`,
+          EXIT.usage,
+        )
       }
       const color = wantsColor(options.color, process.stdout)
       const last = reports[reports.length - 1]!

@@ -46,14 +46,21 @@ export function registerValidate(program: Command): void {
     .command('validate')
     .description('Check a TIVARQ directory: manifest hashes, every row, gold answers, ids and canonical counts.')
     .option('--dataset <dir>', 'TIVARQ directory to check (default: the bundled TIVARQ v1 fixtures)')
-    .option('--json', 'print the validation result as JSON instead of a summary (upstream\'s episodes, probes, families, split_counts first)')
+    .option('--json', "print the validation result as JSON instead of a summary (upstream's episodes, probes, families, split_counts first)")
     .option('--max-issues <n>', 'list at most this many issues (the rest are counted)', wholeNumberArgument(1), 100)
     .addOption(new Option('--split <split...>', 'check only these splits').choices(SPLITS))
     .action(async (options: ValidateCommandOptions) => {
       if (options.dataset !== undefined) {
-        const isDirectory = await stat(options.dataset).then((info) => info.isDirectory(), () => false)
+        const isDirectory = await stat(options.dataset).then(
+          (info) => info.isDirectory(),
+          () => false,
+        )
         if (!isDirectory) {
-          return fail('validate', `\`--dataset ${options.dataset}\` is not a directory; pass the folder that holds manifest.json and the episodes_*/probes_* files.`, EXIT.usage)
+          return fail(
+            'validate',
+            `\`--dataset ${options.dataset}\` is not a directory; pass the folder that holds manifest.json and the episodes_*/probes_* files.`,
+            EXIT.usage,
+          )
         }
       }
       const result = await validateDataset(options.dataset, { maxIssues: options.maxIssues, ...(options.split ? { splits: options.split } : {}) })

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { PACKAGE_ROOT } from '../../version.js'
-import { HtmlReportError } from './input.js'
+import { HtmlReportError } from './errors.js'
 
 /** Where the built page script lives, from the package root (the same from src/ and from dist/). */
 export const PAGE_SCRIPT_PATH = 'dist/report/html/page.bundle.js'
@@ -40,7 +40,10 @@ export function pageScript(): PageScript {
     )
   }
   if (BREAKS_OUT.test(text)) {
-    throw new HtmlReportError('HTML_REPORT_ASSET_INVALID', `the report page script ${path} contains text that would break out of its <script> element; rebuild it with \`npm run build\`.`)
+    throw new HtmlReportError(
+      'HTML_REPORT_ASSET_INVALID',
+      `the report page script ${path} contains text that would break out of its <script> element; rebuild it with \`npm run build\`.`,
+    )
   }
   loaded = { text, sha256: createHash('sha256').update(text, 'utf8').digest('base64') }
   return loaded

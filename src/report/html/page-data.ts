@@ -1,8 +1,9 @@
 /**
- * What the HTML report's page script receives as JSON. The renderer computes
- * every figure and formats every sentence; the page only lays them out, draws
- * the charts and filters the table. Shared by `build.ts` (Node) and the page
- * script (browser), so it imports nothing.
+ * The HTML report's view model: what the page script receives as JSON. The
+ * suite core (`src/suite/html-report/`) computes every figure and words every
+ * sentence from the run's data; the page only lays them out, draws the charts
+ * and filters the table. Shared by the renderer (Node) and the page script
+ * (browser), so it imports nothing.
  */
 
 /** Which way a metric is better. */
@@ -19,6 +20,8 @@ export type FailureKind = (typeof FAILURE_KINDS)[number]
 /** The whole page. */
 export interface PageData {
   title: string
+  /** The timegrounded version that made the page (its footer and generator tag). */
+  harnessVersion: string
   /** Label/value pairs of the header: data, split, track, store, seed, resamples, version. */
   identity: { label: string; value: string; title?: string }[]
   /** The TIVARQ part, when the run had one. */
@@ -157,6 +160,8 @@ export interface TivarqPage {
   /** Failing probes by kind, in FAILURE_KINDS order. */
   kindCounts: Record<FailureKind, number>
   episodes: Record<string, EpisodeView>
+  /** Why some failing probes have no timeline (their episodes were not in the data the page was made from), or null. */
+  timelineNote: string | null
   /** How many probes passed (for the table's caption). */
   passed: number
 }

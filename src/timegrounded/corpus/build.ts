@@ -6,7 +6,7 @@
  * the generator refuses to emit a corpus that breaks one, and the test suite
  * re-checks the shipped JSON.
  */
-import { TimegroundedError } from '../../errors.js'
+import { type CodeOf, TimegroundedError } from '../../errors.js'
 import { addDays, formatSessionDate, MONTH_NAMES, readSessionDate, WEEKDAY_ABBREVIATIONS } from '../dates.js'
 import { normalisedTextSha256, type LongMemEvalEntry, type MachineGold } from '../longmemeval.js'
 import { weekdayClaims } from '../relative.js'
@@ -20,23 +20,13 @@ export const QUESTIONS_PER_TYPE = 4
 
 /** One broken corpus rule, as data. */
 export interface CorpusIssue {
-  rule:
-    | 'absolute-date'
-    | 'weekday'
-    | 'chronology'
-    | 'gold-labels'
-    | 'shape'
-    | 'types'
-    | 'reading'
-    | 'margin'
-    | 'ordering-suffices'
-    | 'gold-mismatch'
+  rule: 'absolute-date' | 'weekday' | 'chronology' | 'gold-labels' | 'shape' | 'types' | 'reading' | 'margin' | 'ordering-suffices' | 'gold-mismatch'
   questionId: string | null
   message: string
 }
 
 /** The generator refused: the corpus breaks a rule (code `CORPUS_RULE_BROKEN`). `fix` names the source to fix. */
-export class CorpusRuleError extends TimegroundedError {
+export class CorpusRuleError extends TimegroundedError<CodeOf<'CorpusRuleError'>> {
   readonly issues: readonly CorpusIssue[]
   constructor(issues: readonly CorpusIssue[], fix = 'src/timegrounded/corpus/source.ts') {
     super(
@@ -82,7 +72,10 @@ function machineGold(value: ReadingValue): MachineGold {
 /** One question as a LongMemEval entry, every gold derived from its session times; throws `CorpusRuleError` when its reading cannot be evaluated. */
 export function entryOf(question: AuthoredQuestion): LongMemEvalEntry {
   const sessionIds = question.sessions.map((_, i) => `${question.id}-s${i + 1}`)
-  const evidence = [...saidMoments(question.reading).map((m) => ({ said: m.said, cue: m.cue })), ...(question.evidence ?? []).map((phrase) => ({ said: phrase, cue: phrase }))]
+  const evidence = [
+    ...saidMoments(question.reading).map((m) => ({ said: m.said, cue: m.cue })),
+    ...(question.evidence ?? []).map((phrase) => ({ said: phrase, cue: phrase })),
+  ]
   const haystackSessions = question.sessions.map((session) =>
     session.turns.map((turn) => {
       const isEvidence = turn.role === 'user' && evidence.some((m) => holdsSaid(turn.content, m))
@@ -90,7 +83,14 @@ export function entryOf(question: AuthoredQuestion): LongMemEvalEntry {
     }),
   )
   const times = question.sessions.map((s) => new Date(s.at))
-  const outcome = evaluateReading(question.reading, turnsAt(question.sessions.map((s) => s.turns), times), new Date(question.askedAt))
+  const outcome = evaluateReading(
+    question.reading,
+    turnsAt(
+      question.sessions.map((s) => s.turns),
+      times,
+    ),
+    new Date(question.askedAt),
+  )
   if (!outcome.ok) throw new CorpusRuleError([{ rule: 'reading', questionId: question.id, message: outcome.reason }])
   return {
     question_id: question.id,
@@ -110,7 +110,20 @@ export function entryOf(question: AuthoredQuestion): LongMemEvalEntry {
 const UNIT_ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth']
 const SPELLED_ORDINALS = [
   ...UNIT_ORDINALS,
-  ...['tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth', 'eighteenth', 'nineteenth', 'twentieth', 'thirtieth'],
+  ...[
+    'tenth',
+    'eleventh',
+    'twelfth',
+    'thirteenth',
+    'fourteenth',
+    'fifteenth',
+    'sixteenth',
+    'seventeenth',
+    'eighteenth',
+    'nineteenth',
+    'twentieth',
+    'thirtieth',
+  ],
   ...UNIT_ORDINALS.map((o) => `twenty[- ]${o}`),
   'thirty[- ]first',
 ].join('|')
@@ -156,7 +169,9 @@ function sameValue(a: ReadingValue, b: ReadingValue): boolean {
 /** How many questions of each type a corpus of `size` holds: balanced, the first `size mod 3` types one more (the authored twelve: 4/4/4). */
 export function balancedTypeCounts(size: number): Record<CorpusQuestionType, number> {
   const counts = {} as Record<CorpusQuestionType, number>
-  CORPUS_QUESTION_TYPES.forEach((type, i) => (counts[type] = Math.floor(size / CORPUS_QUESTION_TYPES.length) + (i < size % CORPUS_QUESTION_TYPES.length ? 1 : 0)))
+  CORPUS_QUESTION_TYPES.forEach((type, i) => {
+    counts[type] = Math.floor(size / CORPUS_QUESTION_TYPES.length) + (i < size % CORPUS_QUESTION_TYPES.length ? 1 : 0)
+  })
   return counts
 }
 
@@ -171,7 +186,11 @@ export interface CheckCorpusOptions {
  * the corpus is sound). The same rules hold for the authored twelve and for a
  * generated corpus of any size; `readings` says how each question is read.
  */
-export function checkCorpus(items: readonly LongMemEvalEntry[], readings: ReadonlyMap<string, Reading> = READINGS, options: CheckCorpusOptions = {}): CorpusIssue[] {
+export function checkCorpus(
+  items: readonly LongMemEvalEntry[],
+  readings: ReadonlyMap<string, Reading> = READINGS,
+  options: CheckCorpusOptions = {},
+): CorpusIssue[] {
   const issues: CorpusIssue[] = []
   const size = options.size ?? QUESTIONS_PER_TYPE * CORPUS_QUESTION_TYPES.length
   const expected = balancedTypeCounts(size)
@@ -194,12 +213,12 @@ export function checkCorpusEntry(entry: LongMemEvalEntry, reading: Reading | und
   // Absolute dates: none in the question nor in any message.
   const inQuestion = findAbsoluteDate(entry.question)
   if (inQuestion) add('absolute-date', id, `the question contains ${inQuestion}`)
-  entry.haystack_sessions.forEach((session, s) =>
+  entry.haystack_sessions.forEach((session, s) => {
     session.forEach((turn, t) => {
       const found = findAbsoluteDate(turn.content)
       if (found) add('absolute-date', id, `haystack_sessions[${s}][${t}] contains ${found}`)
-    }),
-  )
+    })
+  })
   // Shape: 2-3 sessions of 2-4 turns.
   if (entry.haystack_sessions.length < 2 || entry.haystack_sessions.length > 3) add('shape', id, `${entry.haystack_sessions.length} sessions, expected 2 or 3`)
   entry.haystack_sessions.forEach((session, s) => {
@@ -225,15 +244,19 @@ export function checkCorpusEntry(entry: LongMemEvalEntry, reading: Reading | und
   })
   // Every date was read (the schema lines haystack_dates up with the sessions): one instant per session.
   if (times.length !== entry.haystack_sessions.length || !question.ok) return issues
-  entry.haystack_sessions.forEach((session, s) =>
+  entry.haystack_sessions.forEach((session, s) => {
     session.forEach((turn, t) => {
       for (const claim of weekdayClaims(turn.content, times[s] as Date)) {
         if (claim.actual === null || claim.actual.toLowerCase() !== claim.claimed.toLowerCase()) {
-          add('weekday', id, `haystack_sessions[${s}][${t}] says "${claim.expression}" is a ${claim.claimed}, but it is a ${claim.actual ?? 'day that cannot be resolved'}`)
+          add(
+            'weekday',
+            id,
+            `haystack_sessions[${s}][${t}] says "${claim.expression}" is a ${claim.claimed}, but it is a ${claim.actual ?? 'day that cannot be resolved'}`,
+          )
         }
       }
-    }),
-  )
+    })
+  })
   // The reading, gold labels and the gold itself.
   if (reading === undefined) {
     add('reading', id, 'no reading for this question')
@@ -251,14 +274,14 @@ export function checkCorpusEntry(entry: LongMemEvalEntry, reading: Reading | und
   for (const margin of outcome.margins) if (margin < 2) add('margin', id, `a comparison is decided by ${margin} day(s); an off-by-one reading could flip it`)
   const evidenceSessions = new Set<number>()
   for (const moment of saidMoments(reading)) {
-    entry.haystack_sessions.forEach((session, s) =>
+    entry.haystack_sessions.forEach((session, s) => {
       session.forEach((turn, t) => {
         if (holdsSaid(turn.content, moment)) {
           evidenceSessions.add(s)
           if (turn.has_answer !== true) add('gold-labels', id, `haystack_sessions[${s}][${t}] holds "${moment.said}" but has no has_answer label`)
         }
-      }),
-    )
+      })
+    })
   }
   const labelled = entry.haystack_sessions.flatMap((session, s) => (session.some((turn) => turn.has_answer === true) ? [s] : []))
   for (const s of evidenceSessions) if (!labelled.includes(s)) add('gold-labels', id, `session ${s} holds evidence but no turn is labelled`)
@@ -274,7 +297,11 @@ export function checkCorpusEntry(entry: LongMemEvalEntry, reading: Reading | und
   const answer = goldAnswer(outcome.value)
   if (entry.answer !== answer) add('gold-mismatch', id, `answer ${JSON.stringify(entry.answer)} differs from the derived ${JSON.stringify(answer)}`)
   if (entry.answer_explanation !== outcome.value.explanation) {
-    add('gold-mismatch', id, `answer_explanation ${JSON.stringify(entry.answer_explanation)} differs from the derived ${JSON.stringify(outcome.value.explanation)}`)
+    add(
+      'gold-mismatch',
+      id,
+      `answer_explanation ${JSON.stringify(entry.answer_explanation)} differs from the derived ${JSON.stringify(outcome.value.explanation)}`,
+    )
   }
   // Ordering alone must not suffice: the gold must change on some order-preserving timeline.
   const survives = alternativeTimelines(entry).every((timeline) => {

@@ -11,7 +11,7 @@
  * The whole corpus is then checked by `checkCorpus`, type counts included.
  */
 import { seededRandom, type SeededRandom } from '../../stats/random.js'
-import { TimegroundedError } from '../../errors.js'
+import { type CodeOf, TimegroundedError } from '../../errors.js'
 import { addDays, daysBetween, isoInstant, startOfDay, WEEKDAY_NAMES } from '../dates.js'
 import { normalisedTextSha256 } from '../longmemeval.js'
 import { resolveRelativeDay } from '../relative.js'
@@ -54,7 +54,7 @@ export interface GeneratedCorpus extends BuiltCorpus {
 }
 
 /** A corpus option out of range (code `CORPUS_OPTION_INVALID`). */
-export class CorpusOptionError extends TimegroundedError {
+export class CorpusOptionError extends TimegroundedError<CodeOf<'CorpusOptionError'>> {
   constructor(message: string) {
     super('CORPUS_OPTION_INVALID', message)
   }
@@ -79,9 +79,12 @@ export function parseGeneratedQuestionId(id: string): { seed: number; index: num
   return Number.isSafeInteger(seed) && index >= 0 ? { seed, index } : null
 }
 
+/** Seed of a generated corpus when none is given. @default 1 */
+export const DEFAULT_CORPUS_SEED = 1
+
 function checkOptions(options: GenerateCorpusOptions): { size: number; seed: number } {
   const { size } = options
-  const seed = options.seed ?? 1
+  const seed = options.seed ?? DEFAULT_CORPUS_SEED
   if (!Number.isInteger(size) || size < 1 || size > MAX_CORPUS_SIZE) {
     throw new CorpusOptionError(`\`size\` must be a whole number from 1 to ${MAX_CORPUS_SIZE}, got ${JSON.stringify(size)}.`)
   }
@@ -123,7 +126,10 @@ export function generatedQuestion(seed: number, index: number): AuthoredQuestion
     }
     if (last.length === 0) return question
   }
-  throw new CorpusRuleError(last.length > 0 ? last : [{ rule: 'reading', questionId: id, message: `no draw in ${MAX_ATTEMPTS} met the rules` }], 'src/timegrounded/corpus/scenarios.ts')
+  throw new CorpusRuleError(
+    last.length > 0 ? last : [{ rule: 'reading', questionId: id, message: `no draw in ${MAX_ATTEMPTS} met the rules` }],
+    'src/timegrounded/corpus/scenarios.ts',
+  )
 }
 
 // ─── Drawing one question ───────────────────────────────────────────────────
@@ -152,7 +158,12 @@ function futureExpression(random: SeededRandom, noIn: boolean): string {
     () => `the first ${pick(random, WEEKDAY_NAMES)} of next month`,
     () => 'the last day of next month',
   ]
-  if (!noIn) forms.push(() => `in ${count(random, 12)} days`, () => `in ${count(random, 8)} weeks`, () => `in ${pick(random, ['two', 'three'])} months`)
+  if (!noIn)
+    forms.push(
+      () => `in ${count(random, 12)} days`,
+      () => `in ${count(random, 8)} weeks`,
+      () => `in ${pick(random, ['two', 'three'])} months`,
+    )
   return pick(random, forms)()
 }
 
@@ -170,7 +181,11 @@ function pastExpression(random: SeededRandom): string {
 
 /** A past moment the question names relative to the query time. */
 function askedAgo(random: SeededRandom): string {
-  return pick(random, [() => `${count(random, 9)} weeks ago`, () => `${pick(random, TENS_OF_DAYS)} days ago`, () => `${pick(random, ['two', 'three'])} months ago`])()
+  return pick(random, [
+    () => `${count(random, 9)} weeks ago`,
+    () => `${pick(random, TENS_OF_DAYS)} days ago`,
+    () => `${pick(random, ['two', 'three'])} months ago`,
+  ])()
 }
 
 const NAMES_A_WEEKDAY = new RegExp(`\\b(?:${WEEKDAY_NAMES.join('|')})\\b|^this |^tonight$`, 'i')
@@ -277,7 +292,12 @@ function stillForm(d: Draft, id: string, type: CorpusQuestionType): AuthoredQues
   const at = askedAgo(d.random)
   const when = futureExpression(d.random, scenario.noIn === true)
   d.addStatement(d.dayOf(at) - 1 - d.random.below(60), scenario, when)
-  return d.finish(id, type, scenario.question(capitalised(at)), { kind: 'compare', left: { asked: at }, order: scenario.order, right: { said: when, cue: scenario.cue } })
+  return d.finish(id, type, scenario.question(capitalised(at)), {
+    kind: 'compare',
+    left: { asked: at },
+    order: scenario.order,
+    right: { said: when, cue: scenario.cue },
+  })
 }
 
 /** Whether something that lasts until a moment still holds now. */

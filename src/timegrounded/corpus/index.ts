@@ -15,13 +15,11 @@ export function timeGroundedCorpus(): BuiltCorpus {
   return cached
 }
 
-export { buildCorpus, checkCorpus, checkCorpusEntry, balancedTypeCounts, corpusReadings, entryOf, findAbsoluteDate, CorpusRuleError, CORPUS_ID, QUESTIONS_PER_TYPE } from './build.js'
+export { buildCorpus, checkCorpus, corpusReadings, findAbsoluteDate, CORPUS_ID } from './build.js'
 export type { BuiltCorpus, CorpusIssue, CheckCorpusOptions } from './build.js'
-export { generateCorpus, generatedQuestion, generatedQuestionId, parseGeneratedQuestionId, generatedCorpusId, CorpusOptionError, GENERATED_CORPUS_VERSION, MAX_CORPUS_SIZE } from './generate.js'
+export { generateCorpus } from './generate.js'
 export type { GenerateCorpusOptions, GeneratedCorpus } from './generate.js'
-export { AUTHORED_QUESTIONS, CORPUS_QUESTION_TYPES } from './source.js'
-export type { AuthoredQuestion, AuthoredSession, AuthoredTurn, CorpusQuestionType } from './source.js'
-export { evaluateReading, answerText, goldAnswer } from './reading.js'
+export type { CorpusQuestionType } from './source.js'
 export type { Reading, Moment, DayOrder, ReadingValue, TimedTurn } from './reading.js'
 
 /** What a dataset file looks like from outside: its first question id and how many entries it holds. */

@@ -149,7 +149,11 @@ export function evaluateReading(reading: Reading, turns: readonly TimedTurn[], q
       return { ok: true, margins: [], value: { kind: 'date', value: isoDay(first), explanation: `${isoDay(first)} (a ${weekdayOf(first)}).` } }
     case 'days': {
       const n = daysBetween(first, second as Date)
-      return { ok: true, margins: [], value: { kind: 'count', value: n, unit: 'days', explanation: `${n} days (from ${isoDay(first)} to ${isoDay(second as Date)}).` } }
+      return {
+        ok: true,
+        margins: [],
+        value: { kind: 'count', value: n, unit: 'days', explanation: `${n} days (from ${isoDay(first)} to ${isoDay(second as Date)}).` },
+      }
     }
   }
 }

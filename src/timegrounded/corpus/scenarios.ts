@@ -180,12 +180,42 @@ export const BOOKING_SCENARIOS: readonly (MomentScenario & { question: string })
 
 /** Past events the question counts days since ("How many days ago did I buy my new kayak?"). */
 export const PAST_SCENARIOS: readonly (MomentScenario & { question: string })[] = [
-  { question: 'How many days ago did I buy my new kayak?', cue: 'kayak', turn: (when) => `I bought my new kayak ${when} and took it out on the river.`, reply: 'How did it handle in the current?' },
-  { question: 'How many days ago did I move into the new flat?', cue: 'new flat', turn: (when) => `We moved into the new flat ${when} and the boxes are everywhere.`, reply: 'Unpack the kitchen first; the rest can wait.' },
-  { question: 'How many days ago did I adopt the puppy?', cue: 'puppy', turn: (when) => `We adopted the puppy ${when} and nobody has slept since.`, reply: 'A crate with a blanket over it can help at night.' },
-  { question: 'How many days ago did I start the pottery course?', cue: 'pottery course', turn: (when) => `I started the pottery course ${when} and my first bowl is lopsided.`, reply: 'Everyone’s first bowl is lopsided.' },
-  { question: 'How many days ago did I get my braces off?', cue: 'braces', turn: (when) => `I got my braces off ${when} and I cannot stop smiling.`, reply: 'Remember to wear the retainer at night.' },
-  { question: 'How many days ago did I plant the apple tree?', cue: 'apple tree', turn: (when) => `I planted the apple tree ${when} by the back fence.`, reply: 'Water it deeply for the first few weeks.' },
+  {
+    question: 'How many days ago did I buy my new kayak?',
+    cue: 'kayak',
+    turn: (when) => `I bought my new kayak ${when} and took it out on the river.`,
+    reply: 'How did it handle in the current?',
+  },
+  {
+    question: 'How many days ago did I move into the new flat?',
+    cue: 'new flat',
+    turn: (when) => `We moved into the new flat ${when} and the boxes are everywhere.`,
+    reply: 'Unpack the kitchen first; the rest can wait.',
+  },
+  {
+    question: 'How many days ago did I adopt the puppy?',
+    cue: 'puppy',
+    turn: (when) => `We adopted the puppy ${when} and nobody has slept since.`,
+    reply: 'A crate with a blanket over it can help at night.',
+  },
+  {
+    question: 'How many days ago did I start the pottery course?',
+    cue: 'pottery course',
+    turn: (when) => `I started the pottery course ${when} and my first bowl is lopsided.`,
+    reply: 'Everyone’s first bowl is lopsided.',
+  },
+  {
+    question: 'How many days ago did I get my braces off?',
+    cue: 'braces',
+    turn: (when) => `I got my braces off ${when} and I cannot stop smiling.`,
+    reply: 'Remember to wear the retainer at night.',
+  },
+  {
+    question: 'How many days ago did I plant the apple tree?',
+    cue: 'apple tree',
+    turn: (when) => `I planted the apple tree ${when} by the back fence.`,
+    reply: 'Water it deeply for the first few weeks.',
+  },
 ]
 
 /** Unrelated sessions, two or three turns each, that share no cue with any scenario. */
@@ -251,12 +281,39 @@ export const STILL_SCENARIOS: readonly (MomentScenario & { question: (at: string
 
 /** Events ahead whose days are counted ("How many days are left until my driving test?"). */
 export const UPCOMING_SCENARIOS: readonly (MomentScenario & { name: string })[] = [
-  { name: 'my certification exam', cue: 'certification exam', turn: (when) => `I booked my certification exam for ${when}.`, reply: 'Plan two full passes through the syllabus.', noIn: true },
-  { name: "my sister's wedding", cue: "sister's wedding", turn: (when) => `My sister's wedding is ${when} and I still have not bought a suit.`, reply: 'A tailor usually needs a few weeks for alterations.' },
+  {
+    name: 'my certification exam',
+    cue: 'certification exam',
+    turn: (when) => `I booked my certification exam for ${when}.`,
+    reply: 'Plan two full passes through the syllabus.',
+    noIn: true,
+  },
+  {
+    name: "my sister's wedding",
+    cue: "sister's wedding",
+    turn: (when) => `My sister's wedding is ${when} and I still have not bought a suit.`,
+    reply: 'A tailor usually needs a few weeks for alterations.',
+  },
   { name: 'the half marathon', cue: 'half marathon', turn: (when) => `I entered the half marathon; it is ${when}.`, reply: 'Build the long runs up slowly.' },
-  { name: 'our flight to the islands', cue: 'flight', turn: (when) => `We booked our flight to the islands; it leaves ${when}.`, reply: 'Check the baggage allowance before you pack.' },
-  { name: 'the school play', cue: 'school play', turn: (when) => `The school play is ${when} and my son has two lines.`, reply: 'Two lines is a perfect first part.' },
-  { name: 'my driving test', cue: 'driving test', turn: (when) => `My driving test is booked for ${when}.`, reply: 'A mock test with an instructor helps with the nerves.', noIn: true },
+  {
+    name: 'our flight to the islands',
+    cue: 'flight',
+    turn: (when) => `We booked our flight to the islands; it leaves ${when}.`,
+    reply: 'Check the baggage allowance before you pack.',
+  },
+  {
+    name: 'the school play',
+    cue: 'school play',
+    turn: (when) => `The school play is ${when} and my son has two lines.`,
+    reply: 'Two lines is a perfect first part.',
+  },
+  {
+    name: 'my driving test',
+    cue: 'driving test',
+    turn: (when) => `My driving test is booked for ${when}.`,
+    reply: 'A mock test with an instructor helps with the nerves.',
+    noIn: true,
+  },
 ]
 
 /** Neutral third turns a user may add to a session. */

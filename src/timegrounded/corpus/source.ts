@@ -93,10 +93,7 @@ export const AUTHORED_QUESTIONS: readonly AuthoredQuestion[] = [
     sessions: [
       {
         at: '2024-04-02T12:00:00Z',
-        turns: [
-          user('My carrier is Tallow Mobile and the signal in my flat is awful.'),
-          assistant('Have you tried wifi calling? It often helps indoors.'),
-        ],
+        turns: [user('My carrier is Tallow Mobile and the signal in my flat is awful.'), assistant('Have you tried wifi calling? It often helps indoors.')],
       },
       {
         at: '2024-05-10T09:20:00Z',
@@ -164,10 +161,7 @@ export const AUTHORED_QUESTIONS: readonly AuthoredQuestion[] = [
       },
       {
         at: '2024-10-09T18:30:00Z',
-        turns: [
-          user('I repotted the fern yesterday and it already looks happier.'),
-          assistant('Ferns like a slightly bigger pot and steady moisture.'),
-        ],
+        turns: [user('I repotted the fern yesterday and it already looks happier.'), assistant('Ferns like a slightly bigger pot and steady moisture.')],
       },
     ],
   },
@@ -217,10 +211,7 @@ export const AUTHORED_QUESTIONS: readonly AuthoredQuestion[] = [
     sessions: [
       {
         at: '2024-05-03T09:00:00Z',
-        turns: [
-          user('My manager is Priya and she is the best I have had.'),
-          assistant('A good manager makes a huge difference.'),
-        ],
+        turns: [user('My manager is Priya and she is the best I have had.'), assistant('A good manager makes a huge difference.')],
       },
       {
         at: '2024-06-11T16:30:00Z',
@@ -231,10 +222,7 @@ export const AUTHORED_QUESTIONS: readonly AuthoredQuestion[] = [
       },
       {
         at: '2024-06-19T12:40:00Z',
-        turns: [
-          user('Lunch idea for the team picnic?'),
-          assistant('Wraps travel well, and a big bowl of pasta salad feeds a crowd.'),
-        ],
+        turns: [user('Lunch idea for the team picnic?'), assistant('Wraps travel well, and a big bowl of pasta salad feeds a crowd.')],
       },
     ],
   },
@@ -259,10 +247,7 @@ export const AUTHORED_QUESTIONS: readonly AuthoredQuestion[] = [
       },
       {
         at: '2024-09-20T13:25:00Z',
-        turns: [
-          user('Any tips for keeping basil alive on a windowsill?'),
-          assistant('Water at the base, pinch the tops, and keep it out of cold drafts.'),
-        ],
+        turns: [user('Any tips for keeping basil alive on a windowsill?'), assistant('Water at the base, pinch the tops, and keep it out of cold drafts.')],
       },
     ],
   },
@@ -287,10 +272,7 @@ export const AUTHORED_QUESTIONS: readonly AuthoredQuestion[] = [
       },
       {
         at: '2024-11-12T17:50:00Z',
-        turns: [
-          user('My neighbour lent me a ladder to clear the gutters.'),
-          assistant('Have someone hold the ladder while you work.'),
-        ],
+        turns: [user('My neighbour lent me a ladder to clear the gutters.'), assistant('Have someone hold the ladder while you work.')],
       },
     ],
   },
@@ -318,10 +300,7 @@ export const AUTHORED_QUESTIONS: readonly AuthoredQuestion[] = [
       },
       {
         at: '2024-02-27T10:30:00Z',
-        turns: [
-          user('What is a good stretch for a stiff lower back?'),
-          assistant('Gentle knee-to-chest holds and cat-cow are a good start.'),
-        ],
+        turns: [user('What is a good stretch for a stiff lower back?'), assistant('Gentle knee-to-chest holds and cat-cow are a good start.')],
       },
     ],
   },
@@ -369,10 +348,7 @@ export const AUTHORED_QUESTIONS: readonly AuthoredQuestion[] = [
       },
       {
         at: '2024-03-10T16:35:00Z',
-        turns: [
-          user('How long should I rest bread dough?'),
-          assistant('About an hour at room temperature, or until it has doubled.'),
-        ],
+        turns: [user('How long should I rest bread dough?'), assistant('About an hour at room temperature, or until it has doubled.')],
       },
     ],
   },
@@ -390,17 +366,11 @@ export const AUTHORED_QUESTIONS: readonly AuthoredQuestion[] = [
     sessions: [
       {
         at: '2024-10-12T15:00:00Z',
-        turns: [
-          user('We ordered the green sofa today. The shop says delivery is in five weeks.'),
-          assistant('That gives you time to move the old one out.'),
-        ],
+        turns: [user('We ordered the green sofa today. The shop says delivery is in five weeks.'), assistant('That gives you time to move the old one out.')],
       },
       {
         at: '2024-10-30T20:20:00Z',
-        turns: [
-          user('Is it worth descaling the kettle with vinegar?'),
-          assistant('Citric acid works just as well and leaves less smell.'),
-        ],
+        turns: [user('Is it worth descaling the kettle with vinegar?'), assistant('Citric acid works just as well and leaves less smell.')],
       },
     ],
   },

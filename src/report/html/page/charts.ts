@@ -17,7 +17,10 @@ function interval(low: number | null, high: number | null): string {
 
 function describePoint(point: FamilyPoint): string {
   const run = point.value === null ? `no cases` : `${percent(point.value)} of ${point.cases}, ${interval(point.low, point.high)}`
-  const baseline = point.baseline === null ? '' : `; baseline ${percent(point.baseline)} of ${point.baselineCases ?? 0}${point.change && point.change !== 'same' ? ` (${point.change})` : ''}`
+  const baseline =
+    point.baseline === null
+      ? ''
+      : `; baseline ${percent(point.baseline)} of ${point.baselineCases ?? 0}${point.change && point.change !== 'same' ? ` (${point.change})` : ''}`
   return `${point.family}: ${run}${baseline}`
 }
 
@@ -37,14 +40,74 @@ export function familyChart(chart: FamilyChart, families: string[]): HTMLElement
     x: { domain: [0, 1], grid: true, label: `${chart.label} (${chart.better} is better) →`, tickFormat: '.0%' },
     y: { domain: families, label: null },
     marks: [
-      ruleY(withInterval, { y: 'family', x1: 'low', x2: 'high', dy: -3, stroke: 'var(--accent)', strokeWidth: 2.5, className: 'tg-interval', ariaLabel: 'family', ariaDescription: 'this run, 95% interval' }),
-      dot(withBaseline, { y: 'family', x: 'baseline', dy: 6, r: 4, symbol: 'diamond', stroke: 'var(--baseline)', fill: 'var(--bg)', strokeWidth: 1.5, className: 'tg-baseline', ariaLabel: 'family', title: describePoint, ariaDescription: 'baseline' }),
-      dot(measured, { y: 'family', x: 'value', dy: -3, r: 4.5, fill: (p: FamilyPoint) => (p.change === null || p.change === 'same' ? 'var(--accent)' : CHANGE_COLOUR[p.change]), className: 'tg-run', ariaLabel: 'family', title: describePoint, ariaDescription: 'this run' }),
-      text(empty, { y: 'family', x: 0, text: () => 'no cases', textAnchor: 'start', dx: 4, fill: 'var(--muted)', className: 'tg-run-empty', ariaLabel: 'family', ariaDescription: 'no cases in this run' }),
-      text(moved, { y: 'family', frameAnchor: 'right', text: (p: FamilyPoint) => CHANGE_MARK[p.change as Change], textAnchor: 'start', dx: 14, fill: (p: FamilyPoint) => CHANGE_COLOUR[p.change as Change], fontWeight: 'bold', className: 'tg-moved', ariaLabel: 'family' }),
+      ruleY(withInterval, {
+        y: 'family',
+        x1: 'low',
+        x2: 'high',
+        dy: -3,
+        stroke: 'var(--accent)',
+        strokeWidth: 2.5,
+        className: 'tg-interval',
+        ariaLabel: 'family',
+        ariaDescription: 'this run, 95% interval',
+      }),
+      dot(withBaseline, {
+        y: 'family',
+        x: 'baseline',
+        dy: 6,
+        r: 4,
+        symbol: 'diamond',
+        stroke: 'var(--baseline)',
+        fill: 'var(--bg)',
+        strokeWidth: 1.5,
+        className: 'tg-baseline',
+        ariaLabel: 'family',
+        title: describePoint,
+        ariaDescription: 'baseline',
+      }),
+      dot(measured, {
+        y: 'family',
+        x: 'value',
+        dy: -3,
+        r: 4.5,
+        fill: (p: FamilyPoint) => (p.change === null || p.change === 'same' ? 'var(--accent)' : CHANGE_COLOUR[p.change]),
+        className: 'tg-run',
+        ariaLabel: 'family',
+        title: describePoint,
+        ariaDescription: 'this run',
+      }),
+      text(empty, {
+        y: 'family',
+        x: 0,
+        text: () => 'no cases',
+        textAnchor: 'start',
+        dx: 4,
+        fill: 'var(--muted)',
+        className: 'tg-run-empty',
+        ariaLabel: 'family',
+        ariaDescription: 'no cases in this run',
+      }),
+      text(moved, {
+        y: 'family',
+        frameAnchor: 'right',
+        text: (p: FamilyPoint) => CHANGE_MARK[p.change as Change],
+        textAnchor: 'start',
+        dx: 14,
+        fill: (p: FamilyPoint) => CHANGE_COLOUR[p.change as Change],
+        fontWeight: 'bold',
+        className: 'tg-moved',
+        ariaLabel: 'family',
+      }),
     ],
   })
-  const rows = chart.points.map((p) => [p.family, p.value === null ? '—' : percent(p.value), String(p.cases), interval(p.low, p.high), p.baseline === null ? '—' : percent(p.baseline), p.change ?? '—'])
+  const rows = chart.points.map((p) => [
+    p.family,
+    p.value === null ? '—' : percent(p.value),
+    String(p.cases),
+    interval(p.low, p.high),
+    p.baseline === null ? '—' : percent(p.baseline),
+    p.change ?? '—',
+  ])
   return el(
     'figure',
     { class: 'chart', id: `tg-chart-${chart.key}`, 'data-chart': chart.key },
@@ -75,7 +138,13 @@ export function comparisonChart(comparison: Comparison): HTMLElement {
         title: (c: Comparison['cells'][number]) =>
           `${c.metric}, ${c.column}: baseline ${percent(c.before)} (${c.beforeCases}) → this run ${percent(c.after)} (${c.afterCases})${c.change === 'same' ? '' : `: ${c.change}`}`,
       }),
-      text(comparison.cells, { x: 'column', y: 'metric', text: 'text', fill: (c: { change: Change }) => (c.change === 'same' ? 'currentColor' : 'var(--on-change)'), fontSize: 10 }),
+      text(comparison.cells, {
+        x: 'column',
+        y: 'metric',
+        text: 'text',
+        fill: (c: { change: Change }) => (c.change === 'same' ? 'currentColor' : 'var(--on-change)'),
+        fontSize: 10,
+      }),
     ],
   })
   return el(
@@ -102,8 +171,27 @@ export function spreadChart(spread: Spread, families: string[]): HTMLElement {
     x: { domain: [0, 1], grid: true, label: `Transition success, ${spread.repetitions} repetitions →`, tickFormat: '.0%' },
     y: { domain: families, label: null },
     marks: [
-      ruleY(spread.ranges, { y: 'family', x1: 'min', x2: 'max', stroke: 'var(--muted)', strokeWidth: 7, strokeOpacity: 0.35, strokeLinecap: 'round', className: 'tg-spread', ariaLabel: 'family', title: (r: Spread['ranges'][number]) => `${r.family}: ${percent(r.min)} – ${percent(r.max)}` }),
-      dot(spread.points, { y: 'family', x: 'value', r: 3, fill: 'var(--accent)', className: 'tg-repetition', ariaLabel: 'family', title: (p: Spread['points'][number]) => `${p.family}, repetition ${p.repetition}: ${percent(p.value)}` }),
+      ruleY(spread.ranges, {
+        y: 'family',
+        x1: 'min',
+        x2: 'max',
+        stroke: 'var(--muted)',
+        strokeWidth: 7,
+        strokeOpacity: 0.35,
+        strokeLinecap: 'round',
+        className: 'tg-spread',
+        ariaLabel: 'family',
+        title: (r: Spread['ranges'][number]) => `${r.family}: ${percent(r.min)} – ${percent(r.max)}`,
+      }),
+      dot(spread.points, {
+        y: 'family',
+        x: 'value',
+        r: 3,
+        fill: 'var(--accent)',
+        className: 'tg-repetition',
+        ariaLabel: 'family',
+        title: (p: Spread['points'][number]) => `${p.family}, repetition ${p.repetition}: ${percent(p.value)}`,
+      }),
     ],
   })
   return el(
@@ -127,8 +215,24 @@ export function timeGroundedChart(suite: TimeGroundedPage): HTMLElement {
     y: { domain: suite.arms.map((a) => a.arm), label: null },
     marks: [
       ruleY(suite.arms, { y: 'arm', x1: 0, x2: (a: { accuracy: number | null }) => a.accuracy ?? 0, stroke: 'var(--grid)', strokeWidth: 6 }),
-      dot(suite.arms, { y: 'arm', x: (a: { accuracy: number | null }) => a.accuracy ?? 0, r: 5, fill: 'var(--accent)', className: 'tg-arm', ariaLabel: 'arm', title: (a: { arm: string; mode: string; correct: number; questions: number; errors: number }) => `${a.arm} (${a.mode}): ${a.correct} of ${a.questions}${a.errors > 0 ? `, ${a.errors} errors` : ''}` }),
-      text(suite.arms, { y: 'arm', frameAnchor: 'right', text: (a: { correct: number; questions: number }) => `${a.correct}/${a.questions}`, textAnchor: 'start', dx: 8, fill: 'currentColor' }),
+      dot(suite.arms, {
+        y: 'arm',
+        x: (a: { accuracy: number | null }) => a.accuracy ?? 0,
+        r: 5,
+        fill: 'var(--accent)',
+        className: 'tg-arm',
+        ariaLabel: 'arm',
+        title: (a: { arm: string; mode: string; correct: number; questions: number; errors: number }) =>
+          `${a.arm} (${a.mode}): ${a.correct} of ${a.questions}${a.errors > 0 ? `, ${a.errors} errors` : ''}`,
+      }),
+      text(suite.arms, {
+        y: 'arm',
+        frameAnchor: 'right',
+        text: (a: { correct: number; questions: number }) => `${a.correct}/${a.questions}`,
+        textAnchor: 'start',
+        dx: 8,
+        fill: 'currentColor',
+      }),
     ],
   })
   const parts: (HTMLElement | SVGElement)[] = [el('figcaption', {}, `${suite.suite}: ${suite.agent} on ${suite.dataset}`), arms as unknown as SVGElement]
@@ -147,8 +251,23 @@ export function timeGroundedChart(suite: TimeGroundedPage): HTMLElement {
         y: { domain: ['delta'], label: null },
         marks: [
           ruleX([0], { stroke: 'var(--muted)', strokeDasharray: '3,3' }),
-          ruleY(d.low !== null && d.high !== null ? [d] : [], { y: () => 'delta', x1: 'low', x2: 'high', stroke: 'var(--worse)', strokeWidth: 2.5, className: 'tg-delta-interval' }),
-          dot([d], { y: () => 'delta', x: 'value', r: 5, fill: 'var(--worse)', className: 'tg-delta', ariaLabel: () => 'delta', title: () => `delta ${percent(d.value)}, ${interval(d.low, d.high)}, seed ${d.seed}, ${d.resamples} resamples` }),
+          ruleY(d.low !== null && d.high !== null ? [d] : [], {
+            y: () => 'delta',
+            x1: 'low',
+            x2: 'high',
+            stroke: 'var(--worse)',
+            strokeWidth: 2.5,
+            className: 'tg-delta-interval',
+          }),
+          dot([d], {
+            y: () => 'delta',
+            x: 'value',
+            r: 5,
+            fill: 'var(--worse)',
+            className: 'tg-delta',
+            ariaLabel: () => 'delta',
+            title: () => `delta ${percent(d.value)}, ${interval(d.low, d.high)}, seed ${d.seed}, ${d.resamples} resamples`,
+          }),
         ],
       }) as unknown as SVGElement,
     )

@@ -3,7 +3,11 @@
 type Child = Node | string | null | undefined | false
 
 /** An element with attributes (null/undefined/false ones left out) and children (falsy ones skipped). */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string | number | boolean | null | undefined> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string | number | boolean | null | undefined> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag)
   for (const [name, value] of Object.entries(attributes)) {
     if (value === null || value === undefined || value === false) continue

@@ -16,11 +16,19 @@ function tivarqSections(page: NonNullable<PageData['tivarq']>): HTMLElement[] {
     section(
       'tg-families',
       'Per family',
-      el('p', { class: 'legend muted' }, ...['● this run, with its 95% interval', '◇ baseline', '▲ better, ▼ worse, ◆ changed since the baseline'].map((item) => el('span', {}, item))),
+      el(
+        'p',
+        { class: 'legend muted' },
+        ...['● this run, with its 95% interval', '◇ baseline', '▲ better, ▼ worse, ◆ changed since the baseline'].map((item) => el('span', {}, item)),
+      ),
       el('div', { class: 'charts' }, ...page.familyCharts.map((chart) => familyChart(chart, page.families))),
       el('p', { class: 'muted' }, page.intervalNote),
     ),
-    section('tg-baseline', 'Baseline and this run', page.comparison === null ? el('p', { class: 'muted' }, page.comparisonNote) : comparisonChart(page.comparison)),
+    section(
+      'tg-baseline',
+      'Baseline and this run',
+      page.comparison === null ? el('p', { class: 'muted' }, page.comparisonNote) : comparisonChart(page.comparison),
+    ),
   ]
   if (page.spread !== null) sections.push(section('tg-spread', 'Repetitions', spreadChart(page.spread, page.families)))
   return sections
@@ -36,7 +44,7 @@ function main(): void {
   if (data.tivarq !== null) sections.push(failingSection(data.tivarq))
   const nav = el('nav', { 'aria-label': 'Sections' }, ...sections.map((s) => el('a', { href: `#${s.id}` }, s.querySelector('h2')?.textContent ?? s.id)))
   byId('tg-main').append(nav, ...sections)
-  document.body.dataset['ready'] = 'true'
+  document.body.dataset.ready = 'true'
 }
 
 main()

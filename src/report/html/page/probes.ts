@@ -59,9 +59,16 @@ export function failingSection(page: TivarqPage): HTMLElement {
     'fieldset',
     { class: 'kinds' },
     el('legend', {}, 'Kind'),
-    ...FAILURE_KINDS.map((kind, i) => el('label', { for: `tg-filter-kind-${kind}`, class: `chip kind-${kind}` }, kindBoxes[i], ` ${words(kind)} (${page.kindCounts[kind]})`)),
+    ...FAILURE_KINDS.map((kind, i) =>
+      el('label', { for: `tg-filter-kind-${kind}`, class: `chip kind-${kind}` }, kindBoxes[i], ` ${words(kind)} (${page.kindCounts[kind]})`),
+    ),
   )
-  const family = el('select', { id: 'tg-filter-family' }, el('option', { value: '' }, 'all families'), ...page.families.map((f) => el('option', { value: f }, f)))
+  const family = el(
+    'select',
+    { id: 'tg-filter-family' },
+    el('option', { value: '' }, 'all families'),
+    ...page.families.map((f) => el('option', { value: f }, f)),
+  )
   const search = el('input', { id: 'tg-filter-search', type: 'search', placeholder: 'probe, question, answer — press /', 'aria-keyshortcuts': '/' })
   const count = el('span', { id: 'tg-filter-count', role: 'status', 'aria-live': 'polite' })
   const body = el('tbody')
@@ -105,6 +112,7 @@ export function failingSection(page: TivarqPage): HTMLElement {
     'tg-failing',
     'Failing probes',
     el('p', {}, `${total} of ${total + page.passed} probes did not pass. Open a probe (Enter or Space on its id) to see its episode as a timeline.`),
+    page.timelineNote && el('p', { class: 'muted', id: 'tg-timeline-note' }, page.timelineNote),
     el('div', { class: 'filters' }, kinds, el('label', {}, 'Family ', family), el('label', {}, 'Search ', search), count),
     el(
       'table',

@@ -9,8 +9,8 @@ type Theme = (typeof THEMES)[number]
 
 function apply(theme: Theme, button: HTMLButtonElement): void {
   const root = document.documentElement
-  if (theme === 'system') delete root.dataset['theme']
-  else root.dataset['theme'] = theme
+  if (theme === 'system') delete root.dataset.theme
+  else root.dataset.theme = theme
   button.textContent = `Theme: ${theme}`
   button.setAttribute('aria-label', `Colour theme: ${theme}. Press to change.`)
 }

@@ -57,12 +57,71 @@ function chart(events: Placed[], probe: FailingProbe, episode: EpisodeView): SVG
     y: { domain: events.map((e) => e.label), label: null },
     marks: [
       ruleX(asked, { stroke: 'var(--worse)', strokeDasharray: '5,3', strokeWidth: 1.5, className: 'tg-checkpoint', ariaLabel: () => 'asked' }),
-      text(asked, { x: (d: Date) => d, frameAnchor: 'top', dy: -14, dx: -4, textAnchor: 'end', text: () => `asked (as of ${shortInstant(probe.asOf)})`, fill: 'var(--worse)', fontWeight: 'bold' }),
-      ruleY(events.filter((e) => e.effective !== null && e.expires !== null), { y: 'label', x1: 'effective', x2: 'expires', stroke: 'var(--muted)', strokeDasharray: '2,3', className: 'tg-validity', ariaLabel: 'id', title: (e: Placed) => `valid from ${shortInstant(e.effectiveAt)} until ${shortInstant(e.expiresAt)}` }),
-      link(events.filter((e) => e.effective !== null && e.effective.getTime() !== e.arrived.getTime()), { y1: 'label', y2: 'label', x1: 'effective', x2: 'arrived', stroke: 'var(--muted)', strokeOpacity: faded, markerEnd: 'arrow', className: 'tg-lag' }),
-      dot(events.filter((e) => e.source), { y: 'label', x: 'arrived', r: 9, stroke: 'var(--worse)', strokeWidth: 2, className: 'tg-source', ariaLabel: 'id', title: () => 'carries the value the store returned' }),
-      dot(events.filter((e) => e.effective !== null), { y: 'label', x: 'effective', r: 4.5, stroke: 'var(--accent)', fill: 'var(--bg)', strokeWidth: 1.5, strokeOpacity: faded, className: 'tg-effective', ariaLabel: 'id', title: (e: Placed) => `${e.id} takes effect ${shortInstant(e.effectiveAt)}` }),
-      dot(events, { y: 'label', x: 'arrived', r: 3.5, fill: 'var(--accent)', fillOpacity: faded, className: 'tg-arrival', ariaLabel: 'id', title: (e: Placed) => `${e.id} arrived ${shortInstant(e.arrivedAt)}${e.seen ? '' : ' (after the question)'}` }),
+      text(asked, {
+        x: (d: Date) => d,
+        frameAnchor: 'top',
+        dy: -14,
+        dx: -4,
+        textAnchor: 'end',
+        text: () => `asked (as of ${shortInstant(probe.asOf)})`,
+        fill: 'var(--worse)',
+        fontWeight: 'bold',
+      }),
+      ruleY(
+        events.filter((e) => e.effective !== null && e.expires !== null),
+        {
+          y: 'label',
+          x1: 'effective',
+          x2: 'expires',
+          stroke: 'var(--muted)',
+          strokeDasharray: '2,3',
+          className: 'tg-validity',
+          ariaLabel: 'id',
+          title: (e: Placed) => `valid from ${shortInstant(e.effectiveAt)} until ${shortInstant(e.expiresAt)}`,
+        },
+      ),
+      link(
+        events.filter((e) => e.effective !== null && e.effective.getTime() !== e.arrived.getTime()),
+        { y1: 'label', y2: 'label', x1: 'effective', x2: 'arrived', stroke: 'var(--muted)', strokeOpacity: faded, markerEnd: 'arrow', className: 'tg-lag' },
+      ),
+      dot(
+        events.filter((e) => e.source),
+        {
+          y: 'label',
+          x: 'arrived',
+          r: 9,
+          stroke: 'var(--worse)',
+          strokeWidth: 2,
+          className: 'tg-source',
+          ariaLabel: 'id',
+          title: () => 'carries the value the store returned',
+        },
+      ),
+      dot(
+        events.filter((e) => e.effective !== null),
+        {
+          y: 'label',
+          x: 'effective',
+          r: 4.5,
+          stroke: 'var(--accent)',
+          fill: 'var(--bg)',
+          strokeWidth: 1.5,
+          strokeOpacity: faded,
+          className: 'tg-effective',
+          ariaLabel: 'id',
+          title: (e: Placed) => `${e.id} takes effect ${shortInstant(e.effectiveAt)}`,
+        },
+      ),
+      dot(events, {
+        y: 'label',
+        x: 'arrived',
+        r: 3.5,
+        fill: 'var(--accent)',
+        fillOpacity: faded,
+        className: 'tg-arrival',
+        ariaLabel: 'id',
+        title: (e: Placed) => `${e.id} arrived ${shortInstant(e.arrivedAt)}${e.seen ? '' : ' (after the question)'}`,
+      }),
     ],
   }) as unknown as SVGElement
 }
@@ -71,7 +130,15 @@ function eventsTable(events: Placed[]): HTMLElement {
   return el(
     'table',
     { class: 'events' },
-    el('thead', {}, el('tr', {}, ...['#', 'speaker', 'text', 'assertion', 'arrived', 'takes effect', 'expires', 'before the question'].map((h) => el('th', { scope: 'col' }, h)))),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        ...['#', 'speaker', 'text', 'assertion', 'arrived', 'takes effect', 'expires', 'before the question'].map((h) => el('th', { scope: 'col' }, h)),
+      ),
+    ),
     el(
       'tbody',
       {},
@@ -101,7 +168,13 @@ export function timeline(probe: FailingProbe, episode: EpisodeView | undefined):
     el('dt', {}, 'Question'),
     el('dd', {}, probe.question ?? '(not in the split given to the report)'),
     el('dt', {}, 'Asked'),
-    el('dd', {}, probe.asOf === null ? '—' : `as of ${shortInstant(probe.asOf)}, after event ${probe.afterEvent ?? '?'} (role ${probe.role}, phase ${probe.phase}, capability ${probe.capability})`),
+    el(
+      'dd',
+      {},
+      probe.asOf === null
+        ? '—'
+        : `as of ${shortInstant(probe.asOf)}, after event ${probe.afterEvent ?? '?'} (role ${probe.role}, phase ${probe.phase}, capability ${probe.capability})`,
+    ),
     el('dt', {}, 'Expected'),
     el('dd', {}, el('code', { class: 'expected' }, probe.expected)),
     el('dt', {}, 'The store'),
@@ -109,7 +182,13 @@ export function timeline(probe: FailingProbe, episode: EpisodeView | undefined):
     el('dt', {}, 'Meaning'),
     el('dd', { class: 'meaning' }, probe.meaning),
   )
-  if (episode === undefined) return el('div', { class: 'timeline', 'data-episode': probe.episode }, facts, el('p', { class: 'muted' }, `Episode ${probe.episode} is not in the split given to the report.`))
+  if (episode === undefined)
+    return el(
+      'div',
+      { class: 'timeline', 'data-episode': probe.episode },
+      facts,
+      el('p', { class: 'muted' }, `Episode ${probe.episode} is not in the split given to the report.`),
+    )
   const events = place(episode, probe)
   return el(
     'div',
@@ -118,7 +197,13 @@ export function timeline(probe: FailingProbe, episode: EpisodeView | undefined):
     el(
       'p',
       { class: 'legend muted' },
-      ...['● arrived', '○ takes effect (→ points to the arrival)', '┆ asked', 'red ring: carries the value the store returned', 'faded: arrived after the question'].map((item) => el('span', {}, item)),
+      ...[
+        '● arrived',
+        '○ takes effect (→ points to the arrival)',
+        '┆ asked',
+        'red ring: carries the value the store returned',
+        'faded: arrived after the question',
+      ].map((item) => el('span', {}, item)),
     ),
     chart(events, probe, episode),
     eventsTable(events),

@@ -1,0 +1,228 @@
+/**
+ * Reading a predictions file, ours or the upstream harness's: every line
+ * checked, every problem kept as data (file, line, field) and rendered once.
+ */
+import { readFileSync } from 'node:fs'
+import { z } from 'zod'
+import { type CodeOf, TimegroundedError } from '../errors.js'
+import type { PredictionRow } from '../tivarq/results.js'
+import { describeFound, issuePath, printable, valueAt, withArticle } from '../tivarq/row-issues.js'
+import { answerValueSchema, CAPABILITIES, PHASES, ROLES, STATES } from '../tivarq/schema.js'
+import { familyOf } from '../tivarq/score.js'
+
+/** One problem in a predictions file, as data. */
+export interface PredictionsIssue {
+  file: string
+  line: number
+  /** Field path inside the row, e.g. `prediction.state`; empty for the whole line. */
+  path: string
+  message: string
+}
+
+/** A predictions file could not be read (code `PREDICTIONS_INVALID`); `issues` lists every problem found. */
+export class PredictionsFileError extends TimegroundedError<CodeOf<'PredictionsFileError'>> {
+  constructor(
+    readonly file: string,
+    readonly issues: readonly PredictionsIssue[],
+    readonly omittedIssues = 0,
+  ) {
+    // Line 0 is the whole file (it cannot be read, or holds no rows).
+    const lines = issues.map((issue) =>
+      issue.line === 0 ? `  ${issue.file}: ${issue.message}` : `  ${issue.file}:${issue.line}${issue.path === '' ? '' : ` ${issue.path}`}: ${issue.message}`,
+    )
+    if (omittedIssues > 0) lines.push(`  … and ${omittedIssues} more`)
+    super('PREDICTIONS_INVALID', `${file} is not a valid predictions file (one JSON prediction row per line); fix or regenerate it:\n${lines.join('\n')}`)
+  }
+}
+
+const answerLike = z.looseObject({ state: z.enum(STATES), value: answerValueSchema.default(null) })
+// Lenient on purpose: rows may carry fields we do not know, and may leave out
+// `family` (taken from episode_id) or `repetition` (0, upstream's first).
+const rowBase = {
+  probe_id: z.string().min(1),
+  episode_id: z.string().min(1),
+  family: z.string().optional(),
+  expected: answerLike,
+  role: z.enum(ROLES),
+  transition_id: z.string(),
+  phase: z.enum(PHASES),
+  capability: z.enum(CAPABILITIES),
+  old_value: answerValueSchema.default(null),
+  repetition: z.number().int().min(0).default(0),
+}
+// Fields only answers have: checked on answered rows; on the others they are dropped, whatever they hold
+// (upstream leaves them out; our files before 0.2 wrote them as null).
+const predictionRowSchema = z.discriminatedUnion('status', [
+  z.looseObject({
+    ...rowBase,
+    status: z.literal('answered'),
+    prediction: answerLike,
+    latency_ms: z.number().nullable().default(null),
+    update_lag_ms: z.number().nullish(),
+    update_lag_polls: z.number().int().min(0).nullish(),
+    update_lag_censored: z.boolean().nullish(),
+  }),
+  z.looseObject({ ...rowBase, status: z.literal('unsupported') }),
+  z.looseObject({ ...rowBase, status: z.literal('error'), latency_ms: z.number().nullish(), error: z.string().default('error') }),
+])
+
+const ANSWER_ONLY_FIELDS = ['prediction', 'latency_ms', 'error', 'update_lag_ms', 'update_lag_polls', 'update_lag_censored', 'usage', 'cost_usd'] as const
+
+/**
+ * A parsed row in the shape our runner writes (upstream's): fields only where
+ * they apply. Our files before 0.2 kept `usage` and `cost_usd` at the top of
+ * the row and wrote every field on every row, null where it did not apply;
+ * they read the same as upstream's.
+ */
+function normaliseRow(parsed: Record<string, unknown>): PredictionRow {
+  const row = { ...parsed }
+  if (row.family === undefined) row.family = familyOf({ episode_id: String(row.episode_id) })
+  const drop = (keys: readonly string[]): void => {
+    for (const key of keys) delete row[key]
+  }
+  switch (row.status) {
+    case 'answered': {
+      const prediction = { ...(row.prediction as Record<string, unknown>) }
+      for (const key of ['usage', 'cost_usd'] as const) {
+        if (row[key] !== undefined && row[key] !== null && prediction[key] === undefined) prediction[key] = row[key]
+      }
+      row.prediction = prediction
+      drop(['usage', 'cost_usd', 'error'])
+      if (row.update_lag_ms === null || row.update_lag_ms === undefined) drop(['update_lag_ms', 'update_lag_polls', 'update_lag_censored'])
+      break
+    }
+    case 'unsupported':
+      drop(ANSWER_ONLY_FIELDS)
+      break
+    default:
+      drop(ANSWER_ONLY_FIELDS.filter((key) => key !== 'error' && key !== 'latency_ms'))
+      if (row.latency_ms === null) delete row.latency_ms
+  }
+  return row as unknown as PredictionRow
+}
+
+const MAX_ISSUES = 50
+
+/** Parse predictions JSONL text; `file` names the source in issues. Blank lines are skipped. */
+export function parsePredictions(text: string, file: string): PredictionRow[] {
+  return parseLines(text.split('\n'), file)
+}
+
+/** A line whose bytes are not UTF-8: decoding would have replaced them with U+FFFD without a word. */
+const NOT_UTF8 = Symbol('not UTF-8')
+
+function parseLines(lines: readonly (string | typeof NOT_UTF8)[], file: string): PredictionRow[] {
+  const rows: PredictionRow[] = []
+  const issues: PredictionsIssue[] = []
+  let omitted = 0
+  // What a file holds is quoted escaped and cut short: binary garbage must not reach the terminal raw.
+  const note = (issue: PredictionsIssue) =>
+    issues.length < MAX_ISSUES ? issues.push({ ...issue, path: printable(issue.path, 80), message: printable(issue.message, 240) }) : omitted++
+  lines.forEach((raw, index) => {
+    const line = index + 1
+    if (raw === NOT_UTF8) {
+      note({
+        file,
+        line,
+        path: '',
+        message: 'not valid UTF-8 (binary data, or text in another encoding); a predictions file is UTF-8 text, one JSON row per line',
+      })
+      return
+    }
+    if (raw.trim() === '') return
+    let value: unknown
+    try {
+      value = JSON.parse(raw)
+    } catch (error) {
+      note({ file, line, path: '', message: `not JSON (${error instanceof Error ? error.message : String(error)})` })
+      return
+    }
+    const parsed = predictionRowSchema.safeParse(value)
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const path = issuePath(issue)
+        note({ file, line, path: path.map(String).join('.'), message: describeRowIssue(issue, valueAt(value, path)) })
+      }
+      return
+    }
+    rows.push(normaliseRow(parsed.data as Record<string, unknown>))
+  })
+  if (issues.length === 0 && rows.length === 0)
+    note({ file, line: 0, path: '', message: 'no prediction rows; a predictions file holds one JSON row per probe' })
+  if (issues.length > 0) throw new PredictionsFileError(file, issues, omitted)
+  return rows
+}
+
+/** A zod issue as a sentence: the field's problem, what was found, what is allowed. */
+function describeRowIssue(issue: z.core.$ZodIssue, value: unknown): string {
+  const field = issue.path.length > 0 ? String(issue.path[issue.path.length - 1]) : 'row'
+  const oneOf = (options: readonly unknown[]): string => options.map((option) => (typeof option === 'string' ? option : JSON.stringify(option))).join(', ')
+  switch (issue.code) {
+    case 'invalid_union':
+      // Two unions here: the row keyed on `status`, and answer values (`value`, `old_value`).
+      if (field === 'status' || issue.path.length === 0) {
+        return value === undefined
+          ? `missing; expected one of ${oneOf(STATUSES)}`
+          : `unknown status ${describeFound(value)}; expected one of ${oneOf(STATUSES)}`
+      }
+      return `expected a string, a list of strings or null, got ${describeFound(value)}`
+    case 'invalid_value':
+      if (value === undefined) return `missing; expected one of ${oneOf(issue.values)}`
+      return `unknown ${field} ${describeFound(value)}; expected one of ${oneOf(issue.values)}`
+    case 'invalid_type': {
+      if (value === undefined) return `missing; ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`} is required`
+      return `expected ${withArticle(issue.expected)}, got ${describeFound(value)}`
+    }
+    default:
+      return issue.message
+  }
+}
+
+const STATUSES = ['answered', 'unsupported', 'error'] as const
+
+/**
+ * The rows of each repetition, in increasing `repetition`, each in file order.
+ * A file normally holds one repetition; several (files concatenated) are kept
+ * apart, whatever their numbering: upstream's and ours count from 0, our files
+ * before 0.2 from 1, and only the order matters here.
+ */
+export function repetitionsOf(rows: readonly PredictionRow[]): PredictionRow[][] {
+  const groups = new Map<number, PredictionRow[]>()
+  for (const row of rows) {
+    const group = groups.get(row.repetition)
+    if (group) group.push(row)
+    else groups.set(row.repetition, [row])
+  }
+  return [...groups.keys()].sort((a, b) => a - b).map((repetition) => groups.get(repetition)!)
+}
+
+/** Read and validate a predictions file (ours or upstream's); throws PredictionsFileError listing file:line issues. */
+export function readPredictions(file: string): PredictionRow[] {
+  let bytes: Buffer
+  try {
+    bytes = readFileSync(file)
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : error instanceof Error ? error.message : String(error)
+    throw new PredictionsFileError(file, [{ file, line: 0, path: '', message: `cannot read it: ${reason}` }])
+  }
+  return parseLines(utf8Lines(bytes), file)
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/** The file's lines, each decoded strictly, so an invalid byte is reported at its line rather than turned into U+FFFD. */
+function utf8Lines(bytes: Buffer): (string | typeof NOT_UTF8)[] {
+  const lines: (string | typeof NOT_UTF8)[] = []
+  let start = 0
+  for (;;) {
+    const end = bytes.indexOf(0x0a, start)
+    const slice = bytes.subarray(start, end === -1 ? bytes.length : end)
+    try {
+      lines.push(strictUtf8.decode(slice))
+    } catch {
+      lines.push(NOT_UTF8)
+    }
+    if (end === -1) return lines
+    start = end + 1
+  }
+}

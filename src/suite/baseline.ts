@@ -1,0 +1,157 @@
+/**
+ * The committed baseline file (`timegrounded.baseline.json`): its schema,
+ * reading and matching it against the suite that runs, and building the entry
+ * a complete run records. "Baseline" in timegrounded means only this file.
+ */
+import { createHash } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
+import { z } from 'zod'
+import { type CodeOf, TimegroundedError } from '../errors.js'
+import type { MetricValue, MetricValues, ScoredMetrics } from '../tivarq/metrics.js'
+import { isQuality, type MetricName } from '../tivarq/metrics.js'
+import { type RunnerCommands, VITEST_COMMANDS } from './commands.js'
+
+/** `format` of a baseline file. */
+export const BASELINE_FORMAT = 'timegrounded.baseline.v1'
+
+const metricValueSchema = z.strictObject({ value: z.number().nullable(), cases: z.number().int().min(0) })
+const metricValuesSchema = z.record(z.string(), metricValueSchema)
+/** The outcome of one probe as the baseline records it. */
+export const PROBE_OUTCOMES = ['correct', 'wrong', 'unsupported', 'error'] as const
+export type ProbeOutcome = (typeof PROBE_OUTCOMES)[number]
+
+const baselineSuiteSchema = z.strictObject({
+  dataset_hash: z.string().min(1),
+  split: z.string(),
+  track: z.string(),
+  families: z.array(z.string()).nullable(),
+  probes: z.record(z.string(), z.enum(PROBE_OUTCOMES)),
+  metrics: metricValuesSchema,
+  by_family: z.record(z.string(), metricValuesSchema),
+})
+export type BaselineSuite = z.infer<typeof baselineSuiteSchema>
+
+export const baselineFileSchema = z.strictObject({
+  format: z.literal(BASELINE_FORMAT),
+  harness_version: z.string(),
+  suites: z.record(z.string(), baselineSuiteSchema),
+})
+export type BaselineFile = z.infer<typeof baselineFileSchema>
+
+/** A baseline file that cannot be used; `code` is stable. */
+export class BaselineError extends TimegroundedError<CodeOf<'BaselineError'>> {
+  constructor(message: string) {
+    super('BASELINE_INVALID', message)
+  }
+}
+
+/** Parse a baseline file's text; throws BaselineError naming the file and each bad field. */
+export function parseBaseline(text: string, file: string, commands: RunnerCommands = VITEST_COMMANDS): BaselineFile {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new BaselineError(`${file}: not JSON (${(error as Error).message}). Delete it and record a new one with ${commands.record}.`)
+  }
+  const parsed = baselineFileSchema.safeParse(json)
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `  ${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`)
+    throw new BaselineError(`${file} is not a timegrounded baseline:\n${issues.join('\n')}\nRecord a new one with ${commands.record}.`)
+  }
+  return parsed.data
+}
+
+/** What identifies the probes a suite runs: the baseline must have been recorded on the same. */
+export interface SuiteIdentity {
+  name: string
+  datasetHash: string
+  split: string
+  track: string
+  /** Selected families, or null for all. */
+  families: string[] | null
+}
+
+/** The baseline entry for a suite: usable, absent, or refused (recorded on other data). Keyed on `status`. */
+export type BaselineMatch = { status: 'ok'; entry: BaselineSuite } | { status: 'missing' } | { status: 'refused'; reason: string }
+
+/** Find and check the baseline entry of `identity` in `file` (null = no file). */
+export function matchBaseline(file: BaselineFile | null, identity: SuiteIdentity, path: string, commands: RunnerCommands = VITEST_COMMANDS): BaselineMatch {
+  const entry = file?.suites[identity.name]
+  if (!entry) return { status: 'missing' }
+  if (entry.dataset_hash !== identity.datasetHash) {
+    return {
+      status: 'refused',
+      reason: `${path} was recorded on dataset ${entry.dataset_hash} (split ${entry.split}) but suite "${identity.name}" runs dataset ${identity.datasetHash} (split ${identity.split}); a baseline is never compared across datasets. Re-record it with ${commands.record}.`,
+    }
+  }
+  const recorded = `${entry.track}/${(entry.families ?? ['all families']).join(',')}`
+  const running = `${identity.track}/${(identity.families ?? ['all families']).join(',')}`
+  if (recorded !== running) {
+    return {
+      status: 'refused',
+      reason: `${path} was recorded for suite "${identity.name}" with track/families ${recorded}, but this run uses ${running}. Re-record it with ${commands.record}.`,
+    }
+  }
+  return { status: 'ok', entry }
+}
+
+/**
+ * A probe answered wrongly in the baseline too is a known failure. Only a wrong
+ * answer: an error is never tolerated (it would let a store that fails to
+ * answer pass where a wrong answer passed).
+ */
+export function isKnownFailure(match: BaselineMatch, probeId: string): boolean {
+  return match.status === 'ok' && match.entry.probes[probeId] === 'wrong'
+}
+
+/** Build a baseline suite entry from a complete run. Keys sorted, so the file diffs cleanly. */
+export function baselineEntry(identity: SuiteIdentity, outcomes: Record<string, ProbeOutcome>, scored: ScoredMetrics): BaselineSuite {
+  return {
+    dataset_hash: identity.datasetHash,
+    split: identity.split,
+    track: identity.track,
+    families: identity.families,
+    probes: sortKeys(outcomes),
+    metrics: sortKeys(scored.metrics) as Record<string, MetricValue>,
+    by_family: sortKeys(
+      Object.fromEntries(Object.entries(scored.byFamily).map(([family, values]) => [family, sortKeys(values) as Record<string, MetricValue>])),
+    ),
+  }
+}
+
+/** Replace (or add) suite entries, keeping other suites of the file as they were. */
+export function withSuites(file: BaselineFile | null, harnessVersion: string, entries: Record<string, BaselineSuite>): BaselineFile {
+  return { format: BASELINE_FORMAT, harness_version: harnessVersion, suites: sortKeys({ ...(file?.suites ?? {}), ...entries }) }
+}
+
+function sortKeys<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((key) => [key, record[key] as T]),
+  )
+}
+
+/** A baseline entry's metrics in the shape of a scored run, to compare the two. */
+export function scoredMetricsOfBaseline(entry: BaselineSuite): ScoredMetrics {
+  return { metrics: entry.metrics as MetricValues, byFamily: entry.by_family as Record<string, MetricValues> }
+}
+
+/** Only quality metrics go into a baseline: latency varies from machine to machine. */
+export function qualityOnly(values: MetricValues): MetricValues {
+  return Object.fromEntries(Object.entries(values).filter(([metric]) => isQuality(metric as MetricName))) as MetricValues
+}
+
+/** The dataset hash a baseline is tied to: SHA-256 over the split's file hashes. */
+export function datasetHashOf(fileHashes: Record<string, string>): string {
+  const lines = Object.keys(fileHashes)
+    .sort()
+    .map((name) => `${name} ${fileHashes[name]}\n`)
+  return `sha256:${createHash('sha256').update(lines.join('')).digest('hex')}`
+}
+
+/** The baseline entry of `identity` in the file at `path` (`missing` when there is no file, or baselines are off: `path` null). */
+export function readBaselineMatch(path: string | null, identity: SuiteIdentity, commands: RunnerCommands = VITEST_COMMANDS): BaselineMatch {
+  if (path === null || !existsSync(path)) return { status: 'missing' }
+  return matchBaseline(parseBaseline(readFileSync(path, 'utf8'), path, commands), identity, path, commands)
+}

@@ -1,0 +1,32 @@
+/**
+ * The commands the suite's messages tell a user to run. They depend on the
+ * test runner, so the end-of-run step takes them as data; every message that
+ * names a next step reads it from here.
+ */
+
+/** What a user types to act on a suite's result, in backticks as messages show them. */
+export interface RunnerCommands {
+  /**
+   * Records the baseline in one run, then exits. Not `vitest -u`, which in a
+   * terminal starts watch mode, where every later save would re-record
+   * regressions as known failures.
+   */
+  record: string
+  /** The file where thresholds are set. */
+  config: string
+  /** Merges shard results into one report and gate. */
+  merge: string
+  /** Merges shard results and records the baseline from all of them. */
+  mergeAndRecord: string
+  /** The watch-mode key that records the baseline. */
+  watchRecordKey: string
+}
+
+/** The commands of a Vitest project. @default for every suite message */
+export const VITEST_COMMANDS: RunnerCommands = {
+  record: '`npx vitest run -u`',
+  config: 'vitest.config.ts',
+  merge: '`vitest --merge-reports`',
+  mergeAndRecord: '`vitest --merge-reports -u`',
+  watchRecordKey: '`u`',
+}

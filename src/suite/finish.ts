@@ -1,0 +1,281 @@
+/**
+ * The end of a run, for any test runner: from the records its tests left
+ * (plain JSON, gathered by the runner's reporter) to the scored report, the
+ * result files, the gate and the words. The Vitest reporter gathers the
+ * records from `task.meta`, calls `finishRun`, prints `text`, appends
+ * `markdown` to the job summary and fails the run when `failed`; nothing here
+ * imports a test framework or writes to a stream.
+ *
+ * Files written: `report.json` and `predictions.jsonl` per suite (in
+ * `outputDir`, or `outputDir/<suite>` when there are several),
+ * `time-grounded.json` when time-grounded questions ran, and the baseline
+ * under `-u` (never from a shard: a shard sees part of the suite).
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { isAbsolute, join, relative, resolve } from 'node:path'
+import { writeFileAtomic, RunWriter } from '../harness/result-files.js'
+import { renderMarkdown } from '../report/markdown.js'
+import { renderReport } from '../report/terminal.js'
+import {
+  isTimeGroundedCaseRecord,
+  renderTimeGroundedSummary,
+  summarizeTimeGrounded,
+  type TimeGroundedCaseRecord,
+  type TimeGroundedSummary,
+} from '../timegrounded/cases.js'
+import { type ScoredMetrics, scoredMetricsOf } from '../tivarq/metrics.js'
+import type { PredictionRow } from '../tivarq/results.js'
+import { scoreRows, type TivarqReport } from '../tivarq/score.js'
+import { HARNESS_VERSION } from '../version.js'
+import { type BaselineFile, type BaselineSuite, matchBaseline, parseBaseline, type SuiteIdentity, withSuites } from './baseline.js'
+import { type RunnerCommands, VITEST_COMMANDS } from './commands.js'
+import type { ResolvedReporterOptions } from './options.js'
+import { decideSuite, type UpdateRequest } from './outcome.js'
+import { isProbeRecord, type ProbeRecord } from './records.js'
+
+/** One test's record as the runner's reporter found it. */
+export interface GatheredRecord {
+  /** The test file it came from (named in conflict messages). */
+  file: string
+  /** The record the test left: a probe's or a time-grounded question's (anything else is ignored). */
+  record: unknown
+  /** Errors of the blocks around the test (their hooks: the store's start, its close), as messages. */
+  blockErrors: readonly string[]
+}
+
+/** Everything the end of a run needs. */
+export interface FinishRunInput {
+  /** Every test's record, from every test file of the run (in watch mode too: not only the files that re-ran). */
+  records: readonly GatheredRecord[]
+  /** The project root: the baseline and `outputDir` are relative to it. */
+  root: string
+  options: ResolvedReporterOptions
+  /** Whether this run rewrites the baseline. */
+  update: UpdateRequest
+  /** Watch mode: each suite's metrics after the previous run (empty on the first); null outside watch mode. */
+  previous: ReadonlyMap<string, ScoredMetrics> | null
+  /** The shard this run is, when it is one: it reports what it carries and never scores or gates. */
+  shard: { index: number; count: number } | null
+  /** Whether the text is coloured. */
+  color: boolean
+  /** What the messages tell the user to run. @default VITEST_COMMANDS */
+  commands?: RunnerCommands
+  /** Paths in messages are shown relative to it when inside it. @default process.cwd() */
+  cwd?: string
+}
+
+/** What happened to one suite. */
+export interface SuiteOutcome {
+  name: string
+  /** The scored report, or null when no probe ran. */
+  report: TivarqReport | null
+  /** The suite's lines, without the `timegrounded [suite] ` prefix the text gives them. */
+  lines: string[]
+  failed: boolean
+}
+
+/** The run's result: whether it fails, and what to print. */
+export interface FinishedRun {
+  /** True when any suite failed its gate (or nothing can be trusted): the runner fails the run. */
+  failed: boolean
+  /** The reports and lines to print; empty when the run held no timegrounded tests. */
+  text: string
+  /** The same as GitHub-flavoured Markdown, for a job summary; null for a shard or an empty run. */
+  markdown: string | null
+  suites: SuiteOutcome[]
+  timeGrounded: TimeGroundedSummary | null
+  /** Each suite's metrics after this run, for the next run's `previous` in watch mode. */
+  metrics: Map<string, ScoredMetrics>
+}
+
+/** One suite's records gathered from the test files. */
+interface SuiteRecords {
+  identity: SuiteIdentity
+  probeTotal: number
+  records: ProbeRecord[]
+  /** Files declaring a different identity under the same name, and probes run twice (mistakes worth a clear line). */
+  conflicts: string[]
+  /** Which file ran each probe. */
+  probeFiles: Map<string, string>
+  /** Errors of the blocks around the probes, once each. */
+  blockErrors: Set<string>
+}
+
+/** Score, gate, write and word one run. Throws only on a bug or an unwritable output directory. */
+export function finishRun(input: FinishRunInput): FinishedRun {
+  const commands = input.commands ?? VITEST_COMMANDS
+  const cwd = input.cwd ?? process.cwd()
+  const shown = (path: string): string => shownPath(path, cwd)
+  const suites = gatherSuites(input.records)
+  const questions = input.records.map((gathered) => gathered.record).filter(isTimeGroundedCaseRecord)
+  const empty: FinishedRun = { failed: false, text: '', markdown: null, suites: [], timeGrounded: null, metrics: new Map() }
+  if (suites.size === 0 && questions.length === 0) return empty
+  if (input.shard !== null) return { ...empty, text: shardLines(input.shard, suites, questions, input.update, commands).join('\n') }
+
+  const baselinePath = input.options.baseline === false ? null : resolvePath(input.root, input.options.baseline)
+  let baselineFile: BaselineFile | null = null
+  let baselineProblem: string | null = null
+  if (baselinePath !== null && existsSync(baselinePath)) {
+    try {
+      baselineFile = parseBaseline(readFileSync(baselinePath, 'utf8'), shown(baselinePath), commands)
+    } catch (error) {
+      baselineProblem = (error as Error).message
+    }
+  }
+  const multiple = suites.size > 1
+  const outputRoot = resolve(input.root, input.options.outputDir)
+  const update = input.update.kind === 'update'
+  const outcomes: SuiteOutcome[] = []
+  const metrics = new Map<string, ScoredMetrics>()
+  const newEntries: Record<string, BaselineSuite> = {}
+  for (const [name, suite] of suites) {
+    const lines: string[] = [...suite.conflicts]
+    const ran = suite.records.filter((record) => record.row).sort((a, b) => a.order - b.order)
+    const [firstError] = suite.blockErrors
+    if (ran.length === 0) {
+      // The probes' own hook failed before any probe ran: that is the store failing to start.
+      lines.push(
+        `no probe ran (${suite.records.length} collected): ${firstError === undefined ? 'nothing to score' : `the store could not start: ${firstError}`}`,
+      )
+      outcomes.push({ name, report: null, lines, failed: suite.conflicts.length > 0 })
+      continue
+    }
+    // After probes ran, a block error is e.g. a store that failed to close: shown here too, not only above.
+    for (const error of suite.blockErrors) lines.push(`suite error: ${error}`)
+    const rows: PredictionRow[] = ran.map((record) => record.row as PredictionRow)
+    const report = scoreRows(rows, { seed: input.options.seed, resamples: input.options.resamples, expectedProbes: suite.probeTotal })
+    const scored = scoredMetricsOf(report)
+    const outputDir = multiple ? resolve(outputRoot, name) : outputRoot
+    const files = new RunWriter(outputDir)
+    files.writeReport(report)
+    files.writePredictions(rows)
+
+    const verdict = decideSuite({
+      identity: suite.identity,
+      probeTotal: suite.probeTotal,
+      records: ran,
+      rows,
+      report,
+      scored,
+      match: baselineFile && baselinePath !== null ? matchBaseline(baselineFile, suite.identity, shown(baselinePath), commands) : { status: 'missing' },
+      baselineProblem,
+      baselinePath: baselinePath === null ? null : shown(baselinePath),
+      reportPath: `${shown(outputDir)}/report.json`,
+      update: input.update,
+      previous: input.previous === null ? null : (input.previous.get(name) ?? null),
+      options: input.options,
+      commands,
+    })
+    metrics.set(name, scored)
+    if (verdict.entry !== null) newEntries[name] = verdict.entry
+    lines.push(...verdict.lines)
+    outcomes.push({ name, report, lines, failed: suite.conflicts.length > 0 || verdict.failed })
+  }
+  if (update && baselinePath !== null && Object.keys(newEntries).length > 0) {
+    writeFileAtomic(baselinePath, `${JSON.stringify(withSuites(baselineFile, HARNESS_VERSION, newEntries), null, 2)}\n`)
+  }
+
+  const timeGrounded = questions.length > 0 ? summarizeTimeGrounded(questions) : null
+  if (timeGrounded !== null) writeFileAtomic(join(outputRoot, 'time-grounded.json'), `${JSON.stringify(timeGrounded, null, 2)}\n`)
+  return {
+    failed: outcomes.some((outcome) => outcome.failed),
+    text: runText(outcomes, timeGrounded, input.color),
+    markdown: runMarkdown(outcomes, timeGrounded, multiple),
+    suites: outcomes,
+    timeGrounded,
+    metrics,
+  }
+}
+
+function resolvePath(root: string, file: string): string {
+  return isAbsolute(file) ? file : resolve(root, file)
+}
+
+/** A path as the user typed it: relative to the working directory when inside it. */
+function shownPath(path: string, cwd: string): string {
+  const fromHere = relative(cwd, path)
+  return fromHere === '' ? '.' : fromHere.startsWith('..') ? path : fromHere
+}
+
+/** A shard sees part of each suite: it says what it carries, and that the merge scores and gates. */
+function shardLines(
+  shard: { index: number; count: number },
+  suites: ReadonlyMap<string, SuiteRecords>,
+  questions: readonly TimeGroundedCaseRecord[],
+  update: UpdateRequest,
+  commands: RunnerCommands,
+): string[] {
+  const lines: string[] = []
+  if (questions.length > 0) {
+    lines.push(
+      `time-grounded: ${questions.length} question results carried in this shard's report; the probe-vs-control delta is computed after ${commands.merge}.`,
+    )
+  }
+  for (const [name, suite] of suites) {
+    const ran = suite.records.filter((record) => record.row).length
+    lines.push(
+      `timegrounded [${name}] shard ${shard.index}/${shard.count}: ${ran} of ${suite.probeTotal} probe results carried in this shard's report; merge the shards with ${commands.merge} to score and gate (a shard never gates).`,
+    )
+    if (update.kind === 'update') {
+      lines.push(
+        `timegrounded [${name}] shard ${shard.index}/${shard.count}: \`-u\` recorded this shard's wrong answers as known failures; nothing is written until ${commands.mergeAndRecord} writes the baseline from all shards.`,
+      )
+    }
+  }
+  return lines
+}
+
+/** The printed block: the time-grounded summary, then each suite's report and lines. */
+function runText(outcomes: readonly SuiteOutcome[], timeGrounded: TimeGroundedSummary | null, color: boolean): string {
+  const out: string[] = []
+  if (timeGrounded !== null) out.push(renderTimeGroundedSummary(timeGrounded, { color }))
+  for (const outcome of outcomes) {
+    if (outcome.report) out.push(renderReport(outcome.report, { color, title: `timegrounded — ${outcome.name}` }))
+    out.push(...outcome.lines.map((line) => `timegrounded [${outcome.name}] ${line}`))
+  }
+  return out.join('\n')
+}
+
+/** The job-summary block; with several suites, each is headed by its name (the report's own title does not carry it). */
+function runMarkdown(outcomes: readonly SuiteOutcome[], timeGrounded: TimeGroundedSummary | null, multiple: boolean): string {
+  const blocks = outcomes.map((outcome) =>
+    [multiple ? `### Suite \`${outcome.name}\`\n` : '', outcome.report ? renderMarkdown(outcome.report) : '', ...outcome.lines.map((line) => `- ${line}`)]
+      .filter(Boolean)
+      .join('\n'),
+  )
+  if (timeGrounded !== null) blocks.push(`\`\`\`\n${renderTimeGroundedSummary(timeGrounded)}\n\`\`\``)
+  return `\n## timegrounded\n\n${blocks.join('\n\n')}\n`
+}
+
+/** The probe records by suite, with the mistakes that make a suite's records untrustworthy named. */
+function gatherSuites(gathered: readonly GatheredRecord[]): Map<string, SuiteRecords> {
+  const suites = new Map<string, SuiteRecords>()
+  for (const { file, record: candidate, blockErrors } of gathered) {
+    const record = isProbeRecord(candidate) ? candidate : null
+    if (record === null) continue
+    let suite = suites.get(record.suite.name)
+    if (!suite) {
+      suite = { identity: record.suite, probeTotal: record.probeTotal, records: [], conflicts: [], probeFiles: new Map(), blockErrors: new Set() }
+      suites.set(record.suite.name, suite)
+    }
+    if (JSON.stringify(record.suite) !== JSON.stringify(suite.identity)) {
+      const conflict = `${file} declares suite "${record.suite.name}" with other settings (${describeIdentity(record.suite)}) than another file (${describeIdentity(suite.identity)}); give each suite its own \`name\``
+      if (!suite.conflicts.includes(conflict)) suite.conflicts.push(conflict)
+      continue
+    }
+    const seenIn = suite.probeFiles.get(record.probeId)
+    if (seenIn !== undefined) {
+      const conflict = `suite "${record.suite.name}" runs the same probes (e.g. ${record.probeId}) in two files, ${seenIn} and ${file}; spread one suite over files with \`partition\`, or give each suite its own \`name\``
+      if (!suite.conflicts.includes(conflict)) suite.conflicts.push(conflict)
+      continue
+    }
+    suite.probeFiles.set(record.probeId, file)
+    suite.records.push(record)
+    for (const error of blockErrors) suite.blockErrors.add(error)
+  }
+  return suites
+}
+
+function describeIdentity(identity: SuiteIdentity): string {
+  return `split ${identity.split}, track ${identity.track}, families ${identity.families?.join(',') ?? 'all'}, dataset ${identity.datasetHash.slice(0, 19)}…`
+}

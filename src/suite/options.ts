@@ -1,0 +1,267 @@
+/**
+ * The options of a suite (`timegroundedSuite`) and of the end of a run (the
+ * `timegrounded()` plugin and its reporter): their types, their defaults
+ * (resolved here and nowhere else), and the zod schemas that check them when
+ * they are given, so that a misspelt metric or family, or a number out of
+ * range, stops the run before any test.
+ */
+import { z } from 'zod'
+import { DEFAULT_TIMEOUT_MS } from '../adapters/command.js'
+import type { Track } from '../adapters/types.js'
+import { RUNNER_DEFAULTS } from '../harness/runner.js'
+import { TRACKS } from '../adapters/protocol.js'
+import { checkOptions, namedChoices, OptionError } from '../options.js'
+import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../stats/bootstrap.js'
+import type { TimeGroundedAgent } from '../timegrounded/agent.js'
+import { TIME_GROUNDED_OPTION_SHAPE, type TimeGroundedTestsOptions } from '../timegrounded/cases.js'
+import { METRIC_NAMES, type MetricName, metricSpec, QUALITY_METRICS } from '../tivarq/metrics.js'
+import { DATASET_SEED, FAMILIES, SPLITS, type Family, type Split } from '../tivarq/schema.js'
+import type { FamilyThresholds, RegressionPolicy, Thresholds } from './gate.js'
+import type { Partition } from './records.js'
+
+/** Baseline file name, relative to the project root. @default 'timegrounded.baseline.json' */
+export const DEFAULT_BASELINE_FILE = 'timegrounded.baseline.json'
+
+// ─── The end of a run: the plugin's and reporter's options ──────────────────
+
+/** Options of the reporter (and of the `timegrounded()` plugin, which passes them on). */
+export interface TimegroundedReporterOptions {
+  /** Bounds per metric: `{ staleValueLeakageRate: { max: 0.05 }, transitionSuccessRate: { min: 0.9 } }`. @default none */
+  thresholds?: Thresholds
+  /** Bounds per family and metric: `{ expiration: { expirationAccuracy: { min: 1 } } }`. @default none */
+  familyThresholds?: FamilyThresholds
+  /** Baseline file, relative to the Vitest root; `false` turns baselines off. @default 'timegrounded.baseline.json' */
+  baseline?: string | false
+  /** Which metrics the baseline gates, with what tolerance. @default every quality metric in the baseline, tolerance 0 */
+  regression?: RegressionPolicy
+  /** Where report.json and predictions.jsonl go, relative to the Vitest root. @default '.timegrounded' */
+  outputDir?: string
+  /** Seed of the bootstrap interval. @default 20261001 (the dataset seed) */
+  seed?: number
+  /** Bootstrap resamples. @default 1000 */
+  resamples?: number
+  /** Colour the printed report. @default whether stdout is a terminal */
+  color?: boolean
+}
+
+/** The reporter's options with every default applied (`color` stays open: it depends on the terminal). */
+export interface ResolvedReporterOptions {
+  thresholds: Thresholds
+  familyThresholds: FamilyThresholds
+  baseline: string | false
+  regression: RegressionPolicy
+  outputDir: string
+  seed: number
+  resamples: number
+  color: boolean | undefined
+}
+
+/** Defaults of the reporter's options, in one place. */
+export const REPORTER_DEFAULTS = {
+  baseline: DEFAULT_BASELINE_FILE,
+  outputDir: '.timegrounded',
+  seed: DATASET_SEED,
+  resamples: DEFAULT_RESAMPLES,
+} as const
+
+/** Metrics a baseline records (latency varies between machines, so it is gated by thresholds only). */
+const RECORDED_METRICS = QUALITY_METRICS as [MetricName, ...MetricName[]]
+
+function isRate(metric: MetricName): boolean {
+  return metricSpec(metric).kind !== 'latency'
+}
+
+/** `{ min?, max? }` of one metric: rates in [0, 1], latencies in ms ≥ 0; at least one side; min ≤ max. */
+function boundSchema(metric: MetricName) {
+  const limit = isRate(metric)
+    ? z.number('a bound is a number').min(0, `${metric} is a rate between 0 and 1`).max(1, `${metric} is a rate between 0 and 1`)
+    : z.number('a bound is a number').min(0, `${metric} is a latency in ms, at least 0`).finite(`${metric} is a latency in ms, at least 0`)
+  return z
+    .strictObject({ min: limit.optional(), max: limit.optional() }, { error: namedChoices('a side of a bound', ['min', 'max']) })
+    .refine((bound) => bound.min !== undefined || bound.max !== undefined, `give \`max\` (lower is better: ${metric}) or \`min\`, or both`)
+    .refine((bound) => bound.min === undefined || bound.max === undefined || bound.min <= bound.max, '`min` is above `max`: no value could pass')
+}
+
+const thresholdsSchema = z.strictObject(
+  Object.fromEntries(METRIC_NAMES.map((metric) => [metric, boundSchema(metric).optional()])) as Record<
+    MetricName,
+    z.ZodOptional<ReturnType<typeof boundSchema>>
+  >,
+  { error: namedChoices('a metric', METRIC_NAMES) },
+)
+
+const toleranceValue = z
+  .number('a tolerance is a number')
+  .min(0, 'a tolerance is an allowed worsening, from 0 to 1')
+  .max(1, 'a tolerance is an allowed worsening, from 0 to 1')
+
+const regressionSchema = z.strictObject(
+  {
+    metrics: z
+      .union(
+        [
+          z.literal('none'),
+          z.array(z.enum(RECORDED_METRICS, { error: namedChoices('a metric the baseline records (latency is gated by thresholds only)', RECORDED_METRICS) })),
+        ],
+        {
+          error: "`regression.metrics` is a list of metric names, or 'none'",
+        },
+      )
+      .optional(),
+    tolerance: z
+      .union([
+        toleranceValue,
+        z.strictObject(Object.fromEntries(RECORDED_METRICS.map((metric) => [metric, toleranceValue.optional()])), {
+          error: namedChoices('a metric the baseline records', RECORDED_METRICS),
+        }),
+      ])
+      .optional(),
+    families: z.boolean('`families` is true or false').optional(),
+  },
+  { error: namedChoices('an option of `regression`', ['metrics', 'tolerance', 'families']) },
+)
+
+const REPORTER_OPTION_NAMES = ['thresholds', 'familyThresholds', 'baseline', 'regression', 'outputDir', 'seed', 'resamples', 'color'] as const
+
+const reporterOptionsSchema = z.strictObject(
+  {
+    thresholds: thresholdsSchema.optional(),
+    familyThresholds: z.partialRecord(z.enum(FAMILIES), thresholdsSchema, { error: namedChoices('a family', FAMILIES) }).optional(),
+    baseline: z.union([z.string().min(1), z.literal(false)], { error: 'a path relative to the Vitest root, or false to turn baselines off' }).optional(),
+    regression: regressionSchema.optional(),
+    outputDir: z.string('a directory, relative to the Vitest root').min(1, 'a directory, relative to the Vitest root').optional(),
+    seed: z.number().int('a whole number ≥ 0').min(0, 'a whole number ≥ 0').optional(),
+    resamples: z.number().int(`a whole number of at least ${MIN_RESAMPLES}`).min(MIN_RESAMPLES, `a whole number of at least ${MIN_RESAMPLES}`).optional(),
+    color: z.boolean('true or false').optional(),
+  } satisfies Record<(typeof REPORTER_OPTION_NAMES)[number], z.ZodType>,
+  { error: namedChoices('an option of timegrounded()', REPORTER_OPTION_NAMES) },
+)
+
+/** An option of `timegrounded()` or `TimegroundedReporter` that cannot work; thrown as the config loads. */
+export class ReporterOptionError extends OptionError<'REPORTER_OPTION_INVALID'> {
+  constructor(message: string) {
+    super('REPORTER_OPTION_INVALID', message)
+  }
+}
+
+/**
+ * Check the options of `timegrounded()` / `TimegroundedReporter` and apply the
+ * defaults. Throws `OptionError` (code `REPORTER_OPTION_INVALID`) listing every
+ * bad option, its value and the valid choices.
+ */
+export function resolveReporterOptions(options: TimegroundedReporterOptions | undefined, where: string): ResolvedReporterOptions {
+  const checked = checkOptions(reporterOptionsSchema, options, where, (message) => new ReporterOptionError(message))
+  return {
+    thresholds: (checked.thresholds ?? {}) as Thresholds,
+    familyThresholds: (checked.familyThresholds ?? {}) as FamilyThresholds,
+    baseline: checked.baseline ?? REPORTER_DEFAULTS.baseline,
+    regression: (checked.regression ?? {}) as RegressionPolicy,
+    outputDir: checked.outputDir ?? REPORTER_DEFAULTS.outputDir,
+    seed: checked.seed ?? REPORTER_DEFAULTS.seed,
+    resamples: checked.resamples ?? REPORTER_DEFAULTS.resamples,
+    color: checked.color,
+  }
+}
+
+// ─── A suite: the options of timegroundedSuite() ────────────────────────────
+
+/** Options of `timegroundedSuite`. Every one has a default. */
+export interface TimegroundedSuiteOptions {
+  /** Name of the suite in reports and in the baseline file (give each suite of a project its own). @default 'tivarq' */
+  name?: string
+  /** Split of TIVARQ v1 to run: `smoke` (60 probes), `dev` (240) or `test` (900). @default 'dev' */
+  split?: Split
+  /** `structured` (the store sees gold assertions) or `conversation` (text only). @default 'structured' */
+  track?: Track
+  /** Run only these families. @default all twelve */
+  families?: Family[]
+  /** Episodes run at once (a single store object is always 1; Vitest's `maxConcurrency`, default 5, also caps it). @default 4 */
+  concurrency?: number
+  /** Re-ask a wrong post-change answer up to this many times to measure update lag. @default 0 */
+  updatePolls?: number
+  /** Wait between those polls, in ms. @default 0 */
+  pollIntervalMs?: number
+  /** Time one store call may take before it counts as an error. @default 30000 */
+  timeoutMs?: number
+  /** Run only this 1-based slice of the episodes (`{ index: 2, count: 3 }`), to spread a suite over files that the runner can shard. @default the whole suite */
+  partition?: Partition
+  /** A TIVARQ directory other than the bundled `fixtures/tivarq-v1`. @default the bundled dataset */
+  datasetDir?: string
+  /**
+   * Also run the time-grounded probe (control vs probe, one test per question and run).
+   * The agent is `agent`, else `memory` itself (one object may be both store and agent). @default off
+   */
+  timeGrounded?: TimeGroundedTestsOptions & {
+    /** The agent, or a function making it. @default the memory itself */
+    agent?: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>)
+  }
+}
+
+/** A suite option that cannot work; thrown while the test file is collected. */
+export class SuiteOptionError extends OptionError<'SUITE_OPTION_INVALID'> {
+  constructor(message: string) {
+    super('SUITE_OPTION_INVALID', message)
+  }
+}
+
+/** Defaults of the suite's options, in one place. */
+export const SUITE_DEFAULTS = {
+  name: 'tivarq',
+  split: 'dev',
+  track: 'structured',
+  concurrency: 4,
+  updatePolls: RUNNER_DEFAULTS.updatePolls,
+  pollIntervalMs: RUNNER_DEFAULTS.pollIntervalMs,
+  timeoutMs: DEFAULT_TIMEOUT_MS,
+} as const satisfies Partial<TimegroundedSuiteOptions>
+
+type Optional = 'families' | 'partition' | 'datasetDir' | 'timeGrounded'
+/** The suite's options with every default applied. */
+export type ResolvedSuiteOptions = Required<Omit<TimegroundedSuiteOptions, Optional>> & Pick<TimegroundedSuiteOptions, Optional>
+
+const wholeNumber = (minimum: number) => z.number(`a whole number ≥ ${minimum}`).int(`a whole number ≥ ${minimum}`).min(minimum, `a whole number ≥ ${minimum}`)
+const SUITE_OPTION_SHAPE = {
+  name: z.string('a suite name').min(1, 'a suite name').optional(),
+  split: z.enum(SPLITS, { error: namedChoices('a split', SPLITS) }).optional(),
+  track: z.enum(TRACKS as [Track, ...Track[]], { error: namedChoices('a track', TRACKS) }).optional(),
+  families: z
+    .array(z.enum(FAMILIES, { error: namedChoices('a family', FAMILIES) }), 'a list of families')
+    .min(1, 'at least one family (leave it out for all twelve)')
+    .optional(),
+  concurrency: wholeNumber(1).optional(),
+  updatePolls: wholeNumber(0).optional(),
+  pollIntervalMs: z.number('a number of ms ≥ 0').min(0, 'a number of ms ≥ 0').finite('a number of ms ≥ 0').optional(),
+  timeoutMs: z.number('a number of ms > 0').positive('a number of ms > 0').finite('a number of ms > 0').optional(),
+  partition: z
+    .strictObject({ index: wholeNumber(1), count: wholeNumber(1) }, { error: namedChoices('a field of `partition`', ['index', 'count']) })
+    .refine((partition) => partition.index <= partition.count, 'use { index, count } with 1 ≤ index ≤ count, like --shard')
+    .optional(),
+  datasetDir: z.string('a TIVARQ directory').min(1, 'a TIVARQ directory').optional(),
+  timeGrounded: z
+    .strictObject(
+      {
+        ...TIME_GROUNDED_OPTION_SHAPE,
+        agent: z
+          .custom<unknown>((value) => typeof value === 'function' || (typeof value === 'object' && value !== null), 'an agent, or a function returning one')
+          .optional(),
+      },
+      { error: namedChoices('an option of `timeGrounded`', [...Object.keys(TIME_GROUNDED_OPTION_SHAPE), 'agent']) },
+    )
+    .optional(),
+}
+const suiteOptionsSchema = z.strictObject(SUITE_OPTION_SHAPE, { error: namedChoices('an option of timegroundedSuite()', Object.keys(SUITE_OPTION_SHAPE)) })
+
+/** Check every option of `timegroundedSuite` (unknown names with "did you mean", values out of range) and apply the defaults; throws `SuiteOptionError`. */
+export function resolveSuiteOptions(options: TimegroundedSuiteOptions | undefined): ResolvedSuiteOptions {
+  const checked = checkOptions(
+    suiteOptionsSchema,
+    options,
+    'timegroundedSuite(memory, options)',
+    (message) => new SuiteOptionError(message),
+  ) as TimegroundedSuiteOptions
+  return { ...SUITE_DEFAULTS, ...stripUndefined(checked) }
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>
+}

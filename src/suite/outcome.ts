@@ -1,0 +1,225 @@
+/**
+ * The end of a run for one TIVARQ suite, as data and words: from the probes'
+ * records, the baseline and the options to the suite's lines, whether it
+ * fails the run, and (under `-u`) the new baseline entry. Pure: the reporter
+ * reads files and writes them; this decides.
+ *
+ * The rules: an incomplete run (a probe errored) never passes; a known
+ * failure is a wrong answer, never an error; `-u` records the baseline and
+ * still checks the thresholds, and says what it accepted; every violation
+ * names its counts, its families and the next step.
+ */
+import { listProbes, renderErroredProbes } from '../report/terminal.js'
+import type { ScoredMetrics } from '../tivarq/metrics.js'
+import type { PredictionRow } from '../tivarq/results.js'
+import type { TivarqReport } from '../tivarq/score.js'
+import {
+  type BaselineMatch,
+  type BaselineSuite,
+  baselineEntry,
+  isKnownFailure,
+  type ProbeOutcome,
+  qualityOnly,
+  type SuiteIdentity,
+  scoredMetricsOfBaseline,
+} from './baseline.js'
+import type { RunnerCommands } from './commands.js'
+import { evaluateGate, metricChanges, type Violation } from './gate.js'
+import { renderMetricChange, renderViolationInSuite } from './gate-lines.js'
+import type { ResolvedReporterOptions } from './options.js'
+import type { ProbeDecision, ProbeRecord } from './records.js'
+
+/** Whether this run rewrites the baseline, and why not when `-u` was given but does not apply. */
+export type UpdateRequest =
+  | { kind: 'none' }
+  /** `vitest run -u`, the first run of `vitest -u`, the watch-mode `u` key, or `--merge-reports -u`. */
+  | { kind: 'update' }
+  /** A watch-mode re-run after `vitest -u`: only the first run (or the `u` key) records. */
+  | { kind: 'ignored-in-watch' }
+
+/** Everything the decision needs about one suite's run. */
+export interface SuiteRun {
+  identity: SuiteIdentity
+  probeTotal: number
+  /** The records of the probes that ran, in canonical order. */
+  records: readonly ProbeRecord[]
+  rows: readonly PredictionRow[]
+  report: TivarqReport
+  scored: ScoredMetrics
+  /** The baseline entry of the suite (`missing` when baselines are off or the file has none). */
+  match: BaselineMatch
+  /** Why the baseline file could not be read, if it could not. */
+  baselineProblem: string | null
+  /** The baseline file as the user sees its path, or null when baselines are off. */
+  baselinePath: string | null
+  /** Where report.json went, as the user sees the path. */
+  reportPath: string
+  update: UpdateRequest
+  /** Metrics of the previous run of this watch session, if any. */
+  previous: ScoredMetrics | null
+  options: Pick<ResolvedReporterOptions, 'thresholds' | 'familyThresholds' | 'regression'>
+  /** What the messages tell the user to run. */
+  commands: RunnerCommands
+}
+
+/** What the reporter does with a suite: its lines, whether the run fails, the baseline entry to write. */
+export interface SuiteVerdict {
+  lines: string[]
+  violations: Violation[]
+  failed: boolean
+  /** The new baseline entry (under `-u`, when it may be written), else null. */
+  entry: BaselineSuite | null
+}
+
+function countDecisions(records: readonly ProbeRecord[]): Record<ProbeDecision, number> {
+  const counts: Record<ProbeDecision, number> = { pass: 0, fail: 0, known_failure: 0, skip: 0 }
+  for (const record of records) if (record.decision) counts[record.decision]++
+  return counts
+}
+
+function idsWhere(records: readonly ProbeRecord[], keep: (meta: ProbeRecord) => boolean): string[] {
+  return records.filter(keep).map((record) => record.probeId)
+}
+
+/** Decide one suite's run. */
+export function decideSuite(run: SuiteRun): SuiteVerdict {
+  const { records, report, match, baselinePath } = run
+  const lines: string[] = []
+  let failed = false
+  const updating = run.update.kind === 'update'
+  const covered = run.rows.length === run.probeTotal
+  const errored = report.probe_counts.error
+
+  const decisions = countDecisions(records)
+  lines.push(
+    `${run.rows.length} of ${run.probeTotal} probes ran: ${decisions.pass} passed, ${decisions.fail} failed, ${decisions.known_failure} known failures, ${decisions.skip} unsupported (skipped), ${errored} errors; report in ${run.reportPath}`,
+  )
+  const incomplete = renderErroredProbes(run.rows)
+  if (incomplete !== null) {
+    lines.push(`${incomplete} (an error is never a known failure)`)
+    failed = true
+  }
+
+  const recordedOnly = updating ? [] : idsWhere(records, (record) => record.decision === 'known_failure' && !isKnownFailure(match, record.probeId))
+  if (recordedOnly.length > 0) {
+    lines.push(
+      `${recordedOnly.length} probes passed only because their shard ran with \`-u\` and are not known failures in the baseline (${listProbes(recordedOnly)}); merge with ${run.commands.mergeAndRecord} to record them, or run the shards without \`-u\``,
+    )
+    failed = true
+  }
+  const known = idsWhere(records, (record) => record.decision === 'known_failure' && !recordedOnly.includes(record.probeId))
+  if (known.length > 0)
+    lines.push(`known failures (${updating ? 'recorded in the new baseline' : 'failing in the baseline too, not failing CI'}): ${listProbes(known)}`)
+  // Fixed since the baseline: while the baseline still lists them as failing, a relapse would pass unnoticed.
+  const fixed = updating ? [] : idsWhere(records, (record) => record.outcome === 'correct' && isKnownFailure(match, record.probeId))
+  if (fixed.length > 0)
+    lines.push(
+      `${fixed.length} probes failing in the baseline now pass (${listProbes(fixed)}); record them with ${run.commands.record} so that a relapse fails CI`,
+    )
+
+  if (run.previous !== null) {
+    const changes = metricChanges(run.previous, run.scored)
+    if (changes.length === 0) lines.push('no metric changed since the previous run')
+    for (const change of changes) lines.push(`changed since previous run: ${renderMetricChange(change)}`)
+  }
+
+  let entry: BaselineSuite | null = null
+  if (run.baselineProblem !== null) {
+    lines.push(run.baselineProblem)
+    if (!updating) failed = true
+  }
+  if (updating && baselinePath !== null) {
+    const written = recordBaseline(run, lines)
+    entry = written.entry
+    failed ||= written.failed
+  } else if (match.status === 'refused') {
+    lines.push(`baseline refused: ${match.reason}`)
+    failed = true
+  } else if (match.status === 'missing' && baselinePath !== null && run.baselineProblem === null) {
+    lines.push(`no baseline for this suite in ${baselinePath}: every failing probe fails; record one with ${run.commands.record}`)
+  }
+  if (run.update.kind === 'ignored-in-watch') {
+    lines.push(
+      `\`-u\` rewrote the baseline on the first run only: this re-run (a file changed) was compared with it; press ${run.commands.watchRecordKey} to record again`,
+    )
+  }
+
+  if (!covered) {
+    lines.push(`partial run (${run.rows.length} of ${run.probeTotal} probes): metrics are not gated`)
+    return { lines, violations: [], failed, entry }
+  }
+  // Under -u the run becomes the baseline, so only the thresholds can still be broken (and still fail the run).
+  const compared = !updating && run.baselineProblem === null && match.status === 'ok' ? match.entry : null
+  const violations = evaluateGate({
+    suite: run.identity.name,
+    current: run.scored,
+    baseline: compared,
+    thresholds: run.options.thresholds,
+    familyThresholds: run.options.familyThresholds,
+    regression: run.options.regression,
+  })
+  for (const violation of violations) lines.push(`gate violation: ${renderViolationInSuite(violation, run.commands)}`)
+  failed ||= violations.length > 0
+  lines.push(gateLine(run, { failed, violations: violations.length, errored, compared: compared !== null }))
+  return { lines, violations, failed, entry }
+}
+
+/** Under `-u`: the new entry, or why none is written; and what the rewrite accepted. */
+function recordBaseline(run: SuiteRun, lines: string[]): { entry: BaselineSuite | null; failed: boolean } {
+  if (run.rows.length !== run.probeTotal) {
+    lines.push(
+      `baseline not written: only ${run.rows.length} of ${run.probeTotal} probes ran (a filter, or files left out); run the whole suite with ${run.commands.record}`,
+    )
+    return { entry: null, failed: true }
+  }
+  if (run.report.probe_counts.error > 0) {
+    lines.push(
+      `baseline not written: ${run.report.probe_counts.error} probes errored; a baseline records answers, never errors (fix the store, then record again)`,
+    )
+    return { entry: null, failed: true }
+  }
+  const outcomes: Record<string, ProbeOutcome> = {}
+  for (const record of run.records) outcomes[record.probeId] = record.outcome!
+  const entry = baselineEntry(run.identity, outcomes, { metrics: qualityOnly(run.scored.metrics), byFamily: mapValues(run.scored.byFamily, qualityOnly) })
+  const wrong = idsWhere(run.records, (record) => record.outcome === 'wrong')
+  lines.push(`baseline written to ${run.baselinePath}: ${run.rows.length} probes, ${wrong.length} recorded as known failures`)
+  // Never silently: what this rewrite let through that the previous baseline did not.
+  const previous = run.match.status === 'ok' ? run.match.entry : null
+  if (previous === null) {
+    lines.push(
+      `accepted: no earlier baseline of this suite to compare with; ${wrong.length} probes recorded as failing${wrong.length > 0 ? ` (${listProbes(wrong)})` : ''}`,
+    )
+    return { entry, failed: false }
+  }
+  const newlyFailing = wrong.filter((id) => previous.probes[id] !== 'wrong')
+  lines.push(
+    newlyFailing.length > 0
+      ? `accepted: ${newlyFailing.length} probes newly recorded as failing (${listProbes(newlyFailing)})`
+      : 'accepted: no probe newly recorded as failing',
+  )
+  const worse = metricChanges(scoredMetricsOfBaseline(previous), { metrics: qualityOnly(run.scored.metrics), byFamily: run.scored.byFamily }).filter(
+    (change) => change.verdict === 'worse',
+  )
+  for (const change of worse) lines.push(`accepted: ${renderMetricChange(change)}`)
+  if (worse.length === 0) lines.push('accepted: no metric got worse than in the earlier baseline')
+  return { entry, failed: false }
+}
+
+/** The closing line: what was gated, and passed or failed (never "passed" for an incomplete run). */
+function gateLine(run: SuiteRun, result: { failed: boolean; violations: number; errored: number; compared: boolean }): string {
+  const bounded = Object.keys(run.options.thresholds).length + Object.keys(run.options.familyThresholds).length > 0
+  const against = [
+    bounded ? 'thresholds' : 'no thresholds set',
+    result.compared ? `baseline ${run.baselinePath}` : run.update.kind === 'update' ? 'the baseline just written' : 'no baseline',
+  ].join('; ')
+  if (!result.failed) return `gate passed (${against})`
+  const reasons = [
+    result.violations > 0 ? `${result.violations} ${result.violations === 1 ? 'violation' : 'violations'}` : null,
+    result.errored > 0 ? `${result.errored} probes errored (an incomplete run never passes)` : null,
+  ].filter(Boolean)
+  return `gate failed (${against})${reasons.length > 0 ? `: ${reasons.join(', ')}` : ''}`
+}
+
+function mapValues<T, U>(record: Record<string, T>, map: (value: T) => U): Record<string, U> {
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value)]))
+}

@@ -1,0 +1,198 @@
+/**
+ * A TIVARQ suite as tests, for any test runner: the plan of one test per
+ * probe (names, order, the record each test starts with), the memory checks
+ * done before anything runs, and the step each test takes (answer the probe,
+ * judge it by the baseline, word a failure). The Vitest shell
+ * (`vitest/suite.ts`) registers the plan as `describe`/`test` blocks.
+ */
+import type { MemorySource } from '../adapters/source.js'
+import { type CodeOf, TimegroundedError } from '../errors.js'
+import type { CloseProblem } from '../harness/pool.js'
+import { type EpisodeRun, errorRowFor, orderProbes } from '../harness/runner.js'
+import type { LoadedSplit } from '../tivarq/dataset.js'
+import type { PredictionRow } from '../tivarq/results.js'
+import type { TimeGroundedAgent } from '../timegrounded/agent.js'
+import type { TimeGroundedTestsOptions } from '../timegrounded/cases.js'
+import type { Episode, Probe } from '../tivarq/schema.js'
+import { type BaselineMatch, datasetHashOf, type SuiteIdentity } from './baseline.js'
+import { probeFailureMessage } from './messages.js'
+import { type ResolvedSuiteOptions, SuiteOptionError } from './options.js'
+import { judgeProbe, type Partition, type ProbeRecord, type ProbeVerdict } from './records.js'
+
+/** One probe's test, as planned. */
+export interface PlannedProbe {
+  probe: Probe
+  /** `replacement-00-q3 [target post] notification_channel/personal`: `-t` selects a probe, an episode or a family by it. */
+  name: string
+  /** The record the test starts with (its row and verdict are added once it ran). */
+  record: ProbeRecord
+  /** The longest the test may take: every store call it may make, each bounded by `timeoutMs`, plus the poll waits. */
+  timeoutMs: number
+}
+
+/** One episode's tests, its probes in the order they are asked. */
+export interface PlannedEpisode {
+  episode: Episode
+  probes: PlannedProbe[]
+}
+
+/** A suite's tests: what identifies it (for the baseline), how many probes it has over all partitions, this partition's episodes. */
+export interface SuitePlan {
+  /** `tivarq (dev, structured)`, or `tivarq (dev, structured part 2/3)` for a partition. */
+  title: string
+  identity: SuiteIdentity
+  probeTotal: number
+  episodes: PlannedEpisode[]
+}
+
+/** The episodes of one partition: every `count`-th episode in file order, starting at `index`. */
+export function partitionEpisodes<T>(episodes: readonly T[], partition: Partition | undefined): T[] {
+  if (!partition) return [...episodes]
+  return episodes.filter((_, position) => position % partition.count === partition.index - 1)
+}
+
+/** The title of a suite's outer block. */
+export function suiteTitle(settings: Pick<ResolvedSuiteOptions, 'name' | 'split' | 'track' | 'partition'>): string {
+  const part = settings.partition ? ` part ${settings.partition.index}/${settings.partition.count}` : ''
+  return `${settings.name} (${settings.split}, ${settings.track}${part})`
+}
+
+/** Plan the tests of a loaded split under `settings`. */
+export function planSuite(loaded: LoadedSplit, settings: ResolvedSuiteOptions): SuitePlan {
+  const families = settings.families
+  const selected = families ? loaded.episodes.filter((episode) => families.includes(episode.family)) : loaded.episodes
+  const identity: SuiteIdentity = {
+    name: settings.name,
+    datasetHash: datasetHashOf(loaded.fileHashes),
+    split: settings.split,
+    track: settings.track,
+    families: families ? [...families].sort() : null,
+  }
+  const probesByEpisode = new Map<string, Probe[]>()
+  for (const probe of loaded.probes) {
+    const list = probesByEpisode.get(probe.episode_id) ?? []
+    list.push(probe)
+    probesByEpisode.set(probe.episode_id, list)
+  }
+  for (const [episodeId, probes] of probesByEpisode) probesByEpisode.set(episodeId, orderProbes(probes))
+  // Canonical order over the whole suite (all partitions), so merged shards sort back exactly.
+  const order = new Map<string, number>()
+  for (const episode of selected) for (const probe of probesByEpisode.get(episode.episode_id) ?? []) order.set(probe.probe_id, order.size)
+  const probeTotal = order.size
+  const episodes = partitionEpisodes(selected, settings.partition).map((episode) => ({
+    episode,
+    probes: (probesByEpisode.get(episode.episode_id) ?? []).map((probe) => ({
+      probe,
+      name: `${probe.probe_id} [${probe.role} ${probe.phase}] ${probe.slot}/${probe.scope}`,
+      record: {
+        kind: 'tivarq-probe',
+        suite: identity,
+        partition: settings.partition ?? null,
+        probeTotal,
+        order: order.get(probe.probe_id) as number,
+        probeId: probe.probe_id,
+      } satisfies ProbeRecord,
+      timeoutMs: settings.timeoutMs * (probe.after_event_index + 3 + settings.updatePolls) + settings.updatePolls * settings.pollIntervalMs + 1_000,
+    })),
+  }))
+  return { title: suiteTitle(settings), identity, probeTotal, episodes }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/**
+ * Open an episode on the pool. Never rejects: an episode that cannot be
+ * opened becomes the error each of its probes records.
+ */
+export function openEpisode(open: () => Promise<EpisodeRun>, episode: Episode): Promise<EpisodeRun | Error> {
+  return open().catch((error: unknown) => new Error(`open episode ${episode.episode_id}: ${messageOf(error)}`))
+}
+
+/** Ask one probe of an opened episode (or record why it could not be asked). Never rejects. */
+export async function answerProbe(opened: EpisodeRun | Error | undefined, episode: Episode, probe: Probe): Promise<PredictionRow> {
+  if (opened === undefined) return errorRowFor(probe, episode.family, 'the episode was never opened (the suite failed before it)')
+  if (opened instanceof Error) return errorRowFor(probe, episode.family, opened.message)
+  return opened.answer(probe).catch((error: unknown) => errorRowFor(probe, episode.family, `harness: ${messageOf(error)}`))
+}
+
+/** A probe's verdict and the sentence a test shows for it. */
+export interface SettledProbe extends ProbeVerdict {
+  /** What was expected, what came back and what it means; for a known failure, prefixed with why it does not fail. */
+  message(): string
+}
+
+/** Judge a probe's row against the baseline, in this run's update mode. */
+export function settleProbe(row: PredictionRow, episode: Episode, probe: Probe, baseline: BaselineMatch, update: boolean): SettledProbe {
+  const verdict = judgeProbe(row, baseline, update)
+  const failure = () => probeFailureMessage(row, { probe, events: episode.events })
+  return {
+    ...verdict,
+    message: () => {
+      if (verdict.decision !== 'known_failure') return failure()
+      return `${verdict.knownFailure ? 'known failure (failing in the baseline too)' : 'recorded as a known failure in the new baseline'}: ${failure()}`
+    },
+  }
+}
+
+// ─── What is handed over as the memory ──────────────────────────────────────
+
+/** An object that answers like an agent but cannot take events like a store (a common mix-up). */
+export function isAgentOnly(memory: unknown): boolean {
+  if (typeof memory !== 'object' || memory === null) return false
+  const candidate = memory as { answer?: unknown; ingest?: unknown }
+  return typeof candidate.answer === 'function' && typeof candidate.ingest !== 'function'
+}
+
+const AGENT_NOT_STORE =
+  'is a time-grounded agent (it has answer() but no ingest()), not a memory store. To run only the time-grounded probe, call `timeGroundedTests(agent)`; to run TIVARQ too, pass a store and `timeGrounded: { agent }`.'
+
+/**
+ * The memory a suite runs, checked: an agent handed over as a store is
+ * refused at once (or, from a factory, at its first store), saying what to
+ * call instead. Throws `SuiteOptionError`.
+ */
+export function checkedMemory(memory: MemorySource): MemorySource {
+  if (isAgentOnly(memory)) throw new SuiteOptionError(`timegroundedSuite(memory): \`memory\` ${AGENT_NOT_STORE}`)
+  if (typeof memory !== 'function') return memory
+  const factory = memory
+  const checked = async () => {
+    const store = await factory()
+    if (isAgentOnly(store)) throw new SuiteOptionError(`timegroundedSuite(memory): the object the factory returned ${AGENT_NOT_STORE}`)
+    return store
+  }
+  // Keep the factory's name: the pool shows it in messages.
+  Object.defineProperty(checked, 'name', { value: factory.name })
+  return checked
+}
+
+/** Stores or adapter processes of a suite that failed to close; the runner reports it as an error of the whole suite. */
+export class StoreCloseError extends TimegroundedError<CodeOf<'StoreCloseError'>> {
+  constructor(problems: readonly CloseProblem[]) {
+    const lines = problems.map(
+      (problem) => `  closing \`${problem.store}\`${problem.episodeId === null ? '' : ` after episode ${problem.episodeId}`} failed: ${problem.message}`,
+    )
+    super(
+      'STORE_CLOSE_FAILED',
+      `${problems.length === 1 ? 'a store' : `${problems.length} stores`} failed to close (the probe results stand; fix the store's close()):\n${lines.join('\n')}`,
+    )
+    // The message is the whole story: no stack into the harness.
+    this.stack = `${this.name}: ${this.message}`
+  }
+}
+
+/** A suite's `timeGrounded` agent: `agent`, else the memory itself (one object may be both). Throws `SuiteOptionError` when neither answers. */
+export function timeGroundedAgentOf(
+  memory: MemorySource,
+  options: NonNullable<ResolvedSuiteOptions['timeGrounded']>,
+): { agent: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>); options: TimeGroundedTestsOptions } {
+  const { agent, ...rest } = options
+  const subject = agent ?? (memory as unknown as TimeGroundedAgent | (() => TimeGroundedAgent))
+  if (typeof subject !== 'function' && typeof (subject as Partial<TimeGroundedAgent>).answer !== 'function') {
+    throw new SuiteOptionError(
+      'timegroundedSuite: `timeGrounded` needs an agent with `answer(prompt, context)`: pass `timeGrounded.agent`, or a memory object that is also an agent',
+    )
+  }
+  return { agent: subject, options: rest }
+}

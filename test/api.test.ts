@@ -1,0 +1,45 @@
+/**
+ * The public surface of each entry point is written down in api/ (an
+ * api-extractor report per entry: every export with its signature, and the
+ * rolled-up declarations), so a change to it is always deliberate: this test
+ * fails naming the file that differs, and `npm run api` accepts the change.
+ * Needs dist/ (npm test builds it first).
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect, test } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+/** The value exports an API report lists (functions, classes, constants), sorted. */
+function valuesInReport(file: string): string[] {
+  const report = readFileSync(join(ROOT, 'api', file), 'utf8')
+  return [...report.matchAll(/^export (?:abstract class|class|function|const) (\w+)/gm)].map((match) => match[1] as string).sort()
+}
+
+test('the declarations of both entry points match api/ (run `npm run api` to accept a deliberate change)', () => {
+  if (!existsSync(join(ROOT, 'dist', 'index.d.ts'))) throw new Error('dist/ is missing: run `npm run build` (or `npm test`, which builds first)')
+  const result = spawnSync(process.execPath, ['scripts/api-report.js'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 })
+  expect(
+    result.stderr.split('\n').filter((line) => line.startsWith('api/')),
+    result.stderr,
+  ).toEqual([])
+  expect(result.status, result.stderr).toBe(0)
+})
+
+test.each([
+  ['timegrounded', '../dist/index.js', 'timegrounded.api.md'],
+  ['timegrounded/vitest', '../dist/vitest/index.js', 'timegrounded-vitest.api.md'],
+])('%s exports at run time exactly the values its report lists; everything else it lists is a type', async (_entry, module, report) => {
+  const loaded = (await import(module)) as Record<string, unknown>
+  expect(Object.keys(loaded).sort()).toEqual(valuesInReport(report))
+})
+
+test('the entry points stay small: names a user needs, not internals', () => {
+  const count = (file: string) => [...readFileSync(join(ROOT, 'api', file), 'utf8').matchAll(/^export /gm)].length
+  // Reference figures: 289 and 53 names before issue 11.
+  expect(count('timegrounded.api.md')).toBeLessThanOrEqual(115)
+  expect(count('timegrounded-vitest.api.md')).toBeLessThanOrEqual(20)
+})

@@ -1,0 +1,94 @@
+/**
+ * The suite core without any test framework: the smoke split planned with
+ * planSuite, each probe answered by a real reference store through the real
+ * pool and runner and settled as a test would, then finishRun scores, gates,
+ * writes the files and words the run. This is the path every runner shell
+ * (Vitest today) takes.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { referenceStore } from '../../src/adapters/reference/index.js'
+import { openPool } from '../../src/harness/pool.js'
+import { EpisodeRun } from '../../src/harness/runner.js'
+import type { BaselineMatch } from '../../src/suite/baseline.js'
+import { type FinishedRun, type FinishRunInput, finishRun, type GatheredRecord } from '../../src/suite/finish.js'
+import { type ResolvedReporterOptions, resolveReporterOptions, resolveSuiteOptions } from '../../src/suite/options.js'
+import { answerProbe, openEpisode, planSuite, settleProbe } from '../../src/suite/probes.js'
+import { finishedRecord } from '../../src/suite/records.js'
+import { loadSplit } from '../../src/tivarq/dataset.js'
+
+let root: string
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'timegrounded-finish-'))
+})
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+/** Every probe of the smoke split run against a reference store, each record as its test leaves it. */
+async function runSuite(store: 'oracle' | 'latest', baseline: BaselineMatch = { status: 'missing' }, update = false): Promise<GatheredRecord[]> {
+  const settings = resolveSuiteOptions({ split: 'smoke', name: 'tivarq' })
+  const plan = planSuite(await loadSplit(undefined, 'smoke'), settings)
+  const pool = await openPool(referenceStore(store), { track: 'structured' })
+  const gathered: GatheredRecord[] = []
+  for (const { episode, probes } of plan.episodes) {
+    const opened = await openEpisode(() => EpisodeRun.open(pool, episode, { track: 'structured' }), episode)
+    for (const { probe, record } of probes) {
+      const row = await answerProbe(opened, episode, probe)
+      gathered.push({ file: 'memory.test.ts', record: finishedRecord(record, row, settleProbe(row, episode, probe, baseline, update)), blockErrors: [] })
+    }
+    if (opened instanceof EpisodeRun) await opened.close()
+  }
+  await pool.close()
+  return gathered
+}
+
+/** finishRun with the plain run's settings, overridden where a test says. */
+function finish(records: GatheredRecord[], options: ResolvedReporterOptions, overrides: Partial<FinishRunInput> = {}): FinishedRun {
+  return finishRun({ records, root, options, update: { kind: 'none' }, previous: null, shard: null, color: false, cwd: root, ...overrides })
+}
+
+describe('finishRun', () => {
+  test('a correct store: report.json and predictions.jsonl written, every probe passed, the gate passes', async () => {
+    const outputDir = join(root, 'oracle')
+    const finished = finish(await runSuite('oracle'), resolveReporterOptions({ outputDir, baseline: false }, 'test'))
+    expect(finished.failed).toBe(false)
+    expect(finished.text).toContain('timegrounded [tivarq] 60 of 60 probes ran: 60 passed, 0 failed, 0 known failures, 0 unsupported (skipped), 0 errors')
+    expect(finished.text).toContain('timegrounded [tivarq] gate passed (no thresholds set; no baseline)')
+    expect(finished.markdown).toContain('## timegrounded')
+    const report = JSON.parse(readFileSync(join(outputDir, 'report.json'), 'utf8'))
+    expect(report.metrics.transition_success_rate).toEqual({ score: 1, cases: 13 })
+    expect(readFileSync(join(outputDir, 'predictions.jsonl'), 'utf8').trim().split('\n')).toHaveLength(60)
+  })
+
+  test('a store that leaks stale values fails a leakage threshold, and -u records a baseline that makes its wrong answers known failures', async () => {
+    const options = resolveReporterOptions(
+      { outputDir: join(root, 'latest-out'), baseline: 'latest.baseline.json', thresholds: { staleValueLeakageRate: { max: 0.05 } } },
+      'test',
+    )
+    const gated = finish(await runSuite('latest'), options)
+    expect(gated.failed).toBe(true)
+    expect(gated.text).toMatch(/gate violation: staleValueLeakageRate is \d+ of \d+ \([\d.]+\), above the threshold \(max 0\.05\)/)
+
+    const recorded = finish(await runSuite('latest', { status: 'missing' }, true), options, { update: { kind: 'update' } })
+    expect(recorded.text).toContain('baseline written to latest.baseline.json: 60 probes')
+    const file = JSON.parse(readFileSync(join(root, 'latest.baseline.json'), 'utf8'))
+    expect(file.format).toBe('timegrounded.baseline.v1')
+    // -u never lifts a threshold: the run still fails on it.
+    expect(recorded.failed).toBe(true)
+  })
+
+  test('a shard reports what it carries and writes nothing; watch mode compares with the previous run', async () => {
+    const outputDir = join(root, 'shard')
+    const records = await runSuite('oracle')
+    const options = resolveReporterOptions({ outputDir, baseline: false }, 'test')
+    const shard = finish(records.slice(0, 30), options, { shard: { index: 1, count: 2 } })
+    expect(shard.failed).toBe(false)
+    expect(shard.text).toContain('timegrounded [tivarq] shard 1/2: 30 of 60 probe results carried in this shard')
+    expect(existsSync(outputDir)).toBe(false)
+
+    const first = finish(records, options, { previous: new Map() })
+    const again = finish(records, options, { previous: first.metrics })
+    expect(again.text).toContain('timegrounded [tivarq] no metric changed since the previous run')
+  })
+})

@@ -1,0 +1,147 @@
+// The gate as pure functions: thresholds, regressions against a baseline, the
+// baseline file, the per-probe policy and partitions.
+import { describe, expect, test } from 'vitest'
+import { baselineEntry, isKnownFailure, matchBaseline, parseBaseline, type SuiteIdentity, withSuites } from '../../src/suite/baseline.js'
+import { evaluateGate, metricChanges } from '../../src/suite/gate.js'
+import { renderMetricChange, renderViolation } from '../../src/suite/gate-lines.js'
+import { partitionEpisodes } from '../../src/suite/probes.js'
+import { decideProbe } from '../../src/suite/records.js'
+import type { ScoredMetrics } from '../../src/tivarq/metrics.js'
+
+const identity: SuiteIdentity = { name: 'tivarq', datasetHash: 'sha256:aaa', split: 'dev', track: 'structured', families: null }
+
+function scored(leak: number, leakCases: number, accuracy: number, latency = 1, familyLeak: Record<string, number> = {}): ScoredMetrics {
+  const byFamily: ScoredMetrics['byFamily'] = {}
+  for (const [family, value] of Object.entries(familyLeak)) byFamily[family] = { staleValueLeakageRate: { value, cases: 4 } }
+  return {
+    metrics: {
+      staleValueLeakageRate: { value: leak, cases: leakCases },
+      currentStateAccuracy: { value: accuracy, cases: 58 },
+      queryLatencyP95Ms: { value: latency, cases: 60 },
+    },
+    byFamily,
+  }
+}
+
+const baseline = baselineEntry(identity, { 'a-q1': 'correct', 'a-q2': 'wrong', 'a-q3': 'error' }, scored(0.1, 20, 0.9, 1, { replacement: 0, reversal: 0.25 }))
+
+describe('thresholds', () => {
+  test('{ max } fails a lower-is-better metric above it, with its value and denominator', () => {
+    const violations = evaluateGate({ suite: 'tivarq', current: scored(0.083333, 12, 1), baseline: null, thresholds: { staleValueLeakageRate: { max: 0.05 } } })
+    expect(violations.map((violation) => renderViolation(violation))).toEqual([
+      '[tivarq] staleValueLeakageRate is 1 of 12 (0.083333), above the threshold (max 0.05). Fix the store, or change the threshold in vitest.config.ts (`-u` never lifts a threshold).',
+    ])
+  })
+
+  test('{ min } fails a metric below it; a metric inside its bounds passes', () => {
+    const violations = evaluateGate({
+      suite: 's',
+      current: scored(0, 12, 0.8),
+      baseline: null,
+      thresholds: { currentStateAccuracy: { min: 0.9 }, staleValueLeakageRate: { max: 0.05 } },
+    })
+    expect(violations.map((violation) => renderViolation(violation))).toEqual([
+      '[s] currentStateAccuracy is 0.8 (58 cases), below the threshold (min 0.9). Fix the store, or change the threshold in vitest.config.ts (`-u` never lifts a threshold).',
+    ])
+  })
+
+  test('per-family thresholds name the family; a metric never measured fails its threshold', () => {
+    const current = scored(0, 12, 1, 1, { replacement: 0.5 })
+    const violations = evaluateGate({
+      suite: 's',
+      current,
+      baseline: null,
+      familyThresholds: { replacement: { staleValueLeakageRate: { max: 0 } }, expiration: { staleValueLeakageRate: { max: 0 } } },
+    })
+    expect(violations.map((violation) => renderViolation(violation))).toEqual([
+      '[s] family replacement: staleValueLeakageRate is 2 of 4 (0.5), above the threshold (max 0). Fix the store, or change the threshold in vitest.config.ts (`-u` never lifts a threshold).',
+      '[s] family expiration: staleValueLeakageRate has a threshold but was not measured in this run (no cases: is the capability declared?)',
+    ])
+  })
+})
+
+describe('regressions against the baseline', () => {
+  test('every quality metric in the baseline is gated; latency is not; the families that moved are named', () => {
+    const violations = evaluateGate({ suite: 'tivarq', current: scored(0.2, 20, 0.9, 50, { replacement: 0.5, reversal: 0.25 }), baseline })
+    expect(violations.map((violation) => renderViolation(violation))).toEqual([
+      '[tivarq] staleValueLeakageRate rose from 2 of 20 to 4 of 20 (0.1 → 0.2) since the baseline; families: replacement 0/4 → 2/4. Fix the store, or accept with `npx vitest run -u`.',
+    ])
+  })
+
+  test('a better run passes; a tolerance absorbs a small worsening; `metrics` narrows the gate', () => {
+    expect(evaluateGate({ suite: 's', current: scored(0.05, 20, 0.95), baseline })).toEqual([])
+    expect(evaluateGate({ suite: 's', current: scored(0.12, 20, 0.9), baseline, regression: { tolerance: 0.05 } })).toEqual([])
+    expect(evaluateGate({ suite: 's', current: scored(0.12, 20, 0.9), baseline, regression: { tolerance: { staleValueLeakageRate: 0.01 } } })).toHaveLength(1)
+    expect(
+      evaluateGate({ suite: 's', current: scored(0.5, 20, 0.5), baseline, regression: { metrics: ['currentStateAccuracy'] } }).map((v) => v.metric),
+    ).toEqual(['currentStateAccuracy'])
+    expect(evaluateGate({ suite: 's', current: scored(0.5, 20, 0.5), baseline, regression: { metrics: 'none' } })).toEqual([])
+  })
+
+  test('`families: true` gates each family as well', () => {
+    const violations = evaluateGate({
+      suite: 's',
+      current: scored(0.1, 20, 0.9, 1, { replacement: 0.25, reversal: 0 }),
+      baseline,
+      regression: { families: true },
+    })
+    expect(violations.map((violation) => renderViolation(violation))).toEqual([
+      '[s] family replacement: staleValueLeakageRate rose from 0 of 4 to 1 of 4 (0 → 0.25) since the baseline. Fix the store, or accept with `npx vitest run -u`.',
+    ])
+  })
+})
+
+describe('the baseline file', () => {
+  test('round-trips through parseBaseline and matches its own suite', () => {
+    const file = parseBaseline(JSON.stringify(withSuites(null, '0.1.0', { tivarq: baseline })), 'timegrounded.baseline.json')
+    const match = matchBaseline(file, identity, 'timegrounded.baseline.json')
+    expect(match.status).toBe('ok')
+    expect(isKnownFailure(match, 'a-q1')).toBe(false)
+    expect(isKnownFailure(match, 'a-q2')).toBe(true)
+    expect(isKnownFailure(match, 'a-q3')).toBe(false) // an error is never a known failure
+    expect(isKnownFailure(match, 'new-probe')).toBe(false)
+    expect(matchBaseline(file, { ...identity, name: 'other' }, 'b.json')).toEqual({ status: 'missing' })
+  })
+
+  test('a baseline on another dataset, or other families, is refused with the fix', () => {
+    const file = withSuites(null, '0.1.0', { tivarq: baseline })
+    const other = matchBaseline(file, { ...identity, datasetHash: 'sha256:bbb' }, 'timegrounded.baseline.json')
+    expect(other).toEqual({
+      status: 'refused',
+      reason:
+        'timegrounded.baseline.json was recorded on dataset sha256:aaa (split dev) but suite "tivarq" runs dataset sha256:bbb (split dev); a baseline is never compared across datasets. Re-record it with `npx vitest run -u`.',
+    })
+    expect(matchBaseline(file, { ...identity, families: ['expiration'] }, 'b.json').status).toBe('refused')
+  })
+
+  test('a malformed file is reported field by field with its path', () => {
+    expect(() => parseBaseline('{"format":"timegrounded.baseline.v1","harness_version":"1","suites":{"x":{"split":3}}}', 'tg.json')).toThrow(
+      /tg\.json: suites\.x\.dataset_hash: /,
+    )
+    expect(() => parseBaseline('not json', 'tg.json')).toThrow(/^tg\.json: not JSON/)
+  })
+})
+
+test('watch mode: metric changes since the previous run, with their direction, counts and the families that moved', () => {
+  const changes = metricChanges(scored(0.1, 20, 0.9, 1, { replacement: 0.25, reversal: 0 }), scored(0, 20, 0.9, 7, { replacement: 0, reversal: 0 }))
+  expect(changes.map(renderMetricChange)).toEqual(['staleValueLeakageRate fell from 2 of 20 to 0 of 20 (0.1 → 0), better; families: replacement 1/4 → 0/4'])
+})
+
+test('the per-probe policy', () => {
+  expect(decideProbe('correct', false, false)).toBe('pass')
+  expect(decideProbe('unsupported', false, false)).toBe('skip')
+  expect(decideProbe('wrong', false, false)).toBe('fail')
+  expect(decideProbe('wrong', true, false)).toBe('known_failure')
+  expect(decideProbe('wrong', false, true)).toBe('known_failure')
+  expect(decideProbe('error', false, true)).toBe('fail')
+  // An error is never a known failure, even where the baseline recorded one.
+  expect(decideProbe('error', true, false)).toBe('fail')
+})
+
+test('partitions are disjoint and together hold every episode, in file order', () => {
+  const episodes = Array.from({ length: 12 }, (_, i) => `e${i}`)
+  const parts = [1, 2, 3].map((index) => partitionEpisodes(episodes, { index, count: 3 }))
+  expect(parts[0]).toEqual(['e0', 'e3', 'e6', 'e9'])
+  expect(parts.flat().sort()).toEqual([...episodes].sort())
+  expect(partitionEpisodes(episodes, undefined)).toEqual(episodes)
+})

@@ -35,6 +35,8 @@ export interface ProbeRecord {
   partition: Partition | null
   /** Probes in the whole suite, over all partitions. */
   probeTotal: number
+  /** The TIVARQ directory the suite read (absolute), when not the bundled one: the HTML report reads its episodes again for the timelines. */
+  datasetDir?: string
   /** Position of the probe in canonical order (episode file order, then after_event_index, probe_id). */
   order: number
   probeId: string

@@ -34,7 +34,7 @@ export interface MetricSpec {
   kind: MetricKind
   /** Printed as a headline line of every report (rates only). */
   headline: boolean
-  /** What its cases are, in words (headline rates): `0.8 (150 transitions)`. */
+  /** What its cases are, in words, plural (headline rates): `0.8 (150 transitions)`; one case drops the last word's `s`. */
   counts?: string
   /** Its column head in the per-family table, when it has one. */
   familyColumn?: string
@@ -174,7 +174,7 @@ export const METRICS = {
     better: 'higher',
     kind: 'rate',
     headline: true,
-    counts: 'answers of expired facts',
+    counts: 'expired-fact answers',
     read: (m) => rate(m.expiration_accuracy),
   },
   queryLatencyP50Ms: {

@@ -4,15 +4,21 @@
  * endpoint that is not there (a real closed port on 127.0.0.1).
  */
 import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
+// `probe` writes its HTML report to .timegrounded/ in its working directory: a scratch one.
+const scratch = mkdtempSync(join(tmpdir(), 'tg-probe-options-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 function timegrounded(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 })
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: scratch, encoding: 'utf8', timeout: 60_000 })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 

@@ -14,12 +14,12 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { PageData } from '../../src/report/html/index.js'
 import { pageData, writeHtmlReport } from '../../src/suite/html-report/build.js'
-import { launchChromium, SKIP_BROWSER } from '../support/chromium.js'
+import { launchChromium, openReport, SKIP_BROWSER } from '../support/chromium.js'
 import { reportInput } from '../support/html-report-input.js'
 
 const SCREENSHOTS = fileURLToPath(new URL('../../tmp/screenshots/', import.meta.url))
@@ -29,8 +29,8 @@ let page: Page
 let data: PageData
 let tivarq: NonNullable<PageData['tivarq']>
 let scratch = ''
-const problems: string[] = []
-const requests: string[] = []
+let problems: string[] = []
+let requests: string[] = []
 
 const visibleRows = () => page.locator('#tg-probes tbody tr[data-probe]:not([hidden])')
 const background = () => page.evaluate<string>('getComputedStyle(document.body).backgroundColor')
@@ -43,22 +43,10 @@ describe.skipIf(SKIP_BROWSER)('the HTML report in headless Chromium', () => {
     data = pageData(input)
     tivarq = data.tivarq!
     scratch = mkdtempSync(join(tmpdir(), 'timegrounded-browser-'))
-    const url = pathToFileURL(writeHtmlReport(join(scratch, 'report.html'), input)).href
-    const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, colorScheme: 'light' })
-    // Every request but the file itself is recorded and refused (WebSockets do not pass through routes: listened to apart).
-    await context.route('**/*', (route) => {
-      if (route.request().url() === url) return route.continue()
-      requests.push(route.request().url())
-      return route.abort()
-    })
-    page = await context.newPage()
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`)
-    })
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-    page.on('websocket', (socket) => requests.push(socket.url()))
-    await page.goto(url)
-    await page.locator('body[data-ready="true"]').waitFor({ timeout: 30_000 })
+    const opened = await openReport(browser, writeHtmlReport(join(scratch, 'report.html'), input))
+    page = opened.page
+    problems = opened.problems
+    requests = opened.requests
   }, 120_000)
 
   afterAll(async () => {
@@ -132,7 +120,7 @@ describe.skipIf(SKIP_BROWSER)('the HTML report in headless Chromium', () => {
     expect(await timeline.locator('code.answer').textContent()).toBe(probe.answer)
     expect(await timeline.locator('.meaning').textContent()).toMatch(/stale value leaked: returned /)
     mkdirSync(SCREENSHOTS, { recursive: true })
-    await timeline.screenshot({ path: join(SCREENSHOTS, 'report-timeline.png') })
+    await timeline.screenshot({ path: join(SCREENSHOTS, 'rendered-timeline.png') })
   })
 
   test('keyboard: / jumps to the search box, Tab reaches the first probe, Enter opens its timeline and Space closes it', async () => {
@@ -156,11 +144,11 @@ describe.skipIf(SKIP_BROWSER)('the HTML report in headless Chromium', () => {
   test('fits a 1366-pixel laptop screen without scrolling sideways; screenshots of the top in light and dark', async () => {
     expect(await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true)
     await page.evaluate('window.scrollTo(0, 0)')
-    // The top of the page: header, headline cards and the per-family charts (docs/images/report.png is a copy of this one).
+    // The top of the page: header, headline cards and the per-family charts (the README's screenshot comes from html-runs.test.ts).
     const top = { x: 0, y: 0, width: 1366, height: 1500 }
-    await page.screenshot({ path: join(SCREENSHOTS, 'report.png'), fullPage: true, clip: top })
+    await page.screenshot({ path: join(SCREENSHOTS, 'rendered.png'), fullPage: true, clip: top })
     await page.emulateMedia({ colorScheme: 'dark' })
-    await page.screenshot({ path: join(SCREENSHOTS, 'report-dark.png'), fullPage: true, clip: top })
+    await page.screenshot({ path: join(SCREENSHOTS, 'rendered-dark.png'), fullPage: true, clip: top })
     await page.emulateMedia({ colorScheme: 'light' })
   })
 

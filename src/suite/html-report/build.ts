@@ -15,9 +15,6 @@ import { tivarqPage } from './tivarq.js'
 /** Title of a page when none is given. */
 export const DEFAULT_HTML_TITLE = 'timegrounded report'
 
-/** The page's file name, next to report.json (or in the output directory of a run without one). @default 'report.html' */
-export const HTML_REPORT_FILE = 'report.html'
-
 /** `sha256:0123456789abcdef…` → `sha256:0123456789ab…`: enough to tell two datasets apart at a glance (the whole one is the item's tooltip). */
 function shortRevision(revision: string): string {
   const digestStart = revision.indexOf(':') + 1

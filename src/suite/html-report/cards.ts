@@ -62,6 +62,11 @@ function detectionCard(label: string, detection: DetectionMetrics, baseline: Bas
   }
 }
 
+/** `transitions` for any number of cases but one, `transition` for one. */
+function casesWord(plural: string, cases: number): string {
+  return cases === 1 ? plural.replace(/s$/, '') : plural
+}
+
 /** The report's own interval (transition success), or the page's (stale-value leakage), worded with how it was drawn. */
 function cardInterval(metric: MetricName, report: TivarqReport, leakage: BootstrapInterval): string | null {
   const own = report.transition_success_bootstrap
@@ -81,7 +86,7 @@ export function headlineCards(report: TivarqReport, current: MetricValues, leaka
     return {
       label: spec.label,
       value: percent(value.value),
-      detail: `${formatScore(value.value)} (${value.cases} ${spec.counts ?? 'cases'})`,
+      detail: `${formatScore(value.value)} (${value.cases} ${casesWord(spec.counts ?? 'cases', value.cases)})`,
       interval: cardInterval(metric, report, leakage),
       better: spec.better,
       baseline: baselineOf(metric, baseline, current[metric]),

@@ -13,6 +13,9 @@ import type { TivarqReport } from '../../tivarq/score.js'
 import type { BaselineSuite } from '../baseline.js'
 import type { ProbeDecision } from '../records.js'
 
+/** The page's file name, next to report.json (or in the output directory of a run without one). */
+export const DEFAULT_HTML_FILE = 'report.html'
+
 /** What ran on what, for the page's header. */
 export interface TivarqRunIdentity {
   /** What ran, as the header names it: `{ label: 'store', value: 'builtin:latest' }`, `{ label: 'suite', value: 'tivarq' }`, `{ label: 'predictions', value: 'out/predictions.jsonl' }`. */

@@ -736,6 +736,8 @@ export declare interface TimegroundedSuiteOptions {
     partition?: Partition;
     /** A TIVARQ directory other than the bundled `fixtures/tivarq-v1`. @default the bundled dataset */
     datasetDir?: string;
+    /** Run the TIVARQ variant with this seed, generated in memory (same families, splits and counts; other wording, topics, instants and arrival orders). @default TIVARQ v1 */
+    variant?: number;
     /**
      * Also run the time-grounded probe (control vs probe, one test per question and run).
      * The agent is `agent`, else `memory` itself (one object may be both store and agent). @default off

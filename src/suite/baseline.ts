@@ -22,6 +22,8 @@ export type ProbeOutcome = (typeof PROBE_OUTCOMES)[number]
 
 const baselineSuiteSchema = z.strictObject({
   dataset_hash: z.string().min(1),
+  /** Which data: `TIVARQ v1`, or the variant (seed, generator and version). Absent in baselines written before variants. */
+  data: z.string().optional(),
   split: z.string(),
   track: z.string(),
   families: z.array(z.string()).nullable(),
@@ -65,6 +67,8 @@ export function parseBaseline(text: string, file: string, commands: RunnerComman
 export interface SuiteIdentity {
   name: string
   datasetHash: string
+  /** Which data, in words: `TIVARQ v1` or `TIVARQ variant 7 (timegrounded-variant v1)`. */
+  data: string
   split: string
   track: string
   /** Selected families, or null for all. */
@@ -81,7 +85,7 @@ export function matchBaseline(file: BaselineFile | null, identity: SuiteIdentity
   if (entry.dataset_hash !== identity.datasetHash) {
     return {
       status: 'refused',
-      reason: `${path} was recorded on dataset ${entry.dataset_hash} (split ${entry.split}) but suite "${identity.name}" runs dataset ${identity.datasetHash} (split ${identity.split}); a baseline is never compared across datasets. Re-record it with ${commands.record}.`,
+      reason: `${path} was recorded on ${entry.data ?? 'dataset'} ${entry.dataset_hash} (split ${entry.split}) but suite "${identity.name}" runs ${identity.data} ${identity.datasetHash} (split ${identity.split}); a baseline is never compared across datasets. Re-record it with ${commands.record}.`,
     }
   }
   const recorded = `${entry.track}/${(entry.families ?? ['all families']).join(',')}`
@@ -108,6 +112,7 @@ export function isKnownFailure(match: BaselineMatch, probeId: string): boolean {
 export function baselineEntry(identity: SuiteIdentity, outcomes: Record<string, ProbeOutcome>, scored: ScoredMetrics): BaselineSuite {
   return {
     dataset_hash: identity.datasetHash,
+    data: identity.data,
     split: identity.split,
     track: identity.track,
     families: identity.families,

@@ -70,6 +70,8 @@ export interface FinishRunInput {
 /** What happened to one suite. */
 export interface SuiteOutcome {
   name: string
+  /** Which data the suite ran, in words (`TIVARQ v1`, or the variant). */
+  data: string
   /** The scored report, or null when no probe ran. */
   report: TivarqReport | null
   /** The suite's lines, without the `timegrounded [suite] ` prefix the text gives them. */
@@ -149,7 +151,7 @@ export function finishRun(input: FinishRunInput): FinishedRun {
       lines.push(
         `no probe ran (${suite.records.length} collected): ${firstError === undefined ? 'nothing to score' : `the store could not start: ${firstError}`}`,
       )
-      outcomes.push({ name, report: null, lines, failed: suite.conflicts.length > 0 })
+      outcomes.push({ name, data: suite.identity.data, report: null, lines, failed: suite.conflicts.length > 0 })
       continue
     }
     // After probes ran, a block error is e.g. a store that failed to close: shown here too, not only above.
@@ -194,7 +196,7 @@ export function finishRun(input: FinishRunInput): FinishedRun {
       })
       lines.push(writePage(htmlPathOf(input.options.html, input.root, multiple ? name : null), page))
     }
-    outcomes.push({ name, report, lines, failed: suite.conflicts.length > 0 || verdict.failed })
+    outcomes.push({ name, data: suite.identity.data, report, lines, failed: suite.conflicts.length > 0 || verdict.failed })
   }
   if (update && baselinePath !== null && Object.keys(newEntries).length > 0) {
     writeFileAtomic(baselinePath, `${JSON.stringify(withSuites(baselineFile, HARNESS_VERSION, newEntries), null, 2)}\n`)
@@ -262,7 +264,8 @@ function runText(outcomes: readonly SuiteOutcome[], timeGrounded: TimeGroundedSu
   const out: string[] = []
   if (timeGrounded !== null) out.push(renderTimeGroundedSummary(timeGrounded, { color }), ...timeGroundedLines)
   for (const outcome of outcomes) {
-    if (outcome.report) out.push(renderReport(outcome.report, { color, title: `timegrounded — ${outcome.name}` }))
+    if (outcome.report)
+      out.push(renderReport(outcome.report, { color, title: `timegrounded — ${outcome.name}${outcome.data === 'TIVARQ v1' ? '' : ` · ${outcome.data}`}` }))
     out.push(...outcome.lines.map((line) => `timegrounded [${outcome.name}] ${line}`))
   }
   return out.join('\n')

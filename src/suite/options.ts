@@ -204,6 +204,8 @@ export interface TimegroundedSuiteOptions {
   partition?: Partition
   /** A TIVARQ directory other than the bundled `fixtures/tivarq-v1`. @default the bundled dataset */
   datasetDir?: string
+  /** Run the TIVARQ variant with this seed, generated in memory (same families, splits and counts; other wording, topics, instants and arrival orders). @default TIVARQ v1 */
+  variant?: number
   /**
    * Also run the time-grounded probe (control vs probe, one test per question and run).
    * The agent is `agent`, else `memory` itself (one object may be both store and agent). @default off
@@ -232,7 +234,7 @@ export const SUITE_DEFAULTS = {
   timeoutMs: DEFAULT_TIMEOUT_MS,
 } as const satisfies Partial<TimegroundedSuiteOptions>
 
-type Optional = 'families' | 'partition' | 'datasetDir' | 'timeGrounded'
+type Optional = 'families' | 'partition' | 'datasetDir' | 'variant' | 'timeGrounded'
 /** The suite's options with every default applied. */
 export type ResolvedSuiteOptions = Required<Omit<TimegroundedSuiteOptions, Optional>> & Pick<TimegroundedSuiteOptions, Optional>
 
@@ -254,6 +256,7 @@ const SUITE_OPTION_SHAPE = {
     .refine((partition) => partition.index <= partition.count, 'use { index, count } with 1 ≤ index ≤ count, like --shard')
     .optional(),
   datasetDir: z.string('a TIVARQ directory').min(1, 'a TIVARQ directory').optional(),
+  variant: wholeNumber(0).optional(),
   timeGrounded: z
     .strictObject(
       {
@@ -266,7 +269,12 @@ const SUITE_OPTION_SHAPE = {
     )
     .optional(),
 }
-const suiteOptionsSchema = z.strictObject(SUITE_OPTION_SHAPE, { error: namedChoices('an option of timegroundedSuite()', Object.keys(SUITE_OPTION_SHAPE)) })
+const suiteOptionsSchema = z
+  .strictObject(SUITE_OPTION_SHAPE, { error: namedChoices('an option of timegroundedSuite()', Object.keys(SUITE_OPTION_SHAPE)) })
+  .refine((options) => options.variant === undefined || options.datasetDir === undefined, {
+    message: 'give `variant` (data generated in memory) or `datasetDir` (data read from a directory), not both',
+    path: ['variant'],
+  })
 
 /** Check every option of `timegroundedSuite` (unknown names with "did you mean", values out of range) and apply the defaults; throws `SuiteOptionError`. */
 export function resolveSuiteOptions(options: TimegroundedSuiteOptions | undefined): ResolvedSuiteOptions {

@@ -15,6 +15,7 @@ import type { PredictionRow } from '../tivarq/results.js'
 import type { TimeGroundedAgent } from '../timegrounded/agent.js'
 import type { TimeGroundedTestsOptions } from '../timegrounded/cases.js'
 import type { Episode, Probe } from '../tivarq/schema.js'
+import { describeVariant } from '../tivarq/variant.js'
 import { type BaselineMatch, datasetHashOf, type SuiteIdentity } from './baseline.js'
 import { probeFailureMessage } from './messages.js'
 import { type ResolvedSuiteOptions, SuiteOptionError } from './options.js'
@@ -53,9 +54,10 @@ export function partitionEpisodes<T>(episodes: readonly T[], partition: Partitio
 }
 
 /** The title of a suite's outer block. */
-export function suiteTitle(settings: Pick<ResolvedSuiteOptions, 'name' | 'split' | 'track' | 'partition'>): string {
+export function suiteTitle(settings: Pick<ResolvedSuiteOptions, 'name' | 'split' | 'track' | 'partition' | 'variant'>): string {
   const part = settings.partition ? ` part ${settings.partition.index}/${settings.partition.count}` : ''
-  return `${settings.name} (${settings.split}, ${settings.track}${part})`
+  const variant = settings.variant === undefined ? '' : `, variant ${settings.variant}`
+  return `${settings.name} (${settings.split}, ${settings.track}${variant}${part})`
 }
 
 /** Plan the tests of a loaded split under `settings`. */
@@ -65,6 +67,7 @@ export function planSuite(loaded: LoadedSplit, settings: ResolvedSuiteOptions): 
   const identity: SuiteIdentity = {
     name: settings.name,
     datasetHash: datasetHashOf(loaded.fileHashes),
+    data: loaded.variant === null ? 'TIVARQ v1' : describeVariant(loaded.variant),
     split: settings.split,
     track: settings.track,
     families: families ? [...families].sort() : null,
@@ -91,6 +94,7 @@ export function planSuite(loaded: LoadedSplit, settings: ResolvedSuiteOptions): 
         partition: settings.partition ?? null,
         probeTotal,
         ...(settings.datasetDir === undefined ? {} : { datasetDir: resolve(settings.datasetDir) }),
+        ...(settings.variant === undefined ? {} : { variant: settings.variant }),
         order: order.get(probe.probe_id) as number,
         probeId: probe.probe_id,
       } satisfies ProbeRecord,

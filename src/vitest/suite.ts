@@ -24,7 +24,7 @@ import {
   timeGroundedAgentOf,
 } from '../suite/probes.js'
 import { finishedRecord, RECORD_KEY, type WorkerContext } from '../suite/records.js'
-import { loadSplit } from '../tivarq/dataset.js'
+import { loadSplit, loadVariantSplit } from '../tivarq/dataset.js'
 import './context.js'
 import { timeGroundedTests } from './timegrounded.js'
 
@@ -58,7 +58,9 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
     timeGroundedTests(grounded.agent, grounded.options)
   }
   describe(suiteTitle(settings), async () => {
-    const plan = planSuite(await loadSplit(settings.datasetDir, settings.split), settings)
+    const loaded =
+      settings.variant === undefined ? await loadSplit(settings.datasetDir, settings.split) : await loadVariantSplit(settings.variant, settings.split)
+    const plan = planSuite(loaded, settings)
     const context = workerContext()
     const baseline = readBaselineMatch(context.baselinePath, plan.identity)
     const runnerOptions: RunnerOptions = { track: settings.track, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs }

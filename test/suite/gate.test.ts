@@ -8,7 +8,7 @@ import { partitionEpisodes } from '../../src/suite/probes.js'
 import { decideProbe } from '../../src/suite/records.js'
 import type { ScoredMetrics } from '../../src/tivarq/metrics.js'
 
-const identity: SuiteIdentity = { name: 'tivarq', datasetHash: 'sha256:aaa', split: 'dev', track: 'structured', families: null }
+const identity: SuiteIdentity = { name: 'tivarq', datasetHash: 'sha256:aaa', data: 'TIVARQ v1', split: 'dev', track: 'structured', families: null }
 
 function scored(leak: number, leakCases: number, accuracy: number, latency = 1, familyLeak: Record<string, number> = {}): ScoredMetrics {
   const byFamily: ScoredMetrics['byFamily'] = {}
@@ -105,11 +105,21 @@ describe('the baseline file', () => {
 
   test('a baseline on another dataset, or other families, is refused with the fix', () => {
     const file = withSuites(null, '0.1.0', { tivarq: baseline })
-    const other = matchBaseline(file, { ...identity, datasetHash: 'sha256:bbb' }, 'timegrounded.baseline.json')
+    const other = matchBaseline(
+      file,
+      { ...identity, datasetHash: 'sha256:bbb', data: 'TIVARQ variant 7 (timegrounded-variant v1)' },
+      'timegrounded.baseline.json',
+    )
     expect(other).toEqual({
       status: 'refused',
       reason:
-        'timegrounded.baseline.json was recorded on dataset sha256:aaa (split dev) but suite "tivarq" runs dataset sha256:bbb (split dev); a baseline is never compared across datasets. Re-record it with `npx vitest run -u`.',
+        'timegrounded.baseline.json was recorded on TIVARQ v1 sha256:aaa (split dev) but suite "tivarq" runs TIVARQ variant 7 (timegrounded-variant v1) sha256:bbb (split dev); a baseline is never compared across datasets. Re-record it with `npx vitest run -u`.',
+    })
+    // A baseline written before variants names no data: the hash alone still refuses it.
+    const older = withSuites(null, '0.1.0', { tivarq: { ...baseline, data: undefined } })
+    expect(matchBaseline(older, { ...identity, datasetHash: 'sha256:bbb' }, 'b.json')).toMatchObject({
+      status: 'refused',
+      reason: expect.stringContaining('recorded on dataset sha256:aaa'),
     })
     expect(matchBaseline(file, { ...identity, families: ['expiration'] }, 'b.json').status).toBe('refused')
   })

@@ -76,7 +76,7 @@ export function baselineOf(rows: readonly PredictionRow[], report: TivarqReport,
   const scored = scoredMetricsOf(report)
   const outcomes = Object.fromEntries(rows.map((row) => [row.probe_id, outcomeOf(row, isCorrect(row))]))
   const byFamily = Object.fromEntries(Object.entries(scored.byFamily).map(([family, values]) => [family, qualityOnly(values)]))
-  return baselineEntry({ name: 'tivarq', datasetHash: 'sha256:test', split, track: 'structured', families: null }, outcomes, {
+  return baselineEntry({ name: 'tivarq', datasetHash: 'sha256:test', data: 'TIVARQ v1', split, track: 'structured', families: null }, outcomes, {
     metrics: qualityOnly(scored.metrics),
     byFamily,
   })

@@ -162,7 +162,7 @@ describe('timegrounded under real Vitest', () => {
     writeFileSync(baseline, JSON.stringify(file))
     const result = await run([], { ...env, TG_BUG: 'forget' })
     expect(result.output).toContain('baseline refused:')
-    expect(result.output).toContain('was recorded on dataset sha256:0000000000000000000000000000000000000000000000000000000000000000 (split smoke)')
+    expect(result.output).toContain('was recorded on TIVARQ v1 sha256:0000000000000000000000000000000000000000000000000000000000000000 (split smoke)')
     expect(result.output).toContain('a baseline is never compared across datasets')
     // Refused means strict: the known failures of that baseline are not tolerated.
     expect(result.output).toContain('Tests  10 failed | 50 passed (60)')

@@ -43,7 +43,8 @@ export interface SuitePageRun {
 export function suitePageInput(run: SuitePageRun): HtmlReportInput {
   const { identity } = run
   const datasetDir = run.records.find((record) => record.datasetDir !== undefined)?.datasetDir
-  const timelines = suiteTimelines(datasetDir, identity.split, identity.datasetHash)
+  const variant = run.records.find((record) => record.variant !== undefined)?.variant
+  const timelines = suiteTimelines({ dir: datasetDir, variant }, identity.split, identity.datasetHash)
   const decisions: Record<string, ProbeDecision> = {}
   for (const record of run.records) if (record.decision !== undefined) decisions[record.probeId] = record.decision
   return {
@@ -53,7 +54,7 @@ export function suitePageInput(run: SuitePageRun): HtmlReportInput {
       identity: {
         subject: { label: 'suite', value: identity.name },
         data: {
-          name: datasetDir === undefined ? 'TIVARQ v1' : `TIVARQ data in ${datasetDir}`,
+          name: datasetDir === undefined ? identity.data : `TIVARQ data in ${datasetDir}`,
           revision: identity.datasetHash,
           split: identity.split,
           track: identity.track,

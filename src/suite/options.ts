@@ -131,6 +131,8 @@ const regressionSchema = z.strictObject(
   { error: namedChoices('an option of `regression`', ['metrics', 'tolerance', 'families']) },
 )
 
+const HTML_OPTION_HINT = `a file path relative to the Vitest root, or false for no HTML report (leave it out for ${DEFAULT_HTML_FILE} in \`outputDir\`)`
+
 const REPORTER_OPTION_NAMES = ['thresholds', 'familyThresholds', 'baseline', 'regression', 'outputDir', 'html', 'seed', 'resamples', 'color'] as const
 
 const reporterOptionsSchema = z.strictObject(
@@ -140,11 +142,7 @@ const reporterOptionsSchema = z.strictObject(
     baseline: z.union([z.string().min(1), z.literal(false)], { error: 'a path relative to the Vitest root, or false to turn baselines off' }).optional(),
     regression: regressionSchema.optional(),
     outputDir: z.string('a directory, relative to the Vitest root').min(1, 'a directory, relative to the Vitest root').optional(),
-    html: z
-      .union([z.string().min(1), z.literal(false)], {
-        error: `a file path relative to the Vitest root, or false for no HTML report (leave it out for ${DEFAULT_HTML_FILE} in \`outputDir\`)`,
-      })
-      .optional(),
+    html: z.union([z.string().min(1, HTML_OPTION_HINT), z.literal(false)], { error: HTML_OPTION_HINT }).optional(),
     seed: z.number().int('a whole number ≥ 0').min(0, 'a whole number ≥ 0').optional(),
     resamples: z.number().int(`a whole number of at least ${MIN_RESAMPLES}`).min(MIN_RESAMPLES, `a whole number of at least ${MIN_RESAMPLES}`).optional(),
     color: z.boolean('true or false').optional(),

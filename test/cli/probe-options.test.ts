@@ -4,7 +4,7 @@
  * endpoint that is not there (a real closed port on 127.0.0.1).
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -44,6 +44,19 @@ describe('--seed and --resamples belong to --mode compare', () => {
     const run = timegrounded(['probe', '--seed', '7', '--resamples', '600'])
     expect(run.status).toBe(0)
     expect(run.stdout).toContain('seed 7, 600 resamples')
+  })
+
+  test('`--html` shows a comparison: a single mode and `--dry-run` refuse it (exit 2); `--no-html` writes no page', () => {
+    const single = timegrounded(['probe', '--mode', 'none', '--html', 'page.html'])
+    expect(single.status).toBe(2)
+    expect(single.stderr).toContain(
+      'timegrounded probe: `--html` writes the page of a comparison (control, probe, the delta), so it needs `--mode compare` (the default) without `--dry-run`; drop `--mode none` or `--html`.',
+    )
+    expect(timegrounded(['probe', '--dry-run', '--html', 'page.html']).stderr).toContain('drop `--dry-run` or `--html`.')
+    const none = timegrounded(['probe', '--no-html', '--seed', '3'])
+    expect(none.status).toBe(0)
+    expect(none.stdout).not.toContain('HTML report')
+    expect(existsSync(join(scratch, 'page.html'))).toBe(false)
   })
 
   test('a single mode without them runs', () => {

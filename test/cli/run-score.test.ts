@@ -137,6 +137,13 @@ describe('run --adapter builtin:latest on smoke', () => {
     const data = JSON.parse(/<script type="application\/json" id="tg-data">([\s\S]*?)<\/script>/.exec(readFileSync(page, 'utf8'))![1]!)
     expect(data.tivarq.timelineNote).toBeNull()
     expect(data.tivarq.failing.every((probe: { episode: string }) => data.tivarq.episodes[probe.episode] !== undefined)).toBe(true)
+    // A page that cannot be written is a warning naming it; the report and the exit code stand.
+    const blocked = join(work, 'pages', 'latest.html', 'page.html')
+    const warned = cli(['score', join(out, 'predictions.jsonl'), '--output', join(work, 'rescored-blocked'), '--html', blocked])
+    expect(warned.status).toBe(0)
+    expect(warned.stderr).toContain(`timegrounded score: warning: the HTML report was not written to ${blocked}:`)
+    expect(warned.stdout).not.toContain('HTML report:')
+    expect(existsSync(join(work, 'rescored-blocked', 'report.json'))).toBe(true)
   })
 
   test('score accepts upstream-shaped rows (no family or repetition, extra fields, usage inside prediction)', () => {

@@ -223,6 +223,12 @@ declare interface ErrorCodes {
     CORPUS_OPTION_INVALID: 'CorpusOptionError';
     /** An option of `timeGroundedTests` (or `timeGrounded` of a suite) cannot work. */
     TIME_GROUNDED_OPTION_INVALID: 'TimeGroundedOptionError';
+    /** What the report page was given does not hang together (rows that are not the report's, nothing to show). */
+    HTML_REPORT_INPUT_INVALID: 'HtmlReportError';
+    /** The built page script is not where the package keeps it (`npm run build` makes it). */
+    HTML_REPORT_ASSET_MISSING: 'HtmlReportError';
+    /** The built page script holds text that would break out of its `<script>` element. */
+    HTML_REPORT_ASSET_INVALID: 'HtmlReportError';
     /** An option of `timegroundedSuite` cannot work. */
     SUITE_OPTION_INVALID: 'SuiteOptionError';
     /** An option of `timegrounded()` or `TimegroundedReporter` cannot work. */
@@ -335,6 +341,7 @@ declare const METRICS: {
         readonly kind: "rate";
         readonly headline: true;
         readonly familyColumn: "Transition success";
+        readonly counts: "transitions";
         readonly read: (m: TivarqMetrics) => MetricValue;
     };
     readonly currentStateAccuracy: {
@@ -344,6 +351,7 @@ declare const METRICS: {
         readonly kind: "rate";
         readonly headline: true;
         readonly familyColumn: "Current-state acc.";
+        readonly counts: "current answers";
         readonly read: (m: TivarqMetrics) => MetricValue;
     };
     readonly staleValueLeakageRate: {
@@ -353,6 +361,7 @@ declare const METRICS: {
         readonly kind: "rate";
         readonly headline: true;
         readonly familyColumn: "Stale leakage ↓";
+        readonly counts: "stale-risk answers";
         readonly read: (m: TivarqMetrics) => MetricValue;
     };
     readonly unaffectedFactRetention: {
@@ -362,6 +371,7 @@ declare const METRICS: {
         readonly kind: "rate";
         readonly headline: true;
         readonly familyColumn: "Retention";
+        readonly counts: "control answers";
         readonly read: (m: TivarqMetrics) => MetricValue;
     };
     readonly clarificationPrecision: {
@@ -426,6 +436,7 @@ declare const METRICS: {
         readonly better: "higher";
         readonly kind: "rate";
         readonly headline: true;
+        readonly counts: "history answers";
         readonly read: (m: TivarqMetrics) => MetricValue;
     };
     readonly expirationAccuracy: {
@@ -434,6 +445,7 @@ declare const METRICS: {
         readonly better: "higher";
         readonly kind: "rate";
         readonly headline: true;
+        readonly counts: "expired-fact answers";
         readonly read: (m: TivarqMetrics) => MetricValue;
     };
     readonly queryLatencyP50Ms: {
@@ -679,6 +691,12 @@ export declare interface TimegroundedReporterOptions {
     regression?: RegressionPolicy;
     /** Where report.json and predictions.jsonl go, relative to the Vitest root. @default '.timegrounded' */
     outputDir?: string;
+    /**
+     * The HTML report: its path relative to the Vitest root, or `false` for none. With several suites each gets
+     * its own page, in a folder named after the suite beside this path (as report.json does in `outputDir`).
+     * @default 'report.html' in `outputDir`
+     */
+    html?: string | false;
     /** Seed of the bootstrap interval. @default 20261001 (the dataset seed) */
     seed?: number;
     /** Bootstrap resamples. @default 1000 */

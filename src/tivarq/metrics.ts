@@ -34,6 +34,8 @@ export interface MetricSpec {
   kind: MetricKind
   /** Printed as a headline line of every report (rates only). */
   headline: boolean
+  /** What its cases are, in words, plural (headline rates): `0.8 (150 transitions)`; one case drops the last word's `s`. */
+  counts?: string
   /** Its column head in the per-family table, when it has one. */
   familyColumn?: string
   /** Why a run can give it no cases, when that is not a dropped capability (the gate's wording). */
@@ -68,6 +70,7 @@ export const METRICS = {
     kind: 'rate',
     headline: true,
     familyColumn: 'Transition success',
+    counts: 'transitions',
     read: (m) => rate(m.transition_success_rate),
   },
   currentStateAccuracy: {
@@ -77,6 +80,7 @@ export const METRICS = {
     kind: 'rate',
     headline: true,
     familyColumn: 'Current-state acc.',
+    counts: 'current answers',
     read: (m) => rate(m.current_state_accuracy),
   },
   staleValueLeakageRate: {
@@ -86,6 +90,7 @@ export const METRICS = {
     kind: 'rate',
     headline: true,
     familyColumn: 'Stale leakage ↓',
+    counts: 'stale-risk answers',
     read: (m) => rate(m.stale_value_leakage_rate),
   },
   unaffectedFactRetention: {
@@ -95,6 +100,7 @@ export const METRICS = {
     kind: 'rate',
     headline: true,
     familyColumn: 'Retention',
+    counts: 'control answers',
     read: (m) => rate(m.unaffected_fact_retention),
   },
   clarificationPrecision: {
@@ -159,6 +165,7 @@ export const METRICS = {
     better: 'higher',
     kind: 'rate',
     headline: true,
+    counts: 'history answers',
     read: (m) => rate(m.historical_accuracy),
   },
   expirationAccuracy: {
@@ -167,6 +174,7 @@ export const METRICS = {
     better: 'higher',
     kind: 'rate',
     headline: true,
+    counts: 'expired-fact answers',
     read: (m) => rate(m.expiration_accuracy),
   },
   queryLatencyP50Ms: {

@@ -236,6 +236,12 @@ declare interface ErrorCodes {
     CORPUS_OPTION_INVALID: 'CorpusOptionError';
     /** An option of `timeGroundedTests` (or `timeGrounded` of a suite) cannot work. */
     TIME_GROUNDED_OPTION_INVALID: 'TimeGroundedOptionError';
+    /** What the report page was given does not hang together (rows that are not the report's, nothing to show). */
+    HTML_REPORT_INPUT_INVALID: 'HtmlReportError';
+    /** The built page script is not where the package keeps it (`npm run build` makes it). */
+    HTML_REPORT_ASSET_MISSING: 'HtmlReportError';
+    /** The built page script holds text that would break out of its `<script>` element. */
+    HTML_REPORT_ASSET_INVALID: 'HtmlReportError';
     /** An option of `timegroundedSuite` cannot work. */
     SUITE_OPTION_INVALID: 'SuiteOptionError';
     /** An option of `timegrounded()` or `TimegroundedReporter` cannot work. */
@@ -351,6 +357,7 @@ declare const METRICS: {
         readonly kind: "rate";
         readonly headline: true;
         readonly familyColumn: "Transition success";
+        readonly counts: "transitions";
         readonly read: (m: TivarqMetrics) => MetricValue;
         readonly ratio: (c: QualityCounts) => RatioCounts;
     };
@@ -361,6 +368,7 @@ declare const METRICS: {
         readonly kind: "rate";
         readonly headline: true;
         readonly familyColumn: "Current-state acc.";
+        readonly counts: "current answers";
         readonly read: (m: TivarqMetrics) => MetricValue;
         readonly ratio: (c: QualityCounts) => RatioCounts;
     };
@@ -371,6 +379,7 @@ declare const METRICS: {
         readonly kind: "rate";
         readonly headline: true;
         readonly familyColumn: "Stale leakage ↓";
+        readonly counts: "stale-risk answers";
         readonly read: (m: TivarqMetrics) => MetricValue;
         readonly ratio: (c: QualityCounts) => RatioCounts;
     };
@@ -381,6 +390,7 @@ declare const METRICS: {
         readonly kind: "rate";
         readonly headline: true;
         readonly familyColumn: "Retention";
+        readonly counts: "control answers";
         readonly read: (m: TivarqMetrics) => MetricValue;
         readonly ratio: (c: QualityCounts) => RatioCounts;
     };
@@ -452,6 +462,7 @@ declare const METRICS: {
         readonly better: "higher";
         readonly kind: "rate";
         readonly headline: true;
+        readonly counts: "history answers";
         readonly read: (m: TivarqMetrics) => MetricValue;
         readonly ratio: (c: QualityCounts) => RatioCounts;
     };
@@ -461,6 +472,7 @@ declare const METRICS: {
         readonly better: "higher";
         readonly kind: "rate";
         readonly headline: true;
+        readonly counts: "expired-fact answers";
         readonly read: (m: TivarqMetrics) => MetricValue;
         readonly ratio: (c: QualityCounts) => RatioCounts;
     };
@@ -730,6 +742,12 @@ export declare interface TimegroundedReporterOptions {
     regression?: RegressionPolicy;
     /** Where report.json and predictions.jsonl go, relative to the Vitest root. @default '.timegrounded' */
     outputDir?: string;
+    /**
+     * The HTML report: its path relative to the Vitest root, or `false` for none. With several suites each gets
+     * its own page, in a folder named after the suite beside this path (as report.json does in `outputDir`).
+     * @default 'report.html' in `outputDir`
+     */
+    html?: string | false;
     /** Seed of the bootstrap interval. @default 20261001 (the dataset seed) */
     seed?: number;
     /** Bootstrap resamples. @default 1000 */

@@ -524,6 +524,12 @@ export declare interface ErrorCodes {
     CORPUS_OPTION_INVALID: 'CorpusOptionError';
     /** An option of `timeGroundedTests` (or `timeGrounded` of a suite) cannot work. */
     TIME_GROUNDED_OPTION_INVALID: 'TimeGroundedOptionError';
+    /** What the report page was given does not hang together (rows that are not the report's, nothing to show). */
+    HTML_REPORT_INPUT_INVALID: 'HtmlReportError';
+    /** The built page script is not where the package keeps it (`npm run build` makes it). */
+    HTML_REPORT_ASSET_MISSING: 'HtmlReportError';
+    /** The built page script holds text that would break out of its `<script>` element. */
+    HTML_REPORT_ASSET_INVALID: 'HtmlReportError';
     /** An option of `timegroundedSuite` cannot work. */
     SUITE_OPTION_INVALID: 'SuiteOptionError';
     /** An option of `timegrounded()` or `TimegroundedReporter` cannot work. */

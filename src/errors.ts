@@ -107,6 +107,14 @@ export interface ErrorCodes {
   /** An option of `timeGroundedTests` (or `timeGrounded` of a suite) cannot work. */
   TIME_GROUNDED_OPTION_INVALID: 'TimeGroundedOptionError'
 
+  // ─── The HTML report ─────────────────────────────────────────────────────
+  /** What the report page was given does not hang together (rows that are not the report's, nothing to show). */
+  HTML_REPORT_INPUT_INVALID: 'HtmlReportError'
+  /** The built page script is not where the package keeps it (`npm run build` makes it). */
+  HTML_REPORT_ASSET_MISSING: 'HtmlReportError'
+  /** The built page script holds text that would break out of its `<script>` element. */
+  HTML_REPORT_ASSET_INVALID: 'HtmlReportError'
+
   // ─── Suites, the gate, the command line ──────────────────────────────────
   /** An option of `timegroundedSuite` cannot work. */
   SUITE_OPTION_INVALID: 'SuiteOptionError'

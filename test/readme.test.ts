@@ -183,6 +183,9 @@ const RUN_HERE: Record<string, RunHere> = {
     exit: 0,
     check: (ran) => {
       checkLatestSmoke('out/latest', ran)
+      // The HTML report beside it, named last.
+      expect(ran.stdout.trimEnd().split('\n').at(-1)).toBe(`HTML report: ${join(work, 'out/latest/report.html')}`)
+      expect(existsSync(join(work, 'out/latest/report.html'))).toBe(true)
       // The documented report.json example is this run ("latencies vary from run to run").
       expect(withoutTimings(readJson('out/latest/report.json'))).toEqual(withoutTimings(documentedReport()))
     },
@@ -204,6 +207,7 @@ const RUN_HERE: Record<string, RunHere> = {
       expect(ran.stdout).toMatch(/Transition success\s+0\.9 \(10\)/)
       // "Re-scoring a run's predictions.jsonl with the run's seed reproduces its report.json exactly."
       expect(readFileSync(join(work, 'out/rescored/report.json'), 'utf8')).toBe(readFileSync(join(work, 'out/latest/report.json'), 'utf8'))
+      expect(existsSync(join(work, 'out/rescored/report.html'))).toBe(true)
     },
   },
   [`node --input-type=module -e "

@@ -6,11 +6,13 @@
  * `markdown` to the job summary and fails the run when `failed`; nothing here
  * imports a test framework or writes to a stream.
  *
- * Files written: `report.json` and `predictions.jsonl` per suite (in
- * `outputDir`, or `outputDir/<suite>` when there are several; with repeats
- * `report-K.json`, `predictions-K.jsonl` and `aggregate.json`, as `run --repeat`),
- * `time-grounded.json` when time-grounded questions ran, and the baseline
- * under `-u` (never from a shard: a shard sees part of the suite).
+ * Files written: `report.json`, `predictions.jsonl` and the HTML report per
+ * suite (in `outputDir`, or `outputDir/<suite>` when there are several; with
+ * repeats `report-K.json`, `predictions-K.jsonl` and `aggregate.json`, as
+ * `run --repeat`, and the page shows the last repetition; the page where the
+ * `html` option says), `time-grounded.json` when time-grounded questions ran,
+ * and the baseline under `-u`. A shard writes none of them: it sees part of
+ * the suite, and the merge writes them.
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
@@ -30,8 +32,10 @@ import { countRepetitions, identicalAnswers, pooledMetrics, probeRepetitions, ty
 import { type PredictionRow, runFileNames } from '../tivarq/results.js'
 import { computeMetrics, familyOf, scoreRows, type TivarqReport } from '../tivarq/score.js'
 import { HARNESS_VERSION } from '../version.js'
-import { type BaselineFile, type BaselineSuite, matchBaseline, parseBaseline, type SuiteIdentity, withSuites } from './baseline.js'
+import { type BaselineFile, type BaselineMatch, type BaselineSuite, matchBaseline, parseBaseline, type SuiteIdentity, withSuites } from './baseline.js'
 import { type RunnerCommands, VITEST_COMMANDS } from './commands.js'
+import type { HtmlReportInput } from './html-report/input.js'
+import { htmlPathOf, suitePageInput, timeGroundedPageInput, writeRunPage } from './html-report/test-run.js'
 import type { ResolvedReporterOptions } from './options.js'
 import { decideSuite, type UpdateRequest } from './outcome.js'
 import { sampleOf } from './noise.js'
@@ -92,6 +96,8 @@ export interface FinishedRun {
   markdown: string | null
   suites: SuiteOutcome[]
   timeGrounded: TimeGroundedSummary | null
+  /** The HTML reports written (absolute paths), one per suite, or one for time-grounded questions alone. */
+  htmlReports: string[]
   /** Each suite's metrics after this run, for the next run's `previous` in watch mode. */
   metrics: Map<string, ScoredMetrics>
 }
@@ -118,7 +124,7 @@ export function finishRun(input: FinishRunInput): FinishedRun {
   const shown = (path: string): string => shownPath(path, cwd)
   const suites = gatherSuites(input.records)
   const questions = input.records.map((gathered) => gathered.record).filter(isTimeGroundedCaseRecord)
-  const empty: FinishedRun = { failed: false, text: '', markdown: null, suites: [], timeGrounded: null, metrics: new Map() }
+  const empty: FinishedRun = { failed: false, text: '', markdown: null, suites: [], timeGrounded: null, htmlReports: [], metrics: new Map() }
   if (suites.size === 0 && questions.length === 0) return empty
   if (input.shard !== null) return { ...empty, text: shardLines(input.shard, suites, questions, input.update, commands).join('\n') }
 
@@ -138,6 +144,13 @@ export function finishRun(input: FinishRunInput): FinishedRun {
   const outcomes: SuiteOutcome[] = []
   const metrics = new Map<string, ScoredMetrics>()
   const newEntries: Record<string, BaselineSuite> = {}
+  const timeGrounded = questions.length > 0 ? summarizeTimeGrounded(questions) : null
+  const htmlReports: string[] = []
+  const writePage = (path: string, page: HtmlReportInput): string => {
+    const written = writeRunPage(path, page, shown)
+    if (written.path !== null) htmlReports.push(written.path)
+    return written.line
+  }
   for (const [name, suite] of suites) {
     const lines: string[] = [...suite.conflicts]
     const ran = suite.records.filter((record) => record.rows).sort((a, b) => a.order - b.order)
@@ -161,6 +174,8 @@ export function finishRun(input: FinishRunInput): FinishedRun {
     const aggregate = writeRunFiles(outputDir, repetitions, reports, { seed, resamples })
     const scored = suite.repeats === 1 ? scoredMetricsOf(report) : pooledScore(counted, repetitions)
 
+    const match: BaselineMatch =
+      baselineFile && baselinePath !== null ? matchBaseline(baselineFile, suite.identity, shown(baselinePath), commands) : { status: 'missing' }
     const verdict = decideSuite({
       identity: suite.identity,
       probeTotal: suite.probeTotal,
@@ -171,7 +186,7 @@ export function finishRun(input: FinishRunInput): FinishedRun {
       probes: probeRepetitions(repetitions),
       sample: sampleOf(counted, QUALITY_METRICS, identicalAnswers(repetitions)),
       bootstrap: { seed, resamples },
-      match: baselineFile && baselinePath !== null ? matchBaseline(baselineFile, suite.identity, shown(baselinePath), commands) : { status: 'missing' },
+      match,
       baselineProblem,
       baselinePath: baselinePath === null ? null : shown(baselinePath),
       reportPath:
@@ -184,20 +199,38 @@ export function finishRun(input: FinishRunInput): FinishedRun {
     metrics.set(name, scored)
     if (verdict.entry !== null) newEntries[name] = verdict.entry
     lines.push(...verdict.lines)
+    if (input.options.html !== false) {
+      const page = suitePageInput({
+        identity: suite.identity,
+        records: ran,
+        rows: repetitions[repetitions.length - 1]!,
+        report,
+        baseline: match.status === 'ok' ? match.entry : null,
+        timeGrounded: timeGrounded?.suites ?? [],
+      })
+      lines.push(writePage(htmlPathOf(input.options.html, input.root, multiple ? name : null), page))
+    }
     outcomes.push({ name, data: suite.identity.data, report, aggregate, lines, failed: suite.conflicts.length > 0 || verdict.failed })
   }
   if (update && baselinePath !== null && Object.keys(newEntries).length > 0) {
     writeFileAtomic(baselinePath, `${JSON.stringify(withSuites(baselineFile, HARNESS_VERSION, newEntries), null, 2)}\n`)
   }
 
-  const timeGrounded = questions.length > 0 ? summarizeTimeGrounded(questions) : null
-  if (timeGrounded !== null) writeFileAtomic(join(outputRoot, 'time-grounded.json'), `${JSON.stringify(timeGrounded, null, 2)}\n`)
+  const timeGroundedLines: string[] = []
+  if (timeGrounded !== null) {
+    writeFileAtomic(join(outputRoot, 'time-grounded.json'), `${JSON.stringify(timeGrounded, null, 2)}\n`)
+    // With a TIVARQ suite the summary is on its page; alone, it gets one of its own.
+    if (suites.size === 0 && input.options.html !== false) {
+      timeGroundedLines.push(`time-grounded: ${writePage(htmlPathOf(input.options.html, input.root, null), timeGroundedPageInput(timeGrounded.suites))}`)
+    }
+  }
   return {
     failed: outcomes.some((outcome) => outcome.failed),
-    text: runText(outcomes, timeGrounded, input.color),
+    text: runText(outcomes, timeGrounded, timeGroundedLines, input.color),
     markdown: runMarkdown(outcomes, timeGrounded, multiple),
     suites: outcomes,
     timeGrounded,
+    htmlReports,
     metrics,
   }
 }
@@ -288,10 +321,10 @@ function shardLines(
   return lines
 }
 
-/** The printed block: the time-grounded summary, then each suite's report and lines. */
-function runText(outcomes: readonly SuiteOutcome[], timeGrounded: TimeGroundedSummary | null, color: boolean): string {
+/** The printed block: the time-grounded summary and its lines, then each suite's report and lines. */
+function runText(outcomes: readonly SuiteOutcome[], timeGrounded: TimeGroundedSummary | null, timeGroundedLines: readonly string[], color: boolean): string {
   const out: string[] = []
-  if (timeGrounded !== null) out.push(renderTimeGroundedSummary(timeGrounded, { color }))
+  if (timeGrounded !== null) out.push(renderTimeGroundedSummary(timeGrounded, { color }), ...timeGroundedLines)
   for (const outcome of outcomes) {
     const data = outcome.data === 'TIVARQ v1' ? '' : ` · ${outcome.data}`
     const repetition = outcome.aggregate === null ? '' : ` · repetition ${outcome.aggregate.repeats} of ${outcome.aggregate.repeats}`

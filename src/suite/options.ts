@@ -5,6 +5,7 @@
  * they are given, so that a misspelt metric or family, or a number out of
  * range, stops the run before any test.
  */
+import { join } from 'node:path'
 import { z } from 'zod'
 import { DEFAULT_TIMEOUT_MS } from '../adapters/command.js'
 import type { Track } from '../adapters/types.js'
@@ -17,6 +18,7 @@ import { TIME_GROUNDED_OPTION_SHAPE, type TimeGroundedTestsOptions } from '../ti
 import { METRIC_NAMES, type MetricName, metricSpec, QUALITY_METRICS } from '../tivarq/metrics.js'
 import { DATASET_SEED, FAMILIES, SPLITS, type Family, type Split } from '../tivarq/schema.js'
 import type { FamilyThresholds, RegressionPolicy, Thresholds } from './gate.js'
+import { DEFAULT_HTML_FILE } from './html-report/input.js'
 import type { FlakyPolicy, Partition } from './records.js'
 
 /** Baseline file name, relative to the project root. @default 'timegrounded.baseline.json' */
@@ -36,6 +38,12 @@ export interface TimegroundedReporterOptions {
   regression?: RegressionPolicy
   /** Where report.json and predictions.jsonl go, relative to the Vitest root. @default '.timegrounded' */
   outputDir?: string
+  /**
+   * The HTML report: its path relative to the Vitest root, or `false` for none. With several suites each gets
+   * its own page, in a folder named after the suite beside this path (as report.json does in `outputDir`).
+   * @default 'report.html' in `outputDir`
+   */
+  html?: string | false
   /** Seed of the bootstrap interval. @default 20261001 (the dataset seed) */
   seed?: number
   /** Bootstrap resamples. @default 1000 */
@@ -51,6 +59,8 @@ export interface ResolvedReporterOptions {
   baseline: string | false
   regression: RegressionPolicy
   outputDir: string
+  /** The HTML report's path relative to the root, or false for none. */
+  html: string | false
   seed: number
   resamples: number
   color: boolean | undefined
@@ -121,7 +131,9 @@ const regressionSchema = z.strictObject(
   { error: namedChoices('an option of `regression`', ['metrics', 'tolerance', 'families']) },
 )
 
-const REPORTER_OPTION_NAMES = ['thresholds', 'familyThresholds', 'baseline', 'regression', 'outputDir', 'seed', 'resamples', 'color'] as const
+const HTML_OPTION_HINT = `a file path relative to the Vitest root, or false for no HTML report (leave it out for ${DEFAULT_HTML_FILE} in \`outputDir\`)`
+
+const REPORTER_OPTION_NAMES = ['thresholds', 'familyThresholds', 'baseline', 'regression', 'outputDir', 'html', 'seed', 'resamples', 'color'] as const
 
 const reporterOptionsSchema = z.strictObject(
   {
@@ -130,6 +142,7 @@ const reporterOptionsSchema = z.strictObject(
     baseline: z.union([z.string().min(1), z.literal(false)], { error: 'a path relative to the Vitest root, or false to turn baselines off' }).optional(),
     regression: regressionSchema.optional(),
     outputDir: z.string('a directory, relative to the Vitest root').min(1, 'a directory, relative to the Vitest root').optional(),
+    html: z.union([z.string().min(1, HTML_OPTION_HINT), z.literal(false)], { error: HTML_OPTION_HINT }).optional(),
     seed: z.number().int('a whole number ≥ 0').min(0, 'a whole number ≥ 0').optional(),
     resamples: z.number().int(`a whole number of at least ${MIN_RESAMPLES}`).min(MIN_RESAMPLES, `a whole number of at least ${MIN_RESAMPLES}`).optional(),
     color: z.boolean('true or false').optional(),
@@ -151,12 +164,14 @@ export class ReporterOptionError extends OptionError<'REPORTER_OPTION_INVALID'> 
  */
 export function resolveReporterOptions(options: TimegroundedReporterOptions | undefined, where: string): ResolvedReporterOptions {
   const checked = checkOptions(reporterOptionsSchema, options, where, (message) => new ReporterOptionError(message))
+  const outputDir = checked.outputDir ?? REPORTER_DEFAULTS.outputDir
   return {
     thresholds: (checked.thresholds ?? {}) as Thresholds,
     familyThresholds: (checked.familyThresholds ?? {}) as FamilyThresholds,
     baseline: checked.baseline ?? REPORTER_DEFAULTS.baseline,
     regression: (checked.regression ?? {}) as RegressionPolicy,
-    outputDir: checked.outputDir ?? REPORTER_DEFAULTS.outputDir,
+    outputDir,
+    html: checked.html ?? join(outputDir, DEFAULT_HTML_FILE),
     seed: checked.seed ?? REPORTER_DEFAULTS.seed,
     resamples: checked.resamples ?? REPORTER_DEFAULTS.resamples,
     color: checked.color,

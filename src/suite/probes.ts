@@ -5,6 +5,7 @@
  * judge it by the baseline, word a failure). The Vitest shell
  * (`vitest/suite.ts`) registers the plan as `describe`/`test` blocks.
  */
+import { resolve } from 'node:path'
 import type { MemorySource } from '../adapters/source.js'
 import { type CodeOf, TimegroundedError } from '../errors.js'
 import type { CloseProblem } from '../harness/pool.js'
@@ -97,6 +98,8 @@ export function planSuite(loaded: LoadedSplit, settings: ResolvedSuiteOptions): 
         suite: identity,
         partition: settings.partition ?? null,
         probeTotal,
+        ...(settings.datasetDir === undefined ? {} : { datasetDir: resolve(settings.datasetDir) }),
+        ...(settings.variant === undefined ? {} : { variant: settings.variant }),
         order: order.get(probe.probe_id) as number,
         probeId: probe.probe_id,
         repeats: settings.repeats,

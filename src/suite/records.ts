@@ -42,6 +42,10 @@ export interface ProbeRecord {
   partition: Partition | null
   /** Probes in the whole suite, over all partitions. */
   probeTotal: number
+  /** The TIVARQ directory the suite read (absolute), when not the bundled one: the HTML report reads its episodes again for the timelines. */
+  datasetDir?: string
+  /** The seed of the TIVARQ variant the suite generated, when it ran one: the HTML report generates it again for the timelines. */
+  variant?: number
   /** Position of the probe in canonical order (episode file order, then after_event_index, probe_id). */
   order: number
   probeId: string

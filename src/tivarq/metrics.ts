@@ -35,6 +35,8 @@ export interface MetricSpec {
   kind: MetricKind
   /** Printed as a headline line of every report (rates only). */
   headline: boolean
+  /** What its cases are, in words, plural (headline rates): `0.8 (150 transitions)`; one case drops the last word's `s`. */
+  counts?: string
   /** Its column head in the per-family table, when it has one. */
   familyColumn?: string
   /** Why a run can give it no cases, when that is not a dropped capability (the gate's wording). */
@@ -88,6 +90,7 @@ export const METRICS = {
     kind: 'rate',
     headline: true,
     familyColumn: 'Transition success',
+    counts: 'transitions',
     read: (m) => rate(m.transition_success_rate),
     ratio: (c) => hitsOf(c.transition_success_rate),
   },
@@ -98,6 +101,7 @@ export const METRICS = {
     kind: 'rate',
     headline: true,
     familyColumn: 'Current-state acc.',
+    counts: 'current answers',
     read: (m) => rate(m.current_state_accuracy),
     ratio: (c) => hitsOf(c.current_state_accuracy),
   },
@@ -108,6 +112,7 @@ export const METRICS = {
     kind: 'rate',
     headline: true,
     familyColumn: 'Stale leakage ↓',
+    counts: 'stale-risk answers',
     read: (m) => rate(m.stale_value_leakage_rate),
     ratio: (c) => hitsOf(c.stale_value_leakage_rate),
   },
@@ -118,6 +123,7 @@ export const METRICS = {
     kind: 'rate',
     headline: true,
     familyColumn: 'Retention',
+    counts: 'control answers',
     read: (m) => rate(m.unaffected_fact_retention),
     ratio: (c) => hitsOf(c.unaffected_fact_retention),
   },
@@ -189,6 +195,7 @@ export const METRICS = {
     better: 'higher',
     kind: 'rate',
     headline: true,
+    counts: 'history answers',
     read: (m) => rate(m.historical_accuracy),
     ratio: (c) => hitsOf(c.historical_accuracy),
   },
@@ -198,6 +205,7 @@ export const METRICS = {
     better: 'higher',
     kind: 'rate',
     headline: true,
+    counts: 'expired-fact answers',
     read: (m) => rate(m.expiration_accuracy),
     ratio: (c) => hitsOf(c.expiration_accuracy),
   },

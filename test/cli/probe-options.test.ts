@@ -4,15 +4,21 @@
  * endpoint that is not there (a real closed port on 127.0.0.1).
  */
 import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
+// `probe` writes its HTML report to .timegrounded/ in its working directory: a scratch one.
+const scratch = mkdtempSync(join(tmpdir(), 'tg-probe-options-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 function timegrounded(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 })
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: scratch, encoding: 'utf8', timeout: 60_000 })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
@@ -38,6 +44,19 @@ describe('--seed and --resamples belong to --mode compare', () => {
     const run = timegrounded(['probe', '--seed', '7', '--resamples', '600'])
     expect(run.status).toBe(0)
     expect(run.stdout).toContain('seed 7, 600 resamples')
+  })
+
+  test('`--html` shows a comparison: a single mode and `--dry-run` refuse it (exit 2); `--no-html` writes no page', () => {
+    const single = timegrounded(['probe', '--mode', 'none', '--html', 'page.html'])
+    expect(single.status).toBe(2)
+    expect(single.stderr).toContain(
+      'timegrounded probe: `--html` writes the page of a comparison (control, probe, the delta), so it needs `--mode compare` (the default) without `--dry-run`; drop `--mode none` or `--html`.',
+    )
+    expect(timegrounded(['probe', '--dry-run', '--html', 'page.html']).stderr).toContain('drop `--dry-run` or `--html`.')
+    const none = timegrounded(['probe', '--no-html', '--seed', '3'])
+    expect(none.status).toBe(0)
+    expect(none.stdout).not.toContain('HTML report')
+    expect(existsSync(join(scratch, 'page.html'))).toBe(false)
   })
 
   test('a single mode without them runs', () => {

@@ -40,10 +40,11 @@ describe('run --adapter builtin:latest on smoke', () => {
     result = cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', out])
   })
 
-  test('exit 0 and the three files', () => {
+  test('exit 0, the three files and the HTML report beside them, named in the summary', () => {
     expect(result.stderr).toContain('run: 60/60 probes (100%), 0 errors')
     expect(result.status).toBe(0)
-    expect(readdirSync(out).sort()).toEqual(['predictions.jsonl', 'report.json', 'run_manifest.json'])
+    expect(readdirSync(out).sort()).toEqual(['predictions.jsonl', 'report.html', 'report.json', 'run_manifest.json'])
+    expect(result.stdout).toContain(`HTML report: ${join(out, 'report.html')}`)
   })
 
   test('report.json carries the published latest figures', () => {
@@ -130,6 +131,19 @@ describe('run --adapter builtin:latest on smoke', () => {
     const scored = cli(['score', join(out, 'predictions.jsonl'), '--output', rescored])
     expect(scored.status).toBe(0)
     expect(readFileSync(join(rescored, 'report.json'), 'utf8')).toBe(readFileSync(join(out, 'report.json'), 'utf8'))
+    // Its page where --html says, each failing probe with its episode from the bundled data the rows were run on.
+    const page = join(work, 'pages', 'latest.html')
+    expect(cli(['score', join(out, 'predictions.jsonl'), '--output', rescored, '--html', page]).stdout).toContain(`HTML report: ${page}`)
+    const data = JSON.parse(/<script type="application\/json" id="tg-data">([\s\S]*?)<\/script>/.exec(readFileSync(page, 'utf8'))![1]!)
+    expect(data.tivarq.timelineNote).toBeNull()
+    expect(data.tivarq.failing.every((probe: { episode: string }) => data.tivarq.episodes[probe.episode] !== undefined)).toBe(true)
+    // A page that cannot be written is a warning naming it; the report and the exit code stand.
+    const blocked = join(work, 'pages', 'latest.html', 'page.html')
+    const warned = cli(['score', join(out, 'predictions.jsonl'), '--output', join(work, 'rescored-blocked'), '--html', blocked])
+    expect(warned.status).toBe(0)
+    expect(warned.stderr).toContain(`timegrounded score: warning: the HTML report was not written to ${blocked}:`)
+    expect(warned.stdout).not.toContain('HTML report:')
+    expect(existsSync(join(work, 'rescored-blocked', 'report.json'))).toBe(true)
   })
 
   test('score accepts upstream-shaped rows (no family or repetition, extra fields, usage inside prediction)', () => {
@@ -249,6 +263,9 @@ describe('adapter commands (the subprocess path)', () => {
     const report = json(join(out, 'report.json'))
     expect(report.complete).toBe(false)
     expect(report.interrupted).toEqual({ expected_probes: 60, finished_probes: rows.length })
+    // The page of what finished is kept too.
+    expect(stderr).toContain(`HTML report: ${join(out, 'report.html')}`)
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('INCOMPLETE: interrupted after')
     expect(readdirSync(out).filter((name) => name.endsWith('.tmp'))).toEqual([])
   })
 })
@@ -266,6 +283,7 @@ describe('repeats', () => {
       'report-1.json',
       'report-2.json',
       'report-3.json',
+      'report.html',
       'run_manifest.json',
     ])
     // Rows count repetitions from 0, as upstream does; files from 1.
@@ -293,7 +311,8 @@ describe('repeats', () => {
     const all = join(work, 'repeat-all.jsonl')
     writeFileSync(all, ['predictions-1.jsonl', 'predictions-2.jsonl', 'predictions-3.jsonl'].map((name) => readFileSync(join(out, name), 'utf8')).join(''))
     const rescored = join(work, 'repeat-rescored')
-    expect(cli(['score', all, '--output', rescored, '--seed', '7']).status).toBe(0)
+    expect(cli(['score', all, '--output', rescored, '--seed', '7', '--no-html']).status).toBe(0)
+    expect(existsSync(join(rescored, 'report.html'))).toBe(false)
     for (const name of ['report-1.json', 'report-2.json', 'report-3.json', 'aggregate.json']) {
       expect(readFileSync(join(rescored, name), 'utf8'), name).toBe(readFileSync(join(out, name), 'utf8'))
     }
@@ -336,7 +355,7 @@ describe('upstream files through the CLI (test/fixtures/upstream)', () => {
     const dir = join(work, 'two-repetitions')
     const result = cli(['score', join(UPSTREAM, 'predictions-two-repetitions.jsonl'), '--output', dir])
     expect(result.status).toBe(0)
-    expect(readdirSync(dir).sort()).toEqual(['aggregate.json', 'report-1.json', 'report-2.json'])
+    expect(readdirSync(dir).sort()).toEqual(['aggregate.json', 'report-1.json', 'report-2.json', 'report.html'])
     expect(json(join(dir, 'report-1.json')).metrics.transition_success_rate).toEqual({ score: 1, cases: 2 })
     expect(json(join(dir, 'report-2.json')).metrics.transition_success_rate).toEqual({ score: 0.5, cases: 2 })
     expect(json(join(dir, 'aggregate.json'))).toMatchObject({
@@ -400,6 +419,10 @@ describe('usage and data errors exit 2', () => {
     ],
     [['score', 'predictions.jsonl', '--output', 'x', '--seed', '-1'], "option '--seed <n>' argument '-1' is invalid. expected a whole number of at least 0."],
     [['score', 'does-not-exist.jsonl', '--output', 'x'], 'no such file'],
+    [
+      ['score', 'predictions.jsonl', '--output', 'x', '--dataset', 'd', '--no-html'],
+      '`--dataset` is read for the HTML report only (its timelines); drop `--dataset` or `--no-html`.',
+    ],
   ])('%j', (args, message) => {
     const result = cli(args)
     expect(result.status).toBe(2)

@@ -17,7 +17,8 @@ const dir = mkdtempSync(join(tmpdir(), 'tg-cli-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 function timegrounded(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } })
+  // In the scratch directory: `probe` writes its HTML report to .timegrounded/ there.
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 

@@ -59,6 +59,8 @@ describe('finishRun', () => {
     const report = JSON.parse(readFileSync(join(outputDir, 'report.json'), 'utf8'))
     expect(report.metrics.transition_success_rate).toEqual({ score: 1, cases: 13 })
     expect(readFileSync(join(outputDir, 'predictions.jsonl'), 'utf8').trim().split('\n')).toHaveLength(60)
+    expect(finished.htmlReports).toEqual([join(outputDir, 'report.html')])
+    expect(finished.text).toContain(`timegrounded [tivarq] HTML report in oracle/report.html`)
   })
 
   test('a store that leaks stale values fails a leakage threshold, and -u records a baseline that makes its wrong answers known failures', async () => {
@@ -86,6 +88,7 @@ describe('finishRun', () => {
     expect(shard.failed).toBe(false)
     expect(shard.text).toContain('timegrounded [tivarq] shard 1/2: 30 of 60 probe results carried in this shard')
     expect(existsSync(outputDir)).toBe(false)
+    expect(shard.htmlReports).toEqual([])
 
     const first = finish(records, options, { previous: new Map() })
     const again = finish(records, options, { previous: first.metrics })

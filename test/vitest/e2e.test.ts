@@ -199,11 +199,15 @@ describe('timegrounded under real Vitest', () => {
       expect(result.output).toContain('a shard never gates')
       expect(result.output).not.toContain('gate violation')
       expect(existsSync(join(output, 'report.json'))).toBe(false)
+      expect(existsSync(join(output, 'report.html'))).toBe(false)
     }
     const merged = await runVitest(['--root', PROJECT, `--merge-reports=${blobs}`], { cwd: PROJECT, env: parts })
     expect(merged.output).toContain('60 of 60 probes ran: 48 passed, 12 failed')
     expect(merged.output).toContain(violation)
     expect(merged.code).toBe(1)
+    // The merge writes the page, a shard never does.
+    expect(merged.output).toContain('HTML report in')
+    expect(existsSync(join(output, 'report.html'))).toBe(true)
     expect(withoutTimings(readJson(join(output, 'report.json')))).toBe(withoutTimings(readJson(join(scratch, 'shards-whole', 'report.json'))))
     const rows = (dir: string) =>
       readFileSync(join(dir, 'predictions.jsonl'), 'utf8')

@@ -98,6 +98,7 @@ describe('plugin, reporter and suite options are checked when the config loads',
       thresholds: { staleValueLeakage: { max: 0.05 }, transitionSucessRate: { min: 0.9 } },
       regression: { tolerance: -1 },
       familyThresholds: { withdrawl: { currentStateAccuracy: { min: 1 } } },
+      html: '',
     }
     const result = await run([], env('options', { TG_OPTIONS: JSON.stringify(options) }))
     expect(result.output).toContain('timegrounded(options) in vitest.config: invalid options:')
@@ -107,6 +108,9 @@ describe('plugin, reporter and suite options are checked when the config loads',
     expect(result.output).toContain('  `thresholds.transitionSucessRate`: not a metric; did you mean `transitionSuccessRate`?')
     expect(result.output).toContain('  `familyThresholds.withdrawl`: not a family; did you mean `withdrawal`? Valid: `replacement`, `reversal`, `withdrawal`,')
     expect(result.output).toContain('  `regression.tolerance` is -1: a tolerance is an allowed worsening, from 0 to 1')
+    expect(result.output).toContain(
+      '  `html` is "": a file path relative to the Vitest root, or false for no HTML report (leave it out for report.html in `outputDir`)',
+    )
     expect(result.output).not.toContain('gate passed')
     expect(result.output).not.toContain('probes ran')
     expect(result.code).toBe(1)

@@ -9,11 +9,16 @@
  * Exit codes: 0 ran, 1 a run had agent or judge errors, 2 usage or data error
  * (invalid dataset, unparseable date, missing typed channel).
  */
+import { join } from 'node:path'
 import { Option, type Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
 import { wantsColor } from '../color.js'
 import { EXIT, fail, UsageError, wholeNumberArgument } from '../exit-codes.js'
 import { startProgress } from '../progress.js'
+import { type HtmlOption, htmlOption, noHtmlOption, writeCliPage } from '../html.js'
+import { comparisonSummary } from '../../suite/html-report/time-grounded.js'
+import { DEFAULT_HTML_FILE } from '../../suite/html-report/input.js'
+import { HARNESS_VERSION } from '../../version.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { assertGroundingChannel, GroundingModeError, type TimeGroundedAgent } from '../../timegrounded/agent.js'
 import { BUILTIN_AGENTS, openAiCompatibleAgent, type BuiltinAgentName } from '../../timegrounded/agents.js'
@@ -63,8 +68,12 @@ interface ProbeCommandOptions {
   judgeModel?: string
   agentBaseUrl?: string
   agentModel?: string
+  html: HtmlOption
   color?: boolean
 }
+
+/** Where `probe` writes its HTML report unless `--html` says otherwise (relative to the working directory). */
+export const PROBE_HTML_DEFAULT = join('.timegrounded', DEFAULT_HTML_FILE)
 
 /** Environment variable holding the judge endpoint's API key (never a flag, so it stays out of shell history). */
 export const JUDGE_API_KEY_ENV = 'TIMEGROUNDED_JUDGE_API_KEY'
@@ -147,6 +156,12 @@ async function run(options: ProbeCommandOptions, command: string[], given: Given
       `${flags} ${given.size === 1 ? 'sets' : 'set'} the paired bootstrap of the probe − control delta, so ${given.size === 1 ? 'it applies' : 'they apply'} to \`--mode compare\` only (the default); drop \`--mode ${options.mode}\` or ${flags}.`,
     )
   }
+  // The page shows a comparison: a single mode or a dry run has none, and a page asked for must not silently not appear.
+  if (typeof options.html === 'string' && (options.dryRun || options.mode !== 'compare')) {
+    throw new UsageError(
+      `\`--html\` writes the page of a comparison (control, probe, the delta), so it needs \`--mode compare\` (the default) without \`--dry-run\`; drop ${options.dryRun ? '`--dry-run`' : `\`--mode ${options.mode}\``} or \`--html\`.`,
+    )
+  }
   if (options.dryRun) {
     if (command.length > 0 || options.agent !== undefined) throw new UsageError('`--dry-run` calls no agent; drop `--agent` and the command after `--`.')
     return dryRun(options)
@@ -192,7 +207,17 @@ async function run(options: ProbeCommandOptions, command: string[], given: Given
       } finally {
         progress.stop()
       }
+      const page =
+        options.html === false
+          ? null
+          : writeCliPage('probe', options.html ?? PROBE_HTML_DEFAULT, {
+              title: `timegrounded — time-grounded probe of ${comparison.agent}`,
+              harnessVersion: HARNESS_VERSION,
+              timeGrounded: [comparisonSummary(comparison, dataset.datasetId)],
+            })
       process.stdout.write(options.json ? `${JSON.stringify(comparison, null, 2)}\n` : `${renderProbeComparison(comparison, { color })}\n`)
+      // With --json, stdout is the JSON alone.
+      if (page !== null) (options.json ? process.stderr : process.stdout).write(`${page}\n`)
       process.exitCode = probeExitCode([comparison.control, comparison.probe, ...(comparison.ceiling ? [comparison.ceiling] : [])])
     } else {
       let result: GroundedRunResult
@@ -241,6 +266,8 @@ export function registerProbe(program: Command): void {
     .option('--json', 'print the full result as JSON')
     .option('--no-color', 'no colours in the summary (NO_COLOR is honoured too)')
     .option('--dry-run', 'validate the dataset and print only the grounding record; call no agent')
+    .addOption(htmlOption(`${PROBE_HTML_DEFAULT}; compare mode only`))
+    .addOption(noHtmlOption())
     .option('--seed <n>', 'paired-bootstrap seed (compare mode only)', wholeNumberArgument(0), DEFAULT_PROBE_SEED)
     .option('--resamples <n>', 'paired-bootstrap resamples (compare mode only)', wholeNumberArgument(MIN_RESAMPLES), DEFAULT_RESAMPLES)
     .option('--timeout-ms <n>', 'time one agent call may take', wholeNumberArgument(1), DEFAULT_AGENT_TIMEOUT_MS)

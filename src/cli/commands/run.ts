@@ -4,6 +4,7 @@
  * Exit 0 complete, 1 incomplete (error rows or interrupted), 2 usage or data error.
  */
 import { appendFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { type Command, InvalidArgumentError, Option } from 'commander'
 import { isReferenceStoreName, REFERENCE_STORE_NAMES, REFERENCE_STORES, type ReferenceStoreName, referenceStore } from '../../adapters/reference/index.js'
 import { DEFAULT_TIMEOUT_MS, commandAdapter, describeCommand } from '../../adapters/command.js'
@@ -27,7 +28,10 @@ import { describeVariant } from '../../tivarq/variant.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderMarkdown, renderRepeatsMarkdown } from '../../report/markdown.js'
 import { renderErroredProbes, renderFirstErrors, renderRepeats, renderReport } from '../../report/terminal.js'
+import { DEFAULT_HTML_FILE } from '../../suite/html-report/input.js'
+import { HARNESS_VERSION } from '../../version.js'
 import { describeWriteError } from '../fs-errors.js'
+import { type HtmlOption, htmlOption, noHtmlOption, writeCliPage } from '../html.js'
 import { EXIT, fail, reportsExitCode, UsageError, wholeNumberArgument } from '../exit-codes.js'
 import { wantsColor } from '../color.js'
 import { startProgress } from '../progress.js'
@@ -55,6 +59,7 @@ interface RunCommandOptions {
   resamples: number
   modelConfig?: string
   promptConfig?: string
+  html: HtmlOption
   color: boolean
 }
 
@@ -219,6 +224,28 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   })
   writer.writeManifest(manifest)
 
+  const dataName = split.variant !== null ? describeVariant(split.variant) : settings.dataset === undefined ? 'TIVARQ v1' : `TIVARQ data in ${settings.dataset}`
+  const htmlPath = options.html === false ? null : (options.html ?? join(writer.dir, DEFAULT_HTML_FILE))
+  /** The HTML report of the last repetition's rows, with the spread of all repetitions; the line that says where it went (null when none). */
+  const writePage = (rows: readonly PredictionRow[], report: TivarqReport, all: readonly TivarqReport[]): string | null => {
+    if (htmlPath === null) return null
+    return writeCliPage('run', htmlPath, {
+      title: `timegrounded — ${info.name} on ${dataName} ${settings.split}`,
+      harnessVersion: HARNESS_VERSION,
+      tivarq: {
+        identity: {
+          subject: { label: 'store', value: info.name },
+          data: { name: dataName, revision: manifest.dataset_revision, split: settings.split, track: settings.track },
+        },
+        report,
+        rows,
+        episodes: split.episodes,
+        probes: split.probes,
+        repetitions: all,
+      },
+    })
+  }
+
   const expected = split.probes.length
   const reports: TivarqReport[] = []
   const repetitions: (readonly PredictionRow[])[] = []
@@ -240,9 +267,10 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
       repetitions.push(current.file.rows())
       if (settings.repeat > 1) writer.writeAggregate(aggregate())
       const names = runFileNames(current.repetition, settings.repeat)
+      const page = writePage(current.file.rows(), partial, reports)
       process.stderr.write(
         `\ntimegrounded run: interrupted after ${partial.probe_counts.total} of ${expected} probes of repetition ${current.repetition + 1}; ` +
-          `wrote ${names.predictions} and ${names.report} (marked incomplete) to ${writer.dir}\n`,
+          `wrote ${names.predictions} and ${names.report} (marked incomplete) to ${writer.dir}\n${page === null ? '' : `${page}\n`}`,
       )
     }
     // Interrupted means incomplete: the same code a run with error rows gets.
@@ -295,6 +323,7 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
 
   const last = reports[reports.length - 1] as TivarqReport
   const lastRows = repetitions[repetitions.length - 1] as readonly PredictionRow[]
+  const page = writePage(lastRows, last, reports)
   const color = wantsColor(options.color, process.stdout)
   const data = split.variant === null ? 'TIVARQ' : describeVariant(split.variant)
   const title = `${data} ${settings.split} · ${settings.track} track · ${info.name}${settings.repeat > 1 ? ` · repetition ${reports.length} of ${settings.repeat}` : ''}`
@@ -306,6 +335,7 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   if (incomplete !== null) out += `\n${incomplete} (exit ${EXIT.problems})\n`
   if (repeated !== null) out += `\n${renderRepeats(repeated, { color })}\n`
   out += `\nWrote ${written.join(', ')} to ${writer.dir}\n`
+  if (page !== null) out += `${page}\n`
   process.stdout.write(out)
   // In GitHub Actions, the same report lands in the job summary.
   if (process.env.GITHUB_STEP_SUMMARY) {
@@ -354,6 +384,8 @@ export function registerRun(program: Command): void {
     .option('--resamples <n>', 'bootstrap resamples', wholeNumberArgument(MIN_RESAMPLES), RUN_DEFAULTS.resamples)
     .option('--model-config <s>', 'model configuration to record in run_manifest.json, as given (default: what the adapter declares, else none)')
     .option('--prompt-config <s>', 'prompt configuration to record in run_manifest.json, as given (default: what the adapter declares, else none)')
+    .addOption(htmlOption(`${DEFAULT_HTML_FILE} in --output`))
+    .addOption(noHtmlOption())
     .option('--no-color', 'no colours in the summary')
     .addHelpText(
       'after',

@@ -4,8 +4,12 @@
  * summary. Rows holding several repetitions (one file, or `predictions-K.jsonl`
  * files given together) are scored one repetition at a time, into
  * report-K.json and aggregate.json, as `run --repeat` writes them.
+ * The HTML report (`--html`, default report.html in DIR) draws each failing
+ * probe's episode from `--dataset` (the bundled TIVARQ v1 by default), when the
+ * predictions are of that data.
  * Exit 0 complete, 1 incomplete (error rows), 2 usage or invalid file.
  */
+import { join } from 'node:path'
 import type { Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
 import { aggregateRepetitions } from '../../tivarq/aggregate.js'
@@ -13,20 +17,61 @@ import { readPredictionFiles, repetitionsOf } from '../../harness/predictions.js
 import { runFileNames } from '../../tivarq/results.js'
 import { RunWriter } from '../../harness/result-files.js'
 import { DATASET_SEED } from '../../tivarq/schema.js'
-import { scoreRows } from '../../tivarq/score.js'
+import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import type { PredictionRow } from '../../tivarq/results.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderFirstErrors, renderRepeats, renderReport } from '../../report/terminal.js'
 import { EXIT, fail, reportsExitCode, wholeNumberArgument } from '../exit-codes.js'
+import { DEFAULT_HTML_FILE } from '../../suite/html-report/input.js'
+import { matchedTimelines } from '../../suite/html-report/timelines.js'
+import { type LoadedDataset, loadDataset } from '../../tivarq/dataset.js'
+import type { Episode, Probe } from '../../tivarq/schema.js'
+import { HARNESS_VERSION } from '../../version.js'
 import { describeWriteError } from '../fs-errors.js'
+import { type HtmlOption, htmlOption, noHtmlOption, writeCliPage } from '../html.js'
 import { wantsColor } from '../color.js'
 
 /** The options of `score` as commander parses them. */
 interface ScoreCommandOptions {
   output: string
+  dataset?: string
+  html: HtmlOption
   seed: number
   resamples: number
   color: boolean
+}
+
+/** The HTML report of the last repetition, its timelines from `dataset` when the rows are of it; the line that says where it went. */
+function writePage(
+  file: string,
+  options: ScoreCommandOptions,
+  dir: string,
+  dataset: LoadedDataset,
+  rows: readonly PredictionRow[],
+  report: TivarqReport,
+  all: readonly TivarqReport[],
+): string | null {
+  const source = options.dataset === undefined ? 'the bundled TIVARQ v1' : `the TIVARQ data in ${options.dataset}`
+  const timelines = matchedTimelines(rows, allSplits(dataset), source)
+  return writeCliPage('score', typeof options.html === 'string' ? options.html : join(dir, DEFAULT_HTML_FILE), {
+    title: `timegrounded — ${file}`,
+    harnessVersion: HARNESS_VERSION,
+    tivarq: {
+      identity: { subject: { label: 'predictions', value: file }, data: null },
+      report,
+      rows,
+      episodes: timelines.episodes,
+      probes: timelines.probes,
+      ...(timelines.note === undefined ? {} : { episodesNote: timelines.note }),
+      repetitions: all,
+    },
+  })
+}
+
+/** Every episode and probe of a dataset, over its splits. */
+function allSplits(dataset: LoadedDataset): { episodes: Episode[]; probes: Probe[] } {
+  const splits = Object.values(dataset.splits)
+  return { episodes: splits.flatMap((split) => split.episodes), probes: splits.flatMap((split) => split.probes) }
 }
 
 /** Register `score` on the CLI program. */
@@ -40,14 +85,22 @@ export function registerScore(program: Command): void {
     .requiredOption('--output <dir>', 'directory for report.json (required)')
     .option('--seed <n>', 'bootstrap seed', wholeNumberArgument(0), DATASET_SEED)
     .option('--resamples <n>', 'bootstrap resamples', wholeNumberArgument(MIN_RESAMPLES), DEFAULT_RESAMPLES)
+    .option('--dataset <dir>', "the TIVARQ directory the predictions were run on, for the HTML report's timelines (default: the bundled tivarq-v1 fixtures)")
+    .addOption(htmlOption(`${DEFAULT_HTML_FILE} in --output`))
+    .addOption(noHtmlOption())
     .option('--no-color', 'no colours in the summary')
     .addHelpText('after', '\nExit codes: 0 complete, 1 incomplete (error rows), 2 usage error or invalid file.')
-    .action((files: string[], options: ScoreCommandOptions) => {
+    .action(async (files: string[], options: ScoreCommandOptions) => {
       const { seed, resamples } = options
       const file = files.join(', ')
+      if (options.html === false && options.dataset !== undefined) {
+        return fail('score', '`--dataset` is read for the HTML report only (its timelines); drop `--dataset` or `--no-html`.', EXIT.usage)
+      }
       let rows: PredictionRow[]
+      let dataset: LoadedDataset | null
       try {
         rows = readPredictionFiles(files)
+        dataset = options.html === false ? null : await loadDataset(options.dataset)
       } catch (error) {
         if (error instanceof TimegroundedError) return fail('score', error.message, EXIT.usage)
         throw error
@@ -75,14 +128,15 @@ export function registerScore(program: Command): void {
           EXIT.usage,
         )
       }
-      const color = wantsColor(options.color, process.stdout)
       const last = reports[reports.length - 1]!
+      const page = dataset === null ? null : writePage(file, options, writer.dir, dataset, repetitions[repetitions.length - 1]!, last, reports)
+      const color = wantsColor(options.color, process.stdout)
       const title = `TIVARQ report · ${file}${reports.length > 1 ? ` · repetition ${reports.length} of ${reports.length}` : ''}`
       const firstErrors = renderFirstErrors(repetitions[repetitions.length - 1]!, { color })
       let out = `${renderReport(last, { color, title })}\n`
       if (firstErrors !== '') out += `\n${firstErrors}\n`
       if (aggregate !== null) out += `\n${renderRepeats(aggregate, { color })}\n`
-      process.stdout.write(`${out}\nWrote ${written.join(', ')} to ${writer.dir}\n`)
+      process.stdout.write(`${out}\nWrote ${written.join(', ')} to ${writer.dir}\n${page === null ? '' : `${page}\n`}`)
       process.exitCode = reportsExitCode(reports)
     })
 }

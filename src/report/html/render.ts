@@ -1,0 +1,15 @@
+/**
+ * `renderReportPage`: a report's view model as one self-contained HTML page
+ * (the data inline, the charting script inline, a CSP that forbids every
+ * request). Pure apart from reading the built page script once per process.
+ * The view model itself is made by the suite core (`src/suite/html-report/`)
+ * from the same data as report.json.
+ */
+import { pageScript } from './asset.js'
+import { htmlDocument, inlineJson } from './document.js'
+import type { PageData } from './page-data.js'
+
+/** The page of `page`. Throws HtmlReportError when the built page script is missing or unusable. */
+export function renderReportPage(page: PageData): string {
+  return htmlDocument({ title: page.title, harnessVersion: page.harnessVersion, dataJson: inlineJson(page), script: pageScript() })
+}

@@ -1,0 +1,85 @@
+/**
+ * What the HTML report is made from: the same data report.json is made from
+ * (the scored report, its rows, the split they ran on), plus what only some
+ * runs have: a baseline, per-probe decisions, repetitions, time-grounded
+ * suites. The CLI's `run`, `score` and `probe` and the end of a test run
+ * (`finishRun`) each fill it in.
+ */
+import { HtmlReportError } from '../../report/html/errors.js'
+import type { TimeGroundedSuiteSummary } from '../../timegrounded/cases.js'
+import type { PredictionRow } from '../../tivarq/results.js'
+import type { Episode, Probe } from '../../tivarq/schema.js'
+import type { TivarqReport } from '../../tivarq/score.js'
+import type { BaselineSuite } from '../baseline.js'
+import type { ProbeDecision } from '../records.js'
+
+/** The page's file name, next to report.json (or in the output directory of a run without one). */
+export const DEFAULT_HTML_FILE = 'report.html'
+
+/** What ran on what, for the page's header. */
+export interface TivarqRunIdentity {
+  /** What ran, as the header names it: `{ label: 'store', value: 'builtin:latest' }`, `{ label: 'suite', value: 'tivarq' }`, `{ label: 'predictions', value: 'out/predictions.jsonl' }`. */
+  subject: { label: string; value: string }
+  /** The data, when known (a predictions file scored on its own does not say). */
+  data: {
+    /** `TIVARQ v1`, or a variant as `describeVariant` words it. */
+    name: string
+    /** Content identifier: the run manifest's `dataset_revision`, or a suite's dataset hash (`sha256:…`). */
+    revision: string
+    split: string
+    track: string
+  } | null
+}
+
+/** A TIVARQ run, as the page shows it. */
+export interface TivarqRunInput {
+  identity: TivarqRunIdentity
+  /** The scored report (`scoreRows`): every figure on the page comes from it, or from `rows` by the scorer's own judgements. */
+  report: TivarqReport
+  /** The rows `report` was scored from, in the order of predictions.jsonl. */
+  rows: readonly PredictionRow[]
+  /** The episodes of the split: the events of each failing probe's timeline (a probe whose episode is missing is shown without one). */
+  episodes: readonly Episode[]
+  /** The probes of the split: each failing probe's question and the instant it was asked about. */
+  probes: readonly Probe[]
+  /** Why `episodes` is empty or partial, shown on the page, e.g. the suite's data could not be read again. @default none */
+  episodesNote?: string
+  /** The suite's baseline entry, as `matchBaseline` accepted it: shown beside the run. @default none */
+  baseline?: BaselineSuite | null
+  /** How each probe's test ended, by probe id (the end of a test run's decisions). @default a wrong answer that was wrong in `baseline` too is a known failure */
+  decisions?: Readonly<Record<string, ProbeDecision>>
+  /** The report of every repetition, in order, when the run was repeated: their spread. @default none */
+  repetitions?: readonly TivarqReport[]
+}
+
+/** Everything a report page shows; at least one of `tivarq` and `timeGrounded`. */
+export interface HtmlReportInput {
+  /** The page's heading and title. @default 'timegrounded report' */
+  title?: string
+  /** The timegrounded version that made the run (`HARNESS_VERSION`). */
+  harnessVersion: string
+  /** The TIVARQ run, when there was one. */
+  tivarq?: TivarqRunInput
+  /** The time-grounded suites (`summarizeTimeGrounded(…).suites`, or `comparisonSummary` of a `probe`), when any ran. @default none */
+  timeGrounded?: readonly TimeGroundedSuiteSummary[]
+}
+
+/** Refuse input whose figures could not agree with each other; throws HtmlReportError naming the field. */
+export function checkHtmlReportInput(input: HtmlReportInput): void {
+  const suites = input.timeGrounded ?? []
+  if (input.tivarq === undefined && suites.length === 0) {
+    throw new HtmlReportError(
+      'HTML_REPORT_INPUT_INVALID',
+      'the HTML report needs something to show: pass `tivarq` (a scored run) or `timeGrounded` (at least one suite summary).',
+    )
+  }
+  const run = input.tivarq
+  if (run === undefined) return
+  const total = run.report.probe_counts.total
+  if (run.rows.length !== total) {
+    throw new HtmlReportError(
+      'HTML_REPORT_INPUT_INVALID',
+      `\`tivarq.rows\` holds ${run.rows.length} rows but \`tivarq.report\` was scored from ${total}; pass the rows the report was scored from (scoreRows(rows, …)).`,
+    )
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Intervals the report page shows that report.json does not hold: transition
+ * success per family, and stale-value leakage overall and per family. Drawn
+ * with the scorer's own episode bootstrap and row judgements, with the seed
+ * and resamples of the report, so the page adds uncertainty to the report's
+ * values without scoring anything a second time. Pure.
+ */
+import { bootstrapPercentileInterval, type BootstrapInterval } from '../../stats/bootstrap.js'
+import { roundHalfEven } from '../../stats/quantile.js'
+import type { PredictionRow } from '../../tivarq/results.js'
+import { familyOf, isStaleLeak, isStaleRisk, transitionSuccessInterval, type TransitionSuccessInterval } from '../../tivarq/score.js'
+
+/** How an interval is drawn: the report's seed and resamples. */
+export interface IntervalOptions {
+  seed: number
+  resamples: number
+}
+
+/** Stale-risk answers and leaks of one episode: the unit the leakage bootstrap resamples. */
+interface LeakageTally {
+  risk: number
+  leaks: number
+}
+
+function leakageTallies(rows: readonly PredictionRow[]): LeakageTally[] {
+  const tallies = new Map<string, LeakageTally>()
+  for (const row of rows) {
+    const tally = tallies.get(row.episode_id) ?? { risk: 0, leaks: 0 }
+    // As the scorer counts them: answered stale-risk rows, and those among them that leaked.
+    if (row.status === 'answered' && isStaleRisk(row)) {
+      tally.risk++
+      if (isStaleLeak(row)) tally.leaks++
+    }
+    tallies.set(row.episode_id, tally)
+  }
+  return [...tallies.values()]
+}
+
+/** Leaks over stale-risk answers, pooled over the drawn episodes; null when they hold none. */
+function pooledLeakage(draws: readonly LeakageTally[]): number | null {
+  const risk = draws.reduce((total, draw) => total + draw.risk, 0)
+  return risk === 0 ? null : draws.reduce((total, draw) => total + draw.leaks, 0) / risk
+}
+
+/**
+ * Episode-level 95% percentile bootstrap of stale-value leakage (leaks over
+ * stale-risk answers). An episode drawn twice counts twice, as in the
+ * transition-success interval; resamples holding no stale-risk answer are left
+ * out (`defined`). Bounds rounded to 6 decimals, as the scorer rounds.
+ */
+export function staleValueLeakageInterval(rows: readonly PredictionRow[], options: IntervalOptions): BootstrapInterval {
+  const interval = bootstrapPercentileInterval(leakageTallies(rows), pooledLeakage, { seed: options.seed, resamples: options.resamples, level: 0.95 })
+  const round = (value: number | null) => (value === null ? null : roundHalfEven(value, 6))
+  return { ...interval, low: round(interval.low), high: round(interval.high) }
+}
+
+/** The two intervals of one family. */
+export interface FamilyIntervals {
+  transitionSuccess: TransitionSuccessInterval
+  staleValueLeakage: BootstrapInterval
+}
+
+/** Both intervals for every family of `rows`, each over that family's rows alone. */
+export function familyIntervals(rows: readonly PredictionRow[], options: IntervalOptions): Map<string, FamilyIntervals> {
+  const families = [...new Set(rows.map((row) => familyOf(row)))]
+  return new Map(
+    families.map((family) => {
+      const familyRows = rows.filter((row) => familyOf(row) === family)
+      return [family, { transitionSuccess: transitionSuccessInterval(familyRows, options), staleValueLeakage: staleValueLeakageInterval(familyRows, options) }]
+    }),
+  )
+}

@@ -1,0 +1,94 @@
+/**
+ * The HTML report at the end of a test run (`finishRun`, for any runner): one
+ * page per suite, next to where its report.json goes, from the same records,
+ * rows and report; with the baseline entry beside the run, the per-probe
+ * decisions, and the run's time-grounded summary. A run of time-grounded
+ * questions alone gets one page of its own.
+ */
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
+import type { TimeGroundedSuiteSummary } from '../../timegrounded/cases.js'
+import type { PredictionRow } from '../../tivarq/results.js'
+import type { TivarqReport } from '../../tivarq/score.js'
+import { HARNESS_VERSION } from '../../version.js'
+import type { BaselineSuite, SuiteIdentity } from '../baseline.js'
+import type { ProbeDecision, ProbeRecord } from '../records.js'
+import { writeHtmlReport } from './build.js'
+import type { HtmlReportInput } from './input.js'
+import { suiteTimelines } from './timelines.js'
+
+/**
+ * Where a page goes: the `html` option (relative to `root`), or, with several
+ * suites, in a folder named after the suite beside it, as report.json goes
+ * into `outputDir/<suite>`.
+ */
+export function htmlPathOf(html: string, root: string, suite: string | null): string {
+  const path = isAbsolute(html) ? html : resolve(root, html)
+  return suite === null ? path : join(dirname(path), suite, basename(path))
+}
+
+/** One suite's run, as the end of a test run has it. */
+export interface SuitePageRun {
+  identity: SuiteIdentity
+  /** The probes' records, in canonical order (their decisions are the page's known failures). */
+  records: readonly ProbeRecord[]
+  rows: readonly PredictionRow[]
+  report: TivarqReport
+  /** The suite's baseline entry, when the baseline file had one that matched. */
+  baseline: BaselineSuite | null
+  /** The run's time-grounded suites, shown on the page too. */
+  timeGrounded: readonly TimeGroundedSuiteSummary[]
+}
+
+/** The page input of one suite: its episodes read again for the timelines (when they are still the data it ran). */
+export function suitePageInput(run: SuitePageRun): HtmlReportInput {
+  const { identity } = run
+  const datasetDir = run.records.find((record) => record.datasetDir !== undefined)?.datasetDir
+  const variant = run.records.find((record) => record.variant !== undefined)?.variant
+  const timelines = suiteTimelines({ dir: datasetDir, variant }, identity.split, identity.datasetHash)
+  const decisions: Record<string, ProbeDecision> = {}
+  for (const record of run.records) if (record.decision !== undefined) decisions[record.probeId] = record.decision
+  return {
+    title: `timegrounded — ${identity.name}`,
+    harnessVersion: HARNESS_VERSION,
+    tivarq: {
+      identity: {
+        subject: { label: 'suite', value: identity.name },
+        data: {
+          name: datasetDir === undefined ? identity.data : `TIVARQ data in ${datasetDir}`,
+          revision: identity.datasetHash,
+          split: identity.split,
+          track: identity.track,
+        },
+      },
+      report: run.report,
+      rows: run.rows,
+      episodes: timelines.episodes,
+      probes: timelines.probes,
+      ...(timelines.note === undefined ? {} : { episodesNote: timelines.note }),
+      baseline: run.baseline,
+      decisions,
+    },
+    timeGrounded: run.timeGrounded,
+  }
+}
+
+/** The page of a run that held time-grounded questions only. */
+export function timeGroundedPageInput(suites: readonly TimeGroundedSuiteSummary[]): HtmlReportInput {
+  return { title: 'timegrounded — time-grounded probe', harnessVersion: HARNESS_VERSION, timeGrounded: suites }
+}
+
+/** A page written (its absolute path) or not, and the line that says where it went or why it did not. */
+export interface WrittenPage {
+  path: string | null
+  line: string
+}
+
+/** Write a page; never throws (the run's results stand either way). */
+export function writeRunPage(path: string, input: HtmlReportInput, shown: (path: string) => string): WrittenPage {
+  try {
+    const written = writeHtmlReport(path, input)
+    return { path: written, line: `HTML report in ${shown(written)}` }
+  } catch (error) {
+    return { path: null, line: `HTML report not written to ${shown(path)}: ${(error as Error).message}` }
+  }
+}

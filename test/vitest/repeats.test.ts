@@ -29,9 +29,9 @@ describe('timegroundedSuite with repeats', () => {
     expect(Object.keys(entry.repeats.episodes)).toHaveLength(48)
     // Each episode's counts in each repetition, e.g. "1/1 0/1 1/1".
     expect(Object.values(entry.repeats.episodes).every((metrics) => /^\d+\/\d+ \d+\/\d+ \d+\/\d+$/.test(Object.values(metrics as object)[0]))).toBe(true)
-    // The result files of `run --repeat`, from the suite.
+    // The result files of `run --repeat`, from the suite, and its HTML report (of the last repetition).
     const numbered = [1, 2, 3].flatMap((k) => [`predictions-${k}.jsonl`, `report-${k}.json`])
-    expect(readdirSync(outputDir).sort()).toEqual(['aggregate.json', ...numbered].sort())
+    expect(readdirSync(outputDir).sort()).toEqual(['aggregate.json', ...numbered, 'report.html'].sort())
     const aggregate = JSON.parse(readFileSync(join(outputDir, 'aggregate.json'), 'utf8'))
     expect(aggregate.repeats).toBe(3)
     expect(aggregate.flaky_probes.length).toBeGreaterThan(0)

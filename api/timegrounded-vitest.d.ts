@@ -100,6 +100,19 @@ export declare interface CommandAdapterSpec {
     readonly timeoutMs?: number;
 }
 
+/** The hits among the cases of a rate: the exact numbers a `Rate` rounds. */
+declare interface Count {
+    hits: number;
+    cases: number;
+}
+
+/** What a detection's precision, recall and F1 come from. */
+declare interface DetectionCounts {
+    tp: number;
+    fp: number;
+    fn: number;
+}
+
 /** Precision, recall and F1 of predicting a set of states, with the counts they come from. */
 declare interface DetectionMetrics {
     /** tp / (tp + fp); null when nothing was predicted in the set. */
@@ -250,6 +263,9 @@ declare type Family = (typeof FAMILIES)[number];
 /** Thresholds per family: `{ expiration: { expirationAccuracy: { min: 1 } } }`. */
 export declare type FamilyThresholds = Partial<Record<Family, Thresholds>>;
 
+/** What a flaky probe's test does: pass with an annotation (`report`), or fail like a wrong answer (`fail`). */
+declare type FlakyPolicy = 'report' | 'fail';
+
 /** The three grounding modes, in the order the spec lists them. */
 declare const GROUNDING_MODES: readonly ["none", "timestamps-and-text", "timestamps-only"];
 
@@ -343,6 +359,7 @@ declare const METRICS: {
         readonly familyColumn: "Transition success";
         readonly counts: "transitions";
         readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
     };
     readonly currentStateAccuracy: {
         readonly reportKey: "current_state_accuracy";
@@ -353,6 +370,7 @@ declare const METRICS: {
         readonly familyColumn: "Current-state acc.";
         readonly counts: "current answers";
         readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
     };
     readonly staleValueLeakageRate: {
         readonly reportKey: "stale_value_leakage_rate";
@@ -363,6 +381,7 @@ declare const METRICS: {
         readonly familyColumn: "Stale leakage ↓";
         readonly counts: "stale-risk answers";
         readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
     };
     readonly unaffectedFactRetention: {
         readonly reportKey: "unaffected_fact_retention";
@@ -373,6 +392,7 @@ declare const METRICS: {
         readonly familyColumn: "Retention";
         readonly counts: "control answers";
         readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
     };
     readonly clarificationPrecision: {
         readonly reportKey: "clarification";
@@ -383,6 +403,7 @@ declare const METRICS: {
         readonly headline: false;
         readonly whenUnmeasured: "no cases: the store never answered needs_clarification in this run";
         readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
     };
     readonly clarificationRecall: {
         readonly reportKey: "clarification";
@@ -392,6 +413,7 @@ declare const METRICS: {
         readonly kind: "rate";
         readonly headline: false;
         readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
     };
     readonly clarificationF1: {
         readonly reportKey: "clarification";
@@ -401,6 +423,7 @@ declare const METRICS: {
         readonly kind: "f1";
         readonly headline: false;
         readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
     };
     readonly abstentionPrecision: {
         readonly reportKey: "abstention";
@@ -411,6 +434,7 @@ declare const METRICS: {
         readonly headline: false;
         readonly whenUnmeasured: "no cases: the store never answered unknown, withdrawn or expired in this run";
         readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
     };
     readonly abstentionRecall: {
         readonly reportKey: "abstention";
@@ -420,6 +444,7 @@ declare const METRICS: {
         readonly kind: "rate";
         readonly headline: false;
         readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
     };
     readonly abstentionF1: {
         readonly reportKey: "abstention";
@@ -429,6 +454,7 @@ declare const METRICS: {
         readonly kind: "f1";
         readonly headline: false;
         readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
     };
     readonly historicalAccuracy: {
         readonly reportKey: "historical_accuracy";
@@ -438,6 +464,7 @@ declare const METRICS: {
         readonly headline: true;
         readonly counts: "history answers";
         readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
     };
     readonly expirationAccuracy: {
         readonly reportKey: "expiration_accuracy";
@@ -447,6 +474,7 @@ declare const METRICS: {
         readonly headline: true;
         readonly counts: "expired-fact answers";
         readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
     };
     readonly queryLatencyP50Ms: {
         readonly reportKey: "query_latency_ms";
@@ -509,10 +537,33 @@ declare interface PlainTurn {
     content: string;
 }
 
+/**
+ * The exact counts behind the quality metrics of some rows: every rate's hits
+ * and cases, every detection's tp, fp and fn. Counts add up over disjoint sets
+ * of episodes (transition success depends on an episode's rows alone), which is
+ * what pooling repetitions and the episode bootstrap rely on.
+ */
+declare interface QualityCounts {
+    transition_success_rate: Count;
+    current_state_accuracy: Count;
+    stale_value_leakage_rate: Count;
+    unaffected_fact_retention: Count;
+    clarification: DetectionCounts;
+    abstention: DetectionCounts;
+    historical_accuracy: Count;
+    expiration_accuracy: Count;
+}
+
 /** A rate with its denominator. `score` is null when `cases` is 0. */
 declare interface Rate {
     score: number | null;
     cases: number;
+}
+
+/** The numerator and denominator of a ratio of sums: a rate's hits and cases, an F1's 2·tp and 2·tp + fp + fn. */
+declare interface RatioCounts {
+    numerator: number;
+    denominator: number;
 }
 
 /** How the baseline gates metrics. */
@@ -732,6 +783,15 @@ export declare interface TimegroundedSuiteOptions {
     pollIntervalMs?: number;
     /** Time one store call may take before it counts as an error. @default 30000 */
     timeoutMs?: number;
+    /**
+     * Run the split this many times, every episode of each repetition on a fresh store, to measure
+     * a store whose answers vary (a model in the loop): each probe's test judges all its answers,
+     * the report pools and spreads the metrics, and the gate flags only changes beyond the noise.
+     * @default 1
+     */
+    repeats?: number;
+    /** With repeats, a probe right in some repetitions and wrong in others: `'report'` passes it with a note, `'fail'` fails it like a wrong answer. @default 'report' */
+    flaky?: FlakyPolicy;
     /** Run only this 1-based slice of the episodes (`{ index: 2, count: 3 }`), to spread a suite over files that the runner can shard. @default the whole suite */
     partition?: Partition;
     /** A TIVARQ directory other than the bundled `fixtures/tivarq-v1`. @default the bundled dataset */

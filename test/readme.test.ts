@@ -381,6 +381,11 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     why: 'shards a fixture project and merges',
   },
   'npx vitest --merge-reports': { file: 'test/vitest/e2e.test.ts', runs: ['`--merge-reports=${blobs}`'], why: 'merges the shards above' },
+  'node scripts/noise-gate.js --runs 100': {
+    file: 'test/scripts/noise-gate.test.ts',
+    runs: ["['scripts/noise-gate.js', '--runs', '20']"],
+    why: 'a hundred runs take about a minute and a half; that test runs the same script with 20 runs and checks the verdicts the docs quote for them',
+  },
   'node scripts/timegrounded-power.js': {
     file: 'test/scripts/timegrounded-power.test.ts',
     runs: ["['scripts/timegrounded-power.js', '--replicates'"],

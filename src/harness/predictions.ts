@@ -226,3 +226,28 @@ function utf8Lines(bytes: Buffer): (string | typeof NOT_UTF8)[] {
     start = end + 1
   }
 }
+
+/**
+ * Read several predictions files as one set of rows (say `predictions-1.jsonl`
+ * to `predictions-5.jsonl` of a repeated run). A file that holds a probe's row
+ * of a repetition another file already gave is refused: the same repetition
+ * twice would be scored as one.
+ */
+export function readPredictionFiles(files: readonly string[]): PredictionRow[] {
+  const rows: PredictionRow[] = []
+  const seenIn = new Map<string, number>()
+  files.forEach((file, position) => {
+    const read = readPredictions(file)
+    for (const row of read) {
+      const key = JSON.stringify([row.probe_id, row.repetition])
+      const earlier = seenIn.get(key)
+      if (earlier !== undefined && earlier !== position) {
+        const message = `holds probe ${row.probe_id} of repetition ${row.repetition}, which ${files[earlier]} (given earlier) holds too; give each repetition's rows once`
+        throw new PredictionsFileError(file, [{ file, line: 0, path: '', message }])
+      }
+      seenIn.set(key, position)
+    }
+    rows.push(...read)
+  })
+  return rows
+}

@@ -2,9 +2,9 @@
  * Number formatting shared by every renderer: a rate always travels with its
  * denominator, and a null rate is a dash, never a 0.
  */
-import { DETECTION_GROUPS, FAMILY_COLUMNS, HEADLINE_METRICS, type MetricValue, metricSpec } from '../tivarq/metrics.js'
+import { DETECTION_GROUPS, FAMILY_COLUMNS, HEADLINE_METRICS, type MetricValue, metricSpec, QUALITY_METRICS } from '../tivarq/metrics.js'
 import type { DetectionMetrics, Rate, TivarqReport } from '../tivarq/score.js'
-import type { RunAggregate } from '../tivarq/aggregate.js'
+import { reportName, type RunAggregate } from '../tivarq/aggregate.js'
 
 /** A score as Python prints it: `1.0`, `0.9`, `0.944444`; `—` for null. */
 export function formatScore(score: number | null): string {
@@ -94,8 +94,52 @@ export function formatCompleteness(report: TivarqReport): string {
   return 'complete'
 }
 
-/** One line on how transition success moved over repetitions: mean, sample sd, range, and each score. */
-export function describeRepeats(aggregate: RunAggregate): string {
-  const spread = aggregate.transition_success_rate
-  return `Transition success over ${aggregate.repeats} repetitions: mean ${formatScore(spread.mean)}, sample sd ${formatScore(spread.stddev)}, range [${formatScore(spread.min)}, ${formatScore(spread.max)}] (${spread.scores.map(formatScore).join(', ')})`
+/** One row of the repeats table: a quality metric pooled, with its interval and its spread over the repetitions. */
+export interface RepeatRow {
+  label: string
+  better: 'higher' | 'lower'
+  /** `0.812 (1625)`: pooled over every repetition, with the cases pooled. */
+  pooled: string
+  /** `[0.78, 0.85]`, or `[—, —]`. */
+  interval: string
+  mean: string
+  stddev: string
+  /** `[0.77, 0.85]` over the repetitions. */
+  range: string
+}
+
+/** The quality metrics of a repeated run as rows, in the metric table's order. */
+export function repeatRows(aggregate: RunAggregate): RepeatRow[] {
+  return QUALITY_METRICS.map((metric) => {
+    const spread = aggregate.metrics[reportName(metric)]!
+    const ci = spread.pooled_95pct_bootstrap_ci
+    return {
+      label: metricSpec(metric).label,
+      better: metricSpec(metric).better,
+      pooled: formatRate({ score: spread.pooled, cases: spread.pooled_cases }),
+      interval: `[${formatScore(ci?.[0] ?? null)}, ${formatScore(ci?.[1] ?? null)}]`,
+      mean: formatScore(spread.mean),
+      stddev: formatScore(spread.stddev),
+      range: `[${formatScore(spread.min)}, ${formatScore(spread.max)}]`,
+    }
+  })
+}
+
+/** How the pooled intervals were drawn: `95% episode bootstrap over all 5 repetitions, 1000 resamples, seed 7`. */
+export function describeRepeatBootstrap(aggregate: RunAggregate): string {
+  const b = aggregate.bootstrap
+  return `${Math.round(b.level * 100)}% episode bootstrap over all ${aggregate.repeats} repetitions (each episode drawn with its rows of every repetition), ${b.resamples} resamples, seed ${b.seed}`
+}
+
+/** `60 probes over 5 repetitions: 50 correct every time, 4 wrong every time, 6 flaky, 0 unsupported, 0 with an error`. */
+export function describeProbeRepeats(aggregate: RunAggregate): string {
+  const p = aggregate.probes
+  return `${p.total} probes over ${aggregate.repeats} repetitions: ${p.correct_every_time} correct every time, ${p.wrong_every_time} wrong every time, ${p.flaky} flaky (right in some repetitions, wrong in others), ${p.unsupported} unsupported, ${p.errored} with an error`
+}
+
+/** The flaky probes with how often each was right: `replacement-00-q3 3/5, …` (the first `limit`, then how many more). */
+export function listFlakyProbes(aggregate: RunAggregate, limit = 20): string {
+  const listed = aggregate.flaky_probes.slice(0, limit).map((probe) => `${probe.probe_id} ${probe.correct}/${aggregate.repeats}`)
+  const more = aggregate.flaky_probes.length - listed.length
+  return more > 0 ? `${listed.join(', ')}, … (${more} more in aggregate.json)` : listed.join(', ')
 }

@@ -1,6 +1,20 @@
 /** GitHub-flavoured Markdown renderings (for a job's step summary or a pull request). */
+import type { RunAggregate } from '../tivarq/aggregate.js'
 import type { TivarqReport } from '../tivarq/score.js'
-import { describeBootstrap, detectionLines, familyRows, formatCompleteness, formatCounts, formatInterval, formatRate, headlineMetrics } from './format.js'
+import {
+  describeBootstrap,
+  describeProbeRepeats,
+  describeRepeatBootstrap,
+  detectionLines,
+  familyRows,
+  formatCompleteness,
+  formatCounts,
+  formatInterval,
+  formatRate,
+  headlineMetrics,
+  listFlakyProbes,
+  repeatRows,
+} from './format.js'
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|')
@@ -20,5 +34,20 @@ export function renderMarkdown(report: TivarqReport, options: { title?: string }
     lines.push('')
   }
   lines.push(`${formatCounts(report)} — ${formatCompleteness(report)}.`)
+  return `${lines.join('\n')}\n`
+}
+
+/** A repeated run as Markdown: the pooled metrics with intervals and spread, the probes over the repetitions, the flaky ones. */
+export function renderRepeatsMarkdown(aggregate: RunAggregate): string {
+  const lines = [
+    `#### Over ${aggregate.repeats} repetitions`,
+    '',
+    '| Metric | Pooled (cases) | 95% CI | Mean | Sample sd | Range | Better |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+  ]
+  for (const row of repeatRows(aggregate))
+    lines.push(`| ${row.label} | ${row.pooled} | ${row.interval} | ${row.mean} | ${row.stddev} | ${row.range} | ${row.better} |`)
+  lines.push('', `Intervals: ${describeRepeatBootstrap(aggregate)}.`, '', `${describeProbeRepeats(aggregate)}.`)
+  if (aggregate.flaky_probes.length > 0) lines.push('', `Flaky probes: ${listFlakyProbes(aggregate)}.`)
   return `${lines.join('\n')}\n`
 }

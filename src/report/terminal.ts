@@ -3,8 +3,13 @@ import { Chalk } from 'chalk'
 import Table from 'cli-table3'
 import type { PredictionRow } from '../tivarq/results.js'
 import type { TivarqReport } from '../tivarq/score.js'
+import type { RunAggregate } from '../tivarq/aggregate.js'
 import {
   describeBootstrap,
+  describeProbeRepeats,
+  describeRepeatBootstrap,
+  listFlakyProbes,
+  repeatRows,
   detectionLines,
   familyRows,
   formatCompleteness,
@@ -122,8 +127,8 @@ export function renderFirstErrors(rows: readonly PredictionRow[], options: { lim
 export const PROBES_LISTED = 20
 
 /** Probe ids for one line: the first `PROBES_LISTED`, then how many more (they are all in predictions.jsonl). */
-export function listProbes(ids: readonly string[]): string {
-  return ids.length > PROBES_LISTED ? `${ids.slice(0, PROBES_LISTED).join(', ')}, … (${ids.length - PROBES_LISTED} more in predictions.jsonl)` : ids.join(', ')
+export function listProbes(ids: readonly string[], rest = 'predictions.jsonl'): string {
+  return ids.length > PROBES_LISTED ? `${ids.slice(0, PROBES_LISTED).join(', ')}, … (${ids.length - PROBES_LISTED} more in ${rest})` : ids.join(', ')
 }
 
 /**
@@ -132,8 +137,29 @@ export function listProbes(ids: readonly string[]): string {
  * them out (so the rates of an incomplete run look better than they are).
  * Null when no row is an error.
  */
-export function renderErroredProbes(rows: readonly PredictionRow[]): string | null {
+export function renderErroredProbes(rows: readonly PredictionRow[], repetitions = 1): string | null {
   const errored = rows.filter((row) => row.status === 'error').map((row) => row.probe_id)
   if (errored.length === 0) return null
-  return `INCOMPLETE: ${errored.length} of ${rows.length} probes errored (${listProbes(errored)}); every rate above leaves them out, so the run cannot pass`
+  const what =
+    repetitions > 1
+      ? `${errored.length} of ${rows.length} answers (${rows.length / repetitions} probes × ${repetitions} repetitions) errored`
+      : `${errored.length} of ${rows.length} probes errored`
+  return `INCOMPLETE: ${what} (${listProbes([...new Set(errored)])}); every rate above leaves them out, so the run cannot pass`
+}
+
+/**
+ * A repeated run for the terminal: every quality metric pooled over all
+ * repetitions with its episode-bootstrap interval and its spread over the
+ * repetitions, then how often the probes were answered correctly and which
+ * were flaky. Pure.
+ */
+export function renderRepeats(aggregate: RunAggregate, options: { color?: boolean } = {}): string {
+  const c = new Chalk({ level: options.color === true ? 1 : 0 })
+  const head = ['Metric', 'Pooled (cases)', '95% CI', 'Mean', 'Sample sd', 'Range']
+  const table = new Table({ chars: COMPACT, head, style: tableStyle(options.color), colAligns: head.map((_, i) => (i === 0 ? 'left' : 'right')) })
+  for (const row of repeatRows(aggregate))
+    table.push([`${row.label}${row.better === 'lower' ? ' ↓' : ''}`, row.pooled, row.interval, row.mean, row.stddev, row.range])
+  const lines = [c.bold(`Over ${aggregate.repeats} repetitions`), `  ${describeRepeatBootstrap(aggregate)}`, table.toString(), describeProbeRepeats(aggregate)]
+  if (aggregate.flaky_probes.length > 0) lines.push(`Flaky probes (right in some repetitions): ${listFlakyProbes(aggregate)}`)
+  return lines.join('\n')
 }

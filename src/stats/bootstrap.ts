@@ -120,3 +120,59 @@ export function pairedBootstrapDelta(control: readonly number[], probe: readonly
     level: interval.level,
   }
 }
+
+/** The numerator and denominator of a ratio of sums: a rate's hits and cases, an F1's 2·tp and 2·tp + fp + fn. */
+export interface RatioCounts {
+  numerator: number
+  denominator: number
+}
+
+/** Σ numerators / Σ denominators of `units`, or null when the denominators sum to 0. Not rounded. */
+export function pooledRatio(units: readonly RatioCounts[]): number | null {
+  let numerator = 0
+  let denominator = 0
+  for (const unit of units) {
+    numerator += unit.numerator
+    denominator += unit.denominator
+  }
+  return denominator === 0 ? null : numerator / denominator
+}
+
+/**
+ * Percentile bootstrap interval of a pooled ratio (Σ numerators / Σ denominators)
+ * over `units`: each resample draws units with replacement and pools what they
+ * hold, so a unit carrying several repetitions' counts carries all of them.
+ */
+export function ratioInterval(units: readonly RatioCounts[], options: BootstrapOptions): BootstrapInterval {
+  return bootstrapPercentileInterval(units, pooledRatio, options)
+}
+
+/** One unit measured twice: the same episode in the baseline (`before`) and in this run (`after`). */
+export interface PairedRatios {
+  before: RatioCounts
+  after: RatioCounts
+}
+
+/** The change of a pooled ratio between two measurements of the same units, with its bootstrap interval. */
+export interface RatioDifference extends BootstrapInterval {
+  /** pooled(after) − pooled(before), or null when either side has no denominator. Not rounded. */
+  difference: number | null
+  /** Units resampled (paired). */
+  units: number
+}
+
+/**
+ * Paired bootstrap of pooled(after) − pooled(before): each resample draws
+ * units with replacement and keeps both measurements of a drawn unit
+ * together, so what the units share (an episode that is hard for any store)
+ * cancels, and what is left is how much the difference moves with the units
+ * drawn.
+ */
+export function pairedRatioDifference(units: readonly PairedRatios[], options: BootstrapOptions): RatioDifference {
+  const difference = (draws: readonly PairedRatios[]): number | null => {
+    const after = pooledRatio(draws.map((draw) => draw.after))
+    const before = pooledRatio(draws.map((draw) => draw.before))
+    return after === null || before === null ? null : after - before
+  }
+  return { ...bootstrapPercentileInterval(units, difference, options), difference: difference(units), units: units.length }
+}

@@ -7,9 +7,13 @@ import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { type CodeOf, TimegroundedError } from '../errors.js'
+import type { RatioCounts } from '../stats/bootstrap.js'
+import { repetitionValues, spreadOf } from '../tivarq/aggregate.js'
 import type { MetricValue, MetricValues, ScoredMetrics } from '../tivarq/metrics.js'
-import { isQuality, type MetricName } from '../tivarq/metrics.js'
+import { isQuality, type MetricName, QUALITY_METRICS, type QualityMetricName } from '../tivarq/metrics.js'
+import { episodeRatios, isFlaky, type ProbeRepetitions, type RepeatedCounts, sumRatios } from '../tivarq/repeats.js'
 import { type RunnerCommands, VITEST_COMMANDS } from './commands.js'
+import type { RepetitionSample } from './noise.js'
 
 /** `format` of a baseline file. */
 export const BASELINE_FORMAT = 'timegrounded.baseline.v1'
@@ -19,6 +23,39 @@ const metricValuesSchema = z.record(z.string(), metricValueSchema)
 /** The outcome of one probe as the baseline records it. */
 export const PROBE_OUTCOMES = ['correct', 'wrong', 'unsupported', 'error'] as const
 export type ProbeOutcome = (typeof PROBE_OUTCOMES)[number]
+
+const RATIOS_TEXT = /^\d+\/\d+( \d+\/\d+)*$/
+const qualityMetric = z.enum(QUALITY_METRICS as [QualityMetricName, ...QualityMetricName[]])
+const spreadSchema = z.strictObject({ mean: z.number().nullable(), stddev: z.number().nullable(), min: z.number().nullable(), max: z.number().nullable() })
+
+/**
+ * What a baseline recorded with repeats keeps for the noise-aware rule: each
+ * episode's counts of every quality metric in every repetition (as
+ * `"numerator/denominator"` per repetition, e.g. `"1/1 0/1 1/1"`), whether the
+ * repetitions answered alike, the flaky probes (how often each was right) and
+ * each metric's spread over the repetitions.
+ */
+const baselineRepeatsSchema = z
+  .strictObject({
+    repetitions: z.number().int().min(2),
+    identical: z.boolean(),
+    flaky: z.record(z.string(), z.number().int().min(1)),
+    spread: z.partialRecord(qualityMetric, spreadSchema),
+    episodes: z.record(
+      z.string(),
+      z.partialRecord(qualityMetric, z.string().regex(RATIOS_TEXT, 'counts per repetition, "numerator/denominator" separated by spaces, e.g. "1/1 0/1"')),
+    ),
+  })
+  .superRefine((repeats, context) => {
+    for (const [episode, metrics] of Object.entries(repeats.episodes)) {
+      for (const [metric, text] of Object.entries(metrics)) {
+        const count = (text ?? '').split(' ').length
+        if (count !== repeats.repetitions)
+          context.addIssue({ code: 'custom', path: ['episodes', episode, metric], message: `holds ${count} repetitions' counts, not ${repeats.repetitions}` })
+      }
+    }
+  })
+export type BaselineRepeats = z.infer<typeof baselineRepeatsSchema>
 
 const baselineSuiteSchema = z.strictObject({
   dataset_hash: z.string().min(1),
@@ -30,6 +67,8 @@ const baselineSuiteSchema = z.strictObject({
   probes: z.record(z.string(), z.enum(PROBE_OUTCOMES)),
   metrics: metricValuesSchema,
   by_family: z.record(z.string(), metricValuesSchema),
+  /** Only in a baseline recorded with repeats (`metrics` and `by_family` are then pooled over them). */
+  repeats: baselineRepeatsSchema.optional(),
 })
 export type BaselineSuite = z.infer<typeof baselineSuiteSchema>
 
@@ -108,8 +147,17 @@ export function isKnownFailure(match: BaselineMatch, probeId: string): boolean {
   return match.status === 'ok' && match.entry.probes[probeId] === 'wrong'
 }
 
-/** Build a baseline suite entry from a complete run. Keys sorted, so the file diffs cleanly. */
-export function baselineEntry(identity: SuiteIdentity, outcomes: Record<string, ProbeOutcome>, scored: ScoredMetrics): BaselineSuite {
+/**
+ * Build a baseline suite entry from a complete run (with repeats, `scored` is
+ * pooled over them and `repeats` keeps what the noise-aware rule needs). Keys
+ * sorted, so the file diffs cleanly.
+ */
+export function baselineEntry(
+  identity: SuiteIdentity,
+  outcomes: Record<string, ProbeOutcome>,
+  scored: ScoredMetrics,
+  repeats?: BaselineRepeats,
+): BaselineSuite {
   return {
     dataset_hash: identity.datasetHash,
     data: identity.data,
@@ -121,7 +169,52 @@ export function baselineEntry(identity: SuiteIdentity, outcomes: Record<string, 
     by_family: sortKeys(
       Object.fromEntries(Object.entries(scored.byFamily).map(([family, values]) => [family, sortKeys(values) as Record<string, MetricValue>])),
     ),
+    ...(repeats === undefined ? {} : { repeats }),
   }
+}
+
+/** The `repeats` of a baseline entry recorded from a repeated run. */
+export function repeatsEntry(run: RepeatedCounts, identical: boolean, probes: readonly ProbeRepetitions[]): BaselineRepeats {
+  const perRepetition = repetitionValues(run)
+  const spread: BaselineRepeats['spread'] = {}
+  for (const metric of QUALITY_METRICS) spread[metric] = spreadOf(perRepetition.map((values) => values[metric]!.value))
+  const episodes: BaselineRepeats['episodes'] = {}
+  for (const episode of run.episodes) {
+    const counts: Partial<Record<QualityMetricName, string>> = {}
+    for (const metric of QUALITY_METRICS) {
+      const ratios = episodeRatios(episode, metric)
+      // A metric without a case in the episode is left out: it adds nothing to either side of a comparison.
+      if (ratios.some((ratio) => ratio.denominator > 0)) counts[metric] = ratios.map((ratio) => `${ratio.numerator}/${ratio.denominator}`).join(' ')
+    }
+    episodes[episode.episodeId] = counts
+  }
+  return {
+    repetitions: run.repetitions,
+    identical,
+    flaky: sortKeys(Object.fromEntries(probes.filter(isFlaky).map((probe) => [probe.probeId, probe.correct]))),
+    spread,
+    episodes: sortKeys(episodes),
+  }
+}
+
+/** A baseline's counts per episode for the noise-aware rule; null for a baseline recorded with one repetition (it kept none). */
+export function baselineSample(entry: BaselineSuite): RepetitionSample | null {
+  const repeats = entry.repeats
+  if (repeats === undefined) return null
+  const episodes: RepetitionSample['episodes'] = {}
+  for (const [episode, metrics] of Object.entries(repeats.episodes)) {
+    const sums: Partial<Record<QualityMetricName, RatioCounts>> = {}
+    for (const [metric, text] of Object.entries(metrics) as [QualityMetricName, string][]) {
+      sums[metric] = sumRatios(
+        text.split(' ').map((part) => {
+          const [numerator, denominator] = part.split('/').map(Number)
+          return { numerator: numerator!, denominator: denominator! }
+        }),
+      )
+    }
+    episodes[episode] = sums
+  }
+  return { repetitions: repeats.repetitions, identical: repeats.identical, episodes }
 }
 
 /** Replace (or add) suite entries, keeping other suites of the file as they were. */

@@ -7,16 +7,18 @@
  * imports a test framework or writes to a stream.
  *
  * Files written: `report.json`, `predictions.jsonl` and the HTML report per
- * suite (in `outputDir`, or `outputDir/<suite>` when there are several; the
- * page where the `html` option says), `time-grounded.json` when time-grounded
- * questions ran, and the baseline under `-u`. A shard writes none of them: it
- * sees part of the suite, and the merge writes them.
+ * suite (in `outputDir`, or `outputDir/<suite>` when there are several; with
+ * repeats `report-K.json`, `predictions-K.jsonl` and `aggregate.json`, as
+ * `run --repeat`, and the page shows the last repetition; the page where the
+ * `html` option says), `time-grounded.json` when time-grounded questions ran,
+ * and the baseline under `-u`. A shard writes none of them: it sees part of
+ * the suite, and the merge writes them.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { writeFileAtomic, RunWriter } from '../harness/result-files.js'
-import { renderMarkdown } from '../report/markdown.js'
-import { renderReport } from '../report/terminal.js'
+import { renderMarkdown, renderRepeatsMarkdown } from '../report/markdown.js'
+import { renderRepeats, renderReport } from '../report/terminal.js'
 import {
   isTimeGroundedCaseRecord,
   renderTimeGroundedSummary,
@@ -24,9 +26,11 @@ import {
   type TimeGroundedCaseRecord,
   type TimeGroundedSummary,
 } from '../timegrounded/cases.js'
-import { type ScoredMetrics, scoredMetricsOf } from '../tivarq/metrics.js'
-import type { PredictionRow } from '../tivarq/results.js'
-import { scoreRows, type TivarqReport } from '../tivarq/score.js'
+import { aggregateRepetitions, type RunAggregate } from '../tivarq/aggregate.js'
+import { isQuality, type MetricName, metricValuesOf, QUALITY_METRICS, type ScoredMetrics, scoredMetricsOf } from '../tivarq/metrics.js'
+import { countRepetitions, identicalAnswers, pooledMetrics, probeRepetitions, type RepeatedCounts } from '../tivarq/repeats.js'
+import { type PredictionRow, runFileNames } from '../tivarq/results.js'
+import { computeMetrics, familyOf, scoreRows, type TivarqReport } from '../tivarq/score.js'
 import { HARNESS_VERSION } from '../version.js'
 import { type BaselineFile, type BaselineMatch, type BaselineSuite, matchBaseline, parseBaseline, type SuiteIdentity, withSuites } from './baseline.js'
 import { type RunnerCommands, VITEST_COMMANDS } from './commands.js'
@@ -34,6 +38,7 @@ import type { HtmlReportInput } from './html-report/input.js'
 import { htmlPathOf, suitePageInput, timeGroundedPageInput, writeRunPage } from './html-report/test-run.js'
 import type { ResolvedReporterOptions } from './options.js'
 import { decideSuite, type UpdateRequest } from './outcome.js'
+import { sampleOf } from './noise.js'
 import { isProbeRecord, type ProbeRecord } from './records.js'
 
 /** One test's record as the runner's reporter found it. */
@@ -72,8 +77,10 @@ export interface SuiteOutcome {
   name: string
   /** Which data the suite ran, in words (`TIVARQ v1`, or the variant). */
   data: string
-  /** The scored report, or null when no probe ran. */
+  /** The scored report (with repeats, the last repetition's), or null when no probe ran. */
   report: TivarqReport | null
+  /** With repeats, what the repetitions came to together (`aggregate.json`); else null. */
+  aggregate: RunAggregate | null
   /** The suite's lines, without the `timegrounded [suite] ` prefix the text gives them. */
   lines: string[]
   failed: boolean
@@ -99,6 +106,8 @@ export interface FinishedRun {
 interface SuiteRecords {
   identity: SuiteIdentity
   probeTotal: number
+  /** Repetitions each probe ran (the same in every file of the suite). */
+  repeats: number
   records: ProbeRecord[]
   /** Files declaring a different identity under the same name, and probes run twice (mistakes worth a clear line). */
   conflicts: string[]
@@ -144,25 +153,26 @@ export function finishRun(input: FinishRunInput): FinishedRun {
   }
   for (const [name, suite] of suites) {
     const lines: string[] = [...suite.conflicts]
-    const ran = suite.records.filter((record) => record.row).sort((a, b) => a.order - b.order)
+    const ran = suite.records.filter((record) => record.rows).sort((a, b) => a.order - b.order)
     const [firstError] = suite.blockErrors
     if (ran.length === 0) {
       // The probes' own hook failed before any probe ran: that is the store failing to start.
       lines.push(
         `no probe ran (${suite.records.length} collected): ${firstError === undefined ? 'nothing to score' : `the store could not start: ${firstError}`}`,
       )
-      outcomes.push({ name, data: suite.identity.data, report: null, lines, failed: suite.conflicts.length > 0 })
+      outcomes.push({ name, data: suite.identity.data, report: null, aggregate: null, lines, failed: suite.conflicts.length > 0 })
       continue
     }
     // After probes ran, a block error is e.g. a store that failed to close: shown here too, not only above.
     for (const error of suite.blockErrors) lines.push(`suite error: ${error}`)
-    const rows: PredictionRow[] = ran.map((record) => record.row as PredictionRow)
-    const report = scoreRows(rows, { seed: input.options.seed, resamples: input.options.resamples, expectedProbes: suite.probeTotal })
-    const scored = scoredMetricsOf(report)
+    const { seed, resamples } = input.options
+    const repetitions = Array.from({ length: suite.repeats }, (_, repetition) => ran.map((record) => record.rows![repetition] as PredictionRow))
+    const reports = repetitions.map((rows) => scoreRows(rows, { seed, resamples, expectedProbes: suite.probeTotal }))
+    const report = reports[reports.length - 1]!
+    const counted = countRepetitions(repetitions)
     const outputDir = multiple ? resolve(outputRoot, name) : outputRoot
-    const files = new RunWriter(outputDir)
-    files.writeReport(report)
-    files.writePredictions(rows)
+    const aggregate = writeRunFiles(outputDir, repetitions, reports, { seed, resamples })
+    const scored = suite.repeats === 1 ? scoredMetricsOf(report) : pooledScore(counted, repetitions)
 
     const match: BaselineMatch =
       baselineFile && baselinePath !== null ? matchBaseline(baselineFile, suite.identity, shown(baselinePath), commands) : { status: 'missing' }
@@ -170,13 +180,17 @@ export function finishRun(input: FinishRunInput): FinishedRun {
       identity: suite.identity,
       probeTotal: suite.probeTotal,
       records: ran,
-      rows,
-      report,
+      repetitions,
       scored,
+      counted,
+      probes: probeRepetitions(repetitions),
+      sample: sampleOf(counted, QUALITY_METRICS, identicalAnswers(repetitions)),
+      bootstrap: { seed, resamples },
       match,
       baselineProblem,
       baselinePath: baselinePath === null ? null : shown(baselinePath),
-      reportPath: `${shown(outputDir)}/report.json`,
+      reportPath:
+        suite.repeats === 1 ? `${shown(outputDir)}/report.json` : `${shown(outputDir)}/ (report-1.json … report-${suite.repeats}.json, aggregate.json)`,
       update: input.update,
       previous: input.previous === null ? null : (input.previous.get(name) ?? null),
       options: input.options,
@@ -189,14 +203,14 @@ export function finishRun(input: FinishRunInput): FinishedRun {
       const page = suitePageInput({
         identity: suite.identity,
         records: ran,
-        rows,
+        rows: repetitions[repetitions.length - 1]!,
         report,
         baseline: match.status === 'ok' ? match.entry : null,
         timeGrounded: timeGrounded?.suites ?? [],
       })
       lines.push(writePage(htmlPathOf(input.options.html, input.root, multiple ? name : null), page))
     }
-    outcomes.push({ name, data: suite.identity.data, report, lines, failed: suite.conflicts.length > 0 || verdict.failed })
+    outcomes.push({ name, data: suite.identity.data, report, aggregate, lines, failed: suite.conflicts.length > 0 || verdict.failed })
   }
   if (update && baselinePath !== null && Object.keys(newEntries).length > 0) {
     writeFileAtomic(baselinePath, `${JSON.stringify(withSuites(baselineFile, HARNESS_VERSION, newEntries), null, 2)}\n`)
@@ -219,6 +233,54 @@ export function finishRun(input: FinishRunInput): FinishedRun {
     htmlReports,
     metrics,
   }
+}
+
+/**
+ * The result files of one suite: `report.json` and `predictions.jsonl` for one
+ * repetition; with repeats, as `run --repeat` writes them, `report-K.json`,
+ * `predictions-K.jsonl` and `aggregate.json` (returned). The other layout's
+ * files, left by an earlier run with other `repeats`, are removed so the
+ * directory holds one run.
+ */
+function writeRunFiles(
+  dir: string,
+  repetitions: readonly (readonly PredictionRow[])[],
+  reports: readonly TivarqReport[],
+  bootstrap: { seed: number; resamples: number },
+): RunAggregate | null {
+  const files = new RunWriter(dir)
+  const repeats = repetitions.length
+  reports.forEach((report, repetition) => {
+    files.writeReport(report, repetition, repeats)
+    files.writePredictions(repetitions[repetition]!, repetition, repeats)
+  })
+  const aggregate = repeats > 1 ? aggregateRepetitions(repetitions, reports, bootstrap) : null
+  if (aggregate !== null) files.writeAggregate(aggregate)
+  const kept = new Set(repetitions.flatMap((_, repetition) => Object.values(runFileNames(repetition, repeats))))
+  if (aggregate !== null) kept.add('aggregate.json')
+  for (const name of readdirSync(dir)) if (isRunFile(name) && !kept.has(name)) rmSync(join(dir, name), { force: true })
+  return aggregate
+}
+
+/** A result file a suite writes: `report.json`, `predictions.jsonl`, their numbered forms, `aggregate.json`. */
+function isRunFile(name: string): boolean {
+  return /^(report(-\d+)?\.json|predictions(-\d+)?\.jsonl|aggregate\.json)$/.test(name)
+}
+
+/**
+ * The metrics of a repeated run: quality metrics pooled over every
+ * repetition's cases; latencies over every answer (for thresholds).
+ */
+function pooledScore(counted: RepeatedCounts, repetitions: readonly (readonly PredictionRow[])[]): ScoredMetrics {
+  const pooled = pooledMetrics(counted)
+  const latencies = (rows: readonly PredictionRow[]) =>
+    Object.fromEntries(Object.entries(metricValuesOf(computeMetrics(rows))).filter(([metric]) => !isQuality(metric as MetricName)))
+  const all = repetitions.flat()
+  const byFamily: ScoredMetrics['byFamily'] = {}
+  for (const [family, values] of Object.entries(pooled.byFamily)) {
+    byFamily[family] = { ...values, ...latencies(all.filter((row) => familyOf(row) === family)) }
+  }
+  return { metrics: { ...pooled.metrics, ...latencies(all) }, byFamily }
 }
 
 function resolvePath(root: string, file: string): string {
@@ -246,7 +308,7 @@ function shardLines(
     )
   }
   for (const [name, suite] of suites) {
-    const ran = suite.records.filter((record) => record.row).length
+    const ran = suite.records.filter((record) => record.rows).length
     lines.push(
       `timegrounded [${name}] shard ${shard.index}/${shard.count}: ${ran} of ${suite.probeTotal} probe results carried in this shard's report; merge the shards with ${commands.merge} to score and gate (a shard never gates).`,
     )
@@ -264,8 +326,10 @@ function runText(outcomes: readonly SuiteOutcome[], timeGrounded: TimeGroundedSu
   const out: string[] = []
   if (timeGrounded !== null) out.push(renderTimeGroundedSummary(timeGrounded, { color }), ...timeGroundedLines)
   for (const outcome of outcomes) {
-    if (outcome.report)
-      out.push(renderReport(outcome.report, { color, title: `timegrounded — ${outcome.name}${outcome.data === 'TIVARQ v1' ? '' : ` · ${outcome.data}`}` }))
+    const data = outcome.data === 'TIVARQ v1' ? '' : ` · ${outcome.data}`
+    const repetition = outcome.aggregate === null ? '' : ` · repetition ${outcome.aggregate.repeats} of ${outcome.aggregate.repeats}`
+    if (outcome.report) out.push(renderReport(outcome.report, { color, title: `timegrounded — ${outcome.name}${data}${repetition}` }))
+    if (outcome.aggregate) out.push(renderRepeats(outcome.aggregate, { color }))
     out.push(...outcome.lines.map((line) => `timegrounded [${outcome.name}] ${line}`))
   }
   return out.join('\n')
@@ -274,7 +338,12 @@ function runText(outcomes: readonly SuiteOutcome[], timeGrounded: TimeGroundedSu
 /** The job-summary block; with several suites, each is headed by its name (the report's own title does not carry it). */
 function runMarkdown(outcomes: readonly SuiteOutcome[], timeGrounded: TimeGroundedSummary | null, multiple: boolean): string {
   const blocks = outcomes.map((outcome) =>
-    [multiple ? `### Suite \`${outcome.name}\`\n` : '', outcome.report ? renderMarkdown(outcome.report) : '', ...outcome.lines.map((line) => `- ${line}`)]
+    [
+      multiple ? `### Suite \`${outcome.name}\`\n` : '',
+      outcome.report ? renderMarkdown(outcome.report) : '',
+      outcome.aggregate ? renderRepeatsMarkdown(outcome.aggregate) : '',
+      ...outcome.lines.map((line) => `- ${line}`),
+    ]
       .filter(Boolean)
       .join('\n'),
   )
@@ -290,11 +359,24 @@ function gatherSuites(gathered: readonly GatheredRecord[]): Map<string, SuiteRec
     if (record === null) continue
     let suite = suites.get(record.suite.name)
     if (!suite) {
-      suite = { identity: record.suite, probeTotal: record.probeTotal, records: [], conflicts: [], probeFiles: new Map(), blockErrors: new Set() }
+      suite = {
+        identity: record.suite,
+        probeTotal: record.probeTotal,
+        repeats: record.repeats,
+        records: [],
+        conflicts: [],
+        probeFiles: new Map(),
+        blockErrors: new Set(),
+      }
       suites.set(record.suite.name, suite)
     }
     if (JSON.stringify(record.suite) !== JSON.stringify(suite.identity)) {
       const conflict = `${file} declares suite "${record.suite.name}" with other settings (${describeIdentity(record.suite)}) than another file (${describeIdentity(suite.identity)}); give each suite its own \`name\``
+      if (!suite.conflicts.includes(conflict)) suite.conflicts.push(conflict)
+      continue
+    }
+    if (record.repeats !== suite.repeats) {
+      const conflict = `${file} runs suite "${record.suite.name}" with \`repeats: ${record.repeats}\` but another file with \`repeats: ${suite.repeats}\`; give every file of a suite the same \`repeats\``
       if (!suite.conflicts.includes(conflict)) suite.conflicts.push(conflict)
       continue
     }

@@ -6,7 +6,8 @@
  */
 import { type MetricName, type MetricValue, metricSpec } from '../tivarq/metrics.js'
 import { type RunnerCommands, VITEST_COMMANDS } from './commands.js'
-import type { FamilyMove, MetricChange, Violation } from './gate.js'
+import type { FamilyMove, MetricChange, NotGated, Violation } from './gate.js'
+import { MIN_NOISE_EPISODES, NOISE_CONFIDENCE, type RegressionRule } from './noise.js'
 
 /**
  * How many cases a rate's value stands for, when it is a whole number (a rate is
@@ -95,7 +96,13 @@ export function renderViolationInSuite(violation: Violation, commands: RunnerCom
     }
     case 'regression': {
       const tolerance = violation.tolerance > 0 ? `, beyond the tolerance ${violation.tolerance}` : ''
-      return `${where} ${describeMove(violation.metric, violation.baseline, violation.actual)} since the baseline${tolerance}${formatFamilies(violation.metric, violation.moved)}. ${nextStep('regression', commands)}`
+      const change = violation.change
+      const judged =
+        change === null
+          ? // A plain run against a plain baseline keeps the short line; with repetitions in play the line names the rule.
+            `${violation.rule.kind === 'exact' && violation.rule.why === 'one-repetition' ? '' : ` (${describeRule(violation.rule)})`}${tolerance}`
+          : `: worse by ${round(change.worse)} [${round(change.low)}, ${round(change.high)}], beyond the measured noise${tolerance} (${describeRule(violation.rule)}; the worsening's one-sided ${percent(change.confidence)} bound ${round(change.low)} > ${violation.tolerance}, over ${change.episodes} episodes)`
+      return `${where} ${describeMove(violation.metric, violation.baseline, violation.actual)} since the baseline${judged}${formatFamilies(violation.metric, violation.moved)}. ${nextStep('regression', commands)}`
     }
     case 'unmeasured':
       if (violation.cause === 'threshold') return `${where} has a threshold but was not measured in this run (no cases: is the capability declared?)`
@@ -107,4 +114,37 @@ export function renderViolationInSuite(violation: Violation, commands: RunnerCom
 export function renderMetricChange(change: MetricChange): string {
   const verdict = change.verdict === 'moved' ? '' : `, ${change.verdict}`
   return `${change.metric} ${describeMove(change.metric, change.before, change.after)}${verdict}${formatFamilies(change.metric, change.moved)}`
+}
+
+function round(value: number): number {
+  return Math.round(value * 1e6) / 1e6
+}
+
+function percent(level: number): string {
+  return `${Math.round(level * 1000) / 10}%`
+}
+
+/**
+ * Which regression rule judged the run, in words: `exact rule: one repetition in the baseline
+ * and in this run`, or `noise-aware rule: paired episode bootstrap of this run (5 repetitions)
+ * against the baseline (5), one-sided 99% for the run, 1000 resamples, seed 7`.
+ */
+export function describeRule(rule: RegressionRule): string {
+  if (rule.kind === 'noise-aware') {
+    return `noise-aware rule: paired episode bootstrap of this run (${rule.runRepetitions} repetitions) against the baseline (${rule.baselineRepetitions}), one-sided ${percent(NOISE_CONFIDENCE)} for the run, ${rule.resamples} resamples, seed ${rule.seed}`
+  }
+  switch (rule.why) {
+    case 'one-repetition':
+      return 'exact rule: one repetition in the baseline and in this run'
+    case 'identical':
+      return 'exact rule: every repetition answered alike'
+    case 'baseline-one-repetition':
+      return 'exact rule: the baseline holds one repetition'
+  }
+}
+
+/** The metrics the noise-aware rule could not gate, with the episodes each rests on, and what to do instead. */
+export function renderNotGated(notGated: readonly NotGated[]): string {
+  const listed = notGated.map((entry) => `${entry.family === null ? '' : `family ${entry.family}: `}${entry.metric} (${entry.episodes})`)
+  return `not gated against the baseline: fewer than ${MIN_NOISE_EPISODES} episodes carry ${notGated.length === 1 ? 'this metric' : 'these metrics'}, too few to measure ${notGated.length === 1 ? 'its' : 'their'} noise: ${listed.join(', ')}; gate ${notGated.length === 1 ? 'it' : 'them'} with thresholds, or run a split with more episodes`
 }

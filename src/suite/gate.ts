@@ -5,9 +5,10 @@
  * `gate-lines.ts` words them, one line each. Directions and kinds of metrics
  * come from the metric table (`tivarq/metrics.ts`).
  */
-import { METRICS, type MetricName, type MetricValue, QUALITY_METRICS, type ScoredMetrics, worseBy } from '../tivarq/metrics.js'
+import { isQuality, METRICS, type MetricName, type MetricValue, QUALITY_METRICS, type ScoredMetrics, worseBy } from '../tivarq/metrics.js'
 import type { Family } from '../tivarq/schema.js'
 import type { BaselineSuite } from './baseline.js'
+import { MIN_NOISE_EPISODES, type NoiseChange, noiseChange, pairedEpisodes, type RegressionRule, type RepetitionSample, regressionRule } from './noise.js'
 
 /** `{ max }` for lower-is-better metrics (e.g. staleValueLeakageRate), `{ min }` otherwise; both allowed. */
 export interface Bound {
@@ -51,21 +52,49 @@ export type Violation =
       baseline: MetricValue
       tolerance: number
       moved: FamilyMove[]
+      /** The rule that judged it; under the noise-aware rule, `change` holds the worsening with its interval. */
+      rule: RegressionRule
+      change: Extract<NoiseChange, { kind: 'measured' }> | null
     }
   | { kind: 'unmeasured'; suite: string; metric: MetricName; family: string | null; cause: 'threshold' | 'baseline'; baseline: MetricValue | null }
 
 export interface GateInput {
   suite: string
+  /** This run's metrics (pooled over its repetitions when it has several). */
   current: ScoredMetrics
   baseline: BaselineSuite | null
   thresholds?: Thresholds
   familyThresholds?: FamilyThresholds
   regression?: RegressionPolicy
+  /**
+   * Each side's counts per episode, for the noise-aware rule: this run's, and
+   * the baseline's when it was recorded with repeats (else null).
+   * @default one repetition on both sides: the exact rule
+   */
+  repetitions?: { run: RepetitionSample; baseline: RepetitionSample | null; seed: number; resamples: number }
 }
 
+/** A metric the noise-aware rule could not gate: too few episodes carry it to measure its noise. */
+export interface NotGated {
+  metric: MetricName
+  family: string | null
+  episodes: number
+}
+
+/** What the gate decided: every violation (thresholds first), the regression rule, and what that rule could not gate. */
+export interface GateResult {
+  violations: Violation[]
+  /** The rule regressions were judged by; null when nothing was compared with a baseline. */
+  rule: RegressionRule | null
+  notGated: NotGated[]
+}
+
+const ONE_REPETITION: RegressionRule = { kind: 'exact', why: 'one-repetition' }
+
 /** Every violation of the run, thresholds first, then regressions against the baseline. */
-export function evaluateGate(input: GateInput): Violation[] {
+export function evaluateGate(input: GateInput): GateResult {
   const violations: Violation[] = []
+  const notGated: NotGated[] = []
   const { suite, current, baseline } = input
   const checkBound = (metric: MetricName, family: string | null, actual: MetricValue | undefined, bound: Bound): void => {
     if (!actual || actual.value === null) {
@@ -83,29 +112,44 @@ export function evaluateGate(input: GateInput): Violation[] {
     for (const [metric, bound] of entries(thresholds ?? {})) checkBound(metric, family, current.byFamily[family]?.[metric], bound)
   }
 
-  if (baseline === null) return violations
+  if (baseline === null) return { violations, rule: null, notGated }
   const policy = input.regression ?? {}
-  if (policy.metrics === 'none') return violations
+  if (policy.metrics === 'none') return { violations, rule: null, notGated }
   const gated = policy.metrics ?? QUALITY_METRICS
-  const checkRegression = (metric: MetricName, family: string | null, before: MetricValue | undefined, after: MetricValue | undefined): void => {
+  const samples = input.repetitions
+  const rule = samples ? regressionRule(samples.run, samples.baseline, samples) : ONE_REPETITION
+  const comparisons: { metric: MetricName; family: string | null; before: MetricValue | undefined; after: MetricValue | undefined }[] = []
+  for (const metric of gated) comparisons.push({ metric, family: null, before: baseline.metrics[metric], after: current.metrics[metric] })
+  if (policy.families) {
+    for (const family of Object.keys(baseline.by_family).sort()) {
+      for (const metric of gated) comparisons.push({ metric, family, before: baseline.by_family[family]?.[metric], after: current.byFamily[family]?.[metric] })
+    }
+  }
+  // Under the noise-aware rule every quality metric it can measure is a test: the 99% holds for the run as a whole (Bonferroni).
+  const measurable = (metric: MetricName, family: string | null): boolean =>
+    samples?.baseline != null && isQuality(metric) && pairedEpisodes(metric, family, samples.run, samples.baseline).length >= MIN_NOISE_EPISODES
+  const tested = comparisons.filter(({ metric, family, before, after }) => before?.value != null && after?.value != null && measurable(metric, family)).length
+  const checkRegression = ({ metric, family, before, after }: (typeof comparisons)[number]): void => {
     if (!before || before.value === null) return
     if (!after || after.value === null) {
       violations.push({ kind: 'unmeasured', suite, metric, family, cause: 'baseline', baseline: before })
       return
     }
     const tolerance = toleranceOf(policy, metric)
-    if (worseBy(metric, before.value, after.value) > tolerance + 1e-9) {
-      const moved = family !== null ? [] : familyMoves(metric, current, baseline, null)
-      violations.push({ kind: 'regression', suite, metric, family, actual: after, baseline: before, tolerance, moved })
+    const moved = (): FamilyMove[] => (family !== null ? [] : familyMoves(metric, current, baseline, null))
+    if (rule.kind === 'exact' || !samples?.baseline || !isQuality(metric)) {
+      if (worseBy(metric, before.value, after.value) > tolerance + 1e-9)
+        violations.push({ kind: 'regression', suite, metric, family, actual: after, baseline: before, tolerance, moved: moved(), rule, change: null })
+      return
     }
+    const change = noiseChange(metric, family, samples.run, samples.baseline, { ...samples, tests: tested })
+    if (change.kind === 'too-few-episodes') notGated.push({ metric, family, episodes: change.episodes })
+    // Beyond the noise: the worsening's lower bound is above zero, and above the tolerance when one is set.
+    else if (change.low > tolerance + 1e-9)
+      violations.push({ kind: 'regression', suite, metric, family, actual: after, baseline: before, tolerance, moved: moved(), rule, change })
   }
-  for (const metric of gated) checkRegression(metric, null, baseline.metrics[metric], current.metrics[metric])
-  if (policy.families) {
-    for (const family of Object.keys(baseline.by_family).sort()) {
-      for (const metric of gated) checkRegression(metric, family, baseline.by_family[family]?.[metric], current.byFamily[family]?.[metric])
-    }
-  }
-  return violations
+  for (const comparison of comparisons) checkRegression(comparison)
+  return { violations, rule, notGated }
 }
 
 function outsideBound(value: number, bound: Bound): boolean {

@@ -19,7 +19,7 @@ import { METRIC_NAMES, type MetricName, metricSpec, QUALITY_METRICS } from '../t
 import { DATASET_SEED, FAMILIES, SPLITS, type Family, type Split } from '../tivarq/schema.js'
 import type { FamilyThresholds, RegressionPolicy, Thresholds } from './gate.js'
 import { DEFAULT_HTML_FILE } from './html-report/input.js'
-import type { Partition } from './records.js'
+import type { FlakyPolicy, Partition } from './records.js'
 
 /** Baseline file name, relative to the project root. @default 'timegrounded.baseline.json' */
 export const DEFAULT_BASELINE_FILE = 'timegrounded.baseline.json'
@@ -198,6 +198,15 @@ export interface TimegroundedSuiteOptions {
   pollIntervalMs?: number
   /** Time one store call may take before it counts as an error. @default 30000 */
   timeoutMs?: number
+  /**
+   * Run the split this many times, every episode of each repetition on a fresh store, to measure
+   * a store whose answers vary (a model in the loop): each probe's test judges all its answers,
+   * the report pools and spreads the metrics, and the gate flags only changes beyond the noise.
+   * @default 1
+   */
+  repeats?: number
+  /** With repeats, a probe right in some repetitions and wrong in others: `'report'` passes it with a note, `'fail'` fails it like a wrong answer. @default 'report' */
+  flaky?: FlakyPolicy
   /** Run only this 1-based slice of the episodes (`{ index: 2, count: 3 }`), to spread a suite over files that the runner can shard. @default the whole suite */
   partition?: Partition
   /** A TIVARQ directory other than the bundled `fixtures/tivarq-v1`. @default the bundled dataset */
@@ -230,6 +239,8 @@ export const SUITE_DEFAULTS = {
   updatePolls: RUNNER_DEFAULTS.updatePolls,
   pollIntervalMs: RUNNER_DEFAULTS.pollIntervalMs,
   timeoutMs: DEFAULT_TIMEOUT_MS,
+  repeats: 1,
+  flaky: 'report',
 } as const satisfies Partial<TimegroundedSuiteOptions>
 
 type Optional = 'families' | 'partition' | 'datasetDir' | 'variant' | 'timeGrounded'
@@ -249,6 +260,8 @@ const SUITE_OPTION_SHAPE = {
   updatePolls: wholeNumber(0).optional(),
   pollIntervalMs: z.number('a number of ms ≥ 0').min(0, 'a number of ms ≥ 0').finite('a number of ms ≥ 0').optional(),
   timeoutMs: z.number('a number of ms > 0').positive('a number of ms > 0').finite('a number of ms > 0').optional(),
+  repeats: wholeNumber(1).optional(),
+  flaky: z.enum(['report', 'fail'], { error: namedChoices('what a flaky probe does', ['report', 'fail']) }).optional(),
   partition: z
     .strictObject({ index: wholeNumber(1), count: wholeNumber(1) }, { error: namedChoices('a field of `partition`', ['index', 'count']) })
     .refine((partition) => partition.index <= partition.count, 'use { index, count } with 1 ≤ index ≤ count, like --shard')

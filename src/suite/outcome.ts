@@ -11,21 +11,24 @@
  */
 import { listProbes, renderErroredProbes } from '../report/terminal.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
+import { isFlaky, type ProbeRepetitions, type RepeatedCounts } from '../tivarq/repeats.js'
 import type { PredictionRow } from '../tivarq/results.js'
-import type { TivarqReport } from '../tivarq/score.js'
 import {
   type BaselineMatch,
   type BaselineSuite,
   baselineEntry,
+  baselineSample,
   isKnownFailure,
   type ProbeOutcome,
   qualityOnly,
+  repeatsEntry,
   type SuiteIdentity,
   scoredMetricsOfBaseline,
 } from './baseline.js'
 import type { RunnerCommands } from './commands.js'
 import { evaluateGate, metricChanges, type Violation } from './gate.js'
-import { renderMetricChange, renderViolationInSuite } from './gate-lines.js'
+import { describeRule, renderMetricChange, renderNotGated, renderViolationInSuite } from './gate-lines.js'
+import type { RegressionRule, RepetitionSample } from './noise.js'
 import type { ResolvedReporterOptions } from './options.js'
 import type { ProbeDecision, ProbeRecord } from './records.js'
 
@@ -43,9 +46,17 @@ export interface SuiteRun {
   probeTotal: number
   /** The records of the probes that ran, in canonical order. */
   records: readonly ProbeRecord[]
-  rows: readonly PredictionRow[]
-  report: TivarqReport
+  /** Every repetition's rows, repetition by repetition (one array for a run without repeats). */
+  repetitions: readonly (readonly PredictionRow[])[]
+  /** The metrics gated and recorded: pooled over the repetitions when there are several. */
   scored: ScoredMetrics
+  /** The counts behind them, per episode and repetition, and what the repetitions came to per probe. */
+  counted: RepeatedCounts
+  probes: readonly ProbeRepetitions[]
+  /** This run's counts per episode, for the noise-aware rule. */
+  sample: RepetitionSample
+  /** Seed and resamples of the bootstrap. */
+  bootstrap: { seed: number; resamples: number }
   /** The baseline entry of the suite (`missing` when baselines are off or the file has none). */
   match: BaselineMatch
   /** Why the baseline file could not be read, if it could not. */
@@ -72,7 +83,7 @@ export interface SuiteVerdict {
 }
 
 function countDecisions(records: readonly ProbeRecord[]): Record<ProbeDecision, number> {
-  const counts: Record<ProbeDecision, number> = { pass: 0, fail: 0, known_failure: 0, skip: 0 }
+  const counts: Record<ProbeDecision, number> = { pass: 0, fail: 0, known_failure: 0, flaky: 0, skip: 0 }
   for (const record of records) if (record.decision) counts[record.decision]++
   return counts
 }
@@ -83,21 +94,38 @@ function idsWhere(records: readonly ProbeRecord[], keep: (meta: ProbeRecord) => 
 
 /** Decide one suite's run. */
 export function decideSuite(run: SuiteRun): SuiteVerdict {
-  const { records, report, match, baselinePath } = run
+  const { records, match, baselinePath } = run
   const lines: string[] = []
   let failed = false
   const updating = run.update.kind === 'update'
-  const covered = run.rows.length === run.probeTotal
-  const errored = report.probe_counts.error
+  const ran = records.length
+  const covered = ran === run.probeTotal
+  const repeats = run.repetitions.length
+  const errored = records.filter((record) => record.outcome === 'error').length
 
   const decisions = countDecisions(records)
+  const each = repeats > 1 ? ` in each of ${repeats} repetitions` : ''
+  const flakyCount = repeats > 1 ? `${decisions.flaky} flaky, ` : ''
   lines.push(
-    `${run.rows.length} of ${run.probeTotal} probes ran: ${decisions.pass} passed, ${decisions.fail} failed, ${decisions.known_failure} known failures, ${decisions.skip} unsupported (skipped), ${errored} errors; report in ${run.reportPath}`,
+    `${ran} of ${run.probeTotal} probes ran${each}: ${decisions.pass} passed, ${decisions.fail} failed, ${decisions.known_failure} known failures, ${flakyCount}${decisions.skip} unsupported (skipped), ${errored} errors; ${repeats > 1 ? 'reports' : 'report'} in ${run.reportPath}`,
   )
-  const incomplete = renderErroredProbes(run.rows)
+  const incomplete = renderErroredProbes(run.repetitions.flat(), repeats)
   if (incomplete !== null) {
     lines.push(`${incomplete} (an error is never a known failure)`)
     failed = true
+  }
+  const flaky = run.probes.filter(isFlaky)
+  if (flaky.length > 0) {
+    const judged =
+      decisions.flaky > 0
+        ? "not failing CI on their own: the gate judges the metrics against the measured noise; set `flaky: 'fail'` to fail them"
+        : "judged as wrong answers (`flaky: 'fail'`)"
+    lines.push(
+      `flaky probes (right in some repetitions, wrong in others; ${judged}): ${listProbes(
+        flaky.map((probe) => `${probe.probeId} ${probe.correct}/${repeats}`),
+        'aggregate.json',
+      )}`,
+    )
   }
 
   const recordedOnly = updating ? [] : idsWhere(records, (record) => record.decision === 'known_failure' && !isKnownFailure(match, record.probeId))
@@ -111,7 +139,11 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
   if (known.length > 0)
     lines.push(`known failures (${updating ? 'recorded in the new baseline' : 'failing in the baseline too, not failing CI'}): ${listProbes(known)}`)
   // Fixed since the baseline: while the baseline still lists them as failing, a relapse would pass unnoticed.
-  const fixed = updating ? [] : idsWhere(records, (record) => record.outcome === 'correct' && isKnownFailure(match, record.probeId))
+  // A probe flaky in the baseline that is right in every repetition now is the noise again, not a fix.
+  const flakyBefore = match.status === 'ok' ? (match.entry.repeats?.flaky ?? {}) : {}
+  const fixed = updating
+    ? []
+    : idsWhere(records, (record) => record.outcome === 'correct' && isKnownFailure(match, record.probeId) && !(record.probeId in flakyBefore))
   if (fixed.length > 0)
     lines.push(
       `${fixed.length} probes failing in the baseline now pass (${listProbes(fixed)}); record them with ${run.commands.record} so that a relapse fails CI`,
@@ -145,44 +177,59 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
   }
 
   if (!covered) {
-    lines.push(`partial run (${run.rows.length} of ${run.probeTotal} probes): metrics are not gated`)
+    lines.push(`partial run (${ran} of ${run.probeTotal} probes): metrics are not gated`)
     return { lines, violations: [], failed, entry }
   }
   // Under -u the run becomes the baseline, so only the thresholds can still be broken (and still fail the run).
   const compared = !updating && run.baselineProblem === null && match.status === 'ok' ? match.entry : null
-  const violations = evaluateGate({
+  const gate = evaluateGate({
     suite: run.identity.name,
     current: run.scored,
     baseline: compared,
     thresholds: run.options.thresholds,
     familyThresholds: run.options.familyThresholds,
     regression: run.options.regression,
+    repetitions: { run: run.sample, baseline: compared === null ? null : baselineSample(compared), ...run.bootstrap },
   })
+  const { violations } = gate
   for (const violation of violations) lines.push(`gate violation: ${renderViolationInSuite(violation, run.commands)}`)
+  if (gate.notGated.length > 0) lines.push(renderNotGated(gate.notGated))
+  if (gate.rule?.kind === 'exact' && gate.rule.why === 'baseline-one-repetition') {
+    lines.push(
+      `this run's ${repeats} repetitions answered differently, but the baseline holds one repetition, so any change counted; record the baseline with \`repeats\` (${run.commands.record}) to gate by the measured noise`,
+    )
+  }
   failed ||= violations.length > 0
-  lines.push(gateLine(run, { failed, violations: violations.length, errored, compared: compared !== null }))
+  lines.push(gateLine(run, { failed, violations: violations.length, errored, compared: compared !== null, rule: gate.rule }))
   return { lines, violations, failed, entry }
 }
 
 /** Under `-u`: the new entry, or why none is written; and what the rewrite accepted. */
 function recordBaseline(run: SuiteRun, lines: string[]): { entry: BaselineSuite | null; failed: boolean } {
-  if (run.rows.length !== run.probeTotal) {
+  if (run.records.length !== run.probeTotal) {
     lines.push(
-      `baseline not written: only ${run.rows.length} of ${run.probeTotal} probes ran (a filter, or files left out); run the whole suite with ${run.commands.record}`,
+      `baseline not written: only ${run.records.length} of ${run.probeTotal} probes ran (a filter, or files left out); run the whole suite with ${run.commands.record}`,
     )
     return { entry: null, failed: true }
   }
-  if (run.report.probe_counts.error > 0) {
-    lines.push(
-      `baseline not written: ${run.report.probe_counts.error} probes errored; a baseline records answers, never errors (fix the store, then record again)`,
-    )
+  const errored = run.records.filter((record) => record.outcome === 'error').length
+  if (errored > 0) {
+    lines.push(`baseline not written: ${errored} probes errored; a baseline records answers, never errors (fix the store, then record again)`)
     return { entry: null, failed: true }
   }
   const outcomes: Record<string, ProbeOutcome> = {}
   for (const record of run.records) outcomes[record.probeId] = record.outcome!
-  const entry = baselineEntry(run.identity, outcomes, { metrics: qualityOnly(run.scored.metrics), byFamily: mapValues(run.scored.byFamily, qualityOnly) })
+  const repeats = run.repetitions.length
+  const entry = baselineEntry(
+    run.identity,
+    outcomes,
+    { metrics: qualityOnly(run.scored.metrics), byFamily: mapValues(run.scored.byFamily, qualityOnly) },
+    repeats > 1 ? repeatsEntry(run.counted, run.sample.identical, run.probes) : undefined,
+  )
   const wrong = idsWhere(run.records, (record) => record.outcome === 'wrong')
-  lines.push(`baseline written to ${run.baselinePath}: ${run.rows.length} probes, ${wrong.length} recorded as known failures`)
+  const kept =
+    repeats > 1 ? `, over ${repeats} repetitions (${run.sample.identical ? 'every one answered alike' : 'their counts kept, for the noise-aware rule'})` : ''
+  lines.push(`baseline written to ${run.baselinePath}: ${run.records.length} probes, ${wrong.length} recorded as known failures${kept}`)
   // Never silently: what this rewrite let through that the previous baseline did not.
   const previous = run.match.status === 'ok' ? run.match.entry : null
   if (previous === null) {
@@ -206,11 +253,14 @@ function recordBaseline(run: SuiteRun, lines: string[]): { entry: BaselineSuite 
 }
 
 /** The closing line: what was gated, and passed or failed (never "passed" for an incomplete run). */
-function gateLine(run: SuiteRun, result: { failed: boolean; violations: number; errored: number; compared: boolean }): string {
+function gateLine(run: SuiteRun, result: { failed: boolean; violations: number; errored: number; compared: boolean; rule: RegressionRule | null }): string {
   const bounded = Object.keys(run.options.thresholds).length + Object.keys(run.options.familyThresholds).length > 0
+  // The rule is named once repetitions are in play; a plain run against a plain baseline keeps the short line.
+  const repeated = result.rule !== null && !(result.rule.kind === 'exact' && result.rule.why === 'one-repetition')
   const against = [
-    bounded ? 'thresholds' : 'no thresholds set',
+    bounded ? `thresholds${run.repetitions.length > 1 ? ` (on values pooled over ${run.repetitions.length} repetitions)` : ''}` : 'no thresholds set',
     result.compared ? `baseline ${run.baselinePath}` : run.update.kind === 'update' ? 'the baseline just written' : 'no baseline',
+    ...(repeated && result.rule !== null ? [describeRule(result.rule)] : []),
   ].join('; ')
   if (!result.failed) return `gate passed (${against})`
   const reasons = [

@@ -9,9 +9,10 @@ import { resolve } from 'node:path'
 import type { MemorySource } from '../adapters/source.js'
 import { type CodeOf, TimegroundedError } from '../errors.js'
 import type { CloseProblem } from '../harness/pool.js'
-import { type EpisodeRun, errorRowFor, orderProbes } from '../harness/runner.js'
+import { EpisodeRun, errorRowFor, orderProbes } from '../harness/runner.js'
 import type { LoadedSplit } from '../tivarq/dataset.js'
 import type { PredictionRow } from '../tivarq/results.js'
+import { isCorrect } from '../tivarq/score.js'
 import type { TimeGroundedAgent } from '../timegrounded/agent.js'
 import type { TimeGroundedTestsOptions } from '../timegrounded/cases.js'
 import type { Episode, Probe } from '../tivarq/schema.js'
@@ -19,16 +20,20 @@ import { describeVariant } from '../tivarq/variant.js'
 import { type BaselineMatch, datasetHashOf, type SuiteIdentity } from './baseline.js'
 import { probeFailureMessage } from './messages.js'
 import { type ResolvedSuiteOptions, SuiteOptionError } from './options.js'
-import { judgeProbe, type Partition, type ProbeRecord, type ProbeVerdict } from './records.js'
+import { type FlakyPolicy, judgeProbe, type Partition, type ProbeRecord, type ProbeVerdict } from './records.js'
 
 /** One probe's test, as planned. */
 export interface PlannedProbe {
   probe: Probe
   /** `replacement-00-q3 [target post] notification_channel/personal`: `-t` selects a probe, an episode or a family by it. */
   name: string
-  /** The record the test starts with (its row and verdict are added once it ran). */
+  /** The record the test starts with (its rows and verdict are added once it ran). */
   record: ProbeRecord
-  /** The longest the test may take: every store call it may make, each bounded by `timeoutMs`, plus the poll waits. */
+  /**
+   * The longest the test may take: every store call it may make, each bounded by `timeoutMs`, plus
+   * the poll waits. 0 (no limit) with repeats: its test waits for every repetition of its episode,
+   * which may wait for a store other episodes hold; each store call is still bounded.
+   */
   timeoutMs: number
 }
 
@@ -97,8 +102,12 @@ export function planSuite(loaded: LoadedSplit, settings: ResolvedSuiteOptions): 
         ...(settings.variant === undefined ? {} : { variant: settings.variant }),
         order: order.get(probe.probe_id) as number,
         probeId: probe.probe_id,
+        repeats: settings.repeats,
       } satisfies ProbeRecord,
-      timeoutMs: settings.timeoutMs * (probe.after_event_index + 3 + settings.updatePolls) + settings.updatePolls * settings.pollIntervalMs + 1_000,
+      timeoutMs:
+        settings.repeats > 1
+          ? 0
+          : settings.timeoutMs * (probe.after_event_index + 3 + settings.updatePolls) + settings.updatePolls * settings.pollIntervalMs + 1_000,
     })),
   }))
   return { title: suiteTitle(settings), identity, probeTotal, episodes }
@@ -116,11 +125,11 @@ export function openEpisode(open: () => Promise<EpisodeRun>, episode: Episode): 
   return open().catch((error: unknown) => new Error(`open episode ${episode.episode_id}: ${messageOf(error)}`))
 }
 
-/** Ask one probe of an opened episode (or record why it could not be asked). Never rejects. */
-export async function answerProbe(opened: EpisodeRun | Error | undefined, episode: Episode, probe: Probe): Promise<PredictionRow> {
-  if (opened === undefined) return errorRowFor(probe, episode.family, 'the episode was never opened (the suite failed before it)')
-  if (opened instanceof Error) return errorRowFor(probe, episode.family, opened.message)
-  return opened.answer(probe).catch((error: unknown) => errorRowFor(probe, episode.family, `harness: ${messageOf(error)}`))
+/** Ask one probe of an opened episode (or record why it could not be asked). Never rejects. @default repetition 0 */
+export async function answerProbe(opened: EpisodeRun | Error | undefined, episode: Episode, probe: Probe, repetition = 0): Promise<PredictionRow> {
+  if (opened === undefined) return errorRowFor(probe, episode.family, 'the episode was never opened (the suite failed before it)', repetition)
+  if (opened instanceof Error) return errorRowFor(probe, episode.family, opened.message, repetition)
+  return opened.answer(probe).catch((error: unknown) => errorRowFor(probe, episode.family, `harness: ${messageOf(error)}`, repetition))
 }
 
 /** A probe's verdict and the sentence a test shows for it. */
@@ -129,16 +138,92 @@ export interface SettledProbe extends ProbeVerdict {
   message(): string
 }
 
-/** Judge a probe's row against the baseline, in this run's update mode. */
-export function settleProbe(row: PredictionRow, episode: Episode, probe: Probe, baseline: BaselineMatch, update: boolean): SettledProbe {
-  const verdict = judgeProbe(row, baseline, update)
-  const failure = () => probeFailureMessage(row, { probe, events: episode.events })
+/** Judge a probe's rows (one per repetition) against the baseline, in this run's update mode. @default flaky 'report' */
+export function settleProbe(
+  rows: readonly PredictionRow[],
+  episode: Episode,
+  probe: Probe,
+  baseline: BaselineMatch,
+  update: boolean,
+  flaky: FlakyPolicy = 'report',
+): SettledProbe {
+  const verdict = judgeProbe(rows, baseline, update, flaky)
+  const failure = () => repeatedFailure(rows, verdict, (row) => probeFailureMessage(row, { probe, events: episode.events }))
   return {
     ...verdict,
     message: () => {
       if (verdict.decision !== 'known_failure') return failure()
       return `${verdict.knownFailure ? 'known failure (failing in the baseline too)' : 'recorded as a known failure in the new baseline'}: ${failure()}`
     },
+  }
+}
+
+/** The failure sentence of a probe's rows: one row's, and with repeats how often it happened and in which repetition the one shown. */
+function repeatedFailure(rows: readonly PredictionRow[], verdict: ProbeVerdict, sentence: (row: PredictionRow) => string): string {
+  const total = rows.length
+  const shown = rows.find((row) => row.status === 'error') ?? rows.find((row) => row.status === 'answered' && !isCorrect(row)) ?? rows[0]!
+  if (total === 1) return sentence(shown)
+  const where = `repetition ${shown.repetition + 1} of ${total}`
+  switch (verdict.result) {
+    case 'error':
+      return `failed in ${rows.filter((row) => row.status === 'error').length} of ${total} repetitions; ${where}: ${sentence(shown)}`
+    case 'flaky':
+      return `flaky: right in ${rows.filter(isCorrect).length} of ${total} repetitions; wrong in ${where}: ${sentence(shown)}`
+    case 'wrong':
+      return `wrong in all ${total} repetitions; ${where}: ${sentence(shown)}`
+    default:
+      return sentence(shown)
+  }
+}
+
+// ─── Every repetition of one episode ────────────────────────────────────────
+
+/** An episode being asked in every repetition: each probe's rows as they complete. */
+export interface AskedEpisode {
+  /** Resolves once the first repetition holds a store (or could not get one): until then the episode waits its turn. */
+  started: Promise<void>
+  /** A selected probe's row in every repetition, in order. Never rejects. */
+  rows(probeId: string): Promise<PredictionRow[]>
+  /** Resolves once every repetition ran and closed; rejects with the first failure to close (every row is in by then). */
+  done: Promise<void>
+}
+
+/**
+ * Ask `probes` (in order, those the runner selected) in each of `repeats`
+ * repetitions of `episode`: repetition r opens the episode on a fresh store
+ * (`open(r)`: a factory's new instance, a store object or adapter process
+ * reset), asks every probe, and closes it before repetition r + 1 starts, so
+ * an episode holds at most one store at a time and repetitions never see
+ * each other's memory.
+ */
+export function askEpisode(open: (repetition: number) => Promise<EpisodeRun>, episode: Episode, probes: readonly Probe[], repeats: number): AskedEpisode {
+  const pending = new Map<string, { rows: PredictionRow[]; resolve: (rows: PredictionRow[]) => void; promise: Promise<PredictionRow[]> }>()
+  for (const probe of probes) {
+    let resolve!: (rows: PredictionRow[]) => void
+    const promise = new Promise<PredictionRow[]>((settle) => (resolve = settle))
+    pending.set(probe.probe_id, { rows: [], resolve, promise })
+  }
+  let markStarted!: () => void
+  const started = new Promise<void>((settle) => (markStarted = settle))
+  const done = (async () => {
+    let closeFailure: unknown = null
+    for (let repetition = 0; repetition < repeats; repetition++) {
+      const opened = await openEpisode(() => open(repetition), episode)
+      markStarted()
+      for (const probe of probes) {
+        const entry = pending.get(probe.probe_id)!
+        entry.rows.push(await answerProbe(opened, episode, probe, repetition))
+        if (entry.rows.length === repeats) entry.resolve(entry.rows)
+      }
+      // A store that fails to close still leaves every row recorded; the failure is reported once all repetitions ran.
+      if (opened instanceof EpisodeRun) await opened.close().catch((error: unknown) => (closeFailure ??= error))
+    }
+    if (closeFailure !== null) throw closeFailure
+  })()
+  return {
+    started,
+    done,
+    rows: (probeId) => pending.get(probeId)?.promise ?? Promise.resolve([]),
   }
 }
 

@@ -19,8 +19,15 @@ export interface WorkerContext {
   update: boolean
 }
 
-/** How a probe's test ended, by the per-probe policy. */
-export type ProbeDecision = 'pass' | 'fail' | 'known_failure' | 'skip'
+/**
+ * How a probe's test ended, by the per-probe policy. `flaky` (with repeats: right
+ * in some repetitions, wrong in others) passes with an annotation, unless the
+ * suite's `flaky` option is `'fail'`.
+ */
+export type ProbeDecision = 'pass' | 'fail' | 'known_failure' | 'flaky' | 'skip'
+
+/** What a flaky probe's test does: pass with an annotation (`report`), or fail like a wrong answer (`fail`). */
+export type FlakyPolicy = 'report' | 'fail'
 
 /** One `1-based` slice of a suite spread over several files, like `--shard`. */
 export interface Partition {
@@ -42,30 +49,53 @@ export interface ProbeRecord {
   /** Position of the probe in canonical order (episode file order, then after_event_index, probe_id). */
   order: number
   probeId: string
-  row?: PredictionRow
+  /** Repetitions the suite runs: the probe is asked once in each, every episode with fresh stores. */
+  repeats: number
+  /** The probe's row in each repetition, in order (`rows[r].repetition` is r). */
+  rows?: PredictionRow[]
+  /** Over the repetitions, as the baseline records it: `wrong` when wrong in any of them, `error` when any errored. */
   outcome?: ProbeOutcome
   decision?: ProbeDecision
 }
 
-/** The outcome of a prediction row: correct, wrong, unsupported or error. */
-export function outcomeOf(row: PredictionRow, correct: boolean): ProbeOutcome {
-  if (row.status !== 'answered') return row.status
-  return correct ? 'correct' : 'wrong'
+/** What a probe came to over the repetitions: an outcome as in one run, or `flaky` (right in some, wrong in others). */
+export type ProbeResult = ProbeOutcome | 'flaky'
+
+/** The result of a probe's rows: an error in any repetition is an error; correct only when correct in all. */
+export function resultOf(rows: readonly PredictionRow[]): ProbeResult {
+  if (rows.some((row) => row.status === 'error')) return 'error'
+  const answered = rows.filter((row) => row.status === 'answered')
+  if (answered.length === 0) return 'unsupported'
+  const correct = answered.filter(isCorrect).length
+  if (correct === answered.length) return 'correct'
+  return correct > 0 ? 'flaky' : 'wrong'
+}
+
+/** What the baseline records of a result: a flaky probe is one that was answered wrongly (in some repetition). */
+export function outcomeOfResult(result: ProbeResult): ProbeOutcome {
+  return result === 'flaky' ? 'wrong' : result
 }
 
 /**
  * The per-probe policy. Correct passes; unsupported is skipped; a wrong answer
- * fails, unless it was already wrong in the baseline (a known failure, which
- * does not fail CI) or the baseline is being rewritten (`-u`: wrong answers are
- * recorded as known failures). An error always fails: a store that fails to
- * answer must never pass where a wrong answer would not (and it blocks `-u`).
+ * (in every repetition) fails, unless it was already wrong in the baseline (a
+ * known failure, which does not fail CI) or the baseline is being rewritten
+ * (`-u`: wrong answers are recorded as known failures). A flaky probe (right
+ * in some repetitions) is the noise the metric gate judges: it passes, noted,
+ * unless the policy is `fail`, which treats it as a wrong answer. An error
+ * always fails: a store that fails to answer must never pass where a wrong
+ * answer would not (and it blocks `-u`).
+ * @default flaky 'report'
  */
-export function decideProbe(outcome: ProbeOutcome, knownFailure: boolean, update: boolean): ProbeDecision {
-  switch (outcome) {
+export function decideProbe(result: ProbeResult, knownFailure: boolean, update: boolean, flaky: FlakyPolicy = 'report'): ProbeDecision {
+  switch (result) {
     case 'correct':
       return 'pass'
     case 'unsupported':
       return 'skip'
+    case 'flaky':
+      if (flaky === 'report') return 'flaky'
+      return knownFailure || update ? 'known_failure' : 'fail'
     case 'wrong':
       return knownFailure || update ? 'known_failure' : 'fail'
     case 'error':
@@ -73,23 +103,25 @@ export function decideProbe(outcome: ProbeOutcome, knownFailure: boolean, update
   }
 }
 
-/** A probe's row judged by the policy: what it came to, whether the baseline knew it failing, and how its test ends. */
+/** A probe's rows judged by the policy: what they came to, whether the baseline knew it failing, and how its test ends. */
 export interface ProbeVerdict {
+  result: ProbeResult
+  /** What the baseline records of it. */
   outcome: ProbeOutcome
   knownFailure: boolean
   decision: ProbeDecision
 }
 
-/** Judge one probe's row against the baseline entry of its suite, in this run's update mode. */
-export function judgeProbe(row: PredictionRow, baseline: BaselineMatch, update: boolean): ProbeVerdict {
-  const outcome = outcomeOf(row, isCorrect(row))
-  const knownFailure = isKnownFailure(baseline, row.probe_id)
-  return { outcome, knownFailure, decision: decideProbe(outcome, knownFailure, update) }
+/** Judge one probe's rows (one per repetition) against the baseline entry of its suite, in this run's update mode. */
+export function judgeProbe(rows: readonly PredictionRow[], baseline: BaselineMatch, update: boolean, flaky: FlakyPolicy = 'report'): ProbeVerdict {
+  const result = resultOf(rows)
+  const knownFailure = isKnownFailure(baseline, rows[0]!.probe_id)
+  return { result, outcome: outcomeOfResult(result), knownFailure, decision: decideProbe(result, knownFailure, update, flaky) }
 }
 
-/** The record of a finished probe: the collected record with its row (a plain-JSON copy) and verdict. */
-export function finishedRecord(record: ProbeRecord, row: PredictionRow, verdict: ProbeVerdict): ProbeRecord {
-  return { ...record, row: JSON.parse(JSON.stringify(row)) as PredictionRow, outcome: verdict.outcome, decision: verdict.decision }
+/** The record of a finished probe: the collected record with its rows (plain-JSON copies) and verdict. */
+export function finishedRecord(record: ProbeRecord, rows: readonly PredictionRow[], verdict: ProbeVerdict): ProbeRecord {
+  return { ...record, rows: JSON.parse(JSON.stringify(rows)) as PredictionRow[], outcome: verdict.outcome, decision: verdict.decision }
 }
 
 /** Whether a record is a TIVARQ probe's (rather than a time-grounded question's, or anything else). */

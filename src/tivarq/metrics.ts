@@ -8,7 +8,8 @@
  * A metric added to the report (`TivarqMetrics`) without an entry here, or in
  * `NOT_GATED` with the reason, fails to type-check.
  */
-import type { DetectionMetrics, Rate, TivarqMetrics, TivarqReport } from './score.js'
+import type { RatioCounts } from '../stats/bootstrap.js'
+import type { Count, DetectionCounts, DetectionMetrics, QualityCounts, Rate, TivarqMetrics, TivarqReport } from './score.js'
 
 /** A metric's value and its denominator (`value` is null when there were no cases). */
 export interface MetricValue {
@@ -44,10 +45,29 @@ export interface MetricSpec {
   detection?: string
   /** Its value and denominator in a report's (or a family's) metrics. */
   read(metrics: TivarqMetrics): MetricValue
+  /**
+   * Quality metrics only: the numerator and denominator its value is the ratio
+   * of, from exact counts. They add up over episodes and repetitions, so pooled
+   * values and the paired episode bootstrap are sums of these.
+   */
+  ratio?(counts: QualityCounts): RatioCounts
 }
 
 function rate(value: Rate): MetricValue {
   return { value: value.score, cases: value.cases }
+}
+
+function hitsOf(count: Count): RatioCounts {
+  return { numerator: count.hits, denominator: count.cases }
+}
+function precisionOf({ tp, fp }: DetectionCounts): RatioCounts {
+  return { numerator: tp, denominator: tp + fp }
+}
+function recallOf({ tp, fn }: DetectionCounts): RatioCounts {
+  return { numerator: tp, denominator: tp + fn }
+}
+function f1Of({ tp, fp, fn }: DetectionCounts): RatioCounts {
+  return { numerator: 2 * tp, denominator: 2 * tp + fp + fn }
 }
 
 /** Precision counts the store's own answers in the set, recall the gold answers in it, F1 both. */
@@ -72,6 +92,7 @@ export const METRICS = {
     familyColumn: 'Transition success',
     counts: 'transitions',
     read: (m) => rate(m.transition_success_rate),
+    ratio: (c) => hitsOf(c.transition_success_rate),
   },
   currentStateAccuracy: {
     reportKey: 'current_state_accuracy',
@@ -82,6 +103,7 @@ export const METRICS = {
     familyColumn: 'Current-state acc.',
     counts: 'current answers',
     read: (m) => rate(m.current_state_accuracy),
+    ratio: (c) => hitsOf(c.current_state_accuracy),
   },
   staleValueLeakageRate: {
     reportKey: 'stale_value_leakage_rate',
@@ -92,6 +114,7 @@ export const METRICS = {
     familyColumn: 'Stale leakage ↓',
     counts: 'stale-risk answers',
     read: (m) => rate(m.stale_value_leakage_rate),
+    ratio: (c) => hitsOf(c.stale_value_leakage_rate),
   },
   unaffectedFactRetention: {
     reportKey: 'unaffected_fact_retention',
@@ -102,6 +125,7 @@ export const METRICS = {
     familyColumn: 'Retention',
     counts: 'control answers',
     read: (m) => rate(m.unaffected_fact_retention),
+    ratio: (c) => hitsOf(c.unaffected_fact_retention),
   },
   clarificationPrecision: {
     reportKey: 'clarification',
@@ -112,6 +136,7 @@ export const METRICS = {
     headline: false,
     whenUnmeasured: 'no cases: the store never answered needs_clarification in this run',
     read: (m) => precision(m.clarification),
+    ratio: (c) => precisionOf(c.clarification),
   },
   clarificationRecall: {
     reportKey: 'clarification',
@@ -121,6 +146,7 @@ export const METRICS = {
     kind: 'rate',
     headline: false,
     read: (m) => recall(m.clarification),
+    ratio: (c) => recallOf(c.clarification),
   },
   clarificationF1: {
     reportKey: 'clarification',
@@ -130,6 +156,7 @@ export const METRICS = {
     kind: 'f1',
     headline: false,
     read: (m) => f1(m.clarification),
+    ratio: (c) => f1Of(c.clarification),
   },
   abstentionPrecision: {
     reportKey: 'abstention',
@@ -140,6 +167,7 @@ export const METRICS = {
     headline: false,
     whenUnmeasured: 'no cases: the store never answered unknown, withdrawn or expired in this run',
     read: (m) => precision(m.abstention),
+    ratio: (c) => precisionOf(c.abstention),
   },
   abstentionRecall: {
     reportKey: 'abstention',
@@ -149,6 +177,7 @@ export const METRICS = {
     kind: 'rate',
     headline: false,
     read: (m) => recall(m.abstention),
+    ratio: (c) => recallOf(c.abstention),
   },
   abstentionF1: {
     reportKey: 'abstention',
@@ -158,6 +187,7 @@ export const METRICS = {
     kind: 'f1',
     headline: false,
     read: (m) => f1(m.abstention),
+    ratio: (c) => f1Of(c.abstention),
   },
   historicalAccuracy: {
     reportKey: 'historical_accuracy',
@@ -167,6 +197,7 @@ export const METRICS = {
     headline: true,
     counts: 'history answers',
     read: (m) => rate(m.historical_accuracy),
+    ratio: (c) => hitsOf(c.historical_accuracy),
   },
   expirationAccuracy: {
     reportKey: 'expiration_accuracy',
@@ -176,6 +207,7 @@ export const METRICS = {
     headline: true,
     counts: 'expired-fact answers',
     read: (m) => rate(m.expiration_accuracy),
+    ratio: (c) => hitsOf(c.expiration_accuracy),
   },
   queryLatencyP50Ms: {
     reportKey: 'query_latency_ms',
@@ -220,13 +252,26 @@ export function metricSpec(metric: MetricName): MetricSpec {
   return SPECS[metric]
 }
 
+/** A quality metric (a rate or an F1): gated against the baseline and recorded in it. */
+export type QualityMetricName = { [K in MetricName]: (typeof METRICS)[K] extends { kind: 'latency' } ? never : K }[MetricName]
+
+// Every quality metric says what its value is the ratio of; one without fails here.
+type WithoutRatio = { [K in QualityMetricName]: (typeof METRICS)[K] extends { ratio: unknown } ? never : K }[QualityMetricName]
+const everyQualityMetricHasRatio: [WithoutRatio] extends [never] ? true : { withoutRatio: WithoutRatio } = true
+void everyQualityMetricHasRatio
+
 /** Quality metrics are gated against the baseline and recorded in it; latency is not (it varies between machines). */
-export function isQuality(metric: MetricName): boolean {
+export function isQuality(metric: MetricName): metric is QualityMetricName {
   return SPECS[metric].kind !== 'latency'
 }
 
 /** The quality metrics, in table order: what a baseline records. */
-export const QUALITY_METRICS: readonly MetricName[] = METRIC_NAMES.filter(isQuality)
+export const QUALITY_METRICS: readonly QualityMetricName[] = METRIC_NAMES.filter(isQuality)
+
+/** The numerator and denominator of a quality metric's value, from exact counts. */
+export function ratioOf(metric: QualityMetricName, counts: QualityCounts): RatioCounts {
+  return (SPECS[metric].ratio as (counts: QualityCounts) => RatioCounts)(counts)
+}
 
 /** How much worse `after` is than `before` for `metric` (negative when better). */
 export function worseBy(metric: MetricName, before: number, after: number): number {

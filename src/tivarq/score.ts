@@ -9,7 +9,7 @@ import { FAMILIES } from './schema.js'
 import type { Answer, AnswerValue } from './schema.js'
 import { sameAnswer, sameValue } from './gold.js'
 import type { AnsweredRow, PredictionRow } from './results.js'
-import { bootstrapPercentileInterval, DEFAULT_RESAMPLES, type BootstrapInterval } from '../stats/bootstrap.js'
+import { DEFAULT_RESAMPLES, type BootstrapInterval, ratioInterval } from '../stats/bootstrap.js'
 import { quantileSorted, roundHalfEven, sortSamples } from '../stats/quantile.js'
 
 // ─── Report shape ────────────────────────────────────────────────────────────
@@ -18,6 +18,19 @@ import { quantileSorted, roundHalfEven, sortSamples } from '../stats/quantile.js
 export interface Rate {
   score: number | null
   cases: number
+}
+
+/** The hits among the cases of a rate: the exact numbers a `Rate` rounds. */
+export interface Count {
+  hits: number
+  cases: number
+}
+
+/** What a detection's precision, recall and F1 come from. */
+export interface DetectionCounts {
+  tp: number
+  fp: number
+  fn: number
 }
 
 /** Precision, recall and F1 of predicting a set of states, with the counts they come from. */
@@ -236,14 +249,10 @@ function ratio(numerator: number, denominator: number): number | null {
   return denominator === 0 ? null : roundHalfEven(numerator / denominator, 6)
 }
 
-function rate(hits: number, cases: number): Rate {
-  return { score: ratio(hits, cases), cases }
-}
-
 const CLARIFICATION_STATES: ReadonlySet<string> = new Set(['needs_clarification'])
 const ABSTENTION_STATES: ReadonlySet<string> = new Set(['unknown', 'withdrawn', 'expired'])
 
-function detection(rows: readonly AnsweredRow[], states: ReadonlySet<string>): DetectionMetrics {
+function detectionCounts(rows: readonly AnsweredRow[], states: ReadonlySet<string>): DetectionCounts {
   let tp = 0
   let fp = 0
   let fn = 0
@@ -254,13 +263,17 @@ function detection(rows: readonly AnsweredRow[], states: ReadonlySet<string>): D
     else if (predicted) fp++
     else if (gold) fn++
   }
+  return { tp, fp, fn }
+}
+
+function detection({ tp, fp, fn }: DetectionCounts): DetectionMetrics {
   return { precision: ratio(tp, tp + fp), recall: ratio(tp, tp + fn), f1: ratio(2 * tp, 2 * tp + fp + fn), tp, fp, fn }
 }
 
-function accuracy(rows: readonly AnsweredRow[]): Rate {
-  let correct = 0
-  for (const row of rows) if (isCorrect(row)) correct++
-  return rate(correct, rows.length)
+function correctCount(rows: readonly AnsweredRow[]): Count {
+  let hits = 0
+  for (const row of rows) if (isCorrect(row)) hits++
+  return { hits, cases: rows.length }
 }
 
 function percentile3(values: readonly number[], p: number): number | null {
@@ -285,13 +298,62 @@ function finiteNumber(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0
 }
 
+/**
+ * The exact counts behind the quality metrics of some rows: every rate's hits
+ * and cases, every detection's tp, fp and fn. Counts add up over disjoint sets
+ * of episodes (transition success depends on an episode's rows alone), which is
+ * what pooling repetitions and the episode bootstrap rely on.
+ */
+export interface QualityCounts {
+  transition_success_rate: Count
+  current_state_accuracy: Count
+  stale_value_leakage_rate: Count
+  unaffected_fact_retention: Count
+  clarification: DetectionCounts
+  abstention: DetectionCounts
+  historical_accuracy: Count
+  expiration_accuracy: Count
+}
+
+/** The quality part of a report's metrics: what `QualityCounts` come to as rates and detections. */
+export type QualityMetrics = Pick<TivarqMetrics, keyof QualityCounts>
+
+/** Count the quality metrics of `rows` (one repetition's rows: transitions are grouped by episode and transition id). */
+export function countQuality(rows: readonly PredictionRow[]): QualityCounts {
+  const answered = rows.filter((row): row is AnsweredRow => row.status === 'answered')
+  const current = answered.filter(isCurrent)
+  const transitions = transitionOutcomes(rows)
+  const staleRisk = answered.filter(isStaleRisk)
+  return {
+    transition_success_rate: { hits: transitions.filter((t) => t.success).length, cases: transitions.length },
+    current_state_accuracy: correctCount(current),
+    stale_value_leakage_rate: { hits: staleRisk.filter(isStaleLeak).length, cases: staleRisk.length },
+    unaffected_fact_retention: correctCount(current.filter(isControl)),
+    clarification: detectionCounts(answered, CLARIFICATION_STATES),
+    abstention: detectionCounts(answered, ABSTENTION_STATES),
+    historical_accuracy: correctCount(answered.filter((row) => row.capability === 'history')),
+    expiration_accuracy: correctCount(answered.filter((row) => row.expected.state === 'expired')),
+  }
+}
+
+/** Quality counts as the report writes them: rates rounded half-to-even to 6 decimals, null without cases. */
+export function qualityMetricsOf(counts: QualityCounts): QualityMetrics {
+  const asRate = (count: Count): Rate => ({ score: ratio(count.hits, count.cases), cases: count.cases })
+  return {
+    transition_success_rate: asRate(counts.transition_success_rate),
+    current_state_accuracy: asRate(counts.current_state_accuracy),
+    stale_value_leakage_rate: asRate(counts.stale_value_leakage_rate),
+    unaffected_fact_retention: asRate(counts.unaffected_fact_retention),
+    clarification: detection(counts.clarification),
+    abstention: detection(counts.abstention),
+    historical_accuracy: asRate(counts.historical_accuracy),
+    expiration_accuracy: asRate(counts.expiration_accuracy),
+  }
+}
+
 /** Every section-5 metric over `rows` (no bootstrap). */
 export function computeMetrics(rows: readonly PredictionRow[]): TivarqMetrics {
   const answered = rows.filter((row): row is AnsweredRow => row.status === 'answered')
-  const current = answered.filter(isCurrent)
-  const controls = current.filter(isControl)
-  const transitions = transitionOutcomes(rows)
-  const staleRisk = answered.filter(isStaleRisk)
   // As upstream selects them: the answered rows that carry a lag (the runner writes one on post-change target rows only).
   const lagged = answered.filter((row) => typeof row.update_lag_ms === 'number' && Number.isFinite(row.update_lag_ms))
   const censored = lagged.filter((row) => row.update_lag_censored === true)
@@ -320,14 +382,7 @@ export function computeMetrics(rows: readonly PredictionRow[]): TivarqMetrics {
   for (const lag of observedLags) observedTotal += lag
 
   return {
-    transition_success_rate: rate(transitions.filter((t) => t.success).length, transitions.length),
-    current_state_accuracy: accuracy(current),
-    stale_value_leakage_rate: rate(staleRisk.filter(isStaleLeak).length, staleRisk.length),
-    unaffected_fact_retention: accuracy(controls),
-    clarification: detection(answered, CLARIFICATION_STATES),
-    abstention: detection(answered, ABSTENTION_STATES),
-    historical_accuracy: accuracy(answered.filter((row) => row.capability === 'history')),
-    expiration_accuracy: accuracy(answered.filter((row) => row.expected.state === 'expired')),
+    ...qualityMetricsOf(countQuality(rows)),
     query_latency_ms: { p50: percentile3(latencies, 0.5), p95: percentile3(latencies, 0.95), cases: latencies.length },
     update_lag_ms: {
       observed_mean: observedLags.length === 0 ? null : roundHalfEven(observedTotal / observedLags.length, 3),
@@ -377,17 +432,8 @@ export function episodeTallies(rows: readonly PredictionRow[]): EpisodeTally[] {
  * repeated draw collapses into one and the interval comes out too narrow.)
  */
 export function transitionSuccessInterval(rows: readonly PredictionRow[], options: { seed: number; resamples?: number }): TransitionSuccessInterval {
-  const interval = bootstrapPercentileInterval(
-    episodeTallies(rows),
-    (draws) => {
-      let successes = 0
-      let transitions = 0
-      for (const draw of draws) {
-        successes += draw.successes
-        transitions += draw.transitions
-      }
-      return transitions === 0 ? null : successes / transitions
-    },
+  const interval = ratioInterval(
+    episodeTallies(rows).map((tally) => ({ numerator: tally.successes, denominator: tally.transitions })),
     { seed: options.seed, resamples: options.resamples ?? DEFAULT_RESAMPLES, level: 0.95 },
   )
   return {

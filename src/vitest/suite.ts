@@ -13,9 +13,10 @@ import { EpisodeRun, type RunnerOptions } from '../harness/runner.js'
 import { readBaselineMatch } from '../suite/baseline.js'
 import { DEFAULT_BASELINE_FILE, resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
 import {
+  type AskedEpisode,
   answerProbe,
+  askEpisode,
   checkedMemory,
-  openEpisode,
   type PlannedEpisode,
   planSuite,
   StoreCloseError,
@@ -79,26 +80,33 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
 
     function registerEpisode({ episode, probes }: PlannedEpisode): void {
       describe.concurrent(episode.episode_id, () => {
-        let opened: Promise<EpisodeRun | Error> | undefined
+        let asked: AskedEpisode | undefined
         // The pool leases at most `concurrency` stores (one for a single store object), so an episode may wait
         // here as long as other episodes run: no timeout on this hook (each store call has its own).
         // Vitest parses the first parameter as a fixture pattern: it must be a (here empty) destructuring.
         // biome-ignore lint/correctness/noEmptyPattern: Vitest reads this parameter as the (empty) list of fixtures the hook uses.
         beforeAll(async ({}, suite: RunnerTestSuite) => {
-          if (suite.tasks.every((task) => task.mode === 'skip' || task.mode === 'todo')) return
-          opened = openEpisode(() => EpisodeRun.open(pool!, episode, runnerOptions), episode)
-          await opened
+          // Only the probes the run selected (`-t`) are asked, in every repetition.
+          const selected = new Set(suite.tasks.filter((task) => task.mode !== 'skip' && task.mode !== 'todo').map((task) => task.name))
+          if (selected.size === 0) return
+          asked = askEpisode(
+            (repetition) => EpisodeRun.open(pool!, episode, { ...runnerOptions, repetition }),
+            episode,
+            probes.filter(({ name }) => selected.has(name)).map(({ probe }) => probe),
+            settings.repeats,
+          )
+          await asked.started
         }, 0)
+        // By now every selected probe has its rows: what is left is closing the last repetition's store.
         afterAll(async () => {
-          const run = await opened
-          if (run instanceof EpisodeRun) await run.close()
+          await asked?.done
         }, settings.timeoutMs * 2)
 
         for (const { probe, name, record, timeoutMs } of probes) {
           test.sequential(name, { meta: { [RECORD_KEY]: record }, timeout: timeoutMs }, async ({ task, skip, annotate }) => {
-            const row = await answerProbe(await opened, episode, probe)
-            const settled = settleProbe(row, episode, probe, baseline, context.update)
-            task.meta[RECORD_KEY] = finishedRecord(record, row, settled)
+            const rows = asked ? await asked.rows(probe.probe_id) : [await answerProbe(undefined, episode, probe)]
+            const settled = settleProbe(rows, episode, probe, baseline, context.update, settings.flaky)
+            task.meta[RECORD_KEY] = finishedRecord(record, rows, settled)
             switch (settled.decision) {
               case 'pass':
                 return
@@ -106,6 +114,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
                 skip(settled.message())
                 return
               case 'known_failure':
+              case 'flaky':
                 await annotate(settled.message(), 'timegrounded')
                 return
               case 'fail':

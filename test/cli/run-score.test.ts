@@ -294,7 +294,17 @@ describe('repeats', () => {
     // latest is deterministic: three identical scores, so sd 0 and a point range.
     expect(aggregate).toMatchObject({ transition_success_mean: 0.9, transition_success_stddev: 0, transition_success_range: [0.9, 0.9] })
     expect(aggregate).toMatchObject({ repeats: 3, complete: true, reports: ['report-1.json', 'report-2.json', 'report-3.json'] })
-    expect(aggregate.transition_success_rate).toEqual({ mean: 0.9, stddev: 0, min: 0.9, max: 0.9, scores: [0.9, 0.9, 0.9], cases: [10, 10, 10] })
+    expect(aggregate.metrics.transition_success_rate).toMatchObject({
+      mean: 0.9,
+      stddev: 0,
+      min: 0.9,
+      max: 0.9,
+      scores: [0.9, 0.9, 0.9],
+      cases: [10, 10, 10],
+      pooled: 0.9,
+      pooled_cases: 30,
+    })
+    expect(aggregate.probes).toMatchObject({ flaky: 0 })
     expect(json(join(out, 'run_manifest.json')).repeats).toBe(3)
     expect(result.stdout).toContain('over 3 repetitions')
     // The three files in one: score keeps each repetition apart and writes what run wrote.
@@ -306,6 +316,11 @@ describe('repeats', () => {
     for (const name of ['report-1.json', 'report-2.json', 'report-3.json', 'aggregate.json']) {
       expect(readFileSync(join(rescored, name), 'utf8'), name).toBe(readFileSync(join(out, name), 'utf8'))
     }
+    // The numbered files given together, as the suite and `run --repeat` leave them: the same reports.
+    const together = join(work, 'repeat-together')
+    const numbered = ['predictions-1.jsonl', 'predictions-2.jsonl', 'predictions-3.jsonl'].map((name) => join(out, name))
+    expect(cli(['score', ...numbered, '--output', together, '--seed', '7']).status).toBe(0)
+    expect(readFileSync(join(together, 'aggregate.json'), 'utf8')).toBe(readFileSync(join(out, 'aggregate.json'), 'utf8'))
   })
 })
 
@@ -349,7 +364,9 @@ describe('upstream files through the CLI (test/fixtures/upstream)', () => {
       transition_success_range: [0.5, 1],
       repeats: 2,
     })
-    expect(result.stdout).toContain('Transition success over 2 repetitions: mean 0.75, sample sd 0.353553, range [0.5, 1.0] (1.0, 0.5)')
+    expect(result.stdout).toContain('Over 2 repetitions')
+    // Pooled (cases), interval, mean, sample sd, range.
+    expect(result.stdout).toMatch(/Transition success\s+│\s+0\.75 \(4\) │\s+\[0\.5, 1\.0\] │\s+0\.75 │\s+0\.353553 │\s+\[0\.5, 1\.0\] │/)
     expect(result.stdout).toContain(`Wrote report-1.json, report-2.json, aggregate.json to ${dir}`)
   })
 

@@ -3,13 +3,14 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { aggregateReports } from '../../src/tivarq/aggregate.js'
+import { aggregateRepetitions, reportName } from '../../src/tivarq/aggregate.js'
 import { buildRunManifest, harnessCommit, manifestEnvironment } from '../../src/harness/manifest.js'
 import { parsePredictions, readPredictions } from '../../src/harness/predictions.js'
 import { RunWriter } from '../../src/harness/result-files.js'
-import { runFileNames } from '../../src/tivarq/results.js'
+import { QUALITY_METRICS } from '../../src/tivarq/metrics.js'
+import { type PredictionRow, runFileNames } from '../../src/tivarq/results.js'
 import { bundledDatasetDir } from '../../src/tivarq/dataset.js'
-import { scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
+import { scoreRows, transitionOutcomes } from '../../src/tivarq/score.js'
 import { printable } from '../../src/tivarq/row-issues.js'
 import { baseOf, simulatedRows } from '../tivarq/score-fixtures.js'
 
@@ -298,28 +299,72 @@ describe("harnessCommit: a commit only from the harness's own checkout", () => {
   })
 })
 
-describe('aggregateReports', () => {
-  test('mean, sample stddev and range of transition success (reference: 0.9, 1.0, 0.8 → mean 0.9, sd 0.1)', () => {
-    const base = scoreRows(simulatedRows('smoke', 'latest'), { seed: 1 })
-    const withScore = (score: number | null): TivarqReport => ({ ...base, metrics: { ...base.metrics, transition_success_rate: { score, cases: 10 } } })
-    const aggregate = aggregateReports([withScore(0.9), withScore(1), withScore(0.8)])
-    // Upstream's three keys first, over the same scores.
+describe('aggregateRepetitions', () => {
+  // Three repetitions of the smoke split: the oracle's rows (transition success 13 of 13), then
+  // twice the same rows with the post-change answer of two transitions wrong (11 of 13).
+  const oracle = simulatedRows('smoke', 'oracle')
+  // The post-change answers of the first two scored transitions.
+  const postIds = transitionOutcomes(oracle)
+    .slice(0, 2)
+    .map((transition) => transition.post_probe_id)
+  const posts = oracle.filter((row) => postIds.includes(row.probe_id))
+  const worse = (repetition: number): PredictionRow[] =>
+    oracle.map((row) =>
+      posts.includes(row) && row.status === 'answered'
+        ? { ...row, repetition, prediction: { state: 'known' as const, value: 'misheard' } }
+        : { ...row, repetition },
+    )
+  const repetitions = [oracle, worse(1), worse(2)]
+  const reports = repetitions.map((rows) => scoreRows(rows, { seed: 1 }))
+  const aggregate = aggregateRepetitions(repetitions, reports, { seed: 1, resamples: 1000 })
+
+  test("upstream's three keys first: mean, sample sd and range of transition success (reference: 1, 11/13, 11/13 → mean 0.897436, sd 0.088823)", () => {
     expect(Object.keys(aggregate).slice(0, 3)).toEqual(['transition_success_mean', 'transition_success_stddev', 'transition_success_range'])
-    expect(aggregate).toMatchObject({ transition_success_mean: 0.9, transition_success_stddev: 0.1, transition_success_range: [0.8, 1] })
-    expect(aggregate.transition_success_rate).toEqual({ mean: 0.9, stddev: 0.1, min: 0.8, max: 1, scores: [0.9, 1, 0.8], cases: [10, 10, 10] })
+    expect(aggregate).toMatchObject({ transition_success_mean: 0.897436, transition_success_stddev: 0.088823, transition_success_range: [0.846154, 1] })
     expect(aggregate.reports).toEqual(['report-1.json', 'report-2.json', 'report-3.json'])
-    expect(aggregateReports([withScore(null), withScore(0.5)]).transition_success_rate).toMatchObject({ mean: 0.5, stddev: null, min: 0.5, max: 0.5 })
-    expect(aggregateReports([withScore(null), withScore(null)])).toMatchObject({
-      transition_success_mean: null,
-      transition_success_stddev: null,
-      transition_success_range: null,
+  })
+
+  test('every quality metric: its spread, its value pooled over all repetitions (35 of 39) and the episode-bootstrap interval', () => {
+    expect(Object.keys(aggregate.metrics)).toEqual(QUALITY_METRICS.map(reportName))
+    expect(aggregate.metrics.transition_success_rate).toMatchObject({
+      mean: 0.897436,
+      scores: [1, 0.846154, 0.846154],
+      cases: [13, 13, 13],
+      pooled: 0.897436,
+      pooled_cases: 39,
     })
+    const [low, high] = aggregate.metrics.transition_success_rate!.pooled_95pct_bootstrap_ci!
+    expect(low).toBeLessThan(0.897436)
+    expect(high).toBe(1)
+    expect(aggregate.bootstrap).toEqual({ level: 0.95, resamples: 1000, seed: 1, unit: 'episode', repetitions: 'pooled' })
+    // The same rows and seed give the same intervals.
+    expect(aggregateRepetitions(repetitions, reports, { seed: 1, resamples: 1000 })).toEqual(aggregate)
+  })
+
+  test('how often each probe was right; the two wrong twice are flaky (right in 1 of 3)', () => {
+    expect(aggregate.probes).toEqual({ total: 60, correct_every_time: 58, wrong_every_time: 0, flaky: 2, unsupported: 0, errored: 0 })
+    expect(aggregate.flaky_probes).toEqual(posts.map((row) => ({ probe_id: row.probe_id, correct: 1, wrong: 2 })))
+    expect(aggregate.probe_correct[posts[0]!.probe_id]).toBe(1)
+    expect(Object.values(aggregate.probe_correct).filter((count) => count === 3)).toHaveLength(58)
+  })
+
+  test('no defined score: upstream keys are null', () => {
+    const unsupported = oracle.map((row): PredictionRow => ({ ...baseOf(row), status: 'unsupported' }))
+    const none = aggregateRepetitions([unsupported, unsupported], [scoreRows(unsupported, { seed: 1 }), scoreRows(unsupported, { seed: 1 })], {
+      seed: 1,
+      resamples: 1000,
+    })
+    expect(none).toMatchObject({ transition_success_mean: null, transition_success_stddev: null, transition_success_range: null })
+    expect(none.probes).toMatchObject({ total: 60, unsupported: 60 })
+    expect(none.probe_correct).toEqual({})
   })
 })
 
 test('writeFileAtomic leaves no temporary file', () => {
   const writer = new RunWriter(join(work, 'c'))
-  writer.writeAggregate(aggregateReports([scoreRows([], { seed: 1 })]))
+  writer.writeAggregate(
+    aggregateRepetitions([simulatedRows('smoke', 'oracle')], [scoreRows(simulatedRows('smoke', 'oracle'), { seed: 1 })], { seed: 1, resamples: 500 }),
+  )
   writeFileSync(join(writer.dir, 'keep.txt'), '')
   expect(readdirSync(writer.dir).sort()).toEqual(['aggregate.json', 'keep.txt'])
 })

@@ -1,10 +1,11 @@
 import { describe, expect, test } from 'vitest'
 import { formatRate } from '../../src/report/format.js'
-import { renderMarkdown } from '../../src/report/markdown.js'
+import { renderMarkdown, renderRepeatsMarkdown } from '../../src/report/markdown.js'
 import { renderSideBySide } from '../../src/report/side-by-side.js'
-import { renderFirstErrors, renderReport } from '../../src/report/terminal.js'
-import { scoreRows } from '../../src/tivarq/score.js'
-import type { ErrorRow } from '../../src/tivarq/results.js'
+import { renderFirstErrors, renderRepeats, renderReport } from '../../src/report/terminal.js'
+import { aggregateRepetitions } from '../../src/tivarq/aggregate.js'
+import { scoreRows, transitionOutcomes } from '../../src/tivarq/score.js'
+import type { ErrorRow, PredictionRow } from '../../src/tivarq/results.js'
 import { baseOf, simulatedRows } from '../tivarq/score-fixtures.js'
 
 const ANSI = /\u001b\[/
@@ -95,5 +96,41 @@ describe('renderFirstErrors', () => {
       'First errors (1 error row, 1 distinct message):',
       `  ${rows[0]!.probe_id}: ${message}`,
     ])
+  })
+})
+
+describe('the repeated report (renderRepeats, renderRepeatsMarkdown)', () => {
+  // Three repetitions of the smoke split: the oracle's rows, then twice with the post-change answer of the first scored transition wrong.
+  const rows = simulatedRows('smoke', 'oracle')
+  const post = transitionOutcomes(rows)[0]!.post_probe_id
+  const misheard = (repetition: number): PredictionRow[] =>
+    rows.map((row) =>
+      row.probe_id === post && row.status === 'answered'
+        ? { ...row, repetition, prediction: { state: 'known' as const, value: 'misheard' } }
+        : { ...row, repetition },
+    )
+  const repetitions = [rows, misheard(1), misheard(2)]
+  const aggregate = aggregateRepetitions(
+    repetitions,
+    repetitions.map((part) => scoreRows(part, { seed: 1 })),
+    { seed: 1, resamples: 1000 },
+  )
+
+  test('terminal: pooled value with cases, interval, mean, sample sd and range; how often each probe was right; the flaky probe', () => {
+    const text = renderRepeats(aggregate, {})
+    expect(text).not.toMatch(ANSI)
+    expect(text).toContain('Over 3 repetitions')
+    expect(text).toContain('each episode drawn with its rows of every repetition), 1000 resamples, seed 1')
+    // 13 transitions per repetition, one of them lost in two: 37 of 39 pooled.
+    expect(text).toMatch(/Transition success\s+│\s+0\.948718 \(39\) │ \[[\d.]+, 1\.0\] │\s+0\.948718 │\s+0\.044412 │ \[0\.923077, 1\.0\] │/)
+    expect(text).toContain('60 probes over 3 repetitions: 59 correct every time, 0 wrong every time, 1 flaky')
+    expect(text).toContain(`${post} 1/3`)
+  })
+
+  test('markdown: the same table and lines for the job summary', () => {
+    const markdown = renderRepeatsMarkdown(aggregate)
+    expect(markdown).toContain('#### Over 3 repetitions')
+    expect(markdown).toMatch(/\| Transition success \| 0\.948718 \(39\) \| \[[\d.]+, 1\.0\] \| 0\.948718 \| 0\.044412 \| \[0\.923077, 1\.0\] \| higher \|/)
+    expect(markdown).toContain(`Flaky probes: ${post} 1/3.`)
   })
 })

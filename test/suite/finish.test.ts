@@ -34,8 +34,8 @@ async function runSuite(store: 'oracle' | 'latest', baseline: BaselineMatch = { 
   for (const { episode, probes } of plan.episodes) {
     const opened = await openEpisode(() => EpisodeRun.open(pool, episode, { track: 'structured' }), episode)
     for (const { probe, record } of probes) {
-      const row = await answerProbe(opened, episode, probe)
-      gathered.push({ file: 'memory.test.ts', record: finishedRecord(record, row, settleProbe(row, episode, probe, baseline, update)), blockErrors: [] })
+      const rows = [await answerProbe(opened, episode, probe)]
+      gathered.push({ file: 'memory.test.ts', record: finishedRecord(record, rows, settleProbe(rows, episode, probe, baseline, update)), blockErrors: [] })
     }
     if (opened instanceof EpisodeRun) await opened.close()
   }

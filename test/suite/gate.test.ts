@@ -2,11 +2,18 @@
 // baseline file, the per-probe policy and partitions.
 import { describe, expect, test } from 'vitest'
 import { baselineEntry, isKnownFailure, matchBaseline, parseBaseline, type SuiteIdentity, withSuites } from '../../src/suite/baseline.js'
-import { evaluateGate, metricChanges } from '../../src/suite/gate.js'
-import { renderMetricChange, renderViolation } from '../../src/suite/gate-lines.js'
+import { evaluateGate as evaluate, type GateInput, metricChanges } from '../../src/suite/gate.js'
+import { describeRule, renderMetricChange, renderViolation } from '../../src/suite/gate-lines.js'
+import { type RepetitionSample, regressionRule } from '../../src/suite/noise.js'
+import { resolveSuiteOptions, SuiteOptionError } from '../../src/suite/options.js'
 import { partitionEpisodes } from '../../src/suite/probes.js'
 import { decideProbe } from '../../src/suite/records.js'
 import type { ScoredMetrics } from '../../src/tivarq/metrics.js'
+
+/** The violations of a gate decision (the rule and what it could not gate are tested with repeats). */
+function evaluateGate(input: GateInput) {
+  return evaluate(input).violations
+}
 
 const identity: SuiteIdentity = { name: 'tivarq', datasetHash: 'sha256:aaa', data: 'TIVARQ v1', split: 'dev', track: 'structured', families: null }
 
@@ -146,6 +153,10 @@ test('the per-probe policy', () => {
   expect(decideProbe('error', false, true)).toBe('fail')
   // An error is never a known failure, even where the baseline recorded one.
   expect(decideProbe('error', true, false)).toBe('fail')
+  // With repeats: right in some repetitions, wrong in others. Reported and passing, unless the suite asks to fail it.
+  expect(decideProbe('flaky', false, false)).toBe('flaky')
+  expect(decideProbe('flaky', false, false, 'fail')).toBe('fail')
+  expect(decideProbe('flaky', true, false, 'fail')).toBe('known_failure')
 })
 
 test('partitions are disjoint and together hold every episode, in file order', () => {
@@ -154,4 +165,98 @@ test('partitions are disjoint and together hold every episode, in file order', (
   expect(parts[0]).toEqual(['e0', 'e3', 'e6', 'e9'])
   expect(parts.flat().sort()).toEqual([...episodes].sort())
   expect(partitionEpisodes(episodes, undefined)).toEqual(episodes)
+})
+
+describe('with repeats: which rule, and what the noise-aware rule cannot gate', () => {
+  // Each episode's stale-leakage counts summed over its repetitions: `leaks` of `cases` per episode.
+  const sample = (episodes: number, leaks: (episode: number) => number, repetitions: number, identical = false): RepetitionSample => ({
+    repetitions,
+    identical,
+    episodes: Object.fromEntries(
+      Array.from({ length: episodes }, (_, i) => [
+        `replacement-${String(i).padStart(2, '0')}`,
+        { staleValueLeakageRate: { numerator: leaks(i), denominator: repetitions } },
+      ]),
+    ),
+  })
+  const bootstrap = { seed: 7, resamples: 1000 }
+
+  test('a deterministic store keeps the exact rule; a noisy one against a repeated baseline gets the noise-aware rule', () => {
+    expect(
+      regressionRule(
+        sample(30, () => 0, 1),
+        sample(30, () => 0, 1),
+        bootstrap,
+      ),
+    ).toEqual({ kind: 'exact', why: 'identical' })
+    expect(
+      regressionRule(
+        sample(30, () => 0, 3, true),
+        null,
+        bootstrap,
+      ),
+    ).toEqual({ kind: 'exact', why: 'identical' })
+    expect(
+      regressionRule(
+        sample(30, () => 1, 3),
+        null,
+        bootstrap,
+      ),
+    ).toEqual({ kind: 'exact', why: 'baseline-one-repetition' })
+    expect(
+      regressionRule(
+        sample(30, () => 1, 3),
+        sample(30, () => 1, 5),
+        bootstrap,
+      ),
+    ).toEqual({
+      kind: 'noise-aware',
+      runRepetitions: 3,
+      baselineRepetitions: 5,
+      ...bootstrap,
+    })
+    expect(describeRule({ kind: 'exact', why: 'one-repetition' })).toBe('exact rule: one repetition in the baseline and in this run')
+  })
+
+  test('a rise inside the noise passes; one beyond it fails with its interval; fewer than 20 episodes are not gated', () => {
+    const metrics = (leak: number): ScoredMetrics => ({ metrics: { staleValueLeakageRate: { value: leak, cases: 90 } }, byFamily: {} })
+    const entry = baselineEntry(identity, {}, metrics(0.1))
+    const gate = (run: RepetitionSample, before: RepetitionSample, leak: number) =>
+      evaluate({ suite: 'tivarq', current: metrics(leak), baseline: entry, repetitions: { run, baseline: before, ...bootstrap } })
+    // 30 episodes, 3 repetitions each: the baseline leaked once in every third episode.
+    const before = sample(30, (i) => (i % 3 === 0 ? 1 : 0), 3)
+    const alike = gate(
+      sample(30, (i) => (i % 3 === 1 ? 1 : 0), 3),
+      before,
+      0.1,
+    )
+    expect(alike.rule?.kind).toBe('noise-aware')
+    expect(alike.violations).toEqual([])
+    const worse = gate(
+      sample(30, (i) => (i % 3 === 2 ? 1 : 0) + (i < 20 ? 1 : 0), 3),
+      before,
+      0.32,
+    )
+    expect(worse.violations).toHaveLength(1)
+    const [violation] = worse.violations
+    expect(violation).toMatchObject({ kind: 'regression', metric: 'staleValueLeakageRate', change: { kind: 'measured', episodes: 30, confidence: 0.99 } })
+    if (violation?.kind !== 'regression' || violation.change === null) throw new Error('expected a measured regression')
+    expect(violation.change.worse).toBeCloseTo(20 / 90, 6)
+    expect(violation.change.low).toBeGreaterThan(0)
+    expect(violation.change.low).toBeLessThan(violation.change.worse)
+    const few = gate(
+      sample(19, () => 3, 3),
+      sample(19, () => 0, 3),
+      1,
+    )
+    expect(few.violations).toEqual([])
+    expect(few.notGated).toEqual([{ metric: 'staleValueLeakageRate', family: null, episodes: 19 }])
+  })
+
+  test('`repeats` and `flaky` are checked when the suite loads', () => {
+    expect(resolveSuiteOptions({}).repeats).toBe(1)
+    expect(() => resolveSuiteOptions({ repeats: 0 })).toThrow(SuiteOptionError)
+    expect(() => resolveSuiteOptions({ repeats: 0 })).toThrow(/`repeats`/)
+    expect(() => resolveSuiteOptions({ flaky: 'ignore' as 'fail' })).toThrow(/`flaky`.*report.*fail/s)
+  })
 })

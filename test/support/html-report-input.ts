@@ -18,7 +18,7 @@ import { openPool } from '../../src/harness/pool.js'
 import { runSplit } from '../../src/harness/runner.js'
 import type { HtmlReportInput, TivarqRunInput } from '../../src/suite/html-report/input.js'
 import { baselineEntry, type BaselineSuite, qualityOnly } from '../../src/suite/baseline.js'
-import { outcomeOf } from '../../src/suite/records.js'
+import { outcomeOfResult, resultOf } from '../../src/suite/records.js'
 import { seededRandom } from '../../src/stats/random.js'
 import { ingestionOrderAgent } from '../../src/timegrounded/agents.js'
 import { planTimeGroundedCases, summarizeTimeGrounded, type TimeGroundedCaseRecord } from '../../src/timegrounded/cases.js'
@@ -26,7 +26,7 @@ import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
 import { scoredMetricsOf } from '../../src/tivarq/metrics.js'
 import { DATASET_SEED } from '../../src/tivarq/schema.js'
-import { isCorrect, scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
+import { scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
 import { HARNESS_VERSION } from '../../src/version.js'
 import { NaiveStore } from '../../examples/naive-store/src/store.js'
 
@@ -74,7 +74,7 @@ function lapsingNaive(seed: number): MemorySource {
 /** A baseline entry as the Vitest reporter records one from a complete run. */
 export function baselineOf(rows: readonly PredictionRow[], report: TivarqReport, split: string): BaselineSuite {
   const scored = scoredMetricsOf(report)
-  const outcomes = Object.fromEntries(rows.map((row) => [row.probe_id, outcomeOf(row, isCorrect(row))]))
+  const outcomes = Object.fromEntries(rows.map((row) => [row.probe_id, outcomeOfResult(resultOf([row]))]))
   const byFamily = Object.fromEntries(Object.entries(scored.byFamily).map(([family, values]) => [family, qualityOnly(values)]))
   return baselineEntry({ name: 'tivarq', datasetHash: 'sha256:test', data: 'TIVARQ v1', split, track: 'structured', families: null }, outcomes, {
     metrics: qualityOnly(scored.metrics),

@@ -13,6 +13,9 @@
  *   `needs_clarification`.
  * - `noisy`: `correct`, except that a seeded 10% of requests (by request
  *   content, so the same request always gets the same reply) get a wrong value.
+ *   With `sampling`, like a model sampling at a temperature above 0, the n-th
+ *   sending of the same request draws afresh (by content and n): a repeated
+ *   run gets other wrong answers, yet the same ones from test run to test run.
  *
  * `withFaults` puts transport faults in front of any of them: 429 with
  * `Retry-After`, 500s and slow replies on the first attempt of a seeded
@@ -23,7 +26,7 @@ import { resolveGold } from '../../src/tivarq/gold.js'
 import type { Assertion, Episode } from '../../src/tivarq/schema.js'
 import type { ChatReply, ChatRequest, ChatResponder } from './chat-server.js'
 
-export type ModelBehaviour = { kind: 'correct' } | { kind: 'hedging' } | { kind: 'noisy'; seed: number; wrongShare?: number }
+export type ModelBehaviour = { kind: 'correct' } | { kind: 'hedging' } | { kind: 'noisy'; seed: number; wrongShare?: number; sampling?: boolean }
 
 /** The value a noisy model puts in place of the right one. */
 export const WRONG_VALUE = 'misheard'
@@ -86,9 +89,13 @@ function answer(
 /** A scripted model over the dataset's gold, as a responder for `startChatServer`. */
 export function tivarqModel(episodes: readonly Episode[], behaviour: ModelBehaviour): ChatResponder {
   const table = assertionsById(episodes)
+  const sent = new Map<string, number>()
   return (request) => {
     const text = userMessage(request)
-    const wrong = behaviour.kind === 'noisy' && draw(behaviour.seed, 'wrong', text) < (behaviour.wrongShare ?? 0.1)
+    const nth = sent.get(text) ?? 0
+    sent.set(text, nth + 1)
+    const sample = behaviour.kind === 'noisy' && behaviour.sampling ? `${nth}\u0000${text}` : text
+    const wrong = behaviour.kind === 'noisy' && draw(behaviour.seed, 'wrong', sample) < (behaviour.wrongShare ?? 0.1)
     let data: { event_id?: string; turns?: Turn[]; question?: string; as_of?: string }
     try {
       data = JSON.parse(text) as typeof data

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { aggregateReports } from '../../src/tivarq/aggregate.js'
+import { aggregateRepetitions } from '../../src/tivarq/aggregate.js'
 import { buildRunManifest } from '../../src/harness/manifest.js'
 import { predictionsText, resultJson } from '../../src/harness/result-files.js'
 import { readPredictions, repetitionsOf } from '../../src/harness/predictions.js'
@@ -106,7 +106,11 @@ describe('repetitions', () => {
       { score: 0.5, cases: 2 },
     ])
     // Upstream's aggregate keys over them: mean 0.75, sample sd of (1, 0.5) = 0.353553, range [0.5, 1].
-    expect(aggregateReports(reports)).toMatchObject({ transition_success_mean: 0.75, transition_success_stddev: 0.353553, transition_success_range: [0.5, 1] })
+    expect(aggregateRepetitions(repetitions, reports, { seed: 1, resamples: 1000 })).toMatchObject({
+      transition_success_mean: 0.75,
+      transition_success_stddev: 0.353553,
+      transition_success_range: [0.5, 1],
+    })
     // Numbered from 1 (timegrounded 0.1) and interleaved: the same two groups.
     const renumbered = [...rows].reverse().map((row) => ({ ...row, repetition: row.repetition + 1 }))
     expect(repetitionsOf(renumbered).map((group) => group.map((row) => row.probe_id).sort())).toEqual(

@@ -16,7 +16,7 @@ import { TRACKS } from '../../adapters/protocol.js'
 import type { Track } from '../../adapters/types.js'
 import { TimegroundedError } from '../../errors.js'
 import { loadSplit, loadVariantSplit, MANIFEST_FILE } from '../../tivarq/dataset.js'
-import { aggregateReports } from '../../tivarq/aggregate.js'
+import { aggregateRepetitions, type RunAggregate } from '../../tivarq/aggregate.js'
 import { buildRunManifest, closeErrorRecords, harnessCommit, manifestEnvironment, type RunManifest } from '../../harness/manifest.js'
 import { runFileNames } from '../../tivarq/results.js'
 import { RunWriter, type PredictionsFile } from '../../harness/result-files.js'
@@ -26,9 +26,8 @@ import { DATASET_SEED, SPLITS, type Split } from '../../tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import { describeVariant } from '../../tivarq/variant.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
-import { renderMarkdown } from '../../report/markdown.js'
-import { renderErroredProbes, renderFirstErrors, renderReport } from '../../report/terminal.js'
-import { describeRepeats } from '../../report/format.js'
+import { renderMarkdown, renderRepeatsMarkdown } from '../../report/markdown.js'
+import { renderErroredProbes, renderFirstErrors, renderRepeats, renderReport } from '../../report/terminal.js'
 import { DEFAULT_HTML_FILE } from '../../suite/html-report/input.js'
 import { HARNESS_VERSION } from '../../version.js'
 import { describeWriteError } from '../fs-errors.js'
@@ -249,7 +248,9 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
 
   const expected = split.probes.length
   const reports: TivarqReport[] = []
-  let lastRows: readonly PredictionRow[] = []
+  const repetitions: (readonly PredictionRow[])[] = []
+  const aggregate = () => aggregateRepetitions(repetitions, reports, { seed, resamples: settings.resamples })
+  let repeated: RunAggregate | null = null
   const written: string[] = ['run_manifest.json']
   const progress = startProgress(expected * settings.repeat, process.stderr, { label: 'run', unit: 'probes' })
   let current: { file: PredictionsFile; repetition: number } | null = null
@@ -263,7 +264,8 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
       const partial = scoreRows(current.file.rows(), { seed, resamples: settings.resamples, expectedProbes: expected })
       writer.writeReport(partial, current.repetition, settings.repeat)
       reports.push(partial)
-      if (settings.repeat > 1) writer.writeAggregate(aggregateReports(reports))
+      repetitions.push(current.file.rows())
+      if (settings.repeat > 1) writer.writeAggregate(aggregate())
       const names = runFileNames(current.repetition, settings.repeat)
       const page = writePage(current.file.rows(), partial, reports)
       process.stderr.write(
@@ -299,7 +301,7 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
         },
       })
       file.close(rows)
-      lastRows = rows
+      repetitions.push(rows)
       current = null
       const report = scoreRows(rows, { seed, resamples: settings.resamples, expectedProbes: expected })
       writer.writeReport(report, repetition, settings.repeat)
@@ -308,7 +310,8 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
       written.push(names.predictions, names.report)
     }
     if (settings.repeat > 1) {
-      writer.writeAggregate(aggregateReports(reports))
+      repeated = aggregate()
+      writer.writeAggregate(repeated)
       written.push('aggregate.json')
     }
   } finally {
@@ -319,6 +322,7 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   }
 
   const last = reports[reports.length - 1] as TivarqReport
+  const lastRows = repetitions[repetitions.length - 1] as readonly PredictionRow[]
   const page = writePage(lastRows, last, reports)
   const color = wantsColor(options.color, process.stdout)
   const data = split.variant === null ? 'TIVARQ' : describeVariant(split.variant)
@@ -327,16 +331,16 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   const firstErrors = renderFirstErrors(lastRows, { color })
   if (firstErrors !== '') out += `\n${firstErrors}\n`
   // The exit code's reason in words: an incomplete run never passes, whatever its rates say.
-  const incomplete = renderErroredProbes(lastRows)
+  const incomplete = renderErroredProbes(repetitions.flat(), repetitions.length)
   if (incomplete !== null) out += `\n${incomplete} (exit ${EXIT.problems})\n`
-  if (settings.repeat > 1) out += `\n${describeRepeats(aggregateReports(reports))}\n`
+  if (repeated !== null) out += `\n${renderRepeats(repeated, { color })}\n`
   out += `\nWrote ${written.join(', ')} to ${writer.dir}\n`
   if (page !== null) out += `${page}\n`
   process.stdout.write(out)
   // In GitHub Actions, the same report lands in the job summary.
   if (process.env.GITHUB_STEP_SUMMARY) {
     try {
-      appendFileSync(process.env.GITHUB_STEP_SUMMARY, renderMarkdown(last, { title }))
+      appendFileSync(process.env.GITHUB_STEP_SUMMARY, renderMarkdown(last, { title }) + (repeated === null ? '' : `\n${renderRepeatsMarkdown(repeated)}`))
     } catch {
       // A summary that cannot be written must not fail the run.
     }

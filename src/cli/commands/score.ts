@@ -1,8 +1,9 @@
 /**
- * `timegrounded score PREDICTIONS.jsonl --output DIR`: re-score any predictions
- * file (ours or the upstream harness's) into DIR/report.json and print the
- * summary. A file holding several repetitions is scored one repetition at a
- * time, into report-K.json and aggregate.json, as `run --repeat` writes them.
+ * `timegrounded score PREDICTIONS.jsonl… --output DIR`: re-score predictions
+ * files (ours or the upstream harness's) into DIR/report.json and print the
+ * summary. Rows holding several repetitions (one file, or `predictions-K.jsonl`
+ * files given together) are scored one repetition at a time, into
+ * report-K.json and aggregate.json, as `run --repeat` writes them.
  * The HTML report (`--html`, default report.html in DIR) draws each failing
  * probe's episode from `--dataset` (the bundled TIVARQ v1 by default), when the
  * predictions are of that data.
@@ -11,16 +12,15 @@
 import { join } from 'node:path'
 import type { Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
-import { aggregateReports } from '../../tivarq/aggregate.js'
-import { readPredictions, repetitionsOf } from '../../harness/predictions.js'
+import { aggregateRepetitions } from '../../tivarq/aggregate.js'
+import { readPredictionFiles, repetitionsOf } from '../../harness/predictions.js'
 import { runFileNames } from '../../tivarq/results.js'
 import { RunWriter } from '../../harness/result-files.js'
 import { DATASET_SEED } from '../../tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import type { PredictionRow } from '../../tivarq/results.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
-import { renderFirstErrors, renderReport } from '../../report/terminal.js'
-import { describeRepeats } from '../../report/format.js'
+import { renderFirstErrors, renderRepeats, renderReport } from '../../report/terminal.js'
 import { EXIT, fail, reportsExitCode, wholeNumberArgument } from '../exit-codes.js'
 import { DEFAULT_HTML_FILE } from '../../suite/html-report/input.js'
 import { matchedTimelines } from '../../suite/html-report/timelines.js'
@@ -79,9 +79,9 @@ export function registerScore(program: Command): void {
   program
     .command('score')
     .description(
-      "Re-score a predictions.jsonl file (ours or upstream's) into DIR/report.json (report-K.json and aggregate.json when it holds several repetitions).",
+      "Re-score a predictions.jsonl file (ours or upstream's) into DIR/report.json (report-K.json and aggregate.json when the rows hold several repetitions, e.g. predictions-*.jsonl given together).",
     )
-    .argument('<predictions>', 'predictions file, one JSON row per line')
+    .argument('<predictions...>', 'predictions files, one JSON row per line; several are read as one set of rows')
     .requiredOption('--output <dir>', 'directory for report.json (required)')
     .option('--seed <n>', 'bootstrap seed', wholeNumberArgument(0), DATASET_SEED)
     .option('--resamples <n>', 'bootstrap resamples', wholeNumberArgument(MIN_RESAMPLES), DEFAULT_RESAMPLES)
@@ -90,15 +90,16 @@ export function registerScore(program: Command): void {
     .addOption(noHtmlOption())
     .option('--no-color', 'no colours in the summary')
     .addHelpText('after', '\nExit codes: 0 complete, 1 incomplete (error rows), 2 usage error or invalid file.')
-    .action(async (file: string, options: ScoreCommandOptions) => {
+    .action(async (files: string[], options: ScoreCommandOptions) => {
       const { seed, resamples } = options
+      const file = files.join(', ')
       if (options.html === false && options.dataset !== undefined) {
         return fail('score', '`--dataset` is read for the HTML report only (its timelines); drop `--dataset` or `--no-html`.', EXIT.usage)
       }
       let rows: PredictionRow[]
       let dataset: LoadedDataset | null
       try {
-        rows = readPredictions(file)
+        rows = readPredictionFiles(files)
         dataset = options.html === false ? null : await loadDataset(options.dataset)
       } catch (error) {
         if (error instanceof TimegroundedError) return fail('score', error.message, EXIT.usage)
@@ -107,7 +108,7 @@ export function registerScore(program: Command): void {
       // Rows of one repetition are scored together, never with another repetition's.
       const repetitions = repetitionsOf(rows)
       const reports = repetitions.map((group) => scoreRows(group, { seed, resamples }))
-      const aggregate = reports.length > 1 ? aggregateReports(reports) : null
+      const aggregate = reports.length > 1 ? aggregateRepetitions(repetitions, reports, { seed, resamples }) : null
       const written: string[] = []
       let writer: RunWriter
       try {
@@ -134,7 +135,7 @@ export function registerScore(program: Command): void {
       const firstErrors = renderFirstErrors(repetitions[repetitions.length - 1]!, { color })
       let out = `${renderReport(last, { color, title })}\n`
       if (firstErrors !== '') out += `\n${firstErrors}\n`
-      if (aggregate !== null) out += `\n${describeRepeats(aggregate)}\n`
+      if (aggregate !== null) out += `\n${renderRepeats(aggregate, { color })}\n`
       process.stdout.write(`${out}\nWrote ${written.join(', ')} to ${writer.dir}\n${page === null ? '' : `${page}\n`}`)
       process.exitCode = reportsExitCode(reports)
     })

@@ -7,7 +7,7 @@
 import { formatCompleteness, formatCounts, formatScore } from '../../report/format.js'
 import type { Change, Comparison, ComparisonCell, FamilyChart, Spread, TivarqPage } from '../../report/html/page-data.js'
 import { renderErroredProbes } from '../../report/terminal.js'
-import { aggregateReports, type RateSpread, type RunAggregate } from '../../tivarq/aggregate.js'
+import { spreadOf as spreadOfScores } from '../../tivarq/aggregate.js'
 import { METRIC_NAMES, type MetricName, type MetricValue, type MetricValues, metricSpec, scoredMetricsOf } from '../../tivarq/metrics.js'
 import type { TivarqReport } from '../../tivarq/score.js'
 import type { BaselineSuite } from '../baseline.js'
@@ -92,22 +92,17 @@ export function comparison(report: TivarqReport, baseline: BaselineSuite): Compa
   }
 }
 
-function spreadLine(label: string, spread: RateSpread): string {
-  return `${label}: mean ${formatScore(spread.mean)}, sample sd ${formatScore(spread.stddev)}, range [${formatScore(spread.min)}, ${formatScore(spread.max)}] (${spread.scores.map(formatScore).join(', ')})`
+function spreadLine(label: string, scores: readonly (number | null)[]): string {
+  const spread = spreadOfScores(scores)
+  return `${label}: mean ${formatScore(spread.mean)}, sample sd ${formatScore(spread.stddev)}, range [${formatScore(spread.min)}, ${formatScore(spread.max)}] (${scores.map(formatScore).join(', ')})`
 }
 
-/** The rates aggregate.json spreads over repetitions, and where it keeps each. */
-const SPREADS: readonly [MetricName, (aggregate: RunAggregate) => RateSpread][] = [
-  ['transitionSuccessRate', (aggregate) => aggregate.transition_success_rate],
-  ['currentStateAccuracy', (aggregate) => aggregate.current_state_accuracy],
-  ['staleValueLeakageRate', (aggregate) => aggregate.stale_value_leakage_rate],
-  ['unaffectedFactRetention', (aggregate) => aggregate.unaffected_fact_retention],
-]
+/** The rates whose spread over the repetitions the page shows (aggregate.json keeps every quality metric's). */
+const SPREADS: readonly MetricName[] = ['transitionSuccessRate', 'currentStateAccuracy', 'staleValueLeakageRate', 'unaffectedFactRetention']
 
 /** How the repetitions' figures spread (null for fewer than two). */
 export function spreadOf(repetitions: readonly TivarqReport[]): Spread | null {
   if (repetitions.length < 2) return null
-  const aggregate = aggregateReports(repetitions)
   const points: Spread['points'] = []
   repetitions.forEach((report, index) => {
     for (const [family, slice] of Object.entries(report.by_family)) {
@@ -126,7 +121,12 @@ export function spreadOf(repetitions: readonly TivarqReport[]): Spread | null {
   }
   return {
     repetitions: repetitions.length,
-    lines: SPREADS.map(([metric, pick]) => spreadLine(metricSpec(metric).label, pick(aggregate))),
+    lines: SPREADS.map((metric) =>
+      spreadLine(
+        metricSpec(metric).label,
+        repetitions.map((report) => scoredMetricsOf(report).metrics[metric]?.value ?? null),
+      ),
+    ),
     points,
     ranges: [...ranges.values()],
   }

@@ -17,6 +17,7 @@ import { registerRun } from './commands/run.js'
 import { registerScore } from './commands/score.js'
 import { registerReference } from './commands/reference.js'
 import { registerGenerate } from './commands/generate.js'
+import { registerMerge } from './commands/merge.js'
 import { registerValidate } from './commands/validate.js'
 
 const program = new Command()
@@ -35,6 +36,7 @@ registerRun(program)
 registerScore(program)
 registerReference(program)
 registerGenerate(program)
+registerMerge(program)
 registerValidate(program)
 
 try {

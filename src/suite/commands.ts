@@ -30,3 +30,12 @@ export const VITEST_COMMANDS: RunnerCommands = {
   mergeAndRecord: '`vitest --merge-reports -u`',
   watchRecordKey: '`u`',
 }
+
+/** The commands of a Jest project (`timegrounded/jest`). */
+export const JEST_COMMANDS: RunnerCommands = {
+  record: '`npx jest -u`',
+  config: 'jest.config.js',
+  merge: '`npx timegrounded merge .timegrounded/shards/*.json`',
+  mergeAndRecord: '`npx timegrounded merge -u .timegrounded/shards/*.json`',
+  watchRecordKey: '`b`',
+}

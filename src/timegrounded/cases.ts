@@ -23,6 +23,8 @@ import {
   DEFAULT_PROBE_SEED,
   judgeRecord,
   loadGroundedDataset,
+  loadGroundedDatasetSync,
+  type GroundedDataset,
   pairedDelta,
   probeCaveat,
   summarizeRows,
@@ -179,25 +181,72 @@ export async function planTimeGroundedCases(
 ): Promise<TimeGroundedPlan> {
   // Checked here: the interval is drawn by the reporter after the run, where a bad option could only crash it.
   const options = checkTimeGroundedOptions(given, 'the time-grounded probe')
-  const suite = options.name ?? 'time-grounded'
-  const bootstrap = { seed: options.seed ?? DEFAULT_PROBE_SEED, resamples: options.resamples ?? DEFAULT_RESAMPLES }
-  const judge = resolveJudge(options.judge)
   const dataset = await loadGroundedDataset(options.dataset)
   const subject = typeof agent === 'function' ? await agent() : agent
   // Control and probe both need the typed channel; checked (and named) as the control, which runs first.
   assertGroundingChannel(subject, CONTROL_MODE)
+  return casesOf(dataset, options, () => Promise.resolve(subject), agentName(subject))
+}
+
+/**
+ * planTimeGroundedCases, synchronously, for test runners that register tests
+ * synchronously (Jest): the dataset is read at once, and an agent given as a
+ * function is made (and its typed channel checked) when the first question
+ * runs, so a failure there is each question's error.
+ */
+export function planTimeGroundedCasesSync(
+  agent: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>),
+  given: TimeGroundedTestsOptions = {},
+): TimeGroundedPlan {
+  const options = checkTimeGroundedOptions(given, 'the time-grounded probe')
+  const dataset = loadGroundedDatasetSync(options.dataset)
+  if (typeof agent !== 'function') {
+    assertGroundingChannel(agent, CONTROL_MODE)
+    return casesOf(dataset, options, () => Promise.resolve(agent), agentName(agent))
+  }
+  let made: Promise<TimeGroundedAgent> | undefined
+  const subject = () =>
+    (made ??= Promise.resolve()
+      .then(agent)
+      .then((value) => {
+        assertGroundingChannel(value, CONTROL_MODE)
+        return value
+      }))
+  return casesOf(dataset, options, subject, null)
+}
+
+/** The cases of a plan over a loaded dataset; `subject` gives the agent (made once), `knownName` its name when already known. */
+function casesOf(
+  dataset: GroundedDataset,
+  options: TimeGroundedTestsOptions,
+  subject: () => Promise<TimeGroundedAgent>,
+  knownName: string | null,
+): TimeGroundedPlan {
+  const suite = options.name ?? 'time-grounded'
+  const bootstrap = { seed: options.seed ?? DEFAULT_PROBE_SEED, resamples: options.resamples ?? DEFAULT_RESAMPLES }
+  const judge = resolveJudge(options.judge)
   const controlRecord = groundingRecord(dataset, CONTROL_MODE)
   const probeRecord = groundingRecord(dataset, PROBE_MODE)
   const ceilingAgent = options.ceiling ? referenceReader({ answerer: typeof options.ceiling === 'object' ? options.ceiling.answerer : undefined }) : null
   const queue = new SerialQueue()
   const controlCorrect = new Map<string, boolean>()
   const caveat = probeCaveat(dataset.items.length)
-  const name = agentName(subject)
+  let name = knownName ?? 'agent'
   const runs: TimeGroundedRunName[] = ceilingAgent ? ['control', 'probe', 'ceiling'] : ['control', 'probe']
   const cases: TimeGroundedCase[] = []
+  /** The agent of a run, or the row saying why it could not be made. */
+  const runnerOf = async (run: TimeGroundedRunName): Promise<TimeGroundedAgent | string> => {
+    if (run === 'ceiling') return ceilingAgent as TimeGroundedAgent
+    try {
+      const agent = await subject()
+      name = agentName(agent)
+      return agent
+    } catch (error) {
+      return `the agent could not be made: ${error instanceof Error ? error.message : String(error)}`
+    }
+  }
   for (const run of runs) {
     const mode = RUN_MODES[run]
-    const runner = run === 'ceiling' ? (ceilingAgent as TimeGroundedAgent) : subject
     dataset.items.forEach((entry, order) => {
       cases.push({
         id: `${suite}/${run}/${entry.question_id}`,
@@ -206,13 +255,17 @@ export async function planTimeGroundedCases(
         questionId: entry.question_id,
         run: () =>
           queue.run(async () => {
-            const row = await askQuestion(runner, entry, { mode, judge, agentTimeoutMs: options.agentTimeoutMs, judgeTimeoutMs: options.judgeTimeoutMs })
+            const runner = await runnerOf(run)
+            const row: QuestionRow =
+              typeof runner === 'string'
+                ? { question_id: entry.question_id, question_type: entry.question_type, status: 'agent-error', error: runner }
+                : await askQuestion(runner, entry, { mode, judge, agentTimeoutMs: options.agentTimeoutMs, judgeTimeoutMs: options.judgeTimeoutMs })
             const correct = row.status === 'judged' && row.correct
             if (run === 'control') controlCorrect.set(entry.question_id, correct)
             const meta: TimeGroundedCaseRecord = {
               kind: 'timegrounded-question',
               suite,
-              agent: run === 'ceiling' ? runner.name : name,
+              agent: run === 'ceiling' ? (ceilingAgent as TimeGroundedAgent).name : name,
               run,
               mode,
               question_id: entry.question_id,

@@ -6,7 +6,7 @@
  */
 import { type CodeOf, TimegroundedError } from '../errors.js'
 import { generateDataset } from './generate.js'
-import { inspectDataset, renderIssues, type DatasetInspection, type DatasetIssue } from './validate.js'
+import { inspectDataset, inspectDatasetSync, renderIssues, type DatasetInspection, type DatasetIssue } from './validate.js'
 import { SPLITS, type Episode, type Manifest, type Probe, type Split } from './schema.js'
 import { resolveVariant, type VariantIdentity, type VariantOptions } from './variant.js'
 
@@ -92,6 +92,12 @@ export async function loadSplit(dir: string | undefined, split: Split, options: 
   return splitOf(await inspectDataset(dir, { ...options, splits: [split] }), split)
 }
 
+/** loadSplit, synchronously: for test runners that register tests synchronously (Jest). */
+export function loadSplitSync(dir: string | undefined, split: Split, options: LoadOptions = {}): LoadedSplit {
+  checkSplit(split)
+  return splitOf(inspectDatasetSync(dir, { ...options, splits: [split] }), split)
+}
+
 const generatedVariants = new Map<string, ReadonlyMap<string, string>>()
 
 /**
@@ -101,6 +107,11 @@ const generatedVariants = new Map<string, ReadonlyMap<string, string>>()
  * generated once per process.
  */
 export async function loadVariantSplit(variant: number | VariantOptions, split: Split, options: LoadOptions = {}): Promise<LoadedSplit> {
+  return loadVariantSplitSync(variant, split, options)
+}
+
+/** loadVariantSplit, synchronously (generating a variant is synchronous work anyway). */
+export function loadVariantSplitSync(variant: number | VariantOptions, split: Split, options: LoadOptions = {}): LoadedSplit {
   checkSplit(split)
   const resolved = resolveVariant(typeof variant === 'number' ? { seed: variant } : variant)
   const key = JSON.stringify(resolved)
@@ -109,7 +120,7 @@ export async function loadVariantSplit(variant: number | VariantOptions, split: 
     files = new Map(Object.entries(generateDataset({ variant: typeof variant === 'number' ? { seed: variant } : variant }).files))
     generatedVariants.set(key, files)
   }
-  return splitOf(await inspectDataset(`TIVARQ variant ${resolved.seed} (generated in memory)`, { ...options, splits: [split], files }), split)
+  return splitOf(inspectDatasetSync(`TIVARQ variant ${resolved.seed} (generated in memory)`, { ...options, splits: [split], files }), split)
 }
 
 function checkSplit(split: Split): void {

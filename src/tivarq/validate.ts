@@ -5,7 +5,7 @@
  * to a bound and rendered once, one issue per line. It never throws for bad
  * data; the loaders in dataset.ts turn an invalid result into a DatasetError.
  */
-import { readFile, stat } from 'node:fs/promises'
+import { readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { z } from 'zod'
 import { MANIFEST_FILE, bundledDatasetDir, episodesFileName, probesFileName, sha256Hex } from './dataset-files.js'
@@ -196,6 +196,14 @@ export async function validateDataset(dir?: string, options: ValidateOptions = {
 
 /** validateDataset plus the parsed rows (for the loaders). */
 export async function inspectDataset(dir: string | undefined, options: ValidateOptions = {}): Promise<DatasetInspection> {
+  return inspectDatasetSync(dir, options)
+}
+
+/**
+ * inspectDataset, synchronously: for test runners that register tests
+ * synchronously (Jest). The files are small (the three v1 splits are under 1 MB).
+ */
+export function inspectDatasetSync(dir: string | undefined, options: ValidateOptions = {}): DatasetInspection {
   const inMemory = options.files
   const root = inMemory === undefined ? resolve(dir ?? bundledDatasetDir()) : (dir ?? 'in-memory dataset')
   const splits = [...new Set(options.splits ?? SPLITS)].sort((a, b) => SPLITS.indexOf(a) - SPLITS.indexOf(b))
@@ -208,18 +216,13 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
     result: { status: 'invalid', dir: root, splits, counts, canonicalSet, variant, issues: issues.issues, omittedIssues: issues.omitted },
     rows,
   })
-  const read = (name: string): Promise<Uint8Array | null | undefined> => {
+  const read = (name: string): Uint8Array | null | undefined => {
     if (inMemory === undefined) return readBytes(root, name, issues)
     const text = inMemory.get(name)
-    return Promise.resolve(text === undefined ? null : Buffer.from(text, 'utf8'))
+    return text === undefined ? null : Buffer.from(text, 'utf8')
   }
 
-  const isDirectory =
-    inMemory !== undefined ||
-    (await stat(root).then(
-      (info) => info.isDirectory(),
-      () => false,
-    ))
+  const isDirectory = inMemory !== undefined || isDirectoryPath(root)
   if (!isDirectory) {
     issues.add('missing_directory', root, null, null, root, 'no such directory; pass the folder that holds manifest.json and the episodes_*/probes_* files')
     return invalid(false)
@@ -227,7 +230,7 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
 
   // Read every file at once; each is small and hashed from the same bytes.
   const splitFiles = splits.flatMap((split) => [episodesFileName(split), probesFileName(split)])
-  const [manifestBytes, ...splitBytes] = await Promise.all([MANIFEST_FILE, ...splitFiles].map(read))
+  const [manifestBytes, ...splitBytes] = [MANIFEST_FILE, ...splitFiles].map(read)
   // null: the file does not exist; undefined: it exists but could not be read (already reported).
   const bytesByFile = new Map<string, Uint8Array | null | undefined>(splitFiles.map((name, i) => [name, splitBytes[i]]))
 
@@ -266,7 +269,7 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
     fileHashes[name] = sha256Hex(bytes)
   }
   if (manifest !== undefined) {
-    await checkHashes(root, manifest, fileHashes, bytesByFile, allSplits, read, issues)
+    checkHashes(root, manifest, fileHashes, bytesByFile, allSplits, read, issues)
   }
 
   // Rows, split by split; ids are unique across every split checked.
@@ -395,9 +398,9 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
 // ---------------------------------------------------------------------------
 
 /** The file's bytes; null when it does not exist; undefined when it cannot be read (reported). */
-async function readBytes(root: string, name: string, issues: IssueCollector): Promise<Uint8Array | null | undefined> {
+function readBytes(root: string, name: string, issues: IssueCollector): Uint8Array | null | undefined {
   try {
-    return await readFile(join(root, name))
+    return readFileSync(join(root, name))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'EISDIR') return null
@@ -552,15 +555,23 @@ function checkManifest(bytes: Uint8Array, issues: IssueCollector): Manifest | un
   return undefined
 }
 
-async function checkHashes(
+function isDirectoryPath(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+function checkHashes(
   root: string,
   manifest: Manifest,
   fileHashes: Record<string, string>,
   bytesByFile: Map<string, Uint8Array | null | undefined>,
   allSplits: boolean,
-  read: (name: string) => Promise<Uint8Array | null | undefined>,
+  read: (name: string) => Uint8Array | null | undefined,
   issues: IssueCollector,
-): Promise<void> {
+): void {
   for (const [name, bytes] of bytesByFile) {
     const recorded = manifest.files[name]
     if (recorded === undefined) {
@@ -591,7 +602,7 @@ async function checkHashes(
   if (!allSplits) return
   for (const [name, recorded] of Object.entries(manifest.files)) {
     if (bytesByFile.has(name)) continue
-    const bytes = await read(name)
+    const bytes = read(name)
     if (bytes === undefined) continue
     if (bytes === null) {
       issues.add('missing_file', name, null, null, join(root, name), `listed in ${MANIFEST_FILE} but not found in ${root}`)

@@ -14,6 +14,7 @@ import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { type ResolvedReporterOptions, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
 import type { UpdateRequest } from '../suite/outcome.js'
 import { RECORD_KEY, type WorkerContext } from '../suite/records.js'
+import { shardFilePath, writeShardFile } from '../suite/shards.js'
 import './context.js'
 
 export type { TimegroundedReporterOptions } from '../suite/options.js'
@@ -25,6 +26,7 @@ const UPDATE_KEY_TRIGGER = 'update snapshot'
 export class TimegroundedReporter implements Reporter {
   private vitest: Vitest | undefined
   private readonly options: ResolvedReporterOptions
+  private readonly given: TimegroundedReporterOptions
   /** Metrics of the previous run of this watch session, per suite. */
   private previous = new Map<string, ScoredMetrics>()
   /** Runs started in this session, and what triggered the current re-run (watch mode). */
@@ -35,6 +37,7 @@ export class TimegroundedReporter implements Reporter {
 
   /** Checks every option at once (so a config with a misspelt metric fails as it loads); throws `ReporterOptionError`. */
   constructor(options: TimegroundedReporterOptions = {}) {
+    this.given = options
     this.options = resolveReporterOptions(options, 'TimegroundedReporter(options) in vitest.config')
   }
 
@@ -62,13 +65,20 @@ export class TimegroundedReporter implements Reporter {
     if (!vitest || reason === 'interrupted') return
     try {
       const watching = vitest.config.watch
+      const records = gatherRecords(vitest.state.getTestModules())
+      const shard = vitest.config.shard ?? null
+      // A shard also leaves its file, for `timegrounded merge` (CI that does not pass blobs around).
+      if (shard !== null && records.length > 0) {
+        const path = shardFilePath(resolve(vitest.config.root, this.options.outputDir), shard)
+        writeShardFile(path, { runner: 'vitest', shard, update: this.update.kind === 'update', options: this.given, records })
+      }
       const finished = finishRun({
-        records: gatherRecords(vitest.state.getTestModules()),
+        records,
         root: vitest.config.root,
         options: this.options,
         update: this.update,
         previous: watching ? this.previous : null,
-        shard: vitest.config.shard ?? null,
+        shard,
         color: this.options.color ?? process.stdout.isTTY === true,
       })
       if (finished.text === '') return

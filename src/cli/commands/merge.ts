@@ -1,0 +1,60 @@
+/**
+ * `timegrounded merge [-u] [--root DIR] <shard files…>`: one report and one
+ * gate from the shard files of a `--shard=i/n` run (Jest has no report
+ * merging of its own; Vitest set-ups can use it instead of blobs). It checks
+ * that the set is whole and from one shard count, then finishes the run as
+ * one unsharded run would: the same report.json, predictions.jsonl, HTML
+ * report, gate lines and, with `-u`, baseline. Exit 0 passed, 1 gate failed,
+ * 2 an incomplete or mixed shard set (or a usage error).
+ */
+import { appendFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { Command } from 'commander'
+import { JEST_COMMANDS, VITEST_COMMANDS } from '../../suite/commands.js'
+import { finishRun } from '../../suite/finish.js'
+import { ReporterOptionError, resolveReporterOptions } from '../../suite/options.js'
+import { combineShards, readShardFile, ShardSetError } from '../../suite/shards.js'
+import { EXIT, fail } from '../exit-codes.js'
+
+interface MergeCommandOptions {
+  update?: boolean
+  root: string
+  color?: boolean
+}
+
+/** Register `merge` on the CLI program. */
+export function registerMerge(program: Command): void {
+  program
+    .command('merge')
+    .description('Score and gate a sharded run from its shard files (.timegrounded/shards/shard-<i>-of-<n>.json), as one run.')
+    .argument('<files...>', 'every shard file of the run')
+    .option('-u, --update', 'record the baseline from all shards (as `-u` does in an unsharded run)')
+    .option('--root <dir>', 'the project root the baseline and output paths are relative to', '.')
+    .option('--no-color', 'print without colours')
+    .action((files: string[], options: MergeCommandOptions) => {
+      let combined: ReturnType<typeof combineShards>
+      let resolved: ReturnType<typeof resolveReporterOptions>
+      try {
+        combined = combineShards(files.map((path) => ({ path, shard: readShardFile(path) })))
+        resolved = resolveReporterOptions(combined.options, 'the reporter options recorded in the shard files')
+      } catch (error) {
+        if (error instanceof ShardSetError || error instanceof ReporterOptionError) return fail('merge', error.message, EXIT.usage)
+        throw error
+      }
+      const finished = finishRun({
+        records: combined.records,
+        root: resolve(options.root),
+        options: resolved,
+        update: options.update === true ? { kind: 'update' } : { kind: 'none' },
+        previous: null,
+        shard: null,
+        color: resolved.color ?? (options.color !== false && process.stdout.isTTY === true),
+        commands: combined.runner === 'jest' ? JEST_COMMANDS : VITEST_COMMANDS,
+      })
+      const text = finished.text === '' ? `no timegrounded results in ${combined.count} shard files` : finished.text
+      process.stdout.write(`${text}\n`)
+      const summaryFile = process.env.GITHUB_STEP_SUMMARY
+      if (summaryFile && finished.markdown !== null) appendFileSync(summaryFile, finished.markdown)
+      process.exitCode = finished.failed ? EXIT.problems : EXIT.clean
+    })
+}

@@ -1,0 +1,62 @@
+/**
+ * `withTimegrounded(jestConfig, options)`: the Jest counterpart of the
+ * `timegrounded()` Vitest plugin. It checks every option as the config loads
+ * and returns the config with the reporter added (after the user's own
+ * reporters, `default` when there were none), the watch-mode key that
+ * records the baseline, and the result files and baseline ignored by watch
+ * mode (which would otherwise re-run forever on the files each run writes).
+ */
+import { resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
+
+/** The reporter's and watch plugin's module names, as Jest resolves them from the project. */
+export const JEST_REPORTER = 'timegrounded/jest/reporter'
+export const JEST_WATCH_PLUGIN = 'timegrounded/jest/watch-plugin'
+
+/** The Jest config keys this helper touches; everything else passes through unchanged. */
+export interface JestConfigLike {
+  reporters?: (string | [string, Record<string, unknown>])[]
+  watchPlugins?: (string | [string, Record<string, unknown>])[]
+  watchPathIgnorePatterns?: string[]
+  [key: string]: unknown
+}
+
+/** Options of `withTimegrounded`: the reporter's, plus the watch-mode key. */
+export interface WithTimegroundedOptions extends TimegroundedReporterOptions {
+  /** The watch-mode key that records the baseline. @default 'b' */
+  recordKey?: string
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+function moduleOf(entry: string | [string, unknown]): string {
+  return typeof entry === 'string' ? entry : entry[0]
+}
+
+/**
+ * `module.exports = withTimegrounded({ preset: 'ts-jest' }, { thresholds: { staleValueLeakageRate: { max: 0.05 } } })`.
+ * Throws `ReporterOptionError` naming a bad option before any test runs.
+ */
+export function withTimegrounded<T extends JestConfigLike>(config: T, options: WithTimegroundedOptions = {}): T {
+  const { recordKey, ...reporterOptions } = options
+  const resolved = resolveReporterOptions(reporterOptions, 'withTimegrounded(config, options) in jest.config')
+  if (recordKey !== undefined && (typeof recordKey !== 'string' || [...recordKey].length !== 1 || recordKey === 'u')) {
+    throw new Error(
+      `withTimegrounded(config, options) in jest.config: \`recordKey\` must be one character other than u (Jest keeps u), got ${JSON.stringify(recordKey)}`,
+    )
+  }
+  const reporters = (config.reporters ?? ['default']).filter((entry) => moduleOf(entry) !== JEST_REPORTER)
+  const watchPlugins = (config.watchPlugins ?? []).filter((entry) => moduleOf(entry) !== JEST_WATCH_PLUGIN)
+  const ignored = [`<rootDir>/${escapeRegExp(resolved.outputDir.replace(/^\.\//, '').replace(/\/$/, ''))}/`]
+  if (resolved.baseline !== false) ignored.push(`<rootDir>/${escapeRegExp(resolved.baseline.replace(/^\.\//, ''))}$`)
+  if (resolved.html !== false) ignored.push(`<rootDir>/${escapeRegExp(resolved.html.replace(/^\.\//, ''))}$`)
+  return {
+    ...config,
+    reporters: [...reporters, [JEST_REPORTER, reporterOptions as Record<string, unknown>]],
+    watchPlugins: [...watchPlugins, recordKey === undefined ? JEST_WATCH_PLUGIN : [JEST_WATCH_PLUGIN, { key: recordKey }]],
+    watchPathIgnorePatterns: [...new Set([...(config.watchPathIgnorePatterns ?? []), ...ignored])],
+  }
+}
+
+export type { TimegroundedReporterOptions } from '../suite/options.js'

@@ -1,0 +1,25 @@
+/**
+ * `timegrounded/jest`: what a Jest test file needs. It ships as ESM (Jest's
+ * ESM mode) and as a CommonJS bundle (the usual ts-jest or babel-jest
+ * project, no flags). The config helper, reporter and watch key are their own
+ * entries (`timegrounded/jest/config`, `/reporter`, `/watch-plugin`): this
+ * one imports `@jest/globals`, which only loads inside a Jest test.
+ */
+
+// ─── In a test file ──────────────────────────────────────────────────────────
+
+export { timegroundedSuite } from './suite.js'
+export { timeGroundedTests } from './timegrounded.js'
+export { commandAdapter } from '../adapters/command.js'
+export { referenceStore } from '../adapters/reference/index.js'
+export type { CommandAdapterSpec } from '../adapters/command.js'
+export type { MemorySource } from '../adapters/source.js'
+export type { MemoryStore, StoreAnswer, StoreAssertion, StoreCapabilities, StoreEvent, StoreFactory, StoreQuery } from '../adapters/types.js'
+export type { ReferenceStoreName } from '../adapters/reference/index.js'
+export type { TimegroundedSuiteOptions } from '../suite/options.js'
+export type { AnswerContext, TimeGroundedAgent, TimestampedHistoryAgent } from '../timegrounded/agent.js'
+export type { TimeGroundedTestsOptions } from '../timegrounded/cases.js'
+
+// ─── Errors ──────────────────────────────────────────────────────────────────
+
+export { OptionError } from '../options.js'

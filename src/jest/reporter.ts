@@ -1,0 +1,161 @@
+/**
+ * The Jest reporter of timegrounded (`timegrounded/jest/reporter`;
+ * `withTimegrounded()` adds it): after every run it reads the records the
+ * test files left in their side files, hands them to the suite core's
+ * `finishRun` (the same one the Vitest reporter and `timegrounded merge`
+ * call), prints the text to stderr (so `jest --json` keeps a clean stdout),
+ * appends the job summary, and fails the run through `getLastError()`, which
+ * Jest honours even under `--forceExit`. Under `--shard` it writes the
+ * shard's file for `timegrounded merge` instead, and never gates.
+ */
+import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { isAbsolute, join, resolve } from 'node:path'
+import { JEST_COMMANDS } from '../suite/commands.js'
+import { finishRun } from '../suite/finish.js'
+import { type ResolvedReporterOptions, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
+import type { UpdateRequest } from '../suite/outcome.js'
+import { shardFilePath, writeShardFile } from '../suite/shards.js'
+import type { ScoredMetrics } from '../tivarq/metrics.js'
+import { CONTEXT_VARIABLE, clearSideFile, type JestWorkerContext, readSideFiles } from './channel.js'
+import { takeRecordRequest } from './record-key.js'
+
+export type { TimegroundedReporterOptions } from '../suite/options.js'
+
+/** What the reporter reads of Jest's global config (a subset of `Config.GlobalConfig`). */
+export interface JestGlobalConfigView {
+  rootDir: string
+  updateSnapshot: 'all' | 'new' | 'none'
+  watch: boolean
+  watchAll: boolean
+  shard?: { shardIndex: number; shardCount: number } | null
+}
+
+const RUN_DIR_PREFIX = 'timegrounded-jest-'
+
+/**
+ * One run directory per Jest process, kept across watch-mode runs (so a run
+ * of one file still sees the others' records), removed when the process
+ * exits. Directories left by processes that were killed are swept here.
+ */
+let runDir: string | null = null
+function processRunDir(): string {
+  if (runDir !== null) return runDir
+  sweepOrphans()
+  runDir = mkdtempSync(join(tmpdir(), `${RUN_DIR_PREFIX}${process.pid}-`))
+  const made = runDir
+  process.once('exit', () => rmSync(made, { recursive: true, force: true }))
+  return made
+}
+
+function sweepOrphans(): void {
+  try {
+    for (const name of readdirSync(tmpdir())) {
+      const pid = Number(/^timegrounded-jest-(\d+)-/.exec(name)?.[1])
+      if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue
+      rmSync(join(tmpdir(), name), { recursive: true, force: true })
+    }
+  } catch {
+    // Sweeping is a courtesy: an unreadable temp folder is not this run's problem.
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Each suite's metrics after the previous run of this watch session (module state: Jest builds a new reporter for every run). */
+const previous = new Map<string, ScoredMetrics>()
+
+/** The Jest reporter: report, result files, baseline and gate after every run. */
+export default class TimegroundedJestReporter {
+  private readonly options: ResolvedReporterOptions
+  private readonly given: TimegroundedReporterOptions
+  private readonly update: UpdateRequest
+  private readonly runDir: string
+  private lastError: Error | undefined
+
+  /** Checks every option (a misspelt metric fails before any test runs), and tells this run's workers where records go. */
+  constructor(
+    private readonly globalConfig: JestGlobalConfigView,
+    options: TimegroundedReporterOptions = {},
+  ) {
+    this.given = options
+    this.options = resolveReporterOptions(options, 'the timegrounded reporter options in jest.config')
+    // `-u` (or Jest's own `u` key, for one run), or this plugin's key: Jest resets updateSnapshot after each watch run, so it never sticks.
+    const requested = takeRecordRequest()
+    this.update = globalConfig.updateSnapshot === 'all' || requested ? { kind: 'update' } : { kind: 'none' }
+    this.runDir = processRunDir()
+    const context: JestWorkerContext = { runDir: this.runDir, baselinePath: this.baselinePath(), update: this.update.kind === 'update' }
+    // Jest builds the reporters before it starts the run's workers, which inherit this.
+    process.env[CONTEXT_VARIABLE] = JSON.stringify(context)
+  }
+
+  /** A test file about to run again: its earlier records go, so none survive from a run before. */
+  onTestFileStart(test: { path: string }): void {
+    clearSideFile(this.runDir, test.path)
+  }
+
+  onRunComplete(_contexts: unknown, results: { wasInterrupted?: boolean }): void {
+    if (results.wasInterrupted === true) return
+    try {
+      this.finish()
+    } catch (error) {
+      this.lastError = new Error(`timegrounded: the reporter failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+      process.stderr.write(`${this.lastError.message}\n`)
+    }
+  }
+
+  /** Jest folds this into the run's success, so a failed gate fails the run (also with `--forceExit`, which drops `process.exitCode`). */
+  getLastError(): Error | undefined {
+    return this.lastError
+  }
+
+  private finish(): void {
+    const records = readSideFiles(this.runDir).flatMap((file) => file.records)
+    const root = this.globalConfig.rootDir
+    const watching = this.globalConfig.watch || this.globalConfig.watchAll
+    const shard = this.globalConfig.shard ? { index: this.globalConfig.shard.shardIndex, count: this.globalConfig.shard.shardCount } : null
+    const color = this.options.color ?? process.stderr.isTTY === true
+    const finished = finishRun({
+      records,
+      root,
+      options: this.options,
+      update: this.update,
+      previous: watching ? previous : null,
+      shard,
+      color,
+      commands: JEST_COMMANDS,
+    })
+    const lines: string[] = []
+    if (shard !== null) {
+      // Always written, even empty: the merge checks that every shard of the run is there.
+      const path = shardFilePath(resolve(root, this.options.outputDir), shard)
+      writeShardFile(path, { runner: 'jest', shard, update: this.update.kind === 'update', options: this.given, records })
+      lines.push(
+        `timegrounded: shard ${shard.index}/${shard.count} wrote ${path} (${records.length} results); merge every shard's file with ${JEST_COMMANDS.merge}`,
+      )
+    }
+    if (finished.text !== '') lines.unshift(finished.text)
+    if (lines.length === 0) return
+    if (watching) for (const [suite, metrics] of finished.metrics) previous.set(suite, metrics)
+    process.stderr.write(`\n${lines.join('\n')}\n`)
+    const summaryFile = process.env.GITHUB_STEP_SUMMARY
+    if (summaryFile && finished.markdown !== null) appendFileSync(summaryFile, finished.markdown)
+    if (finished.failed) {
+      const failing = finished.suites.filter((suite) => suite.failed).map((suite) => suite.name)
+      this.lastError = new Error(`timegrounded: the gate failed for ${failing.join(', ')} (see the lines above)`)
+    }
+  }
+
+  private baselinePath(): string | null {
+    const file = this.options.baseline
+    if (file === false) return null
+    return isAbsolute(file) ? file : resolve(this.globalConfig.rootDir, file)
+  }
+}

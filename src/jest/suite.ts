@@ -1,0 +1,145 @@
+/**
+ * `timegroundedSuite(memory, options)` under Jest: the same plan, names and
+ * records as under Vitest (`suite/probes.ts`), registered synchronously (Jest
+ * refuses an async `describe`), one describe per episode with its probes as
+ * plain tests in order. Jest runs describe blocks one after another, so the
+ * episodes run in the suite core's scheduler, `concurrency` at once, started
+ * in the suite's `beforeAll`; each test awaits its probe's rows, judges them,
+ * appends its record to the test file's side file, and passes or throws.
+ */
+import { resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
+import type { MemorySource } from '../adapters/source.js'
+import { openPool, type StorePool } from '../harness/pool.js'
+import { readBaselineMatch } from '../suite/baseline.js'
+import { JEST_COMMANDS } from '../suite/commands.js'
+import { DEFAULT_BASELINE_FILE, resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
+import { checkedMemory, planSuite, StoreCloseError, settleProbe, timeGroundedAgentOf } from '../suite/probes.js'
+import { finishedRecord, type ProbeRecord } from '../suite/records.js'
+import { type ScheduledSuite, scheduleEpisodes } from '../suite/scheduler.js'
+import { loadSplitSync, loadVariantSplitSync } from '../tivarq/dataset.js'
+import { appendSideLines, type JestWorkerContext, readWorkerContext, type SideLine } from './channel.js'
+import { currentBlock, selectionOf } from './circus.js'
+import { timeGroundedTests } from './timegrounded.js'
+
+/** A probe that failed by policy: the message is the whole story, so no stack into the harness. */
+class ProbeFailure extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ProbeFailure'
+    this.stack = `${this.name}: ${message}`
+  }
+}
+
+/** Jest reads a timeout of 0 as its default (5 s), not as none: a probe's test waits for its episode's turn, and every store call is bounded on its own. */
+const NO_TIMEOUT = 2 ** 31 - 1
+
+let warnedNoReporter = false
+
+/** The test file running now (Jest's own record of it). */
+export function currentTestPath(): string {
+  const path = expect.getState().testPath
+  if (typeof path !== 'string') throw new Error('timegrounded/jest: no test file is running; call timegroundedSuite() at the top level of a Jest test file')
+  return path
+}
+
+/** Where records go and what the baseline says, as the reporter set it; without the reporter, the default baseline and nowhere. */
+export function jestContext(): { context: JestWorkerContext | null; baselinePath: string | null; update: boolean } {
+  const context = readWorkerContext()
+  if (context !== null) return { context, baselinePath: context.baselinePath, update: context.update }
+  return { context: null, baselinePath: resolve(process.cwd(), DEFAULT_BASELINE_FILE), update: false }
+}
+
+/** Said once per test file when no timegrounded reporter runs: the tests still judge probes, but nothing is scored, gated or recorded. */
+export function warnNoReporter(): void {
+  if (warnedNoReporter) return
+  warnedNoReporter = true
+  process.stderr.write(
+    'timegrounded: no timegrounded reporter in this Jest run, so nothing is scored, gated or recorded (and -u records nothing). Wrap the config: `module.exports = withTimegrounded({ ... })` from timegrounded/jest/config.\n',
+  )
+}
+
+/**
+ * Register the TIVARQ probes as Jest tests against `memory`: a store, a
+ * factory of stores (a fresh one per episode), or `commandAdapter([...])`.
+ * Test names are `<suite> <episode id> <probe id> …`, so `-t` selects a probe
+ * (`-t replacement-00-q3`), an episode (`-t replacement-00`) or a family
+ * (`-t replacement`); only the selected probes' episodes run. Call it at the
+ * top level of a test file (it registers tests synchronously).
+ */
+export function timegroundedSuite(memory: MemorySource, options: TimegroundedSuiteOptions = {}): void {
+  const settings = resolveSuiteOptions(options)
+  const checked = checkedMemory(memory)
+  if (settings.timeGrounded) {
+    const grounded = timeGroundedAgentOf(memory, settings.timeGrounded)
+    timeGroundedTests(grounded.agent, grounded.options)
+  }
+  const loaded = settings.variant === undefined ? loadSplitSync(settings.datasetDir, settings.split) : loadVariantSplitSync(settings.variant, settings.split)
+  const plan = planSuite(loaded, settings)
+  const { context, baselinePath, update } = jestContext()
+  const baseline = readBaselineMatch(baselinePath, plan.identity, JEST_COMMANDS)
+  const testPath = currentTestPath()
+  const record = (lines: SideLine[]): void => {
+    if (context !== null) appendSideLines(context.runDir, lines)
+  }
+
+  describe(plan.title, () => {
+    const block = currentBlock()
+    let pool: StorePool | undefined
+    let scheduled: ScheduledSuite | undefined
+
+    beforeAll(async () => {
+      if (context === null) warnNoReporter()
+      const selected = selectionOf(block)
+      try {
+        pool = await openPool(checked, { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, name: settings.name })
+      } catch (error) {
+        // Recorded, never dropped: every selected probe's record, unanswered, with why the store could not start.
+        const message = error instanceof Error ? error.message : String(error)
+        record([
+          { testPath, suite: plan.identity.name, blockError: message },
+          ...plan.episodes.flatMap(({ probes }) => probes.filter(({ name }) => selected(name)).map((probe) => ({ testPath, record: probe.record }))),
+        ])
+        throw error
+      }
+      scheduled = scheduleEpisodes({
+        pool,
+        episodes: plan.episodes,
+        selected,
+        runner: { track: settings.track, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs },
+        concurrency: settings.concurrency,
+        repeats: settings.repeats,
+      })
+    }, settings.timeoutMs * 2)
+
+    afterAll(async () => {
+      const closeFailures = (await scheduled?.done) ?? []
+      const problems = (await pool?.close()) ?? []
+      const messages = closeFailures.map((failure) => (failure instanceof Error ? failure.message : String(failure)))
+      if (problems.length > 0) messages.push(new StoreCloseError(problems).message)
+      if (messages.length === 0) return
+      record(messages.map((message) => ({ testPath, suite: plan.identity.name, blockError: message })))
+      throw problems.length > 0 ? new StoreCloseError(problems) : new Error(messages.join('\n'))
+    }, NO_TIMEOUT)
+
+    for (const { episode, probes } of plan.episodes) {
+      describe(episode.episode_id, () => {
+        for (const { probe, name, record: collected } of probes) {
+          test(
+            name,
+            async () => {
+              const rows = scheduled ? await scheduled.rows(probe.probe_id) : []
+              if (rows.length === 0) throw new Error(`timegrounded: ${probe.probe_id} was not asked (its suite did not start); see the suite's error`)
+              const settled = settleProbe(rows, episode, probe, baseline, update, settings.flaky)
+              record([{ testPath, record: finishedRecord(collected as ProbeRecord, rows, settled) }])
+              if (settled.decision === 'fail') throw new ProbeFailure(settled.message())
+            },
+            NO_TIMEOUT,
+          )
+        }
+      })
+    }
+  })
+}
+
+export type { TimegroundedSuiteOptions } from '../suite/options.js'

@@ -250,6 +250,8 @@ declare interface ErrorCodes {
     BASELINE_INVALID: 'BaselineError';
     /** Stores or adapter processes of a suite failed to close (the results stand). */
     STORE_CLOSE_FAILED: 'StoreCloseError';
+    /** Shard files that cannot be merged: unreadable, not shard files, or not one whole set. */
+    SHARD_SET_INVALID: 'ShardSetError';
     /** A command line the user must fix (exit 2). */
     USAGE: 'UsageError';
 }
@@ -704,6 +706,7 @@ export declare type TimegroundedPluginOptions = TimegroundedReporterOptions;
 export declare class TimegroundedReporter implements Reporter {
     private vitest;
     private readonly options;
+    private readonly given;
     /** Metrics of the previous run of this watch session, per suite. */
     private previous;
     /** Runs started in this session, and what triggered the current re-run (watch mode). */

@@ -24,6 +24,10 @@ const TEMP = join(ROOT, 'tmp', 'api')
 export const ENTRIES = [
   { name: 'timegrounded', dts: 'dist/index.d.ts' },
   { name: 'timegrounded-vitest', dts: 'dist/vitest/index.d.ts' },
+  { name: 'timegrounded-jest', dts: 'dist/jest/index.d.ts' },
+  { name: 'timegrounded-jest-config', dts: 'dist/jest/config.d.ts' },
+  { name: 'timegrounded-jest-reporter', dts: 'dist/jest/reporter.d.ts' },
+  { name: 'timegrounded-jest-watch-plugin', dts: 'dist/jest/watch-plugin.d.ts' },
 ]
 
 /** Run api-extractor over one entry; returns the files it would write, by name in api/. */

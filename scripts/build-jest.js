@@ -5,10 +5,13 @@
 // wrote. `@jest/globals` stays outside (Jest provides it to each test file).
 // `import.meta.url` has no CommonJS form: it is replaced by the URL of
 // dist/version.js, so the package root (and `fixtures/`) resolve as in the ESM build.
-// Type declarations for the `require` condition (`*.d.cts`) re-export the ESM ones.
+// Type declarations for the `require` condition: TypeScript reads a `.d.ts`
+// under a `"type": "module"` package as an ES module, which a CommonJS file may
+// not import, so the declarations are copied to dist/cjs-types/ under a
+// package.json that says `commonjs`.
 // Run by `npm run build`, after tsc.
-import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
@@ -33,5 +36,19 @@ for (const name of ['index', 'config']) {
     outfile: join(DIST, `${name}.cjs`),
     logLevel: 'warning',
   })
-  writeFileSync(join(DIST, `${name}.d.cts`), `export * from './${name}.js'\n`)
 }
+
+const TYPES = join(ROOT, 'dist/cjs-types')
+/** Every declaration file under `dir`, relative to it. */
+function declarations(dir, prefix = '') {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(prefix, entry.name)
+    if (entry.isDirectory()) return path === 'cjs-types' ? [] : declarations(dir, path)
+    return entry.name.endsWith('.d.ts') ? [path] : []
+  })
+}
+for (const file of declarations(join(ROOT, 'dist'))) {
+  mkdirSync(dirname(join(TYPES, file)), { recursive: true })
+  copyFileSync(join(ROOT, 'dist', file), join(TYPES, file))
+}
+writeFileSync(join(TYPES, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`)

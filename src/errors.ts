@@ -124,6 +124,8 @@ export interface ErrorCodes {
   BASELINE_INVALID: 'BaselineError'
   /** Stores or adapter processes of a suite failed to close (the results stand). */
   STORE_CLOSE_FAILED: 'StoreCloseError'
+  /** Shard files that cannot be merged: unreadable, not shard files, or not one whole set. */
+  SHARD_SET_INVALID: 'ShardSetError'
   /** A command line the user must fix (exit 2). */
   USAGE: 'UsageError'
 }

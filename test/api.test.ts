@@ -16,10 +16,12 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 /** The value exports an API report lists (functions, classes, constants), sorted. */
 function valuesInReport(file: string): string[] {
   const report = readFileSync(join(ROOT, 'api', file), 'utf8')
-  return [...report.matchAll(/^export (?:abstract class|class|function|const) (\w+)/gm)].map((match) => match[1] as string).sort()
+  const named = [...report.matchAll(/^export (?:abstract class|class|function|const) (\w+)/gm)].map((match) => match[1] as string)
+  // A module Jest loads by path (reporter, watch plugin) exports its class as the default.
+  return [...named, ...(/^export default \w+;$/m.test(report) ? ['default'] : [])].sort()
 }
 
-test('the declarations of both entry points match api/ (run `npm run api` to accept a deliberate change)', () => {
+test('the declarations of every entry point match api/ (run `npm run api` to accept a deliberate change)', () => {
   if (!existsSync(join(ROOT, 'dist', 'index.d.ts'))) throw new Error('dist/ is missing: run `npm run build` (or `npm test`, which builds first)')
   const result = spawnSync(process.execPath, ['scripts/api-report.js'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 })
   expect(
@@ -32,6 +34,9 @@ test('the declarations of both entry points match api/ (run `npm run api` to acc
 test.each([
   ['timegrounded', '../dist/index.js', 'timegrounded.api.md'],
   ['timegrounded/vitest', '../dist/vitest/index.js', 'timegrounded-vitest.api.md'],
+  ['timegrounded/jest/config', '../dist/jest/config.js', 'timegrounded-jest-config.api.md'],
+  ['timegrounded/jest/reporter', '../dist/jest/reporter.js', 'timegrounded-jest-reporter.api.md'],
+  ['timegrounded/jest/watch-plugin', '../dist/jest/watch-plugin.js', 'timegrounded-jest-watch-plugin.api.md'],
 ])('%s exports at run time exactly the values its report lists; everything else it lists is a type', async (_entry, module, report) => {
   const loaded = (await import(module)) as Record<string, unknown>
   expect(Object.keys(loaded).sort()).toEqual(valuesInReport(report))
@@ -44,4 +49,11 @@ test('the entry points stay small: names a user needs, not internals', () => {
   // schemas (issue 14); a budget, so that growth past it is a decision, not drift.
   expect(count('timegrounded.api.md')).toBeLessThanOrEqual(120)
   expect(count('timegrounded-vitest.api.md')).toBeLessThanOrEqual(20)
+  expect(count('timegrounded-jest.api.md')).toBeLessThanOrEqual(20)
+})
+
+test('timegrounded/jest (which imports @jest/globals, so only loads inside a Jest test) lists the same test-file names as timegrounded/vitest', () => {
+  const testSide = ['timegroundedSuite', 'timeGroundedTests', 'commandAdapter', 'OptionError']
+  expect(valuesInReport('timegrounded-jest.api.md')).toEqual(expect.arrayContaining(testSide))
+  expect(valuesInReport('timegrounded-vitest.api.md')).toEqual(expect.arrayContaining(testSide))
 })

@@ -16,8 +16,8 @@ const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|imp
 
 /**
  * Which folders (or top-level modules, by name without `.ts`) each one may
- * import. A folder always imports itself. `vitest` and `cli` are the shells:
- * nothing else may import them.
+ * import. A folder always imports itself. `vitest`, `jest` and `cli` are the
+ * shells: nothing else may import them.
  */
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
@@ -34,6 +34,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   suite: ['harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
   index: ['harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
   vitest: ['suite', 'harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
+  jest: ['suite', 'harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
   cli: ['suite', 'harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
 }
 
@@ -145,8 +146,30 @@ describe('the framework-free core', () => {
     expect([...vitestImports(suite, 'src/suite/'), ...frameworks]).toEqual([])
   })
 
-  test('computing modules never write to stdout or stderr (only the CLI and the Vitest reporter do)', () => {
-    const writers = ALL_FILES.filter((file) => !['vitest', 'cli'].includes(layerOf(file)))
+  test('the two test-runner shells never import each other or the other framework', () => {
+    const shell = (name: string) => importGraph(filesUnder(join(SRC, name)))
+    const jest = [...shell('jest')].flatMap(([file, bare]) => [
+      ...(relative(SRC, file).startsWith(`vitest${sep}`) ? [`${relative(SRC, file)} is reachable from src/jest/`] : []),
+      ...bare.filter((name) => /^(vitest|@vitest\/)/.test(name)).map((name) => `${relative(SRC, file)} imports ${name}`),
+    ])
+    const vitest = [...shell('vitest')].flatMap(([file, bare]) => [
+      ...(relative(SRC, file).startsWith(`jest${sep}`) ? [`${relative(SRC, file)} is reachable from src/vitest/`] : []),
+      ...bare.filter((name) => /^(jest|@jest\/)/.test(name)).map((name) => `${relative(SRC, file)} imports ${name}`),
+    ])
+    expect([...shell('jest').keys()].map((file) => relative(SRC, file))).toEqual(expect.arrayContaining(['jest/suite.ts', 'suite/finish.ts']))
+    expect([...jest, ...vitest]).toEqual([])
+  })
+
+  test('the Jest config helper, reporter and watch key never load the test-side entry (it imports @jest/globals, which throws outside a test)', () => {
+    for (const entry of ['config.ts', 'reporter.ts', 'watch-plugin.ts']) {
+      const graph = importGraph([join(SRC, 'jest', entry)])
+      const offenders = [...graph].filter(([, bare]) => bare.includes('@jest/globals')).map(([file]) => relative(SRC, file))
+      expect(offenders, `jest/${entry}`).toEqual([])
+    }
+  })
+
+  test('computing modules never write to stdout or stderr (only the CLI and the Vitest and Jest reporters do)', () => {
+    const writers = ALL_FILES.filter((file) => !['vitest', 'jest', 'cli'].includes(layerOf(file)))
       .filter((file) => /process\.(stdout|stderr)\.write|console\.(log|error|warn|info)\(/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(SRC, file))
     expect(writers).toEqual([])

@@ -6,7 +6,7 @@
  * the installed types with the project's own tsc. Needs `dist/` (npm test builds it).
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -65,6 +65,13 @@ describe('the packed tarball', () => {
       'dist/index.d.ts',
       'dist/vitest/index.js',
       'dist/vitest/index.d.ts',
+      'dist/jest/index.js',
+      'dist/jest/index.cjs',
+      'dist/jest/config.cjs',
+      'dist/jest/reporter.js',
+      'dist/jest/watch-plugin.js',
+      'dist/cjs-types/package.json',
+      'dist/cjs-types/jest/index.d.ts',
       'dist/cli/main.js',
       'fixtures/tivarq-v1/manifest.json',
       'fixtures/tivarq-v1/probes_test.jsonl',
@@ -126,6 +133,41 @@ console.log(JSON.stringify({
       schemas: ['answer', 'assertion', 'episode', 'event', 'manifest', 'probe'],
       datasetError: 'function',
       vitest: ['function', 'function'],
+    })
+  })
+
+  test('requires from a CommonJS script: the Jest config helper, and the Jest test-side bundle, which reads the installed fixtures', () => {
+    // Outside Jest, @jest/globals throws; a stand-in package records what the suite registers, as Jest's would.
+    mkdirSync(join(project, 'node_modules', '@jest', 'globals'), { recursive: true })
+    writeFileSync(join(project, 'node_modules', '@jest', 'globals', 'package.json'), '{ "name": "@jest/globals", "version": "0.0.0", "main": "index.js" }')
+    writeFileSync(
+      join(project, 'node_modules', '@jest', 'globals', 'index.js'),
+      `const names = []
+const path = []
+exports.names = names
+exports.describe = (name, body) => { path.push(name); body(); path.pop() }
+exports.test = (name) => names.push([...path, name].join(' › '))
+exports.beforeAll = () => {}
+exports.afterAll = () => {}
+exports.expect = { getState: () => ({ testPath: __filename }) }
+`,
+    )
+    writeFileSync(
+      join(project, 'check.cjs'),
+      `const { withTimegrounded } = require('timegrounded/jest/config')
+const { timegroundedSuite, commandAdapter } = require('timegrounded/jest')
+const { names } = require('@jest/globals')
+timegroundedSuite({ ingest() {}, query() { return { state: 'unknown', value: null } } }, { split: 'smoke' })
+console.log(JSON.stringify({ reporters: withTimegrounded({}).reporters, tests: names.length, first: names[0], adapter: typeof commandAdapter }))
+`,
+    )
+    const result = run(process.execPath, ['check.cjs'], project)
+    expect(result.status, explain(result)).toBe(0)
+    expect(JSON.parse(result.stdout)).toEqual({
+      reporters: ['default', ['timegrounded/jest/reporter', {}]],
+      tests: 60,
+      first: 'tivarq (smoke, structured) › replacement-00 › replacement-00-q1 [target pre] notification_channel/personal',
+      adapter: 'function',
     })
   })
 

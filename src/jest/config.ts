@@ -6,7 +6,8 @@
  * records the baseline, and the result files and baseline ignored by watch
  * mode (which would otherwise re-run forever on the files each run writes).
  */
-import { resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
+import { isAbsolute } from 'node:path'
+import { ReporterOptionError, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
 
 /** The reporter's and watch plugin's module names, as Jest resolves them from the project. */
 export const JEST_REPORTER = 'timegrounded/jest/reporter'
@@ -30,6 +31,11 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
+/** A watch-ignore pattern for a path as the options give it: relative to the root, or absolute. */
+function pattern(path: string): string {
+  return isAbsolute(path) ? escapeRegExp(path) : `<rootDir>/${escapeRegExp(path.replace(/^\.\//, ''))}`
+}
+
 function moduleOf(entry: string | [string, unknown]): string {
   return typeof entry === 'string' ? entry : entry[0]
 }
@@ -42,15 +48,15 @@ export function withTimegrounded<T extends JestConfigLike>(config: T, options: W
   const { recordKey, ...reporterOptions } = options
   const resolved = resolveReporterOptions(reporterOptions, 'withTimegrounded(config, options) in jest.config')
   if (recordKey !== undefined && (typeof recordKey !== 'string' || [...recordKey].length !== 1 || recordKey === 'u')) {
-    throw new Error(
+    throw new ReporterOptionError(
       `withTimegrounded(config, options) in jest.config: \`recordKey\` must be one character other than u (Jest keeps u), got ${JSON.stringify(recordKey)}`,
     )
   }
   const reporters = (config.reporters ?? ['default']).filter((entry) => moduleOf(entry) !== JEST_REPORTER)
   const watchPlugins = (config.watchPlugins ?? []).filter((entry) => moduleOf(entry) !== JEST_WATCH_PLUGIN)
-  const ignored = [`<rootDir>/${escapeRegExp(resolved.outputDir.replace(/^\.\//, '').replace(/\/$/, ''))}/`]
-  if (resolved.baseline !== false) ignored.push(`<rootDir>/${escapeRegExp(resolved.baseline.replace(/^\.\//, ''))}$`)
-  if (resolved.html !== false) ignored.push(`<rootDir>/${escapeRegExp(resolved.html.replace(/^\.\//, ''))}$`)
+  const ignored = [`${pattern(resolved.outputDir.replace(/\/+$/, ''))}/`]
+  if (resolved.baseline !== false) ignored.push(`${pattern(resolved.baseline)}$`)
+  if (resolved.html !== false) ignored.push(`${pattern(resolved.html)}$`)
   return {
     ...config,
     reporters: [...reporters, [JEST_REPORTER, reporterOptions as Record<string, unknown>]],

@@ -24,10 +24,15 @@ export type { TimegroundedReporterOptions } from '../suite/options.js'
 
 /** What the reporter reads of Jest's global config (a subset of `Config.GlobalConfig`). */
 export interface JestGlobalConfigView {
+  /** The project root: the baseline and `outputDir` are relative to it. */
   rootDir: string
+  /** `'all'` under `-u` (and for the one run Jest's own `u` key starts). */
   updateSnapshot: 'all' | 'new' | 'none'
+  /** `--watch`. */
   watch: boolean
+  /** `--watchAll`. */
   watchAll: boolean
+  /** `--shard=i/n`. */
   shard?: { shardIndex: number; shardCount: number } | null
 }
 
@@ -101,6 +106,7 @@ export default class TimegroundedJestReporter {
     clearSideFile(this.runDir, test.path)
   }
 
+  /** After every run: score, gate, write and print (or, for a shard, write the shard's file). */
   onRunComplete(_contexts: unknown, results: { wasInterrupted?: boolean }): void {
     if (results.wasInterrupted === true) return
     try {

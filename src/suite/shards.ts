@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { type CodeOf, TimegroundedError } from '../errors.js'
 import { writeFileAtomic } from '../harness/result-files.js'
 import type { GatheredRecord } from './finish.js'
 import type { TimegroundedReporterOptions } from './options.js'
@@ -50,10 +51,9 @@ const shardFileSchema = z.object({
 })
 
 /** A shard file that cannot be merged: unreadable, not a shard file, or a set that is not whole. */
-export class ShardSetError extends Error {
+export class ShardSetError extends TimegroundedError<CodeOf<'ShardSetError'>> {
   constructor(message: string) {
-    super(message)
-    this.name = 'ShardSetError'
+    super('SHARD_SET_INVALID', message)
   }
 }
 

@@ -1,9 +1,10 @@
 // End to end: the real Vitest CLI on test/fixtures/vitest-projects/basic, a
 // project whose store can carry a bug (TG_BUG), checked by output and exit code.
+import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { assertBuilt, FIXTURES, runVitest, scratchDir } from './run-vitest.js'
+import { assertBuilt, FIXTURES, REPO, runVitest, scratchDir } from './run-vitest.js'
 
 const PROJECT = join(FIXTURES, 'basic')
 let scratch: string
@@ -218,6 +219,15 @@ describe('timegrounded under real Vitest', () => {
           return rest
         })
     expect(rows(output)).toEqual(rows(join(scratch, 'shards-whole')))
+
+    // Each shard also left its file: `timegrounded merge` gives the same report and gate without blobs.
+    const shardFiles = ['1', '2'].map((index) => join(output, 'shards', `shard-${index}-of-2.json`))
+    rmSync(join(output, 'report.json'))
+    const cli = spawnSync(process.execPath, [join(REPO, 'dist/cli/main.js'), 'merge', '--root', PROJECT, ...shardFiles], { cwd: PROJECT, encoding: 'utf8' })
+    expect(cli.stdout).toContain('60 of 60 probes ran: 48 passed, 12 failed')
+    expect(cli.stdout).toContain(violation)
+    expect(cli.status).toBe(1)
+    expect(withoutTimings(readJson(join(output, 'report.json')))).toBe(withoutTimings(readJson(join(scratch, 'shards-whole', 'report.json'))))
   })
 
   test('with `timeGrounded`, the time-grounded questions run as tests and the reporter prints the probe-vs-control delta', async () => {

@@ -1,0 +1,579 @@
+import { z } from 'zod';
+
+/** What the harness hands an agent with each question (fresh copies; no gold). */
+export declare interface AnswerContext {
+    questionId: string;
+    questionType: string;
+    mode: GroundingMode;
+    /** The bare question, without any date prefix. */
+    question: string;
+    /** The haystack as text, `Session Date:` headers included unless the mode is `timestamps-only`. */
+    historyText: string;
+    /** The haystack's turns session by session, without time. */
+    sessions: PlainTurn[][];
+}
+
+/** Turns a prompt into an answer: a model, or the scripted corpus reader. */
+declare type Answerer = (prompt: string) => string | Promise<string>;
+
+/** One of STATES. */
+declare type AnswerState = (typeof STATES)[number];
+
+/** A string, a list of strings, or null. */
+declare type AnswerValue = z.infer<typeof answerValueSchema>;
+
+/** A known value is a string or a list of strings; every other state carries null. */
+declare const answerValueSchema: z.ZodUnion<readonly [z.ZodString, z.ZodArray<z.ZodString>, z.ZodNull]>;
+
+/** Where and how to reach a chat-completions endpoint. */
+declare interface ChatEndpoint {
+    /** Base URL up to and excluding `/chat/completions`, e.g. `http://127.0.0.1:8080/v1`. */
+    baseUrl: string;
+    model: string;
+    /** Sent as `Authorization: Bearer …` when set. @default none (no header) */
+    apiKey?: string;
+    /** Sampling temperature sent with every request. @default 0 */
+    temperature?: number;
+    /** Milliseconds per attempt (connecting, waiting and reading the reply) before it is aborted. @default 60000 */
+    timeoutMs?: number;
+    /**
+     * Further attempts after a 429, a 5xx or a reply that broke off. A
+     * connection-level failure (refused, DNS, reset, timeout) is retried at most
+     * once: a server that is not there will not appear within the backoff, and
+     * each retry would cost the whole wait. @default 3
+     */
+    retries?: number;
+    /** First backoff in milliseconds, doubled on each retry; a `Retry-After` header wins. @default 500 */
+    backoffMs?: number;
+    /** The longest wait before a retry, `Retry-After` included (a longer request is cut to this). @default 30000 */
+    maxRetryWaitMs?: number;
+    /** Told about each retry before its wait (for logs and tests); must not throw. @default none */
+    onRetry?: (retry: ChatRetry) => void;
+}
+
+/** One retry about to happen. */
+declare interface ChatRetry {
+    url: string;
+    /** The attempt that failed (1-based). */
+    attempt: number;
+    /** The wait before the next attempt, in ms. */
+    waitMs: number;
+    /** What the failed attempt got, e.g. `HTTP 429 "slow down"`. */
+    detail: string;
+    /** The `Retry-After` header of that reply, as sent, or null. */
+    retryAfter: string | null;
+}
+
+/** The codes the class named `Owner` carries. */
+declare type CodeOf<Owner extends ErrorCodes[ErrorCode]> = {
+    [C in ErrorCode]: ErrorCodes[C] extends Owner ? C : never;
+}[ErrorCode];
+
+/** An adapter process to run, e.g. `commandAdapter(['python3', 'my_adapter.py'])`. */
+export declare function commandAdapter(argv: string[], options?: {
+    cwd?: string;
+    env?: Record<string, string>;
+    timeoutMs?: number;
+}): CommandAdapterSpec;
+
+/** How to start an adapter process. Made by `commandAdapter`. */
+export declare interface CommandAdapterSpec {
+    readonly kind: 'command';
+    /** The command and its arguments, run without a shell. */
+    readonly argv: readonly string[];
+    /** Working directory of the process. @default process.cwd() */
+    readonly cwd?: string;
+    /** Extra environment variables, added to the harness's own. */
+    readonly env?: Record<string, string>;
+    /** Per-call timeout in ms (overrides the pool's). @default the pool's `timeoutMs` (30000) */
+    readonly timeoutMs?: number;
+}
+
+/** Which episode a store is reset for. */
+declare interface EpisodeContext {
+    /** e.g. `replacement-00`. */
+    episodeId: string;
+    /** The episode's seed, for stores that sample. */
+    seed: number;
+}
+
+/** A stable, machine-readable error code, e.g. `DATASET_INVALID`. */
+declare type ErrorCode = keyof ErrorCodes;
+
+/**
+ * Errors the project throws at its users. Each class has stable codes that
+ * callers may branch on; messages name the culprit (file:line, field, option
+ * in backticks) and the fix.
+ *
+ * `ErrorCodes` lists every code once, with the class that throws it: a code
+ * belongs to exactly one class, and a class can only be built with its own
+ * codes (`CodeOf<'ItsName'>`), so two classes never share a code.
+ */
+/** Every error code, with the name of the one class that carries it. */
+declare interface ErrorCodes {
+    /** A TIVARQ directory failed validation. */
+    DATASET_INVALID: 'DatasetError';
+    /** `loadSplit` got a split that is not `smoke`, `dev` or `test`. */
+    UNKNOWN_SPLIT: 'UnknownSplitError';
+    /** The generator's own gold disagrees with the resolver (a generator bug). */
+    GENERATOR_GOLD_MISMATCH: 'GeneratorGoldMismatchError';
+    /** A variant option (seed, switches) cannot work. */
+    VARIANT_OPTION_INVALID: 'VariantOptionError';
+    /** A value canonical JSON cannot write. */
+    CANONICAL_JSON_UNSUPPORTED: 'CanonicalJsonError';
+    /** A bootstrap option (resamples, level, seed) cannot work. */
+    BOOTSTRAP_OPTION_INVALID: 'BootstrapOptionError';
+    /** A probe was asked before one with a lower `after_event_index`. */
+    PROBE_OUT_OF_ORDER: 'RunnerError';
+    /** A probe was asked of an episode it does not belong to. */
+    PROBE_NOT_IN_EPISODE: 'RunnerError';
+    /** A probe's `after_event_index` lies beyond its episode's events. */
+    PROBE_INDEX_OUT_OF_RANGE: 'RunnerError';
+    /** A runner option (track, repetition, polls, concurrency) cannot work. */
+    RUNNER_OPTION_INVALID: 'RunnerError';
+    /** A predictions file is not one valid prediction row per line. */
+    PREDICTIONS_INVALID: 'PredictionsFileError';
+    /** A row was appended to a predictions file already closed. */
+    PREDICTIONS_CLOSED: 'PredictionsClosedError';
+    /** A store call did not settle within the timeout; a process is killed. */
+    ADAPTER_TIMEOUT: 'AdapterFault';
+    /** The adapter process exited or was killed by a signal. */
+    ADAPTER_EXITED: 'AdapterFault';
+    /** A fresh store for a lease could not be made: the process did not (re)start or failed its handshake, or the factory returned no store. */
+    ADAPTER_RESTART_FAILED: 'AdapterFault';
+    /** A line on stdout was not one JSON object answering the request (non-JSON, extra or oversized line). */
+    ADAPTER_PROTOCOL: 'AdapterFault';
+    /** The adapter answered `{"error": …}`. */
+    ADAPTER_REPLIED_ERROR: 'AdapterFault';
+    /** A query answer whose state or value is not valid. */
+    ADAPTER_INVALID_ANSWER: 'AdapterFault';
+    /** An in-process store method threw or rejected. */
+    ADAPTER_THREW: 'AdapterFault';
+    /** The harness refuses an adapter: wrong protocol, an undeclared track, or a shared store without `reset()`. */
+    ADAPTER_REFUSED: 'AdapterRefusedError';
+    /** The store or adapter could not be started at all (bad command, crash before the handshake). */
+    ADAPTER_START_FAILED: 'AdapterStartError';
+    /** `openPool(source)` got something that is not a store, a factory or a command adapter. */
+    ADAPTER_SOURCE_INVALID: 'AdapterUsageError';
+    /** `commandAdapter(argv, options)` got an empty command, a non-string argument or a bad option. */
+    ADAPTER_COMMAND_INVALID: 'AdapterUsageError';
+    /** A pool option (`concurrency`, `timeoutMs`) is out of range. */
+    ADAPTER_OPTION_INVALID: 'AdapterUsageError';
+    /** `referenceStore(name)` got a name that is not a reference store. */
+    REFERENCE_STORE_UNKNOWN: 'AdapterUsageError';
+    /** `acquire()` on a pool after `close()`. */
+    POOL_CLOSED: 'PoolClosedError';
+    /** A structured-track reference store got a query without a readable slot, scope or instant. */
+    REFERENCE_QUERY_INVALID: 'ReferenceQueryError';
+    /** A model adapter is not configured (base URL, model, temperature…). */
+    MODEL_CONFIG_INVALID: 'ModelConfigError';
+    /** A model's reply could not be used as an extraction or an answer. */
+    MODEL_OUTPUT_INVALID: 'ModelOutputError';
+    /** No connection (refused, DNS, reset). */
+    CHAT_UNREACHABLE: 'ChatEndpointError';
+    /** No reply within `timeoutMs`. */
+    CHAT_TIMEOUT: 'ChatEndpointError';
+    /** 429 on every attempt. */
+    CHAT_RATE_LIMITED: 'ChatEndpointError';
+    /** Another HTTP error: a 4xx at once, or a 5xx on every attempt. */
+    CHAT_HTTP_ERROR: 'ChatEndpointError';
+    /** A 2xx reply that is not a chat completion with a text choice. */
+    CHAT_REPLY_INVALID: 'ChatEndpointError';
+    /** A session or question date cannot be read. */
+    SESSION_DATE_UNPARSEABLE: 'SessionDateError';
+    /** A LongMemEval-shaped file is invalid. */
+    LONGMEMEVAL_INVALID: 'LongMemEvalDatasetError';
+    /** A LongMemEval-shaped file cannot be read at all (missing, a directory, no permission). */
+    LONGMEMEVAL_UNREADABLE: 'LongMemEvalReadError';
+    /** A grounding mode needs the typed channel the agent lacks. */
+    GROUNDING_CHANNEL_MISSING: 'GroundingModeError';
+    /** An option of a built-in agent cannot work. */
+    AGENT_OPTION_INVALID: 'AgentOptionError';
+    /** An agent process could not be started, or failed its handshake. */
+    AGENT_START_FAILED: 'AgentStartError';
+    /** The LLM judge's endpoint cannot be reached. */
+    JUDGE_UNREACHABLE: 'JudgeUnreachableError';
+    /** A corpus breaks one of its rules (a printed date, a wrong weekday, a missing label…). */
+    CORPUS_RULE_BROKEN: 'CorpusRuleError';
+    /** A corpus option (size, seed) cannot work. */
+    CORPUS_OPTION_INVALID: 'CorpusOptionError';
+    /** An option of `timeGroundedTests` (or `timeGrounded` of a suite) cannot work. */
+    TIME_GROUNDED_OPTION_INVALID: 'TimeGroundedOptionError';
+    /** What the report page was given does not hang together (rows that are not the report's, nothing to show). */
+    HTML_REPORT_INPUT_INVALID: 'HtmlReportError';
+    /** The built page script is not where the package keeps it (`npm run build` makes it). */
+    HTML_REPORT_ASSET_MISSING: 'HtmlReportError';
+    /** The built page script holds text that would break out of its `<script>` element. */
+    HTML_REPORT_ASSET_INVALID: 'HtmlReportError';
+    /** An option of `timegroundedSuite` cannot work. */
+    SUITE_OPTION_INVALID: 'SuiteOptionError';
+    /** An option of `timegrounded()` or `TimegroundedReporter` cannot work. */
+    REPORTER_OPTION_INVALID: 'ReporterOptionError';
+    /** The baseline file cannot be used. */
+    BASELINE_INVALID: 'BaselineError';
+    /** Stores or adapter processes of a suite failed to close (the results stand). */
+    STORE_CLOSE_FAILED: 'StoreCloseError';
+    /** Shard files that cannot be merged: unreadable, not shard files, or not one whole set. */
+    SHARD_SET_INVALID: 'ShardSetError';
+    /** A command line the user must fix (exit 2). */
+    USAGE: 'UsageError';
+}
+
+/** The twelve episode families, in the order the dataset lists them. */
+declare const FAMILIES: readonly ["replacement", "reversal", "withdrawal", "add_vs_replace", "scoped_change", "future_effective", "expiration", "retro_correction", "delayed_arrival", "duplicate_event", "third_party_quote", "ambiguity"];
+
+/** One of FAMILIES. */
+declare type Family = (typeof FAMILIES)[number];
+
+/** What a flaky probe's test does: pass with an annotation (`report`), or fail like a wrong answer (`fail`). */
+declare type FlakyPolicy = 'report' | 'fail';
+
+/** The three grounding modes, in the order the spec lists them. */
+declare const GROUNDING_MODES: readonly ["none", "timestamps-and-text", "timestamps-only"];
+
+/** How session dates reach the agent: `none` (printed in the text only), `timestamps-and-text` (both; the control), `timestamps-only` (the typed channel only; the probe). */
+declare type GroundingMode = (typeof GROUNDING_MODES)[number];
+
+/** Grades responses; `fingerprint` identifies the exact judging rules. */
+declare interface Judge {
+    readonly kind: 'deterministic' | 'llm';
+    /** SHA-256 of the judge's rules: the prompt template for the LLM judge, a rules version for the deterministic one. */
+    readonly fingerprint: string;
+    /** The judging model, or null. */
+    readonly model: string | null;
+    grade(entry: LongMemEvalEntry, response: string): Promise<Verdict>;
+}
+
+/** One LongMemEval question with its dated haystack sessions, as the file holds it (snake_case). */
+declare type LongMemEvalEntry = z.infer<typeof longMemEvalEntrySchema>;
+
+/** One LongMemEval entry: a question over a haystack of dated sessions. */
+declare const longMemEvalEntrySchema: z.ZodObject<{
+    question_id: z.ZodString;
+    question_type: z.ZodString;
+    question: z.ZodString;
+    answer: z.ZodUnknown & z.ZodType<{} | null, unknown, z.core.$ZodTypeInternals<{} | null, unknown>>;
+    answer_explanation: z.ZodOptional<z.ZodString>;
+    question_date: z.ZodString;
+    haystack_session_ids: z.ZodArray<z.ZodString>;
+    haystack_dates: z.ZodArray<z.ZodString>;
+    haystack_sessions: z.ZodArray<z.ZodArray<z.ZodObject<{
+        role: z.ZodString;
+        content: z.ZodString;
+        has_answer: z.ZodOptional<z.ZodBoolean>;
+    }, z.core.$strip>>>;
+    answer_session_ids: z.ZodArray<z.ZodString>;
+    machine_gold: z.ZodOptional<z.ZodDiscriminatedUnion<[z.ZodObject<{
+        kind: z.ZodLiteral<"yes_no">;
+        value: z.ZodBoolean;
+    }, z.core.$strip>, z.ZodObject<{
+        kind: z.ZodLiteral<"date">;
+        value: z.ZodString;
+        tolerance_days: z.ZodNumber;
+    }, z.core.$strip>, z.ZodObject<{
+        kind: z.ZodLiteral<"count">;
+        value: z.ZodNumber;
+        tolerance: z.ZodNumber;
+        unit: z.ZodString;
+    }, z.core.$strip>, z.ZodObject<{
+        kind: z.ZodLiteral<"entity">;
+        value: z.ZodString;
+        aliases: z.ZodArray<z.ZodString>;
+    }, z.core.$strip>], "kind">>;
+}, z.core.$strip>;
+
+declare type MaybePromise<T> = T | Promise<T>;
+
+declare type MaybePromise_2<T> = T | Promise<T>;
+
+/** Anything the harness can run: a store object, a factory of stores, or an adapter command. */
+export declare type MemorySource = MemoryStore | StoreFactory | CommandAdapterSpec;
+
+/** A conversational memory store under test. */
+export declare interface MemoryStore {
+    /** A plain object, or a method returning one. */
+    capabilities?: StoreCapabilities | (() => MaybePromise<StoreCapabilities>);
+    /** Forget everything: called before each episode when the store is reused. */
+    reset?(context: EpisodeContext): MaybePromise<void>;
+    /** Ingest one turn. Must be idempotent on a repeated `eventId`. */
+    ingest(event: StoreEvent): MaybePromise<void>;
+    /** Move the store's notion of "now" (sent before each query when `clock` is declared). */
+    advanceClock?(asOf: string): MaybePromise<void>;
+    /** Answer one question as of `query.asOf`. */
+    query(query: StoreQuery): MaybePromise<StoreAnswer>;
+    /** Reserved: a debugging view of the store. */
+    inspect?(): MaybePromise<unknown>;
+    /** Release resources; called once when the store is discarded. */
+    close?(): MaybePromise<void>;
+}
+
+/** One of OPS. */
+declare type Op = (typeof OPS)[number];
+
+/** What an assertion does to its slot. */
+declare const OPS: readonly ["set", "add", "withdraw", "uncertain", "noop"];
+
+/**
+ * The base of every option refusal that names each bad option, its value and
+ * the valid choices: `ReporterOptionError` (`REPORTER_OPTION_INVALID`),
+ * `SuiteOptionError` (`SUITE_OPTION_INVALID`), `TimeGroundedOptionError`
+ * (`TIME_GROUNDED_OPTION_INVALID`).
+ */
+export declare abstract class OptionError<Code extends OptionErrorCode = OptionErrorCode> extends TimegroundedError<Code> {
+    protected constructor(code: Code, message: string);
+}
+
+/** The codes of the option errors that `checkOptions` raises, one per kind of options. */
+declare type OptionErrorCode = CodeOf<'ReporterOptionError' | 'SuiteOptionError' | 'TimeGroundedOptionError'>;
+
+/** One `1-based` slice of a suite spread over several files, like `--shard`. */
+declare interface Partition {
+    index: number;
+    count: number;
+}
+
+/** A turn as the text channel carries it: no time. */
+declare interface PlainTurn {
+    role: string;
+    content: string;
+}
+
+/** Names of the reference stores, as `--adapter builtin:NAME` and `timegrounded reference NAME` take them. */
+declare const REFERENCE_STORE_NAMES: readonly ["oracle", "versioned", "latest", "hybrid", "hybrid-corrections"];
+
+/** A factory of fresh reference stores `name` (named `builtin:NAME`); throws `AdapterUsageError` (`REFERENCE_STORE_UNKNOWN`) naming the choices. */
+export declare function referenceStore(name: ReferenceStoreName | string): StoreFactory;
+
+/** One of `REFERENCE_STORE_NAMES`. */
+export declare type ReferenceStoreName = (typeof REFERENCE_STORE_NAMES)[number];
+
+/** One of SCOPES. */
+declare type Scope = (typeof SCOPES)[number];
+
+/** The scopes a fact is held in. */
+declare const SCOPES: readonly ["personal", "work"];
+
+/** One of SPLITS. */
+declare type Split = (typeof SPLITS)[number];
+
+/** The dataset splits, smallest first. */
+declare const SPLITS: readonly ["smoke", "dev", "test"];
+
+/** The five states an answer can be in. */
+declare const STATES: readonly ["known", "unknown", "withdrawn", "needs_clarification", "expired"];
+
+/** A store's answer: one of the five states and its value; the optional fields are recorded, never scored. */
+export declare interface StoreAnswer {
+    /** `known`, `unknown`, `withdrawn`, `expired` or `needs_clarification`. */
+    state: AnswerState;
+    /** The value when `known` (a string, or a list of strings for a multi-valued slot); otherwise null. */
+    value: AnswerValue;
+    /** The store's answer in its own words, kept in the row for debugging. */
+    rawAnswer?: string;
+    /** Tokens spent on this answer (summed over update-lag re-asks in the row). */
+    usage?: {
+        promptTokens?: number;
+        completionTokens?: number;
+    };
+    /** Money spent on this answer, in US dollars (summed over update-lag re-asks in the row). */
+    costUsd?: number;
+}
+
+/** The structured-track assertion an adapter may see (never in the conversation track). */
+export declare interface StoreAssertion {
+    op: Op;
+    slot: string;
+    scope: Scope;
+    value: string | null;
+    /** Valid time: when the fact starts to hold. */
+    effectiveAt: string;
+    /** Valid time: when the fact stops holding, if it expires. */
+    expiresAt?: string;
+}
+
+/** What a store declares. Optional probe capabilities are scored only when declared. */
+export declare interface StoreCapabilities {
+    /** Tracks the store can run. @default ['structured'] */
+    tracks?: Track[];
+    /** Honours `advanceClock(asOf)` before each query (probes with capability `clock`). @default false */
+    clock?: boolean;
+    /** Answers as-of questions about the past (probes with capability `history`). @default false */
+    history?: boolean;
+    /** Answers `inspect()`; reserved, not scored by v1. @default false */
+    inspection?: boolean;
+    /** Recorded in the run manifest. */
+    adapterVersion?: string;
+    /** The model behind the store (plain JSON), recorded as `model_config` in the run manifest unless `--model-config` is given. */
+    modelConfig?: Record<string, unknown>;
+    /** Its prompts' version and fingerprint (plain JSON), recorded as `prompt_config` unless `--prompt-config` is given. */
+    promptConfig?: Record<string, unknown>;
+}
+
+/** One conversation turn as an adapter sees it: a fresh copy, no gold beyond the track's. */
+export declare interface StoreEvent {
+    eventId: string;
+    /** Arrival (transaction) time, ISO-8601 UTC. */
+    arrivedAt: string;
+    speaker: 'user' | 'assistant';
+    text: string;
+    /** Present in the structured track only. */
+    assertion?: StoreAssertion;
+}
+
+/** A factory of stores: called for a fresh store per episode. */
+export declare type StoreFactory = () => MaybePromise<MemoryStore>;
+
+/** One question as an adapter sees it: never the expected answer, role, phase, old value or transition. */
+export declare interface StoreQuery {
+    /** The question in words, e.g. `As of 2025-01-05, what is my notification channel for personal?`. */
+    question: string;
+    /** The instant the question is asked as of, ISO-8601 UTC. */
+    asOf: string;
+    /** Structured track only. */
+    slot?: string;
+    /** Structured track only. */
+    scope?: Scope;
+}
+
+/** An agent under the probe: it answers each question, given its haystack through the text channel. */
+export declare interface TimeGroundedAgent {
+    /** Shown in results and in error messages. */
+    readonly name: string;
+    /**
+     * Answers one question. `prompt` is the question as the harness renders it
+     * (`Current Date: …` first unless the mode is `timestamps-only`).
+     */
+    answer(prompt: string, context: AnswerContext): MaybePromise_2<string>;
+    /** Called once after the last question. */
+    close?(): MaybePromise_2<void>;
+}
+
+/** Base class of every user-facing error of timegrounded; `code` never changes between versions. */
+declare class TimegroundedError<Code extends ErrorCode = ErrorCode> extends Error {
+    /** Stable machine-readable identifier, e.g. `DATASET_INVALID`. */
+    readonly code: Code;
+    protected constructor(code: Code, message: string, options?: {
+        cause?: unknown;
+    });
+}
+
+/**
+ * Register the TIVARQ probes as Jest tests against `memory`: a store, a
+ * factory of stores (a fresh one per episode), or `commandAdapter([...])`.
+ * Test names are `<suite> <episode id> <probe id> …`, so `-t` selects a probe
+ * (`-t replacement-00-q3`), an episode (`-t replacement-00`) or a family
+ * (`-t replacement`); only the selected probes' episodes run. Call it at the
+ * top level of a test file (it registers tests synchronously).
+ */
+export declare function timegroundedSuite(memory: MemorySource, options?: TimegroundedSuiteOptions): void;
+
+/** Options of `timegroundedSuite`. Every one has a default. */
+export declare interface TimegroundedSuiteOptions {
+    /** Name of the suite in reports and in the baseline file (give each suite of a project its own). @default 'tivarq' */
+    name?: string;
+    /** Split of TIVARQ v1 to run: `smoke` (60 probes), `dev` (240) or `test` (900). @default 'dev' */
+    split?: Split;
+    /** `structured` (the store sees gold assertions) or `conversation` (text only). @default 'structured' */
+    track?: Track;
+    /** Run only these families. @default all twelve */
+    families?: Family[];
+    /** Episodes run at once (a single store object is always 1; Vitest's `maxConcurrency`, default 5, also caps it). @default 4 */
+    concurrency?: number;
+    /** Re-ask a wrong post-change answer up to this many times to measure update lag. @default 0 */
+    updatePolls?: number;
+    /** Wait between those polls, in ms. @default 0 */
+    pollIntervalMs?: number;
+    /** Time one store call may take before it counts as an error. @default 30000 */
+    timeoutMs?: number;
+    /**
+     * Run the split this many times, every episode of each repetition on a fresh store, to measure
+     * a store whose answers vary (a model in the loop): each probe's test judges all its answers,
+     * the report pools and spreads the metrics, and the gate flags only changes beyond the noise.
+     * @default 1
+     */
+    repeats?: number;
+    /** With repeats, a probe right in some repetitions and wrong in others: `'report'` passes it with a note, `'fail'` fails it like a wrong answer. @default 'report' */
+    flaky?: FlakyPolicy;
+    /** Run only this 1-based slice of the episodes (`{ index: 2, count: 3 }`), to spread a suite over files that the runner can shard. @default the whole suite */
+    partition?: Partition;
+    /** A TIVARQ directory other than the bundled `fixtures/tivarq-v1`. @default the bundled dataset */
+    datasetDir?: string;
+    /** Run the TIVARQ variant with this seed, generated in memory (same families, splits and counts; other wording, topics, instants and arrival orders). @default TIVARQ v1 */
+    variant?: number;
+    /**
+     * Also run the time-grounded probe (control vs probe, one test per question and run).
+     * The agent is `agent`, else `memory` itself (one object may be both store and agent). @default off
+     */
+    timeGrounded?: TimeGroundedTestsOptions & {
+        /** The agent, or a function making it. @default the memory itself */
+        agent?: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>);
+    };
+}
+
+/**
+ * Declares the time-grounded tests in the calling Jest test file, for an
+ * agent on its own (no TIVARQ store needed). A store object's typed channel
+ * and every date are checked at once; an agent made by a function is made
+ * when the first question runs.
+ */
+export declare function timeGroundedTests(agent: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>), given?: TimeGroundedTestsOptions): void;
+
+/** Options of `timeGroundedTests(agent, options)`, and of `timeGrounded` in `timegroundedSuite(memory, { timeGrounded: { … } })`. */
+export declare interface TimeGroundedTestsOptions {
+    /** Suite name in reports. @default 'time-grounded' */
+    name?: string;
+    /** A LongMemEval-shaped file. @default the embedded corpus (12 questions) */
+    dataset?: string;
+    /** `deterministic`, an OpenAI-compatible endpoint for the LLM judge, or a judge object. @default 'deterministic' */
+    judge?: 'deterministic' | ChatEndpoint | Judge;
+    /** Also run the reference reader as a ceiling (`true`, or a model to answer with). @default false */
+    ceiling?: boolean | {
+        answerer: Answerer;
+    };
+    /** Paired-bootstrap seed. @default 20240101 */
+    seed?: number;
+    /** Paired-bootstrap resamples. @default 1000 */
+    resamples?: number;
+    /** Milliseconds per agent call. @default 120000 */
+    agentTimeoutMs?: number;
+    /** Milliseconds one grading may take before the question is a judge error. @default 600000 */
+    judgeTimeoutMs?: number;
+}
+
+/** The typed history of one question. */
+declare interface TimestampedHistory {
+    turns: TimestampedTurn[];
+    /** The "now" of the question (ISO-8601 UTC): what is before it has happened, what is after has not. */
+    queryTime: string;
+}
+
+/** An agent with the typed channel: before each question it receives that question's timestamped history. */
+export declare interface TimestampedHistoryAgent extends TimeGroundedAgent {
+    /**
+     * Replaces the agent's history with this one. Each turn's `timestamp` is
+     * when it happened (valid time, not ingestion time); `queryTime` is "now".
+     */
+    injectTimestampedHistory(history: TimestampedHistory): MaybePromise_2<void>;
+}
+
+/** One turn delivered through the typed channel. */
+declare interface TimestampedTurn {
+    role: string;
+    content: string;
+    /** When the exchange happened (ISO-8601 UTC): store it as valid time, not ingestion time. */
+    timestamp: string;
+    /** Position of the turn's session in the haystack, 0-based. */
+    sessionIndex: number;
+}
+
+/** What the store is shown: `structured` adds assertions and a query's slot and scope; `conversation` only text and questions. */
+declare type Track = 'structured' | 'conversation';
+
+/** A judge's decision on one response. */
+declare interface Verdict {
+    correct: boolean;
+    /** Why, in a few words (what was read from the response, or the judge's reply). */
+    detail: string;
+}
+
+export { }

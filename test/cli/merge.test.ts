@@ -1,0 +1,150 @@
+/**
+ * `timegrounded merge`, run as a real subprocess of the built CLI on shard
+ * files made from real runs of the smoke split (the reference stores, through
+ * the suite core's scheduler): a whole set gives the report and baseline an
+ * unsharded run gives, a failing gate exits 1, and a set that is not whole,
+ * mixed or unreadable exits 2 naming the file or the missing shard.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { referenceStore } from '../../src/adapters/reference/index.js'
+import { openPool } from '../../src/harness/pool.js'
+import { JEST_COMMANDS } from '../../src/suite/commands.js'
+import { finishRun, type GatheredRecord } from '../../src/suite/finish.js'
+import { resolveReporterOptions, resolveSuiteOptions, type TimegroundedReporterOptions } from '../../src/suite/options.js'
+import { planSuite, settleProbe } from '../../src/suite/probes.js'
+import { finishedRecord } from '../../src/suite/records.js'
+import { scheduleEpisodes } from '../../src/suite/scheduler.js'
+import { shardFilePath, writeShardFile } from '../../src/suite/shards.js'
+import { loadSplitSync } from '../../src/tivarq/dataset.js'
+
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
+
+function merge(cwd: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [CLI, 'merge', '--no-color', ...args], { cwd, encoding: 'utf8', timeout: 60_000 })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+/** The records two partitions of the smoke split leave with `store` (one file per partition, as a user spreads a suite over files). */
+async function records(store: 'oracle' | 'latest', update: boolean): Promise<GatheredRecord[]> {
+  const gathered: GatheredRecord[] = []
+  for (const index of [1, 2]) {
+    const settings = resolveSuiteOptions({ split: 'smoke', partition: { index, count: 2 } })
+    const plan = planSuite(loadSplitSync(undefined, 'smoke'), settings)
+    const pool = await openPool(referenceStore(store), { track: 'structured', concurrency: 4 })
+    const scheduled = scheduleEpisodes({ pool, episodes: plan.episodes, selected: () => true, runner: { track: 'structured' }, concurrency: 4, repeats: 1 })
+    for (const { episode, probes } of plan.episodes) {
+      for (const { probe, record } of probes) {
+        const rows = await scheduled.rows(probe.probe_id)
+        const settled = settleProbe(rows, episode, probe, { status: 'missing' }, update)
+        gathered.push({ file: `/project/test/part-${index}.test.ts`, record: finishedRecord(record, rows, settled), blockErrors: [] })
+      }
+    }
+    await scheduled.done
+    await pool.close()
+  }
+  return gathered
+}
+
+const OPTIONS: TimegroundedReporterOptions = { thresholds: { staleValueLeakageRate: { max: 0.05 } }, html: false }
+
+let work = ''
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'timegrounded-merge-'))
+})
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+/** A project folder with the shards of a run: records split by file, as Jest shards by test file. */
+function shardedProject(name: string, all: GatheredRecord[], update: boolean, options = OPTIONS): { dir: string; files: string[] } {
+  const dir = join(work, name)
+  const files = [1, 2].map((index) => {
+    const path = shardFilePath(join(dir, '.timegrounded'), { index, count: 2 })
+    const mine = all.filter((record) => record.file.endsWith(`part-${index}.test.ts`))
+    writeShardFile(path, { runner: 'jest', shard: { index, count: 2 }, update, options, records: mine })
+    return path
+  })
+  return { dir, files }
+}
+
+describe('timegrounded merge', () => {
+  test('a whole set: the report.json, predictions.jsonl and baseline of one unsharded run, and exit 0', async () => {
+    const all = await records('oracle', false)
+    const { dir, files } = shardedProject('whole', all, false)
+    const merged = merge(dir, ...files)
+    expect(merged.stderr).toBe('')
+    expect(merged.stdout).toContain('timegrounded [tivarq] 60 of 60 probes ran: 60 passed, 0 failed')
+    expect(merged.stdout).toContain('gate passed')
+    expect(merged.status).toBe(0)
+
+    const single = join(work, 'single')
+    finishRun({
+      records: all,
+      root: single,
+      options: resolveReporterOptions(OPTIONS, 'test'),
+      update: { kind: 'update' },
+      previous: null,
+      shard: null,
+      color: false,
+    })
+    for (const file of ['report.json', 'predictions.jsonl']) {
+      expect(readFileSync(join(dir, '.timegrounded', file), 'utf8')).toBe(readFileSync(join(single, '.timegrounded', file), 'utf8'))
+    }
+    const recorded = merge(dir, '-u', ...files)
+    expect(recorded.stdout).toContain('baseline written to timegrounded.baseline.json: 60 probes, 0 recorded as known failures')
+    expect(recorded.status).toBe(0)
+    expect(readFileSync(join(dir, 'timegrounded.baseline.json'), 'utf8')).toBe(readFileSync(join(single, 'timegrounded.baseline.json'), 'utf8'))
+  })
+
+  test('a store that leaks stale values fails the merged gate (exit 1) with the lines an unsharded run prints', async () => {
+    const { dir, files } = shardedProject('leaky', await records('latest', false), false)
+    const merged = merge(dir, ...files)
+    expect(merged.stdout).toMatch(/gate violation: staleValueLeakageRate is \d+ of \d+ .*above the threshold \(max 0\.05\)/)
+    expect(merged.stdout).toContain(`change the threshold in ${JEST_COMMANDS.config}`)
+    expect(merged.status).toBe(1)
+  })
+
+  test('shards run with -u: a merge without -u does not let their wrong answers pass; with -u it records them', async () => {
+    // No threshold here: `-u` never lifts one, so a leaking store would still fail it.
+    const { dir, files } = shardedProject('updated', await records('latest', true), true, { html: false })
+    const plain = merge(dir, ...files)
+    expect(plain.stdout).toMatch(/probes passed only because their (shard|run) ran with `-u`/)
+    expect(plain.status).toBe(1)
+    const recorded = merge(dir, '-u', ...files)
+    expect(recorded.stdout).toMatch(/baseline written to timegrounded\.baseline\.json: 60 probes, [1-9]\d* recorded as known failures/)
+    expect(recorded.status).toBe(0)
+  })
+
+  test('a set that is not whole, mixes shard counts or options, repeats a shard, or holds a file that is not a shard file: exit 2, naming it', async () => {
+    const all = await records('oracle', false)
+    const { dir, files } = shardedProject('broken', all, false)
+    const one = merge(dir, files[0]!)
+    expect(one.stderr).toBe('timegrounded merge: incomplete shard set for --shard=?/2: missing 2 (given 1); merge every shard of the run\n')
+    expect(one.status).toBe(2)
+
+    expect(merge(dir, files[0]!, files[0]!).stderr).toContain(`shard 1/2 given twice (${files[0]} and ${files[0]})`)
+
+    const three = shardFilePath(join(dir, 'other'), { index: 3, count: 3 })
+    writeShardFile(three, { runner: 'jest', shard: { index: 3, count: 3 }, update: false, options: OPTIONS, records: [] })
+    const mixed = merge(dir, ...files, three)
+    expect(mixed.stderr).toContain('the shard files come from runs with different shard counts')
+    expect(mixed.status).toBe(2)
+
+    const { files: otherOptions } = shardedProject('other-options', all, false, { ...OPTIONS, thresholds: {} })
+    const differing = merge(dir, files[0]!, otherOptions[1]!)
+    expect(differing.stderr).toContain(`the shards ran with different timegrounded options (${otherOptions[1]} differ from ${files[0]})`)
+    expect(differing.status).toBe(2)
+
+    const garbage = join(dir, 'garbage.json')
+    writeFileSync(garbage, '{"format":"something else"}\n')
+    const notShard = merge(dir, files[0]!, garbage)
+    expect(notShard.stderr).toContain(`${garbage}: not a timegrounded shard file (format:`)
+    expect(notShard.status).toBe(2)
+    const torn = join(dir, 'torn.json')
+    writeFileSync(torn, '{"format":')
+    expect(merge(dir, torn).stderr).toContain(`${torn}: cannot be read as JSON`)
+  })
+})

@@ -429,6 +429,16 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     runs: ["spawnSync('npx', ['jest'], { cwd: project"],
     why: 'needs a Jest project with a store; that test runs it in a copy of examples/jest-memory installed from the tarball, passing and with a bug',
   },
+  'npx timegrounded merge .timegrounded/shards/*.json': {
+    file: 'test/vitest/merge-shards.test.ts',
+    runs: ["[CLI, 'merge', '--root', PROJECT, ...args]", 'const merged = merge(files)', "for (const shard of ['1/2', '2/2'])"],
+    why: 'needs the shard files of a sharded run; that test shards a fixture project under real Vitest and merges the files with the built CLI',
+  },
+  'npx timegrounded merge -u .timegrounded/shards/*.json': {
+    file: 'test/vitest/merge-shards.test.ts',
+    runs: ["merge(['-u', ...files])"],
+    why: 'records the baseline from the shard files of that sharded fixture run',
+  },
   'npx vitest run --root examples/sqlite-bitemporal': {
     file: 'test/examples/sqlite-suite.test.ts',
     runs: ["runVitest(['run', '--root', 'examples/sqlite-bitemporal'], { cwd: REPO"],

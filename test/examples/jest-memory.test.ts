@@ -60,6 +60,13 @@ afterAll(() => {
   if (work !== '') rmSync(work, { recursive: true, force: true })
 })
 
+test("the example pins the jest, ts-jest, typescript and @types/node of this repository's own devDependencies (so the install is served from the npm cache)", () => {
+  const repo = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+  const { timegrounded, ...pinned } = example.devDependencies
+  expect(timegrounded).toBe('file:../..')
+  for (const [name, version] of Object.entries(pinned)) expect(version, name).toBe(repo.devDependencies[name])
+})
+
 test('npx jest passes all 60 smoke probes, the threshold and the committed baseline, and writes the report', () => {
   const baseline = readFileSync(join(project, 'timegrounded.baseline.json'), 'utf8')
   const ran = spawnSync('npx', ['jest'], { cwd: project, env, encoding: 'utf8', timeout: 240_000 })

@@ -413,6 +413,32 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     runs: ["run(['-u']"],
     why: "would rewrite the example's committed baseline; that test records and rewrites the baseline of a fixture project",
   },
+  // Jest (docs/jest.md, the README, examples/jest-memory): the example's test installs from the tarball and runs real Jest.
+  'npm i -D ../timegrounded/timegrounded-0.1.0.tgz jest@30.5.2 ts-jest@29.4.15': {
+    file: 'test/examples/jest-memory.test.ts',
+    runs: ["['install', tarball, `jest@${jest}`, `ts-jest@${tsJest}`", "join(REPO, 'examples/jest-memory')"],
+    why: "installs the packed tarball with jest and ts-jest (the versions examples/jest-memory's package.json pins) into a copy of that example",
+  },
+  'npm install': {
+    file: 'test/examples/jest-memory.test.ts',
+    runs: ["['install', tarball, `jest@${jest}`, `ts-jest@${tsJest}`, ...rest"],
+    why: "examples/jest-memory's install; the test installs the same devDependencies into a copy of the example, with the packed tarball in place of the link to the repository",
+  },
+  'npx jest': {
+    file: 'test/examples/jest-memory.test.ts',
+    runs: ["spawnSync('npx', ['jest'], { cwd: project"],
+    why: 'needs a Jest project with a store; that test runs it in a copy of examples/jest-memory installed from the tarball, passing and with a bug',
+  },
+  'npx timegrounded merge .timegrounded/shards/*.json': {
+    file: 'test/vitest/merge-shards.test.ts',
+    runs: ["[CLI, 'merge', '--root', PROJECT, ...args]", 'const merged = merge(files)', "for (const shard of ['1/2', '2/2'])"],
+    why: 'needs the shard files of a sharded run; that test shards a fixture project under real Vitest and merges the files with the built CLI',
+  },
+  'npx timegrounded merge -u .timegrounded/shards/*.json': {
+    file: 'test/vitest/merge-shards.test.ts',
+    runs: ["merge(['-u', ...files])"],
+    why: 'records the baseline from the shard files of that sharded fixture run',
+  },
   'npx vitest run --root examples/sqlite-bitemporal': {
     file: 'test/examples/sqlite-suite.test.ts',
     runs: ["runVitest(['run', '--root', 'examples/sqlite-bitemporal'], { cwd: REPO"],

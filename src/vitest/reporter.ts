@@ -67,8 +67,9 @@ export class TimegroundedReporter implements Reporter {
       const watching = vitest.config.watch
       const records = gatherRecords(vitest.state.getTestModules())
       const shard = vitest.config.shard ?? null
-      // A shard also leaves its file, for `timegrounded merge` (CI that does not pass blobs around).
-      if (shard !== null && records.length > 0) {
+      // A shard also leaves its file, for `timegrounded merge` (CI that does not pass blobs around);
+      // always, even with no records, so that the merge can tell an empty shard from a missing one.
+      if (shard !== null) {
         const path = shardFilePath(resolve(vitest.config.root, this.options.outputDir), shard)
         writeShardFile(path, { runner: 'vitest', shard, update: this.update.kind === 'update', options: this.given, records })
       }

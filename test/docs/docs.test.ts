@@ -5,8 +5,9 @@
  *
  * - every relative link and `#anchor` resolves, by GitHub's anchor rules;
  * - the README stays a short front door that links every page, as does the index;
- * - the TypeScript snippets import relative files as NodeNext needs, and only
- *   names the built entry points export;
+ * - the TypeScript snippets import relative files as NodeNext needs (or, marked
+ *   CommonJS, as a CommonJS Jest project does), and only names the built entry
+ *   points export;
  * - every error code or constant the prose names exists in the source;
  * - output marked `<!-- output of npm run demo -->` is what the demo prints.
  *
@@ -65,17 +66,40 @@ describe('TypeScript snippets', () => {
   const snippets = DOC_FILES.flatMap((file) =>
     codeBlocks(readDoc(file))
       .filter(({ language }) => language === 'ts' || language === 'typescript')
-      .map(({ body, line }) => ({ where: `${file}:${line}`, code: body.map(({ text }) => text).join('\n') })),
+      .map(({ body, line, marker }) => ({
+        where: `${file}:${line}`,
+        code: body.map(({ text }) => text).join('\n'),
+        // A `<!-- CommonJS: … -->` line above marks a test file of a CommonJS Jest project, where relative imports have no extension.
+        commonjs: marker?.startsWith('CommonJS') === true,
+      })),
   )
+  const relativeImports = (code: string): string[] => [...code.matchAll(/from '(\.{1,2}\/[^']*)'/g)].map((match) => match[1]!)
 
   test('they import relative files with a .js extension, as NodeNext resolution needs', () => {
-    const relative = snippets.flatMap(({ where, code }) => [...code.matchAll(/from '(\.{1,2}\/[^']*)'/g)].map((match) => ({ where, path: match[1]! })))
+    const relative = snippets.filter(({ commonjs }) => !commonjs).flatMap(({ where, code }) => relativeImports(code).map((path) => ({ where, path })))
     expect(relative.length).toBeGreaterThan(2)
     expect(relative.filter(({ path }) => !path.endsWith('.js'))).toEqual([])
   })
 
-  test('every name they import from timegrounded or timegrounded/vitest is exported by that entry point', () => {
-    const entries: Record<string, string> = { timegrounded: 'dist/index.d.ts', 'timegrounded/vitest': 'dist/vitest/index.d.ts' }
+  test('those marked CommonJS import relative files without an extension, and no value from the ESM-only main entry', () => {
+    const commonjs = snippets.filter(({ commonjs }) => commonjs)
+    expect(commonjs.length).toBeGreaterThan(0)
+    for (const { where, code } of commonjs) {
+      expect(
+        relativeImports(code).filter((path) => /\.[cm]?[jt]s$/.test(path)),
+        where,
+      ).toEqual([])
+      expect(code, where).not.toMatch(/import\s+\{[^}]*\}\s*from\s*'timegrounded'/)
+    }
+  })
+
+  test('every name they import from timegrounded, timegrounded/vitest or timegrounded/jest is exported by that entry point', () => {
+    const entries: Record<string, string> = {
+      timegrounded: 'dist/index.d.ts',
+      'timegrounded/vitest': 'dist/vitest/index.d.ts',
+      'timegrounded/jest': 'dist/jest/index.d.ts',
+      'timegrounded/jest/config': 'dist/jest/config.d.ts',
+    }
     const files = Object.values(entries).map((file) => join(REPO, file))
     for (const file of files) expect(existsSync(file), `${file} is missing: run \`npm run build\` first (npm test does)`).toBe(true)
     // Reading the declarations alone (no resolution) lists each entry's exports by name, values and types alike.

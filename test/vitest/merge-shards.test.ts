@@ -1,0 +1,63 @@
+// `timegrounded merge` on a Vitest project's shard files (no blobs): real Vitest shards on the
+// basic fixture, where one shard gets only a plain test file, then the built CLI merges them.
+import { spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, test } from 'vitest'
+import { basicScenarios, REPO } from './run-vitest.js'
+
+const CLI = join(REPO, 'dist/cli/main.js')
+const PROJECT = join(REPO, 'test/fixtures/vitest-projects/basic')
+const { env, run } = basicScenarios('vitest-merge')
+
+function merge(args: string[]): { code: number | null; output: string } {
+  const environment: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }
+  delete environment.GITHUB_STEP_SUMMARY
+  const ran = spawnSync(process.execPath, [CLI, 'merge', '--root', PROJECT, ...args], { cwd: PROJECT, env: environment, encoding: 'utf8' })
+  return { code: ran.status, output: ran.stdout + ran.stderr }
+}
+
+/** report.json without the fields that measure time. */
+function withoutTimings(path: string): string {
+  const report = JSON.parse(readFileSync(path, 'utf8'))
+  return JSON.stringify(report, (key, value) => (key === 'query_latency_ms' || key === 'update_lag_ms' ? undefined : value))
+}
+
+test('every Vitest shard leaves its file, even one with no timegrounded suite, and the merge scores and gates the set as one run', async () => {
+  const include = { TG_INCLUDE: 'probes/{whole,plain}.probes.ts', TG_BUG: 'stale', TG_THRESHOLDS: JSON.stringify({ staleValueLeakageRate: { max: 0.05 } }) }
+  const violation = 'timegrounded [tivarq] gate violation: staleValueLeakageRate is 8 of 15 (0.533333), above the threshold (max 0.05)'
+  const unsharded = env('whole', include)
+  const whole = await run([], unsharded)
+  expect(whole.output).toContain(violation)
+  expect(whole.code).toBe(1)
+
+  const sharded = env('sharded', include)
+  const shardDir = join(sharded.TG_OUTPUT!, 'shards')
+  for (const shard of ['1/2', '2/2']) {
+    const result = await run([`--shard=${shard}`], sharded)
+    expect(result.output).not.toContain('gate violation')
+  }
+  // Vitest gives each file to one shard: one of them ran only the plain test, and still leaves its (empty) file.
+  expect(readdirSync(shardDir).sort()).toEqual(['shard-1-of-2.json', 'shard-2-of-2.json'])
+  const files = ['shard-1-of-2.json', 'shard-2-of-2.json'].map((name) => join(shardDir, name))
+  const counts = files.map((file) => (JSON.parse(readFileSync(file, 'utf8')) as { records: unknown[] }).records.length).sort()
+  expect(counts).toEqual([0, 60])
+
+  const missing = merge([files[0]!])
+  expect(missing.output).toContain('incomplete shard set for --shard=?/2: missing 2 (given 1)')
+  expect(missing.code).toBe(2)
+
+  const merged = merge(files)
+  expect(merged.output).toContain('60 of 60 probes ran: 48 passed, 12 failed')
+  expect(merged.output).toContain(violation)
+  expect(merged.code).toBe(1)
+  expect(withoutTimings(join(sharded.TG_OUTPUT!, 'report.json'))).toBe(withoutTimings(join(unsharded.TG_OUTPUT!, 'report.json')))
+
+  // -u records the baseline from all shards; the threshold still fails the merge.
+  const recorded = merge(['-u', ...files])
+  expect(recorded.output).toContain('baseline written to')
+  expect(recorded.output).toContain(violation)
+  expect(recorded.code).toBe(1)
+  expect(existsSync(sharded.TG_BASELINE!)).toBe(true)
+  expect(Object.keys(JSON.parse(readFileSync(sharded.TG_BASELINE!, 'utf8')).suites.tivarq.probes)).toHaveLength(60)
+})

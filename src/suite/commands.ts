@@ -20,6 +20,8 @@ export interface RunnerCommands {
   mergeAndRecord: string
   /** The watch-mode key that records the baseline. */
   watchRecordKey: string
+  /** What the runner shows for a probe the store does not support: Vitest skips it at run time; Jest cannot, so it passes. */
+  unsupportedTests: 'skipped' | 'passed as tests'
 }
 
 /** The commands of a Vitest project. @default for every suite message */
@@ -29,6 +31,7 @@ export const VITEST_COMMANDS: RunnerCommands = {
   merge: '`vitest --merge-reports`',
   mergeAndRecord: '`vitest --merge-reports -u`',
   watchRecordKey: '`u`',
+  unsupportedTests: 'skipped',
 }
 
 /** The commands of a Jest project (`timegrounded/jest`). */
@@ -38,4 +41,5 @@ export const JEST_COMMANDS: RunnerCommands = {
   merge: '`npx timegrounded merge .timegrounded/shards/*.json`',
   mergeAndRecord: '`npx timegrounded merge -u .timegrounded/shards/*.json`',
   watchRecordKey: '`b`',
+  unsupportedTests: 'passed as tests',
 }

@@ -107,7 +107,7 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
   const each = repeats > 1 ? ` in each of ${repeats} repetitions` : ''
   const flakyCount = repeats > 1 ? `${decisions.flaky} flaky, ` : ''
   lines.push(
-    `${ran} of ${run.probeTotal} probes ran${each}: ${decisions.pass} passed, ${decisions.fail} failed, ${decisions.known_failure} known failures, ${flakyCount}${decisions.skip} unsupported (skipped), ${errored} errors; ${repeats > 1 ? 'reports' : 'report'} in ${run.reportPath}`,
+    `${ran} of ${run.probeTotal} probes ran${each}: ${decisions.pass} passed, ${decisions.fail} failed, ${decisions.known_failure} known failures, ${flakyCount}${decisions.skip} unsupported (${run.commands.unsupportedTests}), ${errored} errors; ${repeats > 1 ? 'reports' : 'report'} in ${run.reportPath}`,
   )
   const incomplete = renderErroredProbes(run.repetitions.flat(), repeats)
   if (incomplete !== null) {

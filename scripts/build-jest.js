@@ -5,10 +5,13 @@
 // wrote. `@jest/globals` stays outside (Jest provides it to each test file).
 // `import.meta.url` has no CommonJS form: it is replaced by the URL of
 // dist/version.js, so the package root (and `fixtures/`) resolve as in the ESM build.
-// Type declarations for the `require` condition (`*.d.cts`) re-export the ESM ones.
+// Type declarations for the `require` condition are CommonJS copies of the ESM
+// ones (`*.d.cts` beside each `*.d.ts` the two entries reach, relative imports
+// pointing at `.cjs`): TypeScript under `module: node16` refuses a `.d.cts`
+// that only re-exports an ES module's declarations (TS1479).
 // Run by `npm run build`, after tsc.
-import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
@@ -33,5 +36,17 @@ for (const name of ['index', 'config']) {
     outfile: join(DIST, `${name}.cjs`),
     logLevel: 'warning',
   })
-  writeFileSync(join(DIST, `${name}.d.cts`), `export * from './${name}.js'\n`)
+}
+
+// Relative module specifiers in declarations (`from './x.js'`, `import('./x.js')`).
+const RELATIVE_JS = /((?:from|import)\s*\(?\s*)(['"])(\.\.?\/[^'"]*)\.js\2/g
+const pending = ['index', 'config'].map((name) => join(DIST, `${name}.d.ts`))
+const written = new Set()
+while (pending.length > 0) {
+  const file = pending.pop()
+  if (written.has(file)) continue
+  written.add(file)
+  const text = readFileSync(file, 'utf8')
+  for (const match of text.matchAll(RELATIVE_JS)) pending.push(resolve(dirname(file), `${match[3]}.d.ts`))
+  writeFileSync(file.replace(/\.d\.ts$/, '.d.cts'), text.replace(RELATIVE_JS, '$1$2$3.cjs$2'))
 }

@@ -67,7 +67,11 @@ test(
     ).toEqual(STALE_WRONG)
 
     // .timegrounded/ and the baseline were just written: watch mode must ignore them, not start another run.
+    // (Without the ignore patterns a new run starts right after each one and prints its progress at once.)
     await new Promise((resolve) => setTimeout(resolve, 5_000))
+    const since = started.text().slice(at)
+    expect(since).not.toContain('Test Suites:')
+    expect(since).not.toContain('RUNS')
     expect(count(started.text(), 'probes ran:')).toBe(3)
 
     started.type('q')

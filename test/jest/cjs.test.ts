@@ -69,6 +69,15 @@ describe('timegrounded/jest under real Jest 30, CommonJS mode', { timeout: JEST_
     expect(gated.stderr).toContain('timegrounded [tivarq] gate failed (thresholds; baseline scenarios/stale.baseline.json): 1 violation')
   })
 
+  test('a store that declares neither clock nor history: Jest passes the probes that need them, and the report counts them as unsupported', async () => {
+    // A factory's capabilities are known only once a store is made, after Jest has collected its tests, so there is no test.skip for them.
+    const run = await project.jest(['whole'], scenario('basic-only', { TG_BUG: 'basic-only' }))
+    expect(run.code, explain(run)).toBe(0)
+    expect(run.stderr).toContain('Tests:       60 passed, 60 total')
+    expect(run.stderr).toContain('timegrounded [tivarq] 60 of 60 probes ran: 54 passed, 0 failed, 0 known failures, 6 unsupported (skipped), 0 errors')
+    expect(JSON.parse(readText('scenarios/basic-only-out/report.json')).probe_counts).toEqual({ total: 60, answered: 54, unsupported: 6, error: 0 })
+  })
+
   test('-t replacement-00-q3 runs that one probe, and the store sees only its episode', async () => {
     const trace = join(project.dir(), 'scenarios', 'filter-trace.txt')
     mkdirSync(join(project.dir(), 'scenarios'), { recursive: true })

@@ -439,6 +439,28 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     runs: ["merge(['-u', ...files])"],
     why: 'records the baseline from the shard files of that sharded fixture run',
   },
+  'npx jest -u': {
+    file: 'test/jest/esm.test.ts',
+    runs: ["project.jest(['-u'], { ...STALE, TG_BASELINE: 'jest.baseline.json'"],
+    why: 'records the baseline of a Jest fixture project installed from the tarball, and Vitest then accepts it',
+  },
+  'npx jest --watchAll': {
+    file: 'test/jest/watch.test.ts',
+    runs: ["'node_modules/jest/bin/jest.js', '--watchAll', 'whole'"],
+    why: 'watch mode needs a terminal: that test drives real Jest in a pseudo-terminal (a re-run after an edit, the b key)',
+  },
+  'npx jest -t replacement-00-q3': {
+    file: 'test/jest/cjs.test.ts',
+    runs: ["project.jest(['whole', '-t', 'replacement-00-q3']"],
+    why: 'a probe filter on the CommonJS Jest fixture project; the test also checks the store saw only that episode',
+  },
+  'NODE_OPTIONS=--experimental-vm-modules npx jest': {
+    file: 'test/jest/run-jest.ts',
+    runs: ["fixture === 'esm' ? { NODE_OPTIONS: '--experimental-vm-modules', ...env } : env"],
+    why: "how test/jest/esm.test.ts runs Jest on its ES module fixture project (the helper sets the flag for the 'esm' fixture)",
+  },
+  'npx jest --shard=1/2': { file: 'test/jest/cjs.test.ts', runs: ["[1, '--shard=1/2']"], why: 'the first shard of the CommonJS fixture project, then merged' },
+  'npx jest --shard=2/2': { file: 'test/jest/cjs.test.ts', runs: ["[2, '--shard=2/2']"], why: 'the second shard of the CommonJS fixture project, then merged' },
   'npx vitest run --root examples/sqlite-bitemporal': {
     file: 'test/examples/sqlite-suite.test.ts',
     runs: ["runVitest(['run', '--root', 'examples/sqlite-bitemporal'], { cwd: REPO"],

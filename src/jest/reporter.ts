@@ -11,7 +11,7 @@
 import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
-import { JEST_COMMANDS } from '../suite/commands.js'
+import { jestCommands } from '../suite/commands.js'
 import { finishRun } from '../suite/finish.js'
 import { type ResolvedReporterOptions, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
 import type { UpdateRequest } from '../suite/outcome.js'
@@ -128,6 +128,7 @@ export default class TimegroundedJestReporter {
     const watching = this.globalConfig.watch || this.globalConfig.watchAll
     const shard = this.globalConfig.shard ? { index: this.globalConfig.shard.shardIndex, count: this.globalConfig.shard.shardCount } : null
     const color = this.options.color ?? process.stderr.isTTY === true
+    const commands = jestCommands(this.options.outputDir)
     const finished = finishRun({
       records,
       root,
@@ -136,16 +137,14 @@ export default class TimegroundedJestReporter {
       previous: watching ? previous : null,
       shard,
       color,
-      commands: JEST_COMMANDS,
+      commands,
     })
     const lines: string[] = []
     if (shard !== null) {
       // Always written, even empty: the merge checks that every shard of the run is there.
       const path = shardFilePath(resolve(root, this.options.outputDir), shard)
       writeShardFile(path, { runner: 'jest', shard, update: this.update.kind === 'update', options: this.given, records })
-      lines.push(
-        `timegrounded: shard ${shard.index}/${shard.count} wrote ${path} (${records.length} results); merge every shard's file with ${JEST_COMMANDS.merge}`,
-      )
+      lines.push(`timegrounded: shard ${shard.index}/${shard.count} wrote ${path} (${records.length} results); merge every shard's file with ${commands.merge}`)
     }
     if (finished.text !== '') lines.unshift(finished.text)
     if (lines.length === 0) return

@@ -43,3 +43,20 @@ export const JEST_COMMANDS: RunnerCommands = {
   watchRecordKey: '`b`',
   unsupportedTests: 'passed as tests',
 }
+
+/** The commands that merge the shard files under `outputDir`. */
+function shardMerges(outputDir: string): Pick<RunnerCommands, 'merge' | 'mergeAndRecord'> {
+  const shards = `${outputDir.replace(/\/+$/, '')}/shards/*.json`
+  return { merge: `\`npx timegrounded merge ${shards}\``, mergeAndRecord: `\`npx timegrounded merge -u ${shards}\`` }
+}
+
+/** The Jest commands, with the merge commands naming the shard files under `outputDir` as the user configured it. */
+export function jestCommands(outputDir: string): RunnerCommands {
+  return { ...JEST_COMMANDS, ...shardMerges(outputDir) }
+}
+
+/** What `timegrounded merge` names: the runner's commands, with merging and recording done by the merge itself. */
+export function mergeCommands(commands: RunnerCommands, outputDir: string): RunnerCommands {
+  const merges = shardMerges(outputDir)
+  return { ...commands, ...merges, record: merges.mergeAndRecord }
+}

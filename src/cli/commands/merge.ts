@@ -10,7 +10,7 @@
 import { appendFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
-import { JEST_COMMANDS, VITEST_COMMANDS } from '../../suite/commands.js'
+import { JEST_COMMANDS, mergeCommands, VITEST_COMMANDS } from '../../suite/commands.js'
 import { finishRun } from '../../suite/finish.js'
 import { ReporterOptionError, resolveReporterOptions } from '../../suite/options.js'
 import { combineShards, readShardFile, ShardSetError } from '../../suite/shards.js'
@@ -49,7 +49,7 @@ export function registerMerge(program: Command): void {
         previous: null,
         shard: null,
         color: resolved.color ?? (options.color !== false && process.stdout.isTTY === true),
-        commands: combined.runner === 'jest' ? JEST_COMMANDS : VITEST_COMMANDS,
+        commands: mergeCommands(combined.runner === 'jest' ? JEST_COMMANDS : VITEST_COMMANDS, resolved.outputDir),
       })
       const text = finished.text === '' ? `no timegrounded results in ${combined.count} shard files` : finished.text
       process.stdout.write(`${text}\n`)

@@ -1,0 +1,74 @@
+// timegrounded/jest end to end in Jest's ES module mode (ts-jest's ESM preset,
+// NODE_OPTIONS=--experimental-vm-modules), and the same project under real
+// Vitest: the two runners share the store, the options and the baseline file
+// format, so a baseline recorded by one is accepted by the other, and both
+// write the same report.json and predictions.jsonl (measured times aside:
+// latencies differ between any two runs).
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { explain, installedProject, JEST_30, JEST_TEST_TIMEOUT, pinned, STALE_WRONG, withoutTimes } from './run-jest.js'
+
+const project = installedProject('esm', [...JEST_30, pinned('vitest'), pinned('vite')])
+
+function readText(path: string): string {
+  return readFileSync(join(project.dir(), path), 'utf8')
+}
+
+/** `vitest run` in the project (its config includes only vitest/*.vitest.ts). */
+function vitest(args: string[], env: Record<string, string>) {
+  return project.node(['node_modules/vitest/vitest.mjs', 'run', ...args], env)
+}
+
+// The stale store (first write wins) with no thresholds: its 12 wrong answers fail tests unless a baseline records them.
+const STALE = { TG_BUG: 'stale', TG_THRESHOLDS: '{}' }
+
+describe('timegrounded/jest under real Jest 30 in ES module mode, beside real Vitest', { timeout: JEST_TEST_TIMEOUT }, () => {
+  test('a correct store passes: every probe runs and the gate passes', async () => {
+    const run = await project.jest([], { TG_BASELINE: 'clean.baseline.json', TG_OUTPUT: 'clean-out' })
+    expect(run.code, explain(run)).toBe(0)
+    // Jest's ES module mode (the flag the helper sets): Node warns about the VM modules it uses.
+    expect(run.stderr).toContain('ExperimentalWarning: VM Modules is an experimental feature')
+    expect(run.stderr).toContain('Tests:       60 passed, 60 total')
+    expect(run.stderr).toContain('timegrounded [tivarq] 60 of 60 probes ran: 60 passed, 0 failed, 0 known failures, 0 unsupported (passed as tests), 0 errors')
+    expect(run.stderr).toContain('timegrounded [tivarq] gate passed (thresholds; no baseline)')
+  })
+
+  test('`jest -u` and `vitest run -u` write the same baseline, report.json and predictions.jsonl; each runner accepts the other’s baseline', async () => {
+    const fromJest = await project.jest(['-u'], { ...STALE, TG_BASELINE: 'jest.baseline.json', TG_OUTPUT: 'jest-out' })
+    expect(fromJest.code, explain(fromJest)).toBe(0)
+    expect(fromJest.stderr).toContain('timegrounded [tivarq] baseline written to jest.baseline.json: 60 probes, 12 recorded as known failures')
+    const fromVitest = await vitest(['-u'], { ...STALE, TG_BASELINE: 'vitest.baseline.json', TG_OUTPUT: 'vitest-out' })
+    expect(fromVitest.code, explain(fromVitest)).toBe(0)
+    expect(fromVitest.stdout + fromVitest.stderr).toContain(
+      'timegrounded [tivarq] baseline written to vitest.baseline.json: 60 probes, 12 recorded as known failures',
+    )
+
+    expect(readText('jest.baseline.json')).toBe(readText('vitest.baseline.json'))
+    const probes = JSON.parse(readText('jest.baseline.json')).suites.tivarq.probes as Record<string, string>
+    expect(
+      Object.keys(probes)
+        .filter((probe) => probes[probe] === 'wrong')
+        .sort(),
+    ).toEqual(STALE_WRONG)
+    for (const name of ['report.json', 'predictions.jsonl']) {
+      const jestText = readText(`jest-out/${name}`)
+      const vitestText = readText(`vitest-out/${name}`)
+      expect(withoutTimes(jestText), name).toBe(withoutTimes(vitestText))
+      // The mask hides numbers only: both files hold the measured fields in the same places.
+      expect(jestText.match(/"latency_ms"/g)?.length, name).toBe(vitestText.match(/"latency_ms"/g)?.length)
+    }
+
+    // Without an accepted baseline the 12 wrong answers would fail 12 tests; with it they are known failures and the gate passes.
+    const vitestOnJest = await vitest([], { ...STALE, TG_BASELINE: 'jest.baseline.json', TG_OUTPUT: 'vitest-on-jest-out' })
+    expect(vitestOnJest.code, explain(vitestOnJest)).toBe(0)
+    const vitestOutput = vitestOnJest.stdout + vitestOnJest.stderr
+    expect(vitestOutput).toContain('timegrounded [tivarq] 60 of 60 probes ran: 48 passed, 0 failed, 12 known failures')
+    expect(vitestOutput).toContain('timegrounded [tivarq] gate passed (no thresholds set; baseline jest.baseline.json)')
+
+    const jestOnVitest = await project.jest([], { ...STALE, TG_BASELINE: 'vitest.baseline.json', TG_OUTPUT: 'jest-on-vitest-out' })
+    expect(jestOnVitest.code, explain(jestOnVitest)).toBe(0)
+    expect(jestOnVitest.stderr).toContain('timegrounded [tivarq] 60 of 60 probes ran: 48 passed, 0 failed, 12 known failures')
+    expect(jestOnVitest.stderr).toContain('timegrounded [tivarq] gate passed (no thresholds set; baseline vitest.baseline.json)')
+  })
+})

@@ -1,0 +1,157 @@
+// Real Jest on a fixture project as a user has it (e2e helper, not a test file):
+// the built repo packed once per test file, installed from the tarball into a
+// fresh project in the OS temp folder with Jest and ts-jest from the registry
+// (the local npm cache first), then commands run in it as subprocesses.
+import { spawn } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll } from 'vitest'
+
+export const REPO = fileURLToPath(new URL('../../', import.meta.url))
+export const JEST_FIXTURES = join(REPO, 'test/fixtures/jest-projects')
+
+const devDependencies = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies
+
+/** `name@version` with the version this repo develops against (the same pins a user would get today). */
+export function pinned(name: string): string {
+  const version = devDependencies[name]
+  if (version === undefined) throw new Error(`${name} is not a devDependency of the repo, so it has no pinned version here`)
+  return `${name}@${version}`
+}
+
+/** What a Jest project needs besides timegrounded: Jest 30, ts-jest, TypeScript and the types the fixture store uses. */
+export const JEST_30 = [pinned('jest'), pinned('ts-jest'), pinned('typescript'), pinned('@types/node'), pinned('@types/seedrandom')]
+
+/** The smoke probes the fixture store answers wrongly with its `stale` bug (first write wins), sorted. */
+export const STALE_WRONG = [
+  'add_vs_replace-00-q4',
+  'delayed_arrival-00-q3',
+  'delayed_arrival-00-q4',
+  'duplicate_event-00-q3',
+  'duplicate_event-00-q4',
+  'future_effective-00-q4',
+  'replacement-00-q3',
+  'retro_correction-00-q3',
+  'retro_correction-00-q5',
+  'retro_correction-00-q6',
+  'reversal-00-q3',
+  'scoped_change-00-q4',
+]
+
+/** A result file with every measured time (latencies, update lags, their percentiles and means) masked: they differ between any two runs. */
+export function withoutTimes(text: string): string {
+  return text.replace(/("(?:latency_ms|update_lag_ms|p50|p95|observed_mean|observed_p95)": ?)(-?[0-9.e+-]+)/g, '$1<ms>')
+}
+
+/** A test's time limit: each Jest run takes seconds alone, but `npm test` runs many test files at once. */
+export const JEST_TEST_TIMEOUT = 300_000
+
+export interface CommandRun {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/**
+ * The environment of a command in the fresh project: ours without npm's
+ * settings (from `npm test`), the outer Vitest's markers, CI switches and any
+ * fixture setting (TG_*) or Jest context of the caller; colours off; then `extra`.
+ */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value === undefined) continue
+    if (key.toLowerCase().startsWith('npm_') || key.startsWith('VITEST') || key.startsWith('TG_') || key.startsWith('JEST_')) continue
+    if (['TEST', 'NODE_ENV', 'NODE_OPTIONS', 'CI', 'GITHUB_STEP_SUMMARY', 'GITHUB_ACTIONS', 'TIMEGROUNDED_JEST_CONTEXT'].includes(key)) continue
+    env[key] = value
+  }
+  return { ...env, FORCE_COLOR: '0', NO_COLOR: '1', ...extra }
+}
+
+/** Run `command args` in `cwd`, in its own process group (ended whole if it outlives `timeoutMs`). */
+export function runCommand(command: string, args: string[], options: { cwd: string; env: Record<string, string>; timeoutMs: number }): Promise<CommandRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL')
+      } catch {
+        // Already gone.
+      }
+      reject(new Error(`${command} ${args.join(' ')} did not finish within ${options.timeoutMs} ms\n--- stdout\n${stdout}\n--- stderr\n${stderr}`))
+    }, options.timeoutMs)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
+    child.on('error', (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
+  })
+}
+
+/** A run's exit code and output, for an assertion message. */
+export function explain(run: CommandRun): string {
+  return `exit ${run.code}\n--- stdout\n${run.stdout.slice(-6000)}\n--- stderr\n${run.stderr.slice(-6000)}`
+}
+
+export interface InstalledProject {
+  /** The project folder (set once the file's beforeAll has run). */
+  dir: () => string
+  /** `node node_modules/jest/bin/jest.js <args>` in the project; ESM projects get `--experimental-vm-modules`. */
+  jest: (args: string[], env?: Record<string, string>, timeoutMs?: number) => Promise<CommandRun>
+  /** `node <script> <args>` in the project (a bin under node_modules, tsc, vitest). */
+  node: (args: string[], env?: Record<string, string>, timeoutMs?: number) => Promise<CommandRun>
+  /** A shell command line in the project (`sh -c`), for a glob a user types. */
+  shell: (line: string, env?: Record<string, string>, timeoutMs?: number) => Promise<CommandRun>
+}
+
+/**
+ * One installed copy of the fixture project `fixture` (a folder of
+ * test/fixtures/jest-projects, plus the shared store as src/store.ts) for the
+ * calling test file: packed and installed in its beforeAll, removed in its
+ * afterAll. `packages` are installed beside the tarball (Jest 30 and its
+ * companions unless given).
+ */
+export function installedProject(fixture: 'cjs' | 'esm', packages: string[] = JEST_30): InstalledProject {
+  let work = ''
+  let project = ''
+  beforeAll(async () => {
+    if (!existsSync(join(REPO, 'dist/jest/index.cjs')))
+      throw new Error('dist/jest/index.cjs is missing: run `npm run build` before these tests (npm test does)')
+    work = mkdtempSync(join(tmpdir(), `tg-e2e-jest-${fixture}-`))
+    const env = cleanEnv()
+    // --ignore-scripts: pack what is built; `prepack` would rebuild, which is not what is under test.
+    const pack = await runCommand('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: REPO, env, timeoutMs: 120_000 })
+    if (pack.code !== 0) throw new Error(`npm pack failed: ${explain(pack)}`)
+    const [info] = JSON.parse(pack.stdout) as { filename: string }[]
+    project = join(work, fixture)
+    cpSync(join(JEST_FIXTURES, fixture), project, { recursive: true })
+    cpSync(join(JEST_FIXTURES, 'store.ts'), join(project, 'src/store.ts'))
+    const install = await runCommand(
+      'npm',
+      ['install', join(work, info!.filename), ...packages, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+      { cwd: project, env, timeoutMs: 240_000 },
+    )
+    if (install.code !== 0) throw new Error(`npm install of the tarball with ${packages.join(' ')} failed: ${explain(install)}`)
+  }, 300_000)
+  afterAll(() => {
+    if (work !== '') rmSync(work, { recursive: true, force: true })
+  })
+  const node = (args: string[], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<CommandRun> =>
+    runCommand(process.execPath, args, { cwd: project, env: cleanEnv(env), timeoutMs })
+  return {
+    dir: () => project,
+    node,
+    shell: (line, env = {}, timeoutMs = 120_000) => runCommand('sh', ['-c', line], { cwd: project, env: cleanEnv(env), timeoutMs }),
+    jest: (args, env = {}, timeoutMs = 120_000) =>
+      node(['node_modules/jest/bin/jest.js', ...args], fixture === 'esm' ? { NODE_OPTIONS: '--experimental-vm-modules', ...env } : env, timeoutMs),
+  }
+}

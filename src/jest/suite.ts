@@ -14,22 +14,13 @@ import { openPool, type StorePool } from '../harness/pool.js'
 import { readBaselineMatch } from '../suite/baseline.js'
 import { JEST_COMMANDS } from '../suite/commands.js'
 import { DEFAULT_BASELINE_FILE, resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
-import { checkedMemory, planSuite, StoreCloseError, settleProbe, timeGroundedAgentOf } from '../suite/probes.js'
+import { checkedMemory, ProbeFailure, planSuite, StoreCloseError, settleProbe, timeGroundedAgentOf } from '../suite/probes.js'
 import { finishedRecord, type ProbeRecord } from '../suite/records.js'
 import { type ScheduledSuite, scheduleEpisodes } from '../suite/scheduler.js'
 import { loadSplitSync, loadVariantSplitSync } from '../tivarq/dataset.js'
 import { appendSideLines, type JestWorkerContext, readWorkerContext, type SideLine } from './channel.js'
 import { currentBlock, selectionOf } from './circus.js'
 import { timeGroundedTests } from './timegrounded.js'
-
-/** A probe that failed by policy: the message is the whole story, so no stack into the harness. */
-class ProbeFailure extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'ProbeFailure'
-    this.stack = `${this.name}: ${message}`
-  }
-}
 
 /** Jest reads a timeout of 0 as its default (5 s), not as none: a probe's test waits for its episode's turn, and every store call is bounded on its own. */
 const NO_TIMEOUT = 2 ** 31 - 1

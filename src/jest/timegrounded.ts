@@ -12,20 +12,12 @@ import {
   checkTimeGroundedOptions,
   planTimeGroundedCasesSync,
   timeGroundedCaseTimeoutMs,
+  TimeGroundedAnswerError,
   timeGroundedFailureMessage,
   type TimeGroundedTestsOptions,
 } from '../timegrounded/cases.js'
 import { appendSideLines } from './channel.js'
 import { currentTestPath, jestContext, warnNoReporter } from './suite.js'
-
-/** A question answered wrongly, or not at all: the message is the whole story, so no stack into the harness. */
-class TimeGroundedAnswerError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'TimeGroundedAnswerError'
-    this.stack = `${this.name}: ${message}`
-  }
-}
 
 /**
  * Declares the time-grounded tests in the calling Jest test file, for an

@@ -132,6 +132,15 @@ export async function answerProbe(opened: EpisodeRun | Error | undefined, episod
   return opened.answer(probe).catch((error: unknown) => errorRowFor(probe, episode.family, `harness: ${messageOf(error)}`, repetition))
 }
 
+/** The error a probe's test throws when the policy fails it: the message is the whole story, so no stack into the harness. */
+export class ProbeFailure extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ProbeFailure'
+    this.stack = `${this.name}: ${message}`
+  }
+}
+
 /** A probe's verdict and the sentence a test shows for it. */
 export interface SettledProbe extends ProbeVerdict {
   /** What was expected, what came back and what it means; for a known failure, prefixed with why it does not fail. */

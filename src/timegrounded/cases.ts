@@ -311,6 +311,15 @@ export function isTimeGroundedCaseRecord(value: unknown): value is TimeGroundedC
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'timegrounded-question'
 }
 
+/** The error a question's test throws when it was answered wrongly, or not at all: the message is the whole story, so no stack into the harness. */
+export class TimeGroundedAnswerError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'TimeGroundedAnswerError'
+    this.stack = `${this.name}: ${message}`
+  }
+}
+
 /** Why a question's test fails, or null when it passes (judged correct). */
 export function timeGroundedFailureMessage(meta: TimeGroundedCaseRecord): string | null {
   const row = meta.row

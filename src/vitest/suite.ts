@@ -19,6 +19,7 @@ import {
   checkedMemory,
   type PlannedEpisode,
   planSuite,
+  ProbeFailure,
   StoreCloseError,
   settleProbe,
   suiteTitle,
@@ -28,15 +29,6 @@ import { finishedRecord, RECORD_KEY, type WorkerContext } from '../suite/records
 import { loadSplit, loadVariantSplit } from '../tivarq/dataset.js'
 import './context.js'
 import { timeGroundedTests } from './timegrounded.js'
-
-/** A probe that failed by policy: the message is the whole story, so no stack into the harness. */
-class ProbeFailure extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'ProbeFailure'
-    this.stack = `${this.name}: ${message}`
-  }
-}
 
 function workerContext(): WorkerContext {
   // Without the plugin or reporter nothing is provided: read the default baseline from the working directory.

@@ -17,19 +17,11 @@ import {
   renderTimeGroundedSummary,
   summarizeTimeGrounded,
   timeGroundedCaseTimeoutMs,
+  TimeGroundedAnswerError,
   timeGroundedFailureMessage,
   type TimeGroundedCaseRecord,
   type TimeGroundedTestsOptions,
 } from '../timegrounded/cases.js'
-
-/** A question answered wrongly, or not at all: the message is the whole story, so no stack into the harness. */
-class TimeGroundedAnswerError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'TimeGroundedAnswerError'
-    this.stack = `${this.name}: ${message}`
-  }
-}
 
 /**
  * Declares the time-grounded tests in the calling test file, for an agent on

@@ -6,9 +6,15 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { explain, installedProject, JEST_FIXTURES, JEST_TEST_TIMEOUT, STALE_WRONG, withoutTimes } from './run-jest.js'
+import { explain, installedProject, JEST_30, JEST_FIXTURES, JEST_TEST_TIMEOUT, pinned, STALE_WRONG, withoutTimes } from './run-jest.js'
 
-const project = installedProject('cjs')
+// babel-jest comes with Jest; Babel's TypeScript preset and CommonJS transform are the user's, for the babel-jest scenario.
+const project = installedProject('cjs', [
+  ...JEST_30,
+  pinned('@babel/core'),
+  pinned('@babel/preset-typescript'),
+  pinned('@babel/plugin-transform-modules-commonjs'),
+])
 
 /** Where a scenario's run keeps its baseline and result files (relative to the project, as a config names them). */
 function scenario(name: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -37,6 +43,16 @@ describe('timegrounded/jest under real Jest 30, CommonJS mode', { timeout: JEST_
     // Nothing of ours on stdout: it belongs to Jest (`--json`).
     expect(run.stdout).toBe('')
     expect(JSON.parse(readText('scenarios/clean-out/report.json')).probe_counts).toEqual({ total: 60, answered: 60, unsupported: 0, error: 0 })
+  })
+
+  test('under babel-jest (no ts-jest): a correct store passes; the arrival-order bug fails the gate', async () => {
+    const clean = await project.jest(['--config', 'jest.babel.config.js', 'whole'], scenario('babel'))
+    expect(clean.code, explain(clean)).toBe(0)
+    expect(clean.stderr).toContain('timegrounded [tivarq] 60 of 60 probes ran: 60 passed')
+    expect(clean.stderr).toContain('timegrounded [tivarq] gate passed (thresholds; no baseline)')
+    const arrival = await project.jest(['--config', 'jest.babel.config.js', 'whole'], scenario('babel-arrival', { TG_BUG: 'arrival' }))
+    expect(arrival.code, explain(arrival)).toBe(1)
+    expect(arrival.stderr).toMatch(/gate violation: staleValueLeakageRate is \d+ of 15/)
   })
 
   test('a store that applies changes in arrival order fails the run on stale values; with --json, stdout stays one JSON document', async () => {

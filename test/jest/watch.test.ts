@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
 import { cleanEnv, installedProject, JEST_TEST_TIMEOUT, STALE_WRONG } from './run-jest.js'
-import { findTerminal, startInTerminal, type TerminalSession } from './terminal.js'
+import { findTerminal, startInTerminal, type TerminalSession } from '../support/terminal.js'
 
 const project = installedProject('cjs')
 const terminal = findTerminal()

@@ -3,61 +3,13 @@
 // `script`, or python3's `pty` module when `script` is absent) and the test
 // types into it. A store with known wrong answers and no baseline: after `u`,
 // the baseline must exist and record exactly those probes as known failures.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { isRunning, waitFor as waitUntil } from '../fixtures/processes.js'
+import { CONTROL, findTerminal, processTable } from '../support/terminal.js'
 import { assertBuilt, FIXTURES, scratchDir, VITEST_BIN } from './run-vitest.js'
-
-/** How to run a command on a pseudo-terminal whose input is our stdin pipe, or why we cannot. */
-type Terminal = { kind: 'ready'; name: string; argv: (command: string[]) => string[] } | { kind: 'absent'; reason: string }
-
-function findTerminal(): Terminal {
-  // util-linux `script` forwards its (piped) stdin into the pty; BSD `script` has other flags, so only util-linux counts.
-  const script = spawnSync('script', ['--version'], { encoding: 'utf8' })
-  if (script.status === 0 && `${script.stdout}${script.stderr}`.includes('util-linux')) {
-    const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`
-    // -q quiet, -f flush each write, -e exit with the command's code, -c the command (run by $SHELL; `exec` keeps no shell in between).
-    return { kind: 'ready', name: 'script', argv: (command) => ['script', '-qfec', `exec ${command.map(quote).join(' ')}`, '/dev/null'] }
-  }
-  const python = spawnSync('python3', ['-c', 'import pty'], { encoding: 'utf8' })
-  if (python.status === 0) {
-    // pty.spawn copies stdin to the pty (and tolerates a stdin that is not a terminal) and returns the wait status.
-    return { kind: 'ready', name: 'python3 pty', argv: (command) => ['python3', '-c', 'import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)', ...command] }
-  }
-  return {
-    kind: 'absent',
-    reason: 'neither util-linux `script` nor python3 (with its `pty` module) is installed, so Vitest cannot be given a terminal to read the `u` key from',
-  }
-}
-
-// Terminal control sequences (colours, cursor, clear screen), dropped so assertions read plain text.
-const CONTROL = new RegExp(`${String.fromCharCode(27)}(?:\\[[0-9;?]*[A-Za-z]|[A-Za-z])`, 'g')
-
-/** One live process: parent, group, and start time (which tells a process from a later one reusing its pid). */
-interface ProcessEntry {
-  ppid: number
-  pgrp: number
-  started: string
-}
-
-/** The process table as `pid → entry`, read from /proc. */
-function processTable(): Map<number, ProcessEntry> {
-  const table = new Map<number, ProcessEntry>()
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      // Fields after the command name (which may hold spaces and parentheses): state ppid pgrp ... (field 22) starttime
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      table.set(Number(entry), { ppid: Number(fields[1]), pgrp: Number(fields[2]), started: fields[19]! })
-    } catch {
-      // Exited while we read.
-    }
-  }
-  return table
-}
 
 /** Every live descendant of `root`. */
 function descendants(root: number): number[] {
@@ -172,7 +124,7 @@ test('in watch mode, the `u` key re-runs with update mode on and writes the base
       groups.add(entry.pgrp)
     }
   }
-  const isOurs = (pid: number, table: Map<number, ProcessEntry>): boolean => isRunning(pid) && seen.get(pid) === table.get(pid)?.started
+  const isOurs = (pid: number, table: ReturnType<typeof processTable>): boolean => isRunning(pid) && seen.get(pid) === table.get(pid)?.started
   try {
     // Each run ends with Vitest's "press q to quit" line, printed once the run is over and keys are read again.
     let at = await after('probes ran:', 0, 30_000)

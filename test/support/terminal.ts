@@ -1,5 +1,5 @@
-// A command on a pseudo-terminal for the Jest watch-mode test (not a test
-// file): Jest reads watch keys only from a terminal, so the command runs under
+// A command on a pseudo-terminal for the watch-mode tests (not a test file):
+// Jest and Vitest read watch keys only from a terminal, so the command runs under
 // util-linux `script` (or python3's `pty` module), which copies our stdin pipe
 // into the terminal. Every process the session started is noted with its
 // start time, so `stop()` ends exactly those (never a later process that
@@ -25,12 +25,12 @@ export function findTerminal(): Terminal {
   }
   return {
     kind: 'absent',
-    reason: 'neither util-linux `script` nor python3 with its `pty` module is installed, so Jest cannot be given a terminal to read keys from',
+    reason: 'neither util-linux `script` nor python3 with its `pty` module is installed, so the test runner cannot be given a terminal to read keys from',
   }
 }
 
 /** Parent, process group and start time (field 22 of /proc/<pid>/stat) of every live process. */
-function processTable(): Map<number, { ppid: number; pgrp: number; started: string }> {
+export function processTable(): Map<number, { ppid: number; pgrp: number; started: string }> {
   const table = new Map<number, { ppid: number; pgrp: number; started: string }>()
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
@@ -47,7 +47,7 @@ function processTable(): Map<number, { ppid: number; pgrp: number; started: stri
 }
 
 // Terminal control sequences (colours, cursor moves, clearing), dropped so the text reads plain.
-const CONTROL = new RegExp(`${String.fromCharCode(27)}(?:\\[[0-9;?]*[A-Za-z]|[A-Za-z])`, 'g')
+export const CONTROL = new RegExp(`${String.fromCharCode(27)}(?:\\[[0-9;?]*[A-Za-z]|[A-Za-z])`, 'g')
 
 export interface TerminalSession {
   /** Everything printed so far, control sequences and carriage returns removed. */

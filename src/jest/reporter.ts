@@ -76,6 +76,26 @@ function isAlive(pid: number): boolean {
 
 /** Each suite's metrics after the previous run of this watch session (module state: Jest builds a new reporter for every run). */
 const previous = new Map<string, ScoredMetrics>()
+/** Runs of this Jest process so far, and whether the first had `-u`. */
+const session = { runs: 0, startedWithUpdate: false }
+
+/**
+ * Whether a run rewrites the baseline. `-u` records in a single run, and on the
+ * first run of a watch session. Jest keeps `-u` on for the re-runs a saved file
+ * starts, so those are compared with the baseline instead (a regression must
+ * never be recorded by accident); the `b` key records, and so does Jest's own
+ * `u` key in a session started without `-u` (it turns update mode on for one run).
+ */
+function updateRequestOf(globalConfig: JestGlobalConfigView, keyPressed: boolean): UpdateRequest {
+  const first = session.runs === 0
+  session.runs++
+  if (first) session.startedWithUpdate = globalConfig.updateSnapshot === 'all'
+  if (keyPressed) return { kind: 'update' }
+  if (globalConfig.updateSnapshot !== 'all') return { kind: 'none' }
+  const watching = globalConfig.watch || globalConfig.watchAll
+  if (!watching || first || !session.startedWithUpdate) return { kind: 'update' }
+  return { kind: 'ignored-in-watch' }
+}
 
 /** The Jest reporter: report, result files, baseline and gate after every run. */
 export default class TimegroundedJestReporter {
@@ -92,9 +112,7 @@ export default class TimegroundedJestReporter {
   ) {
     this.given = options
     this.options = resolveReporterOptions(options, 'the timegrounded reporter options in jest.config')
-    // `-u` (or Jest's own `u` key, for one run), or this plugin's key: Jest resets updateSnapshot after each watch run, so it never sticks.
-    const requested = takeRecordRequest()
-    this.update = globalConfig.updateSnapshot === 'all' || requested ? { kind: 'update' } : { kind: 'none' }
+    this.update = updateRequestOf(globalConfig, takeRecordRequest())
     this.runDir = processRunDir()
     const context: JestWorkerContext = { runDir: this.runDir, baselinePath: this.baselinePath(), update: this.update.kind === 'update' }
     // Jest builds the reporters before it starts the run's workers, which inherit this.

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { preferOnline, staleMetadata } from './support/npm.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
@@ -44,12 +45,10 @@ beforeAll(() => {
   spawnSync('mkdir', [project])
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fresh-project', version: '1.0.0', private: true, type: 'module' }, null, 2))
   // vitest is the user's own (timegrounded/vitest runs inside it); same version as ours.
-  const install = run(
-    'npm',
-    // biome-ignore format lint/complexity/useLiteralKeys: test/readme.test.ts finds this install by its text, on one line.
-    ['install', join(work, info!.filename), `vitest@${packageJson.devDependencies['vitest']}`, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
-    project,
-  )
+  // biome-ignore format lint/complexity/useLiteralKeys: test/readme.test.ts finds this install by its text, on one line.
+  const args = ['install', join(work, info!.filename), `vitest@${packageJson.devDependencies['vitest']}`, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts']
+  let install = run('npm', args, project)
+  if (install.status !== 0 && staleMetadata(install.stderr)) install = run('npm', preferOnline(args), project)
   if (install.status !== 0) throw new Error(`npm install of the tarball failed: ${explain(install)}`)
 }, 300_000)
 

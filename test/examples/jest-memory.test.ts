@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { REPO } from '../vitest/run-vitest.js'
+import { preferOnline, staleMetadata } from '../support/npm.js'
 
 const EXAMPLE = join(REPO, 'examples/jest-memory')
 const example = JSON.parse(readFileSync(join(EXAMPLE, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> } & Record<string, unknown>
@@ -48,11 +49,9 @@ beforeAll(() => {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ ...example, devDependencies: { jest, 'ts-jest': tsJest, ...others } }, null, 2))
   // The install docs/jest.md gives, plus the example's other devDependencies (typescript, @types/node).
   const rest = Object.entries(others).map(([name, version]) => `${name}@${version}`)
-  const install = run(
-    'npm',
-    ['install', tarball, `jest@${jest}`, `ts-jest@${tsJest}`, ...rest, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
-    project,
-  )
+  const args = ['install', tarball, `jest@${jest}`, `ts-jest@${tsJest}`, ...rest, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts']
+  let install = run('npm', args, project)
+  if (install.status !== 0 && staleMetadata(install.stderr)) install = run('npm', preferOnline(args), project)
   if (install.status !== 0) throw new Error(`npm install in the example failed: ${explain(install)}`)
 }, 300_000)
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll } from 'vitest'
+import { preferOnline, staleMetadata } from '../support/npm.js'
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url))
 export const JEST_FIXTURES = join(REPO, 'test/fixtures/jest-projects')
@@ -135,11 +136,9 @@ export function installedProject(fixture: 'cjs' | 'esm', packages: string[] = JE
     project = join(work, fixture)
     cpSync(join(JEST_FIXTURES, fixture), project, { recursive: true })
     cpSync(join(JEST_FIXTURES, 'store.ts'), join(project, 'src/store.ts'))
-    const install = await runCommand(
-      'npm',
-      ['install', join(work, info!.filename), ...packages, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
-      { cwd: project, env, timeoutMs: 240_000 },
-    )
+    const args = ['install', join(work, info!.filename), ...packages, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts']
+    let install = await runCommand('npm', args, { cwd: project, env, timeoutMs: 240_000 })
+    if (install.code !== 0 && staleMetadata(install.stderr)) install = await runCommand('npm', preferOnline(args), { cwd: project, env, timeoutMs: 240_000 })
     if (install.code !== 0) throw new Error(`npm install of the tarball with ${packages.join(' ')} failed: ${explain(install)}`)
   }, 300_000)
   afterAll(() => {

@@ -6,7 +6,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { explain, installedProject, JEST_30, JEST_FIXTURES, JEST_TEST_TIMEOUT, pinned, STALE_WRONG, withoutTimes } from './run-jest.js'
+import { copyStore, explain, installedProject, JEST_30, JEST_FIXTURES, JEST_TEST_TIMEOUT, pinned, STALE_WRONG, withoutTimes } from './run-jest.js'
 
 // babel-jest comes with Jest; Babel's TypeScript preset and CommonJS transform are the user's, for the babel-jest scenario.
 const project = installedProject('cjs', [
@@ -179,7 +179,7 @@ describe('timegrounded/jest under real Jest 30, CommonJS mode', { timeout: JEST_
     // The ESM fixture's sources in a folder whose package.json says "type": "module", with this project's node_modules.
     const esm = join(project.dir(), 'esm-types')
     cpSync(join(JEST_FIXTURES, 'esm'), esm, { recursive: true })
-    cpSync(join(JEST_FIXTURES, 'store.ts'), join(esm, 'src/store.ts'))
+    copyStore(join(esm, 'src/store.ts'))
     const nodenext = await project.node([tsc, '-p', 'esm-types/tsconfig.json'])
     expect(nodenext.code, `module nodenext (ES module): ${explain(nodenext)}`).toBe(0)
   })

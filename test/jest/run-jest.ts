@@ -3,7 +3,7 @@
 // fresh project in the OS temp folder with Jest and ts-jest from the registry
 // (the local npm cache first), then commands run in it as subprocesses.
 import { spawn } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -14,6 +14,12 @@ export const REPO = fileURLToPath(new URL('../../', import.meta.url))
 export const JEST_FIXTURES = join(REPO, 'test/fixtures/jest-projects')
 
 const devDependencies = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies
+
+/** Copy the fixture store the Vitest fixtures use (test/fixtures/vitest-projects/store.ts) to `target`, its types from timegrounded/jest. */
+export function copyStore(target: string): void {
+  const source = readFileSync(join(REPO, 'test/fixtures/vitest-projects/store.ts'), 'utf8')
+  writeFileSync(target, source.replace("from 'timegrounded'", "from 'timegrounded/jest'"))
+}
 
 /** `name@version` with the version this repo develops against (the same pins a user would get today). */
 export function pinned(name: string): string {
@@ -116,7 +122,7 @@ export interface InstalledProject {
 
 /**
  * One installed copy of the fixture project `fixture` (a folder of
- * test/fixtures/jest-projects, plus the shared store as src/store.ts) for the
+ * test/fixtures/jest-projects, plus the Vitest fixtures' store as src/store.ts) for the
  * calling test file: packed and installed in its beforeAll, removed in its
  * afterAll. `packages` are installed beside the tarball (Jest 30 and its
  * companions unless given).
@@ -135,7 +141,7 @@ export function installedProject(fixture: 'cjs' | 'esm', packages: string[] = JE
     const [info] = JSON.parse(pack.stdout) as { filename: string }[]
     project = join(work, fixture)
     cpSync(join(JEST_FIXTURES, fixture), project, { recursive: true })
-    cpSync(join(JEST_FIXTURES, 'store.ts'), join(project, 'src/store.ts'))
+    copyStore(join(project, 'src/store.ts'))
     const args = ['install', join(work, info!.filename), ...packages, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts']
     let install = await runCommand('npm', args, { cwd: project, env, timeoutMs: 240_000 })
     if (install.code !== 0 && staleMetadata(install.stderr)) install = await runCommand('npm', preferOnline(args), { cwd: project, env, timeoutMs: 240_000 })

@@ -33,41 +33,31 @@ export interface ScheduleInput {
 
 /** Start every episode with a selected probe, at most `concurrency` at once, in order. */
 export function scheduleEpisodes(input: ScheduleInput): ScheduledSuite {
+  // One entry per episode with a selected probe, in file order; `asked` resolves when a lane starts it.
   const waiting = input.episodes
-    .map(({ episode, probes }) => ({ episode, probes: probes.filter(({ name }) => input.selected(name)).map(({ probe }) => probe) }))
+    .map(({ episode, probes }) => {
+      let start!: (asked: AskedEpisode) => void
+      const asked = new Promise<AskedEpisode>((resolve) => (start = resolve))
+      return { episode, probes: probes.filter(({ name }) => input.selected(name)).map(({ probe }) => probe), asked, start }
+    })
     .filter(({ probes }) => probes.length > 0)
-  const asked = new Map<string, { started: Promise<AskedEpisode> }>()
-  const gates = new Map<string, () => void>()
-  for (const { episode } of waiting) {
-    let open!: () => void
-    const turn = new Promise<void>((resolve) => (open = resolve))
-    gates.set(episode.episode_id, open)
-    asked.set(episode.episode_id, { started: turn.then(() => ask(episode.episode_id)) })
-  }
-  const byId = new Map(waiting.map((entry) => [entry.episode.episode_id, entry]))
-  const ask = (episodeId: string): AskedEpisode => {
-    const { episode, probes } = byId.get(episodeId)!
-    return askEpisode((repetition) => EpisodeRun.open(input.pool, episode, { ...input.runner, repetition }), episode, probes, input.repeats)
-  }
-  const probeEpisode = new Map<string, string>()
-  for (const { episode, probes } of waiting) for (const probe of probes) probeEpisode.set(probe.probe_id, episode.episode_id)
+  const episodeOf = new Map(waiting.flatMap((entry) => entry.probes.map((probe) => [probe.probe_id, entry] as const)))
 
   const failures: unknown[] = []
   let next = 0
   const lane = async (): Promise<void> => {
     while (next < waiting.length) {
-      const { episode } = waiting[next++]!
-      gates.get(episode.episode_id)!()
-      const running = await asked.get(episode.episode_id)!.started
-      await running.done.catch((error: unknown) => failures.push(error))
+      const { episode, probes, start } = waiting[next++]!
+      const asked = askEpisode((repetition) => EpisodeRun.open(input.pool, episode, { ...input.runner, repetition }), episode, probes, input.repeats)
+      start(asked)
+      await asked.done.catch((error: unknown) => failures.push(error))
     }
   }
   const lanes = Array.from({ length: Math.max(1, Math.min(input.concurrency, waiting.length)) }, lane)
   return {
     rows: async (probeId) => {
-      const episodeId = probeEpisode.get(probeId)
-      if (episodeId === undefined) return []
-      return (await asked.get(episodeId)!.started).rows(probeId)
+      const entry = episodeOf.get(probeId)
+      return entry === undefined ? [] : (await entry.asked).rows(probeId)
     },
     done: Promise.all(lanes).then(() => failures),
   }

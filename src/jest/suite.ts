@@ -106,11 +106,12 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
     afterAll(async () => {
       const closeFailures = (await scheduled?.done) ?? []
       const problems = (await pool?.close()) ?? []
+      const closeError = problems.length > 0 ? new StoreCloseError(problems) : null
       const messages = closeFailures.map((failure) => (failure instanceof Error ? failure.message : String(failure)))
-      if (problems.length > 0) messages.push(new StoreCloseError(problems).message)
+      if (closeError !== null) messages.push(closeError.message)
       if (messages.length === 0) return
       record(messages.map((message) => ({ testPath, suite: plan.identity.name, blockError: message })))
-      throw problems.length > 0 ? new StoreCloseError(problems) : new Error(messages.join('\n'))
+      throw closeError ?? new Error(messages.join('\n'))
     }, NO_TIMEOUT)
 
     for (const { episode, probes } of plan.episodes) {

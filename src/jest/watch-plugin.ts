@@ -5,7 +5,7 @@
  * with wrong answers recorded as known failures, and the reporter of that
  * run writes the baseline.
  */
-import { requestRecord } from './record-key.js'
+import { isRecordKey, RECORD_KEY_RULE, requestRecord } from './record-key.js'
 
 /** Options of the watch plugin, from `watchPlugins: [['timegrounded/jest/watch-plugin', { key: 'b' }]]`. */
 export interface TimegroundedWatchPluginOptions {
@@ -22,9 +22,7 @@ export default class TimegroundedWatchPlugin {
 
   constructor({ config = {} }: { config?: TimegroundedWatchPluginOptions } = {}) {
     const key = config.key ?? 'b'
-    if (typeof key !== 'string' || [...key].length !== 1) {
-      throw new Error(`timegrounded/jest/watch-plugin: \`key\` must be one character, got ${JSON.stringify(key)}`)
-    }
+    if (!isRecordKey(key)) throw new Error(`timegrounded/jest/watch-plugin: \`key\` must be ${RECORD_KEY_RULE}, got ${JSON.stringify(key)}`)
     this.key = key
   }
 

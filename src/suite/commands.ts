@@ -3,6 +3,7 @@
  * test runner, so the end-of-run step takes them as data; every message that
  * names a next step reads it from here.
  */
+import { REPORTER_DEFAULTS } from './options.js'
 
 /** What a user types to act on a suite's result, in backticks as messages show them. */
 export interface RunnerCommands {
@@ -38,8 +39,7 @@ export const VITEST_COMMANDS: RunnerCommands = {
 export const JEST_COMMANDS: RunnerCommands = {
   record: '`npx jest -u`',
   config: 'jest.config.js',
-  merge: '`npx timegrounded merge .timegrounded/shards/*.json`',
-  mergeAndRecord: '`npx timegrounded merge -u .timegrounded/shards/*.json`',
+  ...shardMerges(REPORTER_DEFAULTS.outputDir),
   watchRecordKey: '`b`',
   unsupportedTests: 'passed as tests',
 }

@@ -48,7 +48,7 @@ export function registerMerge(program: Command): void {
         update: options.update === true ? { kind: 'update' } : { kind: 'none' },
         previous: null,
         shard: null,
-        color: resolved.color ?? (options.color !== false && process.stdout.isTTY === true),
+        color: options.color !== false && (resolved.color ?? process.stdout.isTTY === true),
         commands: mergeCommands(combined.runner === 'jest' ? JEST_COMMANDS : VITEST_COMMANDS, resolved.outputDir),
       })
       const text = finished.text === '' ? `no timegrounded results in ${combined.count} shard files` : finished.text

@@ -6,7 +6,7 @@
  * kept, and only when the caller asks for them.
  */
 import { createHash, type Hash } from 'node:crypto'
-import { createReadStream } from 'node:fs'
+import { createReadStream, readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -220,7 +220,7 @@ export interface ReadLongMemEvalOptions {
  * `LongMemEvalDatasetError` at the end when any entry (or the JSON itself) is invalid.
  */
 export async function readLongMemEval(file: string, options: ReadLongMemEvalOptions = {}): Promise<LongMemEvalSummary> {
-  const datasetId = options.datasetId ?? basename(file).replace(/\.json$/i, '')
+  const datasetId = options.datasetId ?? datasetIdOf(file)
   const hash = new NormalisedTextHash()
   const issues = new IssueCollector()
   const seenIds = new Set<string>()
@@ -296,6 +296,20 @@ export async function loadLongMemEval(file: string, options: { datasetId?: strin
   const items: LongMemEvalEntry[] = []
   const summary = await readLongMemEval(file, { ...options, onEntry: (entry) => items.push(entry) })
   return { ...summary, items }
+}
+
+/**
+ * loadLongMemEval, synchronously: the whole file is read and parsed at once
+ * (the same checks and hash), for test runners that register tests
+ * synchronously (Jest). Prefer the streaming loader for large files.
+ */
+export function loadLongMemEvalSync(file: string, options: { datasetId?: string } = {}): LongMemEvalDataset {
+  return parseLongMemEvalText(readFileSync(file, 'utf8'), options.datasetId ?? datasetIdOf(file), file)
+}
+
+/** A file's dataset id when none is given: its name without `.json`. */
+function datasetIdOf(file: string): string {
+  return basename(file).replace(/\.json$/i, '')
 }
 
 /** Validates LongMemEval JSON text already in memory (e.g. the embedded corpus), pinned by the hash of that text. */

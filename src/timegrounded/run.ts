@@ -22,9 +22,7 @@ import {
 } from './grounding.js'
 import type { Judge } from './judges.js'
 import { timeGroundedVerdict, type TimeGroundedVerdict } from './verdict.js'
-import { readFileSync } from 'node:fs'
-import { basename } from 'node:path'
-import { loadLongMemEval, parseLongMemEvalText, type LongMemEvalEntry } from './longmemeval.js'
+import { loadLongMemEval, loadLongMemEvalSync, type LongMemEvalDataset, type LongMemEvalEntry } from './longmemeval.js'
 
 /** A dataset ready to run: its identity and its validated entries. */
 export interface GroundedDataset {
@@ -35,18 +33,16 @@ export interface GroundedDataset {
 
 /** The embedded corpus, or a LongMemEval-shaped file (named by the corpus id when it holds exactly the authored corpus or a generated one). */
 export async function loadGroundedDataset(file: string | undefined): Promise<GroundedDataset> {
-  if (file === undefined) return timeGroundedCorpus()
-  const loaded = await loadLongMemEval(file)
-  return {
-    ...loaded,
-    datasetId: knownDatasetId(loaded.datasetSha256, loaded.datasetId, { firstQuestionId: loaded.items[0]?.question_id, entries: loaded.items.length }),
-  }
+  return file === undefined ? timeGroundedCorpus() : named(await loadLongMemEval(file))
 }
 
 /** loadGroundedDataset, synchronously (the whole file read at once): for test runners that register tests synchronously (Jest). */
 export function loadGroundedDatasetSync(file: string | undefined): GroundedDataset {
-  if (file === undefined) return timeGroundedCorpus()
-  const loaded = parseLongMemEvalText(readFileSync(file, 'utf8'), basename(file).replace(/\.json$/i, ''), file)
+  return file === undefined ? timeGroundedCorpus() : named(loadLongMemEvalSync(file))
+}
+
+/** A loaded file named by the corpus id when it holds exactly the authored corpus or a generated one. */
+function named(loaded: LongMemEvalDataset): GroundedDataset {
   return {
     ...loaded,
     datasetId: knownDatasetId(loaded.datasetSha256, loaded.datasetId, { firstQuestionId: loaded.items[0]?.question_id, entries: loaded.items.length }),

@@ -5,7 +5,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { LongMemEvalDatasetError, loadLongMemEval, normalisedTextSha256, readLongMemEval, type LongMemEvalEntry } from '../../src/timegrounded/longmemeval.js'
+import {
+  LongMemEvalDatasetError,
+  loadLongMemEval,
+  loadLongMemEvalSync,
+  normalisedTextSha256,
+  readLongMemEval,
+  type LongMemEvalEntry,
+} from '../../src/timegrounded/longmemeval.js'
 
 let dir: string
 beforeAll(async () => {
@@ -53,6 +60,8 @@ describe('LongMemEval loader', () => {
     const lf = createHash('sha256').update(text.replace(/\r\n/g, '\n')).digest('hex')
     expect(dataset.datasetSha256).toBe(lf)
     expect(normalisedTextSha256(text)).toBe(lf)
+    // The synchronous loader (Jest registers tests synchronously) reads the same dataset, with the same id and hash.
+    expect(loadLongMemEvalSync(file)).toEqual(dataset)
   })
 
   test('answer_explanation is optional: kept when present, absent when not, and must be a string', async () => {

@@ -2,7 +2,12 @@
 // (the figures in README.md, "How many questions are enough"). Run after `npm run build`:
 //
 //   node scripts/timegrounded-power.js [--replicates N] [--sizes 60,120,...] [--corpus-seeds N]   (about 20 minutes with the defaults: 100, 60..2400, 5)
+//   node scripts/timegrounded-power.js --only verdict-floor                                      (section 0 alone, a few seconds)
 //
+// 0. The verdict's floor: the fewest questions a probe must lose (of a control that answered every
+//    one, gaining none) for the paired 95% interval of the delta to lie below zero, per dataset size;
+//    and, for a control floor of 50%, 2/3 and 75%, whether losing half of what a control at the floor
+//    answered is called a drop. (The bootstrap alone: it sees only which questions changed.)
 // 1. Interval width: builtin:ingestion-order (its clock fixed, so runs repeat exactly) under control and
 //    probe on the authored twelve and on generated corpora of 12, 60, 240 and 600 questions (corpus
 //    seeds 1..5); the width of the paired 95% interval of the delta (seed 20240101, 1000 resamples).
@@ -36,6 +41,34 @@ const POWER = 0.8
 const judge = deterministicJudge()
 const points = (fraction) => (fraction * 100).toFixed(1)
 const out = (line = '') => process.stdout.write(`${line}\n`)
+
+// ─── 0. The verdict's floor ─────────────────────────────────────────────────
+
+const FLOOR_SIZES = [4, 6, 8, 10, 12, 24, 60, 120, 240, 600]
+const FLOORS = [0.5, 2 / 3, 0.75]
+
+/** Whether losing `lost` of `n` questions (the rest unchanged) is called a drop by the paired 95% bootstrap. */
+function calledDrop(n, lost) {
+  const control = Array.from({ length: n }, () => 1)
+  const probe = control.map((_, i) => (i < lost ? 0 : 1))
+  return pairedBootstrapDelta(control, probe, { seed: 20240101, resamples: 1000 }).high < 0
+}
+
+out('## The verdict’s floor: the smallest drop called, and losing half of a control at the floor')
+out()
+out(`| questions | smallest drop called | ${FLOORS.map((f) => `half of a ${Math.round(f * 100)}% control`).join(' | ')} |`)
+out(`| ---: | ---: | ${FLOORS.map(() => '---').join(' | ')} |`)
+for (const n of FLOOR_SIZES) {
+  let smallest = 1
+  while (smallest <= n && !calledDrop(n, smallest)) smallest++
+  const half = FLOORS.map((floor) => {
+    const lost = Math.floor(Math.ceil(floor * n - 1e-9) / 2)
+    return `${lost}: ${calledDrop(n, lost) ? 'called' : 'missed'}`
+  })
+  out(`| ${n} | ${smallest > n ? 'none' : smallest} | ${half.join(' | ')} |`)
+}
+out()
+if (args.includes('--only') && option('only', '') === 'verdict-floor') process.exit(0)
 
 // ─── 1. Interval width of the probe − control delta ─────────────────────────
 

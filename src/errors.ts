@@ -100,6 +100,8 @@ export interface ErrorCodes {
   AGENT_START_FAILED: 'AgentStartError'
   /** The LLM judge's endpoint cannot be reached. */
   JUDGE_UNREACHABLE: 'JudgeUnreachableError'
+  /** The dataset holds entries the judge cannot grade (no `machine_gold` for the deterministic judge), and the run was not told to leave them out. */
+  JUDGE_CANNOT_GRADE: 'UnjudgeableEntriesError'
   /** A corpus breaks one of its rules (a printed date, a wrong weekday, a missing label…). */
   CORPUS_RULE_BROKEN: 'CorpusRuleError'
   /** A corpus option (size, seed) cannot work. */

@@ -90,7 +90,8 @@ export type { Judge } from './timegrounded/judges.js'
 export { runCeiling, runGrounded, runProbeVersusControl } from './timegrounded/run.js'
 export type { GroundedRunResult, ProbeComparison } from './timegrounded/run.js'
 export { renderProbeComparison } from './timegrounded/render.js'
-export { generateCorpus, timeGroundedCorpus } from './timegrounded/corpus/index.js'
+export { checkCorpus, generateCorpus, timeGroundedCorpus } from './timegrounded/corpus/index.js'
+export type { CorpusCheck, CorpusCheckFinding, CorpusCheckRule } from './timegrounded/corpus/index.js'
 export { timeGroundedVerdict } from './timegrounded/verdict.js'
 
 // ─── Errors (branch on `code`; every code is listed in ErrorCodes) ──────────

@@ -32,6 +32,22 @@ export interface TimeGroundedAgent {
   answer(prompt: string, context: AnswerContext): MaybePromise<string>
   /** Called once after the last question. */
   close?(): MaybePromise<void>
+  /**
+   * What the agent wants a run to say once, read after each question (the
+   * built-in agents use it to say that a file is not one they know). Shown
+   * under the verdict, and as `notes` in results. @default none
+   */
+  notes?(): readonly string[]
+}
+
+/** An agent's notes so far; an agent whose `notes` throws or returns something else has none. */
+export function agentNotes(agent: TimeGroundedAgent): string[] {
+  try {
+    const notes: unknown = agent.notes?.()
+    return Array.isArray(notes) ? notes.filter((note): note is string => typeof note === 'string') : []
+  } catch {
+    return []
+  }
 }
 
 /** An agent with the typed channel: before each question it receives that question's timestamped history. */

@@ -22,6 +22,24 @@ import { type CodeOf, TimegroundedError } from '../errors.js'
 /** What a scripted reader says when it does not know the question or cannot place it in time. */
 export const UNKNOWN_ANSWER = "I don't know."
 
+/**
+ * The note a scripted reader leaves, once, on the first question it was not
+ * written for: it answers "I don't know." to every such question, so its score
+ * on a file it does not know says nothing about the file.
+ */
+function unknownQuestionNote(name: string): { check(question: string, questionId: string): void; notes(): readonly string[] } {
+  let note: string | null = null
+  return {
+    check(question, questionId) {
+      if (note !== null || readingOf(question, questionId) !== undefined) return
+      note =
+        `agent "${name}" does not know question ${JSON.stringify(questionId)} (nor, likely, the rest of this file): it is a scripted reader of the bundled corpora ` +
+        `(the authored twelve and generated ones) and answers "${UNKNOWN_ANSWER}" to any other question, so its score here says nothing about the file. Put your own agent, or builtin:llm, under the probe.`
+    },
+    notes: () => (note === null ? [] : [note]),
+  }
+}
+
 /** Answers a corpus question (authored, or generated: found by `questionId`) from turns with times; `I don't know.` for anything else. */
 export function answerFromTimedTurns(question: string, turns: readonly TimedTurn[], queryTime: Date, questionId?: string): string {
   const reading = readingOf(question, questionId)
@@ -59,12 +77,15 @@ export function readDatesFromText(historyText: string, prompt: string): DatesFro
 /** Stores each turn at its typed timestamp (valid time) and answers against the typed query time. */
 export function honestAgent(): TimestampedHistoryAgent {
   let history: TimestampedHistory | null = null
+  const unknown = unknownQuestionNote('honest')
   return {
     name: 'honest',
+    notes: unknown.notes,
     injectTimestampedHistory(injected) {
       history = injected
     },
     answer(prompt, context) {
+      unknown.check(context.question, context.questionId)
       if (history === null) {
         // Mode `none`: no typed channel, so read the dates the text carries.
         const fromText = readDatesFromText(context.historyText, prompt)
@@ -110,6 +131,7 @@ export function seededAccuracyAgent(options: SeededAccuracyOptions): Timestamped
   const honest = honestAgent()
   return {
     name: options.name ?? `seeded-accuracy-${accuracy}`,
+    notes: () => honest.notes?.() ?? [],
     injectTimestampedHistory: (history) => honest.injectTimestampedHistory(history),
     async answer(prompt, context) {
       const answer = await honest.answer(prompt, context)
@@ -133,13 +155,16 @@ export interface IngestionOrderOptions {
 export function ingestionOrderAgent(options: IngestionOrderOptions = {}): TimestampedHistoryAgent {
   const clock = options.clock ?? (() => new Date())
   let stored: TimedTurn[] = []
+  const unknown = unknownQuestionNote('ingestion-order')
   return {
     name: 'ingestion-order',
+    notes: unknown.notes,
     injectTimestampedHistory(history) {
       const start = clock().getTime()
       stored = history.turns.map((turn, i) => ({ content: turn.content, time: new Date(start + i * 1000) }))
     },
     answer(prompt, context) {
+      unknown.check(context.question, context.questionId)
       const fromText = readDatesFromText(context.historyText, prompt)
       const answer =
         fromText !== null
@@ -199,12 +224,17 @@ export interface ReferenceReaderOptions {
  */
 export function referenceReader(options: ReferenceReaderOptions = {}): TimestampedHistoryAgent {
   let history: TimestampedHistory | null = null
+  const name = options.name ?? 'reference-reader'
+  // Only the scripted answerer is limited to the bundled corpora; a model answerer reads any file.
+  const unknown = options.answerer === undefined ? unknownQuestionNote(name) : null
   return {
-    name: options.name ?? 'reference-reader',
+    name,
+    ...(unknown === null ? {} : { notes: unknown.notes }),
     injectTimestampedHistory(injected) {
       history = injected
     },
     async answer(prompt, context: AnswerContext) {
+      unknown?.check(context.question, context.questionId)
       const text = history === null ? `${context.historyText}\n\n${prompt}` : renderReferencePrompt(history, context.question)
       history = null
       return options.answerer === undefined ? scriptedPromptAnswerer(text, context.questionId) : options.answerer(text)

@@ -9,12 +9,12 @@ import { Chalk } from 'chalk'
 import { z } from 'zod'
 import { checkOptions, namedChoices, OptionError } from '../options.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../stats/bootstrap.js'
-import { agentName, assertGroundingChannel, type TimeGroundedAgent } from './agent.js'
+import { agentName, agentNotes, assertGroundingChannel, type TimeGroundedAgent } from './agent.js'
 import { referenceReader, type Answerer } from './agents.js'
 import { CONTROL_MODE, PROBE_MODE, groundingRecord, type GroundingMode, type GroundingRecord } from './grounding.js'
-import { deterministicJudge, llmJudge, type Judge } from './judges.js'
+import { assertJudgeable, deterministicJudge, llmJudge, UNJUDGED_POLICIES, unjudgeableEntries, type Judge, type UnjudgedPolicy } from './judges.js'
 import type { ChatEndpoint } from '../chat/client.js'
-import { renderComparisonLines } from './render.js'
+import { renderComparisonLines, renderNotes } from './render.js'
 import { timeGroundedVerdict, type TimeGroundedVerdict } from './verdict.js'
 import {
   askQuestion,
@@ -56,6 +56,12 @@ export interface TimeGroundedTestsOptions {
   agentTimeoutMs?: number
   /** Milliseconds one grading may take before the question is a judge error. @default 600000 */
   judgeTimeoutMs?: number
+  /**
+   * Entries the judge cannot grade (no `machine_gold` for the deterministic
+   * judge): `refuse` fails the file before any agent call; `skip` asks them,
+   * skips their tests and leaves them out of every rate. @default 'refuse'
+   */
+  unjudged?: UnjudgedPolicy
 }
 
 /** The record of one time-grounded question's test (plain JSON; in Vitest, `task.meta.timegrounded`). */
@@ -79,6 +85,8 @@ export interface TimeGroundedCaseRecord {
   /** Whether the control answered this question correctly (probe cases, when the control ran first). */
   control_correct: boolean | null
   caveat: string
+  /** The agent's notes after this question (`agent.notes()`): said once by the reporter. */
+  notes?: string[]
   /** Seed and resamples of the paired bootstrap the suite asked for, so the reporter draws the interval the user configured. */
   bootstrap?: { seed: number; resamples: number }
   row: QuestionRow
@@ -143,6 +151,7 @@ export const TIME_GROUNDED_OPTION_SHAPE = {
   resamples: z.number().int(`a whole number of at least ${MIN_RESAMPLES}`).min(MIN_RESAMPLES, `a whole number of at least ${MIN_RESAMPLES}`).optional(),
   agentTimeoutMs: positiveMs('a time').optional(),
   judgeTimeoutMs: positiveMs('a time').optional(),
+  unjudged: z.enum(UNJUDGED_POLICIES as [UnjudgedPolicy, ...UnjudgedPolicy[]], "'refuse' or 'skip'").optional(),
 }
 
 const timeGroundedOptionsSchema = z.strictObject(TIME_GROUNDED_OPTION_SHAPE, {
@@ -182,10 +191,11 @@ export async function planTimeGroundedCases(
   // Checked here: the interval is drawn by the reporter after the run, where a bad option could only crash it.
   const options = checkTimeGroundedOptions(given, 'the time-grounded probe')
   const dataset = await loadGroundedDataset(options.dataset)
+  const judge = judgeFor(dataset, options)
   const subject = typeof agent === 'function' ? await agent() : agent
   // Control and probe both need the typed channel; checked (and named) as the control, which runs first.
   assertGroundingChannel(subject, CONTROL_MODE)
-  return casesOf(dataset, options, () => Promise.resolve(subject), agentName(subject))
+  return casesOf(dataset, options, judge, () => Promise.resolve(subject), agentName(subject))
 }
 
 /**
@@ -200,9 +210,10 @@ export function planTimeGroundedCasesSync(
 ): TimeGroundedPlan {
   const options = checkTimeGroundedOptions(given, 'the time-grounded probe')
   const dataset = loadGroundedDatasetSync(options.dataset)
+  const judge = judgeFor(dataset, options)
   if (typeof agent !== 'function') {
     assertGroundingChannel(agent, CONTROL_MODE)
-    return casesOf(dataset, options, () => Promise.resolve(agent), agentName(agent))
+    return casesOf(dataset, options, judge, () => Promise.resolve(agent), agentName(agent))
   }
   let made: Promise<TimeGroundedAgent> | undefined
   const subject = () =>
@@ -212,25 +223,32 @@ export function planTimeGroundedCasesSync(
         assertGroundingChannel(value, CONTROL_MODE)
         return value
       }))
-  return casesOf(dataset, options, subject, null)
+  return casesOf(dataset, options, judge, subject, null)
+}
+
+/** The suite's judge, once the dataset is known to hold nothing it cannot grade (or the suite was told to skip those). */
+function judgeFor(dataset: GroundedDataset, options: TimeGroundedTestsOptions): Judge {
+  const judge = resolveJudge(options.judge)
+  assertJudgeable(dataset, judge, options.unjudged)
+  return judge
 }
 
 /** The cases of a plan over a loaded dataset; `subject` gives the agent (made once), `knownName` its name when already known. */
 function casesOf(
   dataset: GroundedDataset,
   options: TimeGroundedTestsOptions,
+  judge: Judge,
   subject: () => Promise<TimeGroundedAgent>,
   knownName: string | null,
 ): TimeGroundedPlan {
   const suite = options.name ?? 'time-grounded'
   const bootstrap = { seed: options.seed ?? DEFAULT_PROBE_SEED, resamples: options.resamples ?? DEFAULT_RESAMPLES }
-  const judge = resolveJudge(options.judge)
   const controlRecord = groundingRecord(dataset, CONTROL_MODE)
   const probeRecord = groundingRecord(dataset, PROBE_MODE)
   const ceilingAgent = options.ceiling ? referenceReader({ answerer: typeof options.ceiling === 'object' ? options.ceiling.answerer : undefined }) : null
   const queue = new SerialQueue()
   const controlCorrect = new Map<string, boolean>()
-  const caveat = probeCaveat(dataset.items.length)
+  const caveat = probeCaveat(dataset.items.length - unjudgeableEntries(dataset.items, judge).length)
   let name = knownName ?? 'agent'
   const runs: TimeGroundedRunName[] = ceilingAgent ? ['control', 'probe', 'ceiling'] : ['control', 'probe']
   const cases: TimeGroundedCase[] = []
@@ -259,7 +277,13 @@ function casesOf(
             const row: QuestionRow =
               typeof runner === 'string'
                 ? { question_id: entry.question_id, question_type: entry.question_type, status: 'agent-error', error: runner }
-                : await askQuestion(runner, entry, { mode, judge, agentTimeoutMs: options.agentTimeoutMs, judgeTimeoutMs: options.judgeTimeoutMs })
+                : await askQuestion(runner, entry, {
+                    mode,
+                    judge,
+                    agentTimeoutMs: options.agentTimeoutMs,
+                    judgeTimeoutMs: options.judgeTimeoutMs,
+                    unjudged: options.unjudged,
+                  })
             const correct = row.status === 'judged' && row.correct
             if (run === 'control') controlCorrect.set(entry.question_id, correct)
             const meta: TimeGroundedCaseRecord = {
@@ -278,6 +302,7 @@ function casesOf(
               grounding: order === 0 ? (run === 'control' ? controlRecord : probeRecord) : null,
               control_correct: run === 'probe' ? (controlCorrect.get(entry.question_id) ?? null) : null,
               caveat,
+              notes: typeof runner === 'string' || run === 'ceiling' ? [] : agentNotes(runner),
               bootstrap,
               row,
             }
@@ -326,7 +351,8 @@ export function timeGroundedFailureMessage(meta: TimeGroundedCaseRecord): string
   const where = `${meta.run} question ${meta.question_id} (${meta.mode})`
   if (row.status === 'agent-error') return `${where}: the agent failed: ${row.error}`
   if (row.status === 'judge-error') return `${where}: the judge failed: ${row.error}`
-  if (row.correct) return null
+  // Not judged is not wrong: the shell skips the test (Vitest) or lets it pass (Jest), and no rate counts it.
+  if (row.status === 'unjudged' || row.correct) return null
   const hint =
     meta.run === 'probe' && meta.control_correct === true
       ? ' The control answered it correctly with dates printed in the prompt, so this answer depended on text dates, not on the timestamps delivered through the typed channel.'
@@ -341,6 +367,8 @@ export interface TimeGroundedRunScore {
   questions: number
   accuracy: number | null
   errors: number
+  /** Questions asked but left out of every rate: the judge cannot grade them. */
+  unjudged: number
 }
 
 /** The folded result of one time-grounded suite. */
@@ -358,6 +386,8 @@ export interface TimeGroundedSuiteSummary {
   /** What the comparison shows (null with the delta). */
   verdict: TimeGroundedVerdict | null
   caveat: string
+  /** The agent's notes (`agent.notes()`), each once. */
+  notes: string[]
 }
 
 export interface TimeGroundedSummary {
@@ -366,7 +396,13 @@ export interface TimeGroundedSummary {
 
 function score(metas: readonly TimeGroundedCaseRecord[]): TimeGroundedRunScore {
   const totals = summarizeRows(metas.map((m) => m.row))
-  return { correct: totals.correct, questions: totals.questions, accuracy: totals.accuracy, errors: totals.agent_errors + totals.judge_errors }
+  return {
+    correct: totals.correct,
+    questions: totals.questions,
+    accuracy: totals.accuracy,
+    errors: totals.agent_errors + totals.judge_errors,
+    unjudged: totals.unjudged,
+  }
 }
 
 /** Folds the metas of every question test into per-suite control, probe, ceiling and delta. */
@@ -403,6 +439,7 @@ export function summarizeTimeGrounded(metas: readonly TimeGroundedCaseRecord[], 
       verdict:
         delta === null ? null : timeGroundedVerdict({ control: rows(control), probe: rows(probe), ceiling: ceilingPaired ? rows(ceiling) : null, delta }),
       caveat: first.caveat,
+      notes: [...new Set(list.flatMap((m) => m.notes ?? []))],
     })
   }
   return { suites }
@@ -425,6 +462,7 @@ export function renderTimeGroundedSummary(summary: TimeGroundedSummary, options:
         c,
       ),
       ...(s.verdict === null ? [] : [`  ${s.verdict.text}`]),
+      ...renderNotes(s.notes),
       `  ${s.caveat}`,
     ]
     return lines.join('\n')

@@ -17,6 +17,8 @@ export interface Verdict {
   correct: boolean
   /** Why, in a few words (what was read from the response, or the judge's reply). */
   detail: string
+  /** True when the judge could not decide (the deterministic judge on an entry without `machine_gold` whose response lacks the whole answer text): not a wrong answer. @default false */
+  unjudged?: boolean
 }
 
 /** Grades responses; `fingerprint` identifies the exact judging rules. */
@@ -27,6 +29,12 @@ export interface Judge {
   /** The judging model, or null. */
   readonly model: string | null
   grade(entry: LongMemEvalEntry, response: string): Promise<Verdict>
+  /**
+   * Whether this judge can grade any response to the entry. A run refuses a
+   * dataset holding entries it cannot grade (or, asked to, leaves them out of
+   * every rate) instead of counting their answers wrong. @default every entry
+   */
+  canJudge?(entry: LongMemEvalEntry): boolean
 }
 
 /** The entry's reference answer as text (upstream answers are sometimes numbers or other JSON). */
@@ -124,20 +132,81 @@ export function gradeMachineGold(gold: MachineGold, response: string): Verdict {
 /** Rules version of the deterministic judge; its SHA-256 is the judge's fingerprint. */
 export const DETERMINISTIC_JUDGE_RULES =
   'timegrounded deterministic judge v1: yes_no by first word or lone yes/no; date: first written date within tolerance_days; ' +
-  'count: first whole number within tolerance; entity: name or alias as a phrase; no machine_gold: the answer text as a phrase.'
+  'count: first whole number within tolerance; entity: name or alias as a phrase; no machine_gold: correct if the whole answer text is a phrase of the response, else not judged.'
 
-/** The model-free judge: grades `machine_gold`; entries without one are graded by the answer text appearing in the response. */
+/**
+ * The model-free judge: grades `machine_gold`. It cannot grade a free-text
+ * answer: on an entry without `machine_gold` it credits only a response that
+ * contains the whole answer text and otherwise says it cannot judge
+ * (`unjudged`), never "wrong"; `canJudge` is false for such entries, so a run
+ * refuses them unless told to leave them out.
+ */
 export function deterministicJudge(): Judge {
   return {
     kind: 'deterministic',
     fingerprint: sha256Hex(DETERMINISTIC_JUDGE_RULES),
     model: null,
+    canJudge: (entry) => entry.machine_gold !== undefined,
     async grade(entry, response) {
       if (entry.machine_gold !== undefined) return gradeMachineGold(entry.machine_gold, response)
-      const found = containsPhrase(response, referenceAnswer(entry).trim())
-      return { correct: found, detail: found ? 'contains the answer text (no machine_gold)' : 'does not contain the answer text (no machine_gold)' }
+      if (containsPhrase(response, referenceAnswer(entry).trim())) return { correct: true, detail: 'contains the whole answer text (no machine_gold)' }
+      return { correct: false, unjudged: true, detail: NO_MACHINE_GOLD }
     },
   }
+}
+
+/** Why the deterministic judge cannot grade an entry. */
+export const NO_MACHINE_GOLD = 'not judged: no machine_gold, and the deterministic judge cannot grade a free-text answer'
+
+// ── Entries a judge cannot grade ───────────────────────────────────────────
+
+/** What a run does with entries its judge cannot grade: refuse the run (the default), or ask them and leave them out of every rate. */
+export type UnjudgedPolicy = 'refuse' | 'skip'
+export const UNJUDGED_POLICIES: readonly UnjudgedPolicy[] = ['refuse', 'skip']
+
+/** The ids of the entries a judge cannot grade, in dataset order. */
+export function unjudgeableEntries(items: readonly LongMemEvalEntry[], judge: Judge): string[] {
+  const canJudge = judge.canJudge
+  return canJudge === undefined ? [] : items.filter((entry) => !canJudge.call(judge, entry)).map((entry) => entry.question_id)
+}
+
+/** How the refusal names its fixes: as command-line flags, or as options in code. */
+export type FixWording = 'cli' | 'code'
+
+/** A dataset holds entries the judge cannot grade, and the run was not told to leave them out (code `JUDGE_CANNOT_GRADE`). */
+export class UnjudgeableEntriesError extends TimegroundedError<CodeOf<'UnjudgeableEntriesError'>> {
+  readonly questionIds: readonly string[]
+  constructor(questionIds: readonly string[], total: number, datasetId: string, wording: FixWording) {
+    const shown = questionIds
+      .slice(0, 5)
+      .map((id) => JSON.stringify(id))
+      .join(', ')
+    const more = questionIds.length > 5 ? ` and ${questionIds.length - 5} more` : ''
+    const [llm, skip] =
+      wording === 'cli'
+        ? ['`--judge llm --judge-base-url URL --judge-model NAME`', '`--unjudged skip`']
+        : ['`judge: { baseUrl, model }` (the LLM judge)', "`unjudged: 'skip'`"]
+    super(
+      'JUDGE_CANNOT_GRADE',
+      `${questionIds.length} of ${total} entries of ${datasetId} have no machine-checkable gold (\`machine_gold\`): ${shown}${more}. ` +
+        'The deterministic judge cannot grade their free-text answers, and would count a right answer worded differently as wrong, so nothing was asked. ' +
+        `Judge them with a model (${llm}), add \`machine_gold\` to each entry ({ "kind": "yes_no", "value": false }, or a date, count or entity: see docs/time-grounded-probe.md#the-corpus), ` +
+        `or run them and leave them out of every rate (${skip}).`,
+    )
+    this.questionIds = questionIds
+  }
+}
+
+/** Refuses, before any agent call, a dataset holding entries the judge cannot grade, unless `policy` is `skip`. */
+export function assertJudgeable(
+  dataset: { datasetId: string; items: readonly LongMemEvalEntry[] },
+  judge: Judge,
+  policy: UnjudgedPolicy = 'refuse',
+  wording: FixWording = 'code',
+): void {
+  if (policy === 'skip') return
+  const ids = unjudgeableEntries(dataset.items, judge)
+  if (ids.length > 0) throw new UnjudgeableEntriesError(ids, dataset.items.length, dataset.datasetId, wording)
 }
 
 // ── LLM judge ──────────────────────────────────────────────────────────────

@@ -22,12 +22,19 @@ function points(value: number | null): string {
   return `${p > 0 ? '+' : p < 0 ? '-' : '±'}${Math.abs(p).toFixed(1)} pts`
 }
 
-/** A run's score as the renderings show it. */
-type Score = Pick<GroundedRunResult, 'accuracy' | 'correct' | 'questions'>
+/** A run's score as the renderings show it (`unjudged` absent: none). */
+type Score = Pick<GroundedRunResult, 'accuracy' | 'correct' | 'questions'> & { unjudged?: number }
 
-/** `75.0% (9/12)`: a score is never shown without its count. */
+/** `75.0% (9/12)`: a score is never shown without its count, nor without the questions left out of it (`50.0% (2/4, 2 unjudged left out)`). */
 export function scoreWithCount(run: Score): string {
-  return `${percent(run.accuracy)} (${run.correct}/${run.questions})`
+  const unjudged = run.unjudged ?? 0
+  const left = unjudged > 0 ? `, ${unjudged} unjudged left out` : ''
+  return `${percent(run.accuracy)} (${run.correct}/${run.questions - unjudged}${left})`
+}
+
+/** The agent's notes as indented lines. */
+export function renderNotes(notes: readonly string[]): string[] {
+  return notes.map((note) => `  Note: ${note}`)
 }
 
 function renderJudge(judge: JudgeRecord): string {
@@ -87,9 +94,10 @@ export function renderGroundedRun(run: GroundedRunResult, options: RenderOptions
   for (const row of run.rows) {
     if (row.status === 'judged')
       lines.push(`  ${row.correct ? c.green('✓') : c.red('✗')} ${row.question_id}  ${JSON.stringify(row.response.slice(0, 80))}  (${row.judge_detail})`)
+    else if (row.status === 'unjudged') lines.push(`  ${c.dim('?')} ${row.question_id}  ${JSON.stringify(row.response.slice(0, 80))}  (${row.reason})`)
     else lines.push(`  ${c.yellow('!')} ${row.question_id}  ${row.status}: ${row.error}`)
   }
-  lines.push(run.caveat)
+  lines.push(...renderNotes(run.notes), run.caveat)
   return lines.join('\n')
 }
 
@@ -104,6 +112,7 @@ export function renderProbeComparison(comparison: ProbeComparison, options: Rend
     `  ${renderJudge(control.judge)}`,
     '',
     `  ${comparison.verdict.text}`,
+    ...renderNotes(comparison.notes),
     `  ${comparison.caveat}`,
   ]
   return lines.join('\n')

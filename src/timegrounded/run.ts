@@ -5,7 +5,7 @@
  */
 import { pairedBootstrapDelta, type PairedDelta } from '../stats/bootstrap.js'
 import { TimegroundedError } from '../errors.js'
-import { assertGroundingChannel, agentName, hasTimestampedHistory, type AnswerContext, type TimeGroundedAgent } from './agent.js'
+import { agentNotes, assertGroundingChannel, agentName, hasTimestampedHistory, type AnswerContext, type TimeGroundedAgent } from './agent.js'
 import { referenceReader, type Answerer } from './agents.js'
 import { knownDatasetId, timeGroundedCorpus } from './corpus/index.js'
 import {
@@ -20,7 +20,7 @@ import {
   type GroundingMode,
   type GroundingRecord,
 } from './grounding.js'
-import type { Judge } from './judges.js'
+import { assertJudgeable, type Judge, type UnjudgedPolicy } from './judges.js'
 import { timeGroundedVerdict, type TimeGroundedVerdict } from './verdict.js'
 import { loadLongMemEval, loadLongMemEvalSync, type LongMemEvalDataset, type LongMemEvalEntry } from './longmemeval.js'
 
@@ -54,6 +54,8 @@ export type QuestionRow =
   | { question_id: string; question_type: string; status: 'judged'; response: string; correct: boolean; judge_detail: string }
   | { question_id: string; question_type: string; status: 'agent-error'; error: string }
   | { question_id: string; question_type: string; status: 'judge-error'; response: string; error: string }
+  /** Asked, but the judge cannot grade this entry (`unjudged: 'skip'`): left out of every rate. */
+  | { question_id: string; question_type: string; status: 'unjudged'; response: string; reason: string }
 
 /** The judge as recorded in results. */
 export interface JudgeRecord {
@@ -72,13 +74,17 @@ export interface GroundedRunResult {
   /** Questions asked. */
   questions: number
   correct: number
-  /** correct / questions; errors count as incorrect. Null when there are no questions. */
+  /** correct / (questions − unjudged); errors count as incorrect. Null when no question was judged. */
   accuracy: number | null
   agent_errors: number
   judge_errors: number
+  /** Questions asked but left out of every rate: the judge cannot grade them (`unjudged: 'skip'`). */
+  unjudged: number
   rows: QuestionRow[]
   /** How far a score over this many questions goes (see `probeCaveat`). */
   caveat: string
+  /** What the agent asked the run to say (`agent.notes()`), e.g. that a built-in agent does not know this file. */
+  notes: string[]
 }
 
 /** Options of a grounded run. */
@@ -91,6 +97,13 @@ export interface GroundedRunOptions {
   judgeTimeoutMs?: number
   /** Called with each row as it is decided. @default none */
   onRow?: (row: QuestionRow) => void
+  /**
+   * Entries the judge cannot grade (the deterministic judge on an entry
+   * without `machine_gold`): `refuse` fails the run before any agent call
+   * (`UnjudgeableEntriesError`); `skip` asks them and leaves them out of every
+   * rate, counted as `unjudged`. @default 'refuse'
+   */
+  unjudged?: UnjudgedPolicy
 }
 
 /** Milliseconds one agent call may take. @default 120000 */
@@ -158,9 +171,16 @@ export function answerContext(entry: LongMemEvalEntry, mode: GroundingMode): Ans
  * channel (`GroundingModeError`) and every date (`SessionDateError`). Returns
  * the grounding record.
  */
-export function prepareGroundedRun(agent: TimeGroundedAgent, dataset: GroundedDataset, mode: GroundingMode): GroundingRecord {
+export function prepareGroundedRun(
+  agent: TimeGroundedAgent,
+  dataset: GroundedDataset,
+  mode: GroundingMode,
+  judging?: { judge: Judge; unjudged?: UnjudgedPolicy },
+): GroundingRecord {
   assertGroundingChannel(agent, mode)
-  return groundingRecord(dataset, mode)
+  const record = groundingRecord(dataset, mode)
+  if (judging !== undefined) assertJudgeable(dataset, judging.judge, judging.unjudged)
+  return record
 }
 
 /** Asks and judges one question under a mode; never throws for agent or judge faults. */
@@ -185,27 +205,38 @@ export async function askQuestion(agent: TimeGroundedAgent, entry: LongMemEvalEn
   } catch (error) {
     return { ...base, status: 'agent-error', error: message(error) }
   }
+  // Only with `unjudged: 'skip'` does such an entry get this far: its answer is kept, and counted nowhere.
+  if (options.judge.canJudge?.(entry) === false) return { ...base, status: 'unjudged', response, reason: NO_GRADE }
   try {
     const verdict = await withTimeout(
       () => options.judge.grade(entry, response),
       options.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS,
       `the ${options.judge.kind} judge`,
     )
+    if (verdict.unjudged === true) return { ...base, status: 'unjudged', response, reason: verdict.detail }
     return { ...base, status: 'judged', response, correct: verdict.correct, judge_detail: verdict.detail }
   } catch (error) {
     return { ...base, status: 'judge-error', response, error: message(error) }
   }
 }
 
-/** Totals of a set of rows. */
-export function summarizeRows(rows: readonly QuestionRow[]): Pick<GroundedRunResult, 'questions' | 'correct' | 'accuracy' | 'agent_errors' | 'judge_errors'> {
+/** Why an entry was not judged: its judge cannot grade it. */
+const NO_GRADE = 'not judged: the judge cannot grade this entry (no machine_gold for the deterministic judge)'
+
+/** Totals of a set of rows; unjudged rows count in `questions` and `unjudged`, and in no rate. */
+export function summarizeRows(
+  rows: readonly QuestionRow[],
+): Pick<GroundedRunResult, 'questions' | 'correct' | 'accuracy' | 'agent_errors' | 'judge_errors' | 'unjudged'> {
   const correct = rows.filter((row) => row.status === 'judged' && row.correct).length
+  const unjudged = rows.filter((row) => row.status === 'unjudged').length
+  const judged = rows.length - unjudged
   return {
     questions: rows.length,
     correct,
-    accuracy: rows.length === 0 ? null : correct / rows.length,
+    accuracy: judged === 0 ? null : correct / judged,
     agent_errors: rows.filter((row) => row.status === 'agent-error').length,
     judge_errors: rows.filter((row) => row.status === 'judge-error').length,
+    unjudged,
   }
 }
 
@@ -220,7 +251,7 @@ export function judgeRecord(judge: Judge): JudgeRecord {
  * `SessionDateError` (a date that cannot be read).
  */
 export async function runGrounded(agent: TimeGroundedAgent, dataset: GroundedDataset, options: GroundedRunOptions): Promise<GroundedRunResult> {
-  return askAll(agent, dataset, options, prepareGroundedRun(agent, dataset, options.mode))
+  return askAll(agent, dataset, options, prepareGroundedRun(agent, dataset, options.mode, options))
 }
 
 /** Asks every question once the run is prepared (`prepareGroundedRun` gave `grounding`). */
@@ -238,8 +269,14 @@ async function askAll(agent: TimeGroundedAgent, dataset: GroundedDataset, option
     judge: judgeRecord(options.judge),
     ...summarizeRows(rows),
     rows,
-    caveat: probeCaveat(rows.length),
+    caveat: probeCaveat(judgedCount(rows)),
+    notes: agentNotes(agent),
   }
+}
+
+/** Questions a rate rests on: every row but the unjudged. */
+function judgedCount(rows: readonly QuestionRow[]): number {
+  return rows.filter((row) => row.status !== 'unjudged').length
 }
 
 /** Seed of the paired bootstrap when none is given. @default 20240101 */
@@ -271,6 +308,8 @@ export interface ProbeComparison {
   verdict: TimeGroundedVerdict
   /** The sentence every rendering repeats: how far a result of this size goes. */
   caveat: string
+  /** What the agent under test asked the run to say, once (`agent.notes()`). */
+  notes: string[]
 }
 
 /** What the delta is, printed beside it: its sign and units (`value` in JSON is the same difference as a fraction, -0.25 = -25 points). */
@@ -292,6 +331,8 @@ export interface ProbeOptions {
   ceiling?: boolean | { answerer: Answerer }
   /** Called with each row as it is decided, with its mode (the ceiling's rows come under `timestamps-only`). @default none */
   onRow?: (row: QuestionRow, mode: GroundingMode) => void
+  /** Entries the judge cannot grade: refuse the run before any agent call, or ask them and leave them out of every rate (see `GroundedRunOptions`). @default 'refuse' */
+  unjudged?: UnjudgedPolicy
 }
 
 const NUMBER_NAMES = ['Zero', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine', 'Ten', 'Eleven', 'Twelve']
@@ -318,8 +359,19 @@ export function probeCaveat(questions: number): string {
     : `${count} questions can rank systems whose accuracies differ by about 5 points or more (${measured(5, fivePoints)}); smaller differences take more.`
 }
 
-/** The paired delta of two runs over the same questions (1 correct, 0 otherwise). */
-export function pairedDelta(control: readonly QuestionRow[], probe: readonly QuestionRow[], options: { seed?: number; resamples?: number } = {}): DeltaRecord {
+/** The rows of runs over the same questions, without the questions any of them left unjudged. */
+export function judgedPairs<T extends readonly (readonly QuestionRow[])[]>(...runs: T): T {
+  const keep = (i: number): boolean => runs.every((rows) => rows[i]?.status !== 'unjudged')
+  return runs.map((rows) => rows.filter((_, i) => keep(i))) as unknown as T
+}
+
+/** The paired delta of two runs over the same questions (1 correct, 0 otherwise); unjudged questions are left out. */
+export function pairedDelta(
+  controlRows: readonly QuestionRow[],
+  probeRows: readonly QuestionRow[],
+  options: { seed?: number; resamples?: number } = {},
+): DeltaRecord {
+  const [control, probe] = judgedPairs(controlRows, probeRows)
   const score = (row: QuestionRow): number => (row.status === 'judged' && row.correct ? 1 : 0)
   const result: PairedDelta = pairedBootstrapDelta(control.map(score), probe.map(score), {
     seed: options.seed ?? DEFAULT_PROBE_SEED,
@@ -335,9 +387,9 @@ export function pairedDelta(control: readonly QuestionRow[], probe: readonly Que
  */
 export async function runProbeVersusControl(agent: TimeGroundedAgent, dataset: GroundedDataset, options: ProbeOptions): Promise<ProbeComparison> {
   // Both modes need the typed channel, and both read the same dates: one check for both, before any call.
-  const probeGrounding = prepareGroundedRun(agent, dataset, PROBE_MODE)
+  const probeGrounding = prepareGroundedRun(agent, dataset, PROBE_MODE, options)
   const controlGrounding = groundingRecord(dataset, CONTROL_MODE)
-  const common = { judge: options.judge, agentTimeoutMs: options.agentTimeoutMs, judgeTimeoutMs: options.judgeTimeoutMs }
+  const common = { judge: options.judge, agentTimeoutMs: options.agentTimeoutMs, judgeTimeoutMs: options.judgeTimeoutMs, unjudged: options.unjudged }
   const control = await askAll(agent, dataset, { ...common, mode: CONTROL_MODE, onRow: (row) => options.onRow?.(row, CONTROL_MODE) }, controlGrounding)
   const probe = await askAll(agent, dataset, { ...common, mode: PROBE_MODE, onRow: (row) => options.onRow?.(row, PROBE_MODE) }, probeGrounding)
   const ceiling = options.ceiling
@@ -356,14 +408,22 @@ export async function runProbeVersusControl(agent: TimeGroundedAgent, dataset: G
     delta_meaning: DELTA_MEANING,
     ceiling,
     verdict: timeGroundedVerdict({ control: control.rows, probe: probe.rows, ceiling: ceiling?.rows ?? null, delta }),
-    caveat: probeCaveat(dataset.items.length),
+    caveat: probeCaveat(judgedCount(control.rows)),
+    notes: agentNotes(agent),
   }
 }
 
 /** The ceiling: the reference reader under `timestamps-only`. It places every turn in time by construction. */
 export function runCeiling(
   dataset: GroundedDataset,
-  options: { judge: Judge; answerer?: Answerer; agentTimeoutMs?: number; judgeTimeoutMs?: number; onRow?: (row: QuestionRow) => void },
+  options: {
+    judge: Judge
+    answerer?: Answerer
+    agentTimeoutMs?: number
+    judgeTimeoutMs?: number
+    onRow?: (row: QuestionRow) => void
+    unjudged?: UnjudgedPolicy
+  },
 ): Promise<GroundedRunResult> {
   const { answerer, ...run } = options
   return runGrounded(referenceReader({ answerer }), dataset, { ...run, mode: PROBE_MODE })

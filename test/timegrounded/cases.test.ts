@@ -53,8 +53,8 @@ describe('summary and rendering', () => {
     const summary = summarizeTimeGrounded(await runAll(honestAgent(), { ceiling: true }))
     expect(summary.suites).toHaveLength(1)
     const suite = summary.suites[0]!
-    expect(suite.control).toEqual({ correct: 12, questions: 12, accuracy: 1, errors: 0 })
-    expect(suite.probe).toEqual({ correct: 12, questions: 12, accuracy: 1, errors: 0 })
+    expect(suite.control).toEqual({ correct: 12, questions: 12, accuracy: 1, errors: 0, unjudged: 0 })
+    expect(suite.probe).toEqual({ correct: 12, questions: 12, accuracy: 1, errors: 0, unjudged: 0 })
     expect(suite.ceiling?.correct).toBe(12)
     expect(suite.delta).toMatchObject({ value: 0, n: 12 })
     const text = renderTimeGroundedSummary(summary)

@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { CORPUS_ID, buildCorpus, checkCorpus, corpusReadings, findAbsoluteDate, generateCorpus, type Reading } from '../../src/timegrounded/corpus/index.js'
+import {
+  CORPUS_ID,
+  buildCorpus,
+  checkCorpusRules,
+  corpusReadings,
+  findAbsoluteDate,
+  generateCorpus,
+  type Reading,
+} from '../../src/timegrounded/corpus/index.js'
 import { readSessionDate, WEEKDAY_ABBREVIATIONS } from '../../src/timegrounded/dates.js'
 import { parseLongMemEvalText, type LongMemEvalEntry } from '../../src/timegrounded/longmemeval.js'
 
@@ -42,7 +50,7 @@ describe.each([
   ['a generated corpus (seed 1, 600 questions)', generated600.items, generated600.readings, 600],
 ] as [string, LongMemEvalEntry[], ReadonlyMap<string, Reading>, number][])('%s', (_name, items, readings, size) => {
   test('passes every rule', () => {
-    expect(checkCorpus(items, readings, { size })).toEqual([])
+    expect(checkCorpusRules(items, readings, { size })).toEqual([])
   })
 
   test('holds its size, the three types balanced, each question with a machine-checkable gold', () => {
@@ -115,7 +123,7 @@ describe('the rule checker catches what it should', () => {
   ])('%s breaks %s', (content, rule) => {
     const items = clone(shipped.items)
     items[8]!.haystack_sessions[0]![0]!.content = content
-    expect(checkCorpus(items).map((issue) => issue.rule)).toContain(rule)
+    expect(checkCorpusRules(items).map((issue) => issue.rule)).toContain(rule)
   })
 
   test('relative phrases with ordinals stay allowed', () => {
@@ -128,7 +136,7 @@ describe('the rule checker catches what it should', () => {
     const items = clone(shipped.items)
     items[0]!.haystack_dates = [items[0]!.haystack_dates[1]!, items[0]!.haystack_dates[0]!, items[0]!.haystack_dates[2]!]
     items[1]!.question_date = '2024/01/01 (Mon) 00:00'
-    const rules = checkCorpus(items)
+    const rules = checkCorpusRules(items)
       .filter((issue) => issue.rule === 'chronology')
       .map((issue) => issue.questionId)
     expect(rules).toContain('tg-asof-01')
@@ -138,7 +146,7 @@ describe('the rule checker catches what it should', () => {
   test('a wrong weekday in a session date is caught', () => {
     const items = clone(shipped.items)
     items[2]!.haystack_dates[0] = items[2]!.haystack_dates[0]!.replace('(Mon)', '(Tue)')
-    expect(checkCorpus(items).map((issue) => issue.rule)).toContain('weekday')
+    expect(checkCorpusRules(items).map((issue) => issue.rule)).toContain('weekday')
   })
 
   test('a missing label, a typed-in gold and a lost type count are caught', () => {
@@ -146,7 +154,7 @@ describe('the rule checker catches what it should', () => {
     delete items[4]!.haystack_sessions[0]![0]!.has_answer
     items[9]!.machine_gold = { kind: 'date', value: '2024-08-02', tolerance_days: 1 }
     items[11]!.question_type = 'temporal-current'
-    const rules = checkCorpus(items).map((issue) => issue.rule)
+    const rules = checkCorpusRules(items).map((issue) => issue.rule)
     expect(rules).toContain('gold-labels')
     expect(rules).toContain('gold-mismatch')
     expect(rules).toContain('types')
@@ -157,7 +165,7 @@ describe('the rule checker catches what it should', () => {
     items[4]!.answer = items[4]!.answer_explanation!
     items[5]!.answer_explanation = 'Priya: she is still the one.'
     delete items[6]!.answer_explanation
-    const mismatches = checkCorpus(items).filter((issue) => issue.rule === 'gold-mismatch')
+    const mismatches = checkCorpusRules(items).filter((issue) => issue.rule === 'gold-mismatch')
     expect(mismatches.map((issue) => issue.questionId)).toEqual(['tg-current-01', 'tg-current-02', 'tg-current-03'])
     expect(mismatches[0]!.message).toContain('differs from the derived "No"')
   })
@@ -166,7 +174,7 @@ describe('the rule checker catches what it should', () => {
     const items = clone(shipped.items)
     // tg-current-01 asks whether a trial still runs; asked a week earlier, it did.
     items[4]!.question_date = '2024/02/23 (Fri) 10:00'
-    expect(checkCorpus(items)).toContainEqual(expect.objectContaining({ rule: 'gold-mismatch', questionId: 'tg-current-01' }))
+    expect(checkCorpusRules(items)).toContainEqual(expect.objectContaining({ rule: 'gold-mismatch', questionId: 'tg-current-01' }))
   })
 })
 
@@ -195,8 +203,8 @@ describe('generateCorpus', () => {
       'prospective-memory',
       'temporal-as-of',
     ])
-    expect(checkCorpus(seven.items, seven.readings, { size: 7 })).toEqual([])
-    expect(checkCorpus(seven.items, seven.readings, { size: 9 }).map((issue) => issue.rule)).toContain('types')
+    expect(checkCorpusRules(seven.items, seven.readings, { size: 7 })).toEqual([])
+    expect(checkCorpusRules(seven.items, seven.readings, { size: 9 }).map((issue) => issue.rule)).toContain('types')
   })
 
   test('draws from every form: each reading kind, relative expressions of many shapes, weekday claims', () => {
@@ -218,7 +226,7 @@ describe('generateCorpus', () => {
     items[0]!.haystack_sessions[0]![0]!.content += ' We met on March 3rd.'
     items[1]!.question_date = items[1]!.haystack_dates[0]!
     items[2]!.answer = 'Maybe'
-    const rules = checkCorpus(items, generated60.readings, { size: 60 })
+    const rules = checkCorpusRules(items, generated60.readings, { size: 60 })
     expect(rules).toContainEqual(expect.objectContaining({ rule: 'absolute-date', questionId: items[0]!.question_id }))
     expect(rules).toContainEqual(expect.objectContaining({ rule: 'chronology', questionId: items[1]!.question_id }))
     expect(rules).toContainEqual(expect.objectContaining({ rule: 'gold-mismatch', questionId: items[2]!.question_id }))

@@ -262,7 +262,7 @@ describe('the verdict says only what the numbers show', () => {
     expect(text).not.toContain('honours the timestamps')
     expect(text).toContain(`  ${result.verdict.text}`)
     expect(result.verdict.text).toBe(
-      'Cannot tell: no drop, but the control’s 25.0% is well below a perfect score (no ceiling ran), so the agent fails with or without printed dates; a zero delta only says its score does not depend on them.',
+      'Cannot tell: no drop, but the control’s 25.0% is under the 75% the control needs on its own, so the agent fails with or without printed dates; a zero delta only says its score does not depend on them.',
     )
     const nothing = await runProbeVersusControl(constant('I do not know.'), corpus, { judge })
     expect(nothing.verdict.kind).toBe('cannot_tell')
@@ -272,7 +272,7 @@ describe('the verdict says only what the numbers show', () => {
     const honest = await runProbeVersusControl(honestAgent(), corpus, { judge, ceiling: true })
     expect(honest.verdict).toMatchObject({ kind: 'timestamps_honoured', ceiling: 'reference-reader' })
     expect(honest.verdict.text).toBe(
-      'No drop beyond chance, and the control’s 100.0% is within reach of the ceiling’s 100.0%: the agent honours the timestamps it is given (on these questions).',
+      'No drop beyond chance, and the control’s 100.0% matches the ceiling’s 100.0%: the agent honours the timestamps it is given (on these questions).',
     )
     const ingestion = await runProbeVersusControl(ingestionOrderAgent({ clock: () => new Date('2026-01-15T12:00:00Z') }), corpus, { judge })
     expect(ingestion.verdict.kind).toBe('drop')

@@ -26,7 +26,7 @@ describe('time-grounded tests under real Vitest', () => {
     )
     expect(result.output).toContain('ceiling (reference reader)     100.0% (12/12)')
     expect(result.output).toContain(
-      '  No drop beyond chance, and the control’s 100.0% is within reach of the ceiling’s 100.0%: the agent honours the timestamps it is given (on these questions).',
+      '  No drop beyond chance, and the control’s 100.0% matches the ceiling’s 100.0%: the agent honours the timestamps it is given (on these questions).',
     )
     expect(result.output).toContain('Twelve questions is a probe, not a ranking')
     expect(result.code).toBe(0)
@@ -37,7 +37,7 @@ describe('time-grounded tests under real Vitest', () => {
     expect(result.output).toContain('control (timestamps-and-text)  25.0% (3/12)')
     expect(result.output).toContain('probe   (timestamps-only)      25.0% (3/12)')
     expect(result.output).toContain(
-      '  Cannot tell: no drop, but the control’s 25.0% is well below a perfect score (no ceiling ran), so the agent fails with or without printed dates; a zero delta only says its score does not depend on them.',
+      '  Cannot tell: no drop, but the control’s 25.0% is under the 75% the control needs on its own, so the agent fails with or without printed dates; a zero delta only says its score does not depend on them.',
     )
     expect(result.output).not.toContain('honours the timestamps')
   })

@@ -33,7 +33,7 @@ import {
   type GroundingMode,
   type GroundingRecord,
 } from '../../timegrounded/grounding.js'
-import { deterministicJudge, llmJudge, type Judge } from '../../timegrounded/judges.js'
+import { assertJudgeable, deterministicJudge, llmJudge, UNJUDGED_POLICIES, type Judge, type UnjudgedPolicy } from '../../timegrounded/judges.js'
 import { readLongMemEval } from '../../timegrounded/longmemeval.js'
 import { renderGroundedRun, renderGroundingRecord, renderProbeComparison } from '../../timegrounded/render.js'
 import {
@@ -57,6 +57,7 @@ interface ProbeCommandOptions {
   mode: ModeChoice
   agent?: string
   judge: 'deterministic' | 'llm'
+  unjudged: UnjudgedPolicy
   json?: boolean
   dryRun?: boolean
   ceiling?: boolean
@@ -174,8 +175,10 @@ async function run(options: ProbeCommandOptions, command: string[], given: Given
   }
   const judge = judgeOf(options)
   const dataset: GroundedDataset = await loadGroundedDataset(options.dataset)
-  // Before the agent is even started: an unreadable date fails every mode, `none` included.
+  // Before the agent is even started: an unreadable date fails every mode, `none` included;
+  // so do entries the judge cannot grade, unless `--unjudged skip` leaves them out of every rate.
   assertReadableDates(dataset.items)
+  assertJudgeable(dataset, judge, options.unjudged, 'cli')
   const agent = await agentOf(options, command)
   // Ctrl-C or SIGTERM mid-run: say so and leave with the code of an incomplete run. A
   // command agent runs in its own process group, out of reach of the terminal's Ctrl-C:
@@ -191,7 +194,7 @@ async function run(options: ProbeCommandOptions, command: string[], given: Given
     const color = wantsColor(options.color, process.stdout)
     const runs = options.mode === 'compare' ? (options.ceiling === true ? 3 : 2) : 1
     const progress = startProgress(dataset.items.length * runs, process.stderr, { label: 'probe', unit: 'questions', everyPercent: 25 })
-    const tick = (row: QuestionRow): void => progress.tick(row.status !== 'judged')
+    const tick = (row: QuestionRow): void => progress.tick(row.status === 'agent-error' || row.status === 'judge-error')
     if (options.mode === 'compare') {
       let comparison: ProbeComparison
       try {
@@ -202,6 +205,7 @@ async function run(options: ProbeCommandOptions, command: string[], given: Given
           agentTimeoutMs: options.timeoutMs,
           judgeTimeoutMs: options.judgeTimeoutMs,
           ceiling: options.ceiling === true,
+          unjudged: options.unjudged,
           onRow: tick,
         })
       } finally {
@@ -227,6 +231,7 @@ async function run(options: ProbeCommandOptions, command: string[], given: Given
           judge,
           agentTimeoutMs: options.timeoutMs,
           judgeTimeoutMs: options.judgeTimeoutMs,
+          unjudged: options.unjudged,
           onRow: tick,
         })
       } finally {
@@ -257,6 +262,14 @@ export function registerProbe(program: Command): void {
       new Option('--judge <judge>', 'deterministic grades machine_gold; llm asks an OpenAI-compatible endpoint')
         .choices(['deterministic', 'llm'])
         .default('deterministic'),
+    )
+    .addOption(
+      new Option(
+        '--unjudged <policy>',
+        'entries the judge cannot grade (no machine_gold for the deterministic judge): refuse the run, or skip them (asked, left out of every rate)',
+      )
+        .choices(UNJUDGED_POLICIES)
+        .default('refuse'),
     )
     .option('--judge-base-url <url>', `base URL of the judge endpoint, before /chat/completions (key from $${JUDGE_API_KEY_ENV})`)
     .option('--judge-model <name>', 'judge model name')

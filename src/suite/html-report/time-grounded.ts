@@ -5,7 +5,8 @@ import { CONTROL_MODE, PROBE_MODE } from '../../timegrounded/grounding.js'
 import { DELTA_MEANING, type GroundedRunResult, type ProbeComparison } from '../../timegrounded/run.js'
 
 function arm(name: TimeGroundedArm['arm'], mode: string, score: TimeGroundedRunScore): TimeGroundedArm {
-  return { arm: name, mode, accuracy: score.accuracy, correct: score.correct, questions: score.questions, errors: score.errors }
+  // The page's count is what the rate rests on: questions the judge could not grade are in no rate.
+  return { arm: name, mode, accuracy: score.accuracy, correct: score.correct, questions: score.questions - score.unjudged, errors: score.errors }
 }
 
 /** One suite as the page shows it. */
@@ -29,7 +30,7 @@ export function timeGroundedPage(suite: TimeGroundedSuiteSummary): TimeGroundedP
 }
 
 function runScore(run: GroundedRunResult): TimeGroundedRunScore {
-  return { correct: run.correct, questions: run.questions, accuracy: run.accuracy, errors: run.agent_errors + run.judge_errors }
+  return { correct: run.correct, questions: run.questions, accuracy: run.accuracy, errors: run.agent_errors + run.judge_errors, unjudged: run.unjudged }
 }
 
 /** A `timegrounded probe` comparison as the suite summary the page reads (the same figures the Vitest reporter folds from its cases). */
@@ -45,5 +46,6 @@ export function comparisonSummary(comparison: ProbeComparison, datasetId: string
     delta: comparison.delta,
     verdict: comparison.verdict,
     caveat: comparison.caveat,
+    notes: comparison.notes,
   }
 }

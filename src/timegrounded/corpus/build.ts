@@ -2,14 +2,14 @@
  * The corpus generator and its rule checker. `buildCorpus()` turns the
  * authored source into LongMemEval entries, deriving every gold (the short
  * `answer`, its `answer_explanation` and the machine-checkable gold) from the
- * session times; `checkCorpus()` checks every rule on any set of entries —
+ * session times; `checkCorpusRules()` checks every rule on any set of entries —
  * the generator refuses to emit a corpus that breaks one, and the test suite
  * re-checks the shipped JSON.
  */
 import { type CodeOf, TimegroundedError } from '../../errors.js'
-import { addDays, formatSessionDate, MONTH_NAMES, readSessionDate, WEEKDAY_ABBREVIATIONS } from '../dates.js'
+import { addDays, formatSessionDate, readSessionDate, WEEKDAY_ABBREVIATIONS } from '../dates.js'
 import { normalisedTextSha256, type LongMemEvalEntry, type MachineGold } from '../longmemeval.js'
-import { weekdayClaims } from '../relative.js'
+import { findAbsoluteDate, messageDateFindings, speakerWeekdayFindings } from './rules.js'
 import { evaluateReading, goldAnswer, holdsSaid, readingMoments, turnsAt, type Moment, type Reading, type ReadingValue } from './reading.js'
 import { AUTHORED_QUESTIONS, CORPUS_QUESTION_TYPES, type AuthoredQuestion, type CorpusQuestionType } from './source.js'
 
@@ -107,49 +107,6 @@ export function entryOf(question: AuthoredQuestion): LongMemEvalEntry {
   }
 }
 
-const UNIT_ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth']
-const SPELLED_ORDINALS = [
-  ...UNIT_ORDINALS,
-  ...[
-    'tenth',
-    'eleventh',
-    'twelfth',
-    'thirteenth',
-    'fourteenth',
-    'fifteenth',
-    'sixteenth',
-    'seventeenth',
-    'eighteenth',
-    'nineteenth',
-    'twentieth',
-    'thirtieth',
-  ],
-  ...UNIT_ORDINALS.map((o) => `twenty[- ]${o}`),
-  'thirty[- ]first',
-].join('|')
-const ABSOLUTE_PATTERNS: { pattern: RegExp; what: string }[] = [
-  { pattern: /\b\d{4}\b/, what: 'a four-digit number (a year)' },
-  { pattern: /\b\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?\b/, what: 'a numeric date' },
-  // Month names count as absolute: "the 3rd of March" and "March 3" name a calendar day. "may"/"march" as verbs stay lower-case.
-  { pattern: new RegExp(`\\b(?:${MONTH_NAMES.filter((m) => m !== 'May' && m !== 'March').join('|')})\\b`, 'i'), what: 'a month name' },
-  { pattern: /\b(?:May|March|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b/, what: 'a month name' },
-  { pattern: /\b\d{1,2}(?:st|nd|rd|th)\b/i, what: 'a day-of-month ordinal' },
-  // "on the fourteenth", "the first of the month": a spelled ordinal standing alone (or before "of") names a day of
-  // the month. Before a noun it does not ("the first Monday of next month", "the second attempt").
-  { pattern: new RegExp(`\\bthe (?:${SPELLED_ORDINALS})(?=\\s*(?:$|[.,;:!?)]|of\\b))`, 'i'), what: 'a day-of-month ordinal' },
-  // Fixed-date holidays name a calendar day as surely as "December 25" does.
-  { pattern: /\b(?:Christmas|New Year'?s?|Hogmanay|Halloween|Valentine'?s Day|Boxing Day|Independence Day|Bastille Day)\b/, what: 'a fixed-date holiday' },
-]
-
-/** What in a text reads as an absolute date, or null. */
-export function findAbsoluteDate(text: string): string | null {
-  for (const { pattern, what } of ABSOLUTE_PATTERNS) {
-    const match = pattern.exec(text)
-    if (match) return `${what}: "${match[0]}"`
-  }
-  return null
-}
-
 /** `(Sat)` in a LongMemEval date: the corpus writes the weekday of every date. */
 const WEEKDAY_IN_DATE = new RegExp(`\\((?:${WEEKDAY_ABBREVIATIONS.join('|')})\\)`)
 
@@ -175,7 +132,7 @@ export function balancedTypeCounts(size: number): Record<CorpusQuestionType, num
   return counts
 }
 
-/** Options of checkCorpus. */
+/** Options of checkCorpusRules. */
 export interface CheckCorpusOptions {
   /** Questions the corpus must hold, types balanced (see balancedTypeCounts). @default 12, the authored corpus */
   size?: number
@@ -186,7 +143,7 @@ export interface CheckCorpusOptions {
  * the corpus is sound). The same rules hold for the authored twelve and for a
  * generated corpus of any size; `readings` says how each question is read.
  */
-export function checkCorpus(
+export function checkCorpusRules(
   items: readonly LongMemEvalEntry[],
   readings: ReadonlyMap<string, Reading> = READINGS,
   options: CheckCorpusOptions = {},
@@ -210,15 +167,10 @@ export function checkCorpusEntry(entry: LongMemEvalEntry, reading: Reading | und
     issues.push({ rule, questionId, message })
   }
   const id = entry.question_id
-  // Absolute dates: none in the question nor in any message.
+  // Absolute dates: none in any message, and (stricter than the public rule for questions) none in the question either.
   const inQuestion = findAbsoluteDate(entry.question)
   if (inQuestion) add('absolute-date', id, `the question contains ${inQuestion}`)
-  entry.haystack_sessions.forEach((session, s) => {
-    session.forEach((turn, t) => {
-      const found = findAbsoluteDate(turn.content)
-      if (found) add('absolute-date', id, `haystack_sessions[${s}][${t}] contains ${found}`)
-    })
-  })
+  for (const finding of messageDateFindings(entry)) add('absolute-date', id, finding.message)
   // Shape: 2-3 sessions of 2-4 turns.
   if (entry.haystack_sessions.length < 2 || entry.haystack_sessions.length > 3) add('shape', id, `${entry.haystack_sessions.length} sessions, expected 2 or 3`)
   entry.haystack_sessions.forEach((session, s) => {
@@ -244,19 +196,7 @@ export function checkCorpusEntry(entry: LongMemEvalEntry, reading: Reading | und
   })
   // Every date was read (the schema lines haystack_dates up with the sessions): one instant per session.
   if (times.length !== entry.haystack_sessions.length || !question.ok) return issues
-  entry.haystack_sessions.forEach((session, s) => {
-    session.forEach((turn, t) => {
-      for (const claim of weekdayClaims(turn.content, times[s] as Date)) {
-        if (claim.actual === null || claim.actual.toLowerCase() !== claim.claimed.toLowerCase()) {
-          add(
-            'weekday',
-            id,
-            `haystack_sessions[${s}][${t}] says "${claim.expression}" is a ${claim.claimed}, but it is a ${claim.actual ?? 'day that cannot be resolved'}`,
-          )
-        }
-      }
-    })
-  })
+  for (const finding of speakerWeekdayFindings(entry, times)) add('weekday', id, finding.message)
   // The reading, gold labels and the gold itself.
   if (reading === undefined) {
     add('reading', id, 'no reading for this question')
@@ -324,7 +264,7 @@ export interface BuiltCorpus {
 /** Builds the corpus from the authored source; throws `CorpusRuleError` if any rule is broken. */
 export function buildCorpus(): BuiltCorpus {
   const items = AUTHORED_QUESTIONS.map(entryOf)
-  const issues = checkCorpus(items)
+  const issues = checkCorpusRules(items)
   if (issues.length > 0) throw new CorpusRuleError(issues)
   const text = `${JSON.stringify(items, null, 2)}\n`
   return { datasetId: CORPUS_ID, items, text, datasetSha256: normalisedTextSha256(text) }

@@ -8,14 +8,14 @@
  * Each drawn question goes through the authored corpus's own machinery:
  * `entryOf` derives every gold from the session times, and `checkCorpusEntry`
  * applies every rule; a draw that breaks one is thrown away and drawn again.
- * The whole corpus is then checked by `checkCorpus`, type counts included.
+ * The whole corpus is then checked by `checkCorpusRules`, type counts included.
  */
 import { seededRandom, type SeededRandom } from '../../stats/random.js'
 import { type CodeOf, TimegroundedError } from '../../errors.js'
 import { addDays, daysBetween, isoInstant, startOfDay, WEEKDAY_NAMES } from '../dates.js'
 import { normalisedTextSha256 } from '../longmemeval.js'
 import { resolveRelativeDay } from '../relative.js'
-import { CorpusRuleError, checkCorpus, checkCorpusEntry, entryOf, type BuiltCorpus, type CorpusIssue } from './build.js'
+import { CorpusRuleError, checkCorpusRules, checkCorpusEntry, entryOf, type BuiltCorpus, type CorpusIssue } from './build.js'
 import type { Reading } from './reading.js'
 import {
   BOOKING_SCENARIOS,
@@ -102,7 +102,7 @@ export function generateCorpus(options: GenerateCorpusOptions): GeneratedCorpus 
   const questions = Array.from({ length: size }, (_, index) => generatedQuestion(seed, index))
   const items = questions.map(entryOf)
   const readings = new Map(questions.map((question) => [question.id, question.reading]))
-  const issues = checkCorpus(items, readings, { size })
+  const issues = checkCorpusRules(items, readings, { size })
   if (issues.length > 0) throw new CorpusRuleError(issues, 'src/timegrounded/corpus/scenarios.ts or generate.ts')
   const text = `${JSON.stringify(items, null, 2)}\n`
   return { datasetId: generatedCorpusId(seed, size), items, text, datasetSha256: normalisedTextSha256(text), seed, size, readings }

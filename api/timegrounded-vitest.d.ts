@@ -230,6 +230,8 @@ declare interface ErrorCodes {
     AGENT_START_FAILED: 'AgentStartError';
     /** The LLM judge's endpoint cannot be reached. */
     JUDGE_UNREACHABLE: 'JudgeUnreachableError';
+    /** The dataset holds entries the judge cannot grade (no `machine_gold` for the deterministic judge), and the run was not told to leave them out. */
+    JUDGE_CANNOT_GRADE: 'UnjudgeableEntriesError';
     /** A corpus breaks one of its rules (a printed date, a wrong weekday, a missing label…). */
     CORPUS_RULE_BROKEN: 'CorpusRuleError';
     /** A corpus option (size, seed) cannot work. */
@@ -282,6 +284,12 @@ declare interface Judge {
     /** The judging model, or null. */
     readonly model: string | null;
     grade(entry: LongMemEvalEntry, response: string): Promise<Verdict>;
+    /**
+     * Whether this judge can grade any response to the entry. A run refuses a
+     * dataset holding entries it cannot grade (or, asked to, leaves them out of
+     * every rate) instead of counting their answers wrong. @default every entry
+     */
+    canJudge?(entry: LongMemEvalEntry): boolean;
 }
 
 /** One LongMemEval question with its dated haystack sessions, as the file holds it (snake_case). */
@@ -688,6 +696,12 @@ declare interface TimeGroundedAgent {
     answer(prompt: string, context: AnswerContext): MaybePromise_2<string>;
     /** Called once after the last question. */
     close?(): MaybePromise_2<void>;
+    /**
+     * What the agent wants a run to say once, read after each question (the
+     * built-in agents use it to say that a file is not one they know). Shown
+     * under the verdict, and as `notes` in results. @default none
+     */
+    notes?(): readonly string[];
 }
 
 /** Base class of every user-facing error of timegrounded; `code` never changes between versions. */
@@ -842,6 +856,12 @@ export declare interface TimeGroundedTestsOptions {
     agentTimeoutMs?: number;
     /** Milliseconds one grading may take before the question is a judge error. @default 600000 */
     judgeTimeoutMs?: number;
+    /**
+     * Entries the judge cannot grade (no `machine_gold` for the deterministic
+     * judge): `refuse` fails the file before any agent call; `skip` asks them,
+     * skips their tests and leaves them out of every rate. @default 'refuse'
+     */
+    unjudged?: UnjudgedPolicy;
 }
 
 /** Every metric of section 5, over one set of rows. */
@@ -895,11 +915,16 @@ declare interface TivarqMetrics {
 /** What the store is shown: `structured` adds assertions and a query's slot and scope; `conversation` only text and questions. */
 declare type Track = 'structured' | 'conversation';
 
+/** What a run does with entries its judge cannot grade: refuse the run (the default), or ask them and leave them out of every rate. */
+declare type UnjudgedPolicy = 'refuse' | 'skip';
+
 /** A judge's decision on one response. */
 declare interface Verdict {
     correct: boolean;
     /** Why, in a few words (what was read from the response, or the judge's reply). */
     detail: string;
+    /** True when the judge could not decide (the deterministic judge on an entry without `machine_gold` whose response lacks the whole answer text): not a wrong answer. @default false */
+    unjudged?: boolean;
 }
 
 export { }

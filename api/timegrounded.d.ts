@@ -231,6 +231,13 @@ declare interface ChatUsage {
     completionTokens: number;
 }
 
+/**
+ * Checks every entry against every rule of `CORPUS_CHECK_RULES`. The entries
+ * are those a loader validated (`loadLongMemEval(file).items`), so their
+ * shape is known good; what is checked is what the shape cannot say.
+ */
+export declare function checkCorpus(items: readonly LongMemEvalEntry[]): CorpusCheck;
+
 /** Classify one row: correct, stale_leak, wrong, unsupported or error. */
 export declare function classifyRow(row: PredictionRow): RowOutcome;
 
@@ -284,6 +291,37 @@ declare interface CommandAgentOptions {
     /** Milliseconds per request before the process is killed. @default 30000 */
     timeoutMs?: number;
 }
+
+/** What `checkCorpus` found (JSON-ready). */
+export declare interface CorpusCheck {
+    entries: number;
+    /** Entries carrying `machine_gold`: the ones the deterministic judge can grade. */
+    entries_with_machine_gold: number;
+    /** Each rule with how many entries break it. */
+    rules: {
+        rule: CorpusCheckRule;
+        applies_to: string;
+        asks: string;
+        entries_breaking: number;
+    }[];
+    findings: CorpusCheckFinding[];
+    /** True when no entry breaks any rule (missing machine_gold is counted, not a broken rule). */
+    ok: boolean;
+}
+
+/** One broken rule in one entry. */
+declare interface CorpusCheckFinding {
+    rule: CorpusCheckRule;
+    question_id: string;
+    /** Position of the entry in the file, 0-based. */
+    entry: number;
+    /** The field it sits in, e.g. `haystack_dates[2]`. */
+    where: string;
+    message: string;
+}
+
+/** The rules `checkCorpus` reports, by id. */
+declare type CorpusCheckRule = 'message-date' | 'question-date' | 'date-format' | 'weekday' | 'session-after-question' | 'session-order' | 'gold-session-unlabelled';
 
 /** The seven dataset files in the order they are written (JSONL files, then the manifest). */
 declare const DATASET_FILE_NAMES: readonly ["episodes_smoke.jsonl", "episodes_dev.jsonl", "episodes_test.jsonl", "probes_smoke.jsonl", "probes_dev.jsonl", "probes_test.jsonl", "manifest.json"];
@@ -355,7 +393,13 @@ declare interface DetectionMetrics {
     fn: number;
 }
 
-/** The model-free judge: grades `machine_gold`; entries without one are graded by the answer text appearing in the response. */
+/**
+ * The model-free judge: grades `machine_gold`. It cannot grade a free-text
+ * answer: on an entry without `machine_gold` it credits only a response that
+ * contains the whole answer text and otherwise says it cannot judge
+ * (`unjudged`), never "wrong"; `canJudge` is false for such entries, so a run
+ * refuses them unless told to leave them out.
+ */
 export declare function deterministicJudge(): Judge;
 
 /** A parsed episode. */
@@ -518,6 +562,8 @@ export declare interface ErrorCodes {
     AGENT_START_FAILED: 'AgentStartError';
     /** The LLM judge's endpoint cannot be reached. */
     JUDGE_UNREACHABLE: 'JudgeUnreachableError';
+    /** The dataset holds entries the judge cannot grade (no `machine_gold` for the deterministic judge), and the run was not told to leave them out. */
+    JUDGE_CANNOT_GRADE: 'UnjudgeableEntriesError';
     /** A corpus breaks one of its rules (a printed date, a wrong weekday, a missing label…). */
     CORPUS_RULE_BROKEN: 'CorpusRuleError';
     /** A corpus option (size, seed) cannot work. */
@@ -602,6 +648,9 @@ declare interface FamilyReport {
     metrics: TivarqMetrics;
 }
 
+/** How the refusal names its fixes: as command-line flags, or as options in code. */
+declare type FixWording = 'cli' | 'code';
+
 /**
  * Generate a corpus of `size` questions for `seed`, under the authored
  * corpus's rules (checked by the same code); throws CorpusRuleError if a rule
@@ -671,6 +720,13 @@ declare interface GroundedRunOptions {
     judgeTimeoutMs?: number;
     /** Called with each row as it is decided. @default none */
     onRow?: (row: QuestionRow) => void;
+    /**
+     * Entries the judge cannot grade (the deterministic judge on an entry
+     * without `machine_gold`): `refuse` fails the run before any agent call
+     * (`UnjudgeableEntriesError`); `skip` asks them and leaves them out of every
+     * rate, counted as `unjudged`. @default 'refuse'
+     */
+    unjudged?: UnjudgedPolicy;
 }
 
 /** The result of one grounded run (JSON-ready, snake_case). */
@@ -682,13 +738,17 @@ export declare interface GroundedRunResult {
     /** Questions asked. */
     questions: number;
     correct: number;
-    /** correct / questions; errors count as incorrect. Null when there are no questions. */
+    /** correct / (questions − unjudged); errors count as incorrect. Null when no question was judged. */
     accuracy: number | null;
     agent_errors: number;
     judge_errors: number;
+    /** Questions asked but left out of every rate: the judge cannot grade them (`unjudged: 'skip'`). */
+    unjudged: number;
     rows: QuestionRow[];
     /** How far a score over this many questions goes (see `probeCaveat`). */
     caveat: string;
+    /** What the agent asked the run to say (`agent.notes()`), e.g. that a built-in agent does not know this file. */
+    notes: string[];
 }
 
 /** The three grounding modes, in the order the spec lists them. */
@@ -776,6 +836,12 @@ export declare interface Judge {
     /** The judging model, or null. */
     readonly model: string | null;
     grade(entry: LongMemEvalEntry, response: string): Promise<Verdict>;
+    /**
+     * Whether this judge can grade any response to the entry. A run refuses a
+     * dataset holding entries it cannot grade (or, asked to, leaves them out of
+     * every rate) instead of counting their answers wrong. @default every entry
+     */
+    canJudge?(entry: LongMemEvalEntry): boolean;
 }
 
 /** The judge as recorded in results. */
@@ -1185,6 +1251,8 @@ export declare interface ProbeComparison {
     verdict: TimeGroundedVerdict;
     /** The sentence every rendering repeats: how far a result of this size goes. */
     caveat: string;
+    /** What the agent under test asked the run to say, once (`agent.notes()`). */
+    notes: string[];
 }
 
 /** `probe_counts` of a report: rows by status. */
@@ -1212,6 +1280,8 @@ declare interface ProbeOptions {
     };
     /** Called with each row as it is decided, with its mode (the ceiling's rows come under `timestamps-only`). @default none */
     onRow?: (row: QuestionRow, mode: GroundingMode) => void;
+    /** Entries the judge cannot grade: refuse the run before any agent call, or ask them and leave them out of every rate (see `GroundedRunOptions`). @default 'refuse' */
+    unjudged?: UnjudgedPolicy;
 }
 
 /** One row of `probes_<split>.jsonl`. */
@@ -1274,6 +1344,14 @@ declare type QuestionRow = {
     status: 'judge-error';
     response: string;
     error: string;
+}
+/** Asked, but the judge cannot grade this entry (`unjudged: 'skip'`): left out of every rate. */
+| {
+    question_id: string;
+    question_type: string;
+    status: 'unjudged';
+    response: string;
+    reason: string;
 };
 
 /** A rate with its denominator. `score` is null when `cases` is 0. */
@@ -1431,6 +1509,7 @@ export declare function runCeiling(dataset: GroundedDataset, options: {
     agentTimeoutMs?: number;
     judgeTimeoutMs?: number;
     onRow?: (row: QuestionRow) => void;
+    unjudged?: UnjudgedPolicy;
 }): Promise<GroundedRunResult>;
 
 /**
@@ -1682,6 +1761,12 @@ export declare interface TimeGroundedAgent {
     answer(prompt: string, context: AnswerContext): MaybePromise_2<string>;
     /** Called once after the last question. */
     close?(): MaybePromise_2<void>;
+    /**
+     * What the agent wants a run to say once, read after each question (the
+     * built-in agents use it to say that a file is not one they know). Shown
+     * under the verdict, and as `notes` in results. @default none
+     */
+    notes?(): readonly string[];
 }
 
 /** The embedded corpus (12 questions), built once per process; identical to fixtures/timegrounded/timegrounded-v1.json. */
@@ -1705,12 +1790,14 @@ declare interface TimeGroundedVerdict {
     control_vs_ceiling: DeltaRecord;
     /** What the control was compared with: the reference reader's run, or a perfect score when no ceiling ran. */
     ceiling: 'reference-reader' | 'perfect';
+    /** The floor the control and a ceiling that ran must reach (`VERDICT_FLOOR`). */
+    floor: number;
 }
 
 /**
  * Decide the verdict of a paired comparison. `ceiling` is the reference
- * reader's rows over the same questions, or null when it did not run;
- * `seed`/`resamples` draw the control − ceiling interval as they drew the delta.
+ * reader's rows over the same questions, or null when it did not run; the
+ * control − ceiling interval is drawn with the delta's seed and resamples.
  */
 export declare function timeGroundedVerdict(input: {
     control: readonly QuestionRow[];
@@ -1828,6 +1915,15 @@ declare type TransitionSuccessInterval = BootstrapInterval & {
     repeated_draws: 'counted_separately';
 };
 
+/** A dataset holds entries the judge cannot grade, and the run was not told to leave them out (code `JUDGE_CANNOT_GRADE`). */
+export declare class UnjudgeableEntriesError extends TimegroundedError<CodeOf<'UnjudgeableEntriesError'>> {
+    readonly questionIds: readonly string[];
+    constructor(questionIds: readonly string[], total: number, datasetId: string, wording: FixWording);
+}
+
+/** What a run does with entries its judge cannot grade: refuse the run (the default), or ask them and leave them out of every rate. */
+declare type UnjudgedPolicy = 'refuse' | 'skip';
+
 /** A probe needing a capability the store does not declare; it was not asked, so it has no prediction or latency. */
 declare interface UnsupportedRow extends PredictionBase, Absent<'prediction' | 'latency_ms' | 'error' | 'abandoned' | keyof UpdateLag> {
     status: 'unsupported';
@@ -1925,6 +2021,8 @@ declare interface Verdict {
     correct: boolean;
     /** Why, in a few words (what was read from the response, or the judge's reply). */
     detail: string;
+    /** True when the judge could not decide (the deterministic judge on an entry without `machine_gold` whose response lacks the whole answer text): not a wrong answer. @default false */
+    unjudged?: boolean;
 }
 
 /** The three things a comparison can show. */

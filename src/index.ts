@@ -91,7 +91,7 @@ export { runCeiling, runGrounded, runProbeVersusControl } from './timegrounded/r
 export type { GroundedRunResult, ProbeComparison } from './timegrounded/run.js'
 export { renderProbeComparison } from './timegrounded/render.js'
 export { checkCorpus, generateCorpus, timeGroundedCorpus } from './timegrounded/corpus/index.js'
-export type { CorpusCheck, CorpusCheckFinding, CorpusCheckRule } from './timegrounded/corpus/index.js'
+export type { CorpusCheck } from './timegrounded/corpus/index.js'
 export { timeGroundedVerdict } from './timegrounded/verdict.js'
 
 // ─── Errors (branch on `code`; every code is listed in ErrorCodes) ──────────
@@ -107,3 +107,4 @@ export type { ReferenceQueryField } from './adapters/reference/query.js'
 export { LongMemEvalDatasetError } from './timegrounded/longmemeval.js'
 export { SessionDateError } from './timegrounded/dates.js'
 export { GroundingModeError } from './timegrounded/agent.js'
+export { UnjudgeableEntriesError } from './timegrounded/judges.js'

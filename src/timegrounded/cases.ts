@@ -248,7 +248,9 @@ function casesOf(
   const ceilingAgent = options.ceiling ? referenceReader({ answerer: typeof options.ceiling === 'object' ? options.ceiling.answerer : undefined }) : null
   const queue = new SerialQueue()
   const controlCorrect = new Map<string, boolean>()
-  const caveat = probeCaveat(dataset.items.length - unjudgeableEntries(dataset.items, judge).length)
+  // Known before any call: the test name says so, since a runner without a runtime skip (Jest) lets such a test pass.
+  const unjudgeable = new Set(unjudgeableEntries(dataset.items, judge))
+  const caveat = probeCaveat(dataset.items.length - unjudgeable.size)
   let name = knownName ?? 'agent'
   const runs: TimeGroundedRunName[] = ceilingAgent ? ['control', 'probe', 'ceiling'] : ['control', 'probe']
   const cases: TimeGroundedCase[] = []
@@ -268,7 +270,7 @@ function casesOf(
     dataset.items.forEach((entry, order) => {
       cases.push({
         id: `${suite}/${run}/${entry.question_id}`,
-        name: `${run} (${mode}) › ${entry.question_id}: ${entry.question}`,
+        name: `${run} (${mode}) › ${entry.question_id}: ${entry.question}${unjudgeable.has(entry.question_id) ? ' (not judged: no machine-checkable gold)' : ''}`,
         runName: run,
         questionId: entry.question_id,
         run: () =>

@@ -41,10 +41,12 @@ export function timeGroundedTests(
   describe.sequential(`${options.name ?? 'time-grounded'} (time-grounded probe)`, async () => {
     const plan = await planTimeGroundedCases(agent, options)
     for (const planned of plan.cases) {
-      test.sequential(planned.name, { timeout }, async ({ task }) => {
+      test.sequential(planned.name, { timeout }, async ({ task, skip }) => {
         const record = await planned.run()
         // A time-grounded question's record sits under the same key as a probe's (told apart by `kind`), so one reporter finds both.
         task.meta[RECORD_KEY] = JSON.parse(JSON.stringify(record)) as TimeGroundedCaseRecord
+        // Asked, but its judge cannot grade it (`unjudged: 'skip'`): neither passed nor failed.
+        if (record.row.status === 'unjudged') skip(record.row.reason)
         const failure = timeGroundedFailureMessage(record)
         if (failure !== null) throw new TimeGroundedAnswerError(failure)
       })

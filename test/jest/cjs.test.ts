@@ -6,7 +6,18 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { copyStore, explain, installedProject, JEST_30, JEST_FIXTURES, JEST_TEST_TIMEOUT, pinned, STALE_WRONG, withoutTimes } from './run-jest.js'
+import {
+  copyStore,
+  explain,
+  REPO as REPO_ROOT,
+  installedProject,
+  JEST_30,
+  JEST_FIXTURES,
+  JEST_TEST_TIMEOUT,
+  pinned,
+  STALE_WRONG,
+  withoutTimes,
+} from './run-jest.js'
 
 // babel-jest comes with Jest; Babel's TypeScript preset and CommonJS transform are the user's, for the babel-jest scenario.
 const project = installedProject('cjs', [
@@ -182,5 +193,24 @@ describe('timegrounded/jest under real Jest 30, CommonJS mode', { timeout: JEST_
     copyStore(join(esm, 'src/store.ts'))
     const nodenext = await project.node([tsc, '-p', 'esm-types/tsconfig.json'])
     expect(nodenext.code, `module nodenext (ES module): ${explain(nodenext)}`).toBe(0)
+  })
+})
+
+describe('issue 25: the time-grounded verdict under real Jest, on a peer-shaped file', { timeout: JEST_TEST_TIMEOUT }, () => {
+  const dataset = join(REPO_ROOT, 'test/timegrounded/fixtures/peer-mixed-gold.json')
+
+  test('a control at 100% against a ceiling that answered none is "cannot tell", worded as the CLI and Vitest word it; without the ceiling, honoured', async () => {
+    const run = await project.jest(['peer-probe'], { TG_DATASET: dataset, TG_CEILING: '1', TG_OUTPUT: 'scenarios/peer-out' })
+    expect(run.stderr).toContain('control (timestamps-and-text)  100.0% (4/4, 2 unjudged left out)')
+    expect(run.stderr).toContain('ceiling (reference reader)     0.0% (0/4, 2 unjudged left out)')
+    expect(run.stderr).toContain(
+      '  Cannot tell: no drop, but the reference reader answered none of these questions (0/4; it only knows the bundled corpora), so there is no ceiling to measure the control against.',
+    )
+    expect(run.stderr).toContain('pf-prospective-03: Has my bike come back from the repair shop yet? (not judged: no machine-checkable gold)')
+    const alone = await project.jest(['peer-probe'], { TG_DATASET: dataset, TG_OUTPUT: 'scenarios/peer-alone-out' })
+    expect(alone.code, explain(alone)).toBe(0)
+    expect(alone.stderr).toContain(
+      '  No drop beyond chance, and the control’s 100.0% matches a perfect score (no ceiling ran): the agent honours the timestamps it is given (on these questions).',
+    )
   })
 })

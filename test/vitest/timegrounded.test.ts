@@ -3,7 +3,10 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { fileURLToPath } from 'node:url'
 import { assertBuilt, FIXTURES, runVitest, scratchDir } from './run-vitest.js'
+
+const PEER = (name: string) => fileURLToPath(new URL(`../timegrounded/fixtures/${name}`, import.meta.url))
 
 const PROJECT = join(FIXTURES, 'time-grounded')
 let scratch: string
@@ -69,6 +72,44 @@ describe('time-grounded tests under real Vitest', () => {
     expect(result.output).toContain('control (timestamps-and-text)  66.7% (8/12)')
     expect(result.output).toContain('probe   (timestamps-only)      100.0% (12/12)')
     expect(result.output).toContain('4 question(s) ended in an error and count as incorrect')
+  })
+
+  test('issue 25 §1: built-in agents on a file they do not know: "cannot tell", with the reason, and the agent says once that it does not know the file', async () => {
+    const result = await run({ TG_AGENT: 'honest', TG_CEILING: '1', TG_DATASET: PEER('peer-mixed-gold.json'), TG_UNJUDGED: 'skip' })
+    // 4 judged questions fail in each of three runs; the 2 without machine_gold are skipped in each.
+    expect(result.output).toContain('Tests  12 failed | 6 skipped (18)')
+    expect(result.output).toContain('control (timestamps-and-text)  0.0% (0/4, 2 unjudged left out)')
+    expect(result.output).toContain('ceiling (reference reader)     0.0% (0/4, 2 unjudged left out)')
+    expect(result.output).toContain(
+      '  Cannot tell: no drop, but the reference reader answered none of these questions (0/4; it only knows the bundled corpora), so there is no ceiling to measure the control against.',
+    )
+    expect(result.output).not.toContain('honours the timestamps')
+    const note = '  Note: agent "honest" does not know question "pf-asof-01" (nor, likely, the rest of this file)'
+    expect(result.output.split(note).length - 1).toBe(1)
+  })
+
+  test('issue 25 §1: at the control’s floor, 3 of 4 right is honoured and 2 of 4 is "cannot tell", worded as the CLI words it', async () => {
+    const answers = { 'pf-asof-01': 'Basalt Climbing', 'pf-current-02': 'No.', 'pf-asof-04': 'Priya' }
+    const common = { TG_AGENT: 'scripted-answers', TG_DATASET: PEER('peer-mixed-gold.json'), TG_UNJUDGED: 'skip' }
+    const at = await run({ ...common, TG_ANSWERS: JSON.stringify(answers) })
+    expect(at.output).toContain('control (timestamps-and-text)  75.0% (3/4, 2 unjudged left out)')
+    expect(at.output).toContain(
+      '  No drop beyond chance, and the control’s 75.0% is within reach of a perfect score (no ceiling ran): the agent honours the timestamps it is given (on these questions).',
+    )
+    const { 'pf-asof-04': _dropped, ...two } = answers
+    const below = await run({ ...common, TG_ANSWERS: JSON.stringify(two) })
+    expect(below.output).toContain(
+      '  Cannot tell: no drop, but the control’s 50.0% is under the 75% the control needs on its own, so the agent fails with or without printed dates; a zero delta only says its score does not depend on them.',
+    )
+  })
+
+  test('issue 25 §2: a file without machine_gold fails the file at collection, before any agent call, saying how many and what to do', async () => {
+    const result = await run({ TG_AGENT: 'honest', TG_DATASET: PEER('peer-free-text.json') })
+    expect(result.code).toBe(1)
+    expect(result.output).toContain('6 of 6 entries of peer-free-text have no machine-checkable gold (`machine_gold`)')
+    expect(result.output).toContain('Judge them with a model (`judge: { baseUrl, model }` (the LLM judge))')
+    expect(result.output).toContain("or run them and leave them out of every rate (`unjudged: 'skip'`).")
+    expect(result.output).not.toContain('control (timestamps-and-text) ')
   })
 
   test('an agent without the typed channel fails the file at collection, naming mode and agent', async () => {

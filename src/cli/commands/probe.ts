@@ -289,7 +289,7 @@ export function registerProbe(program: Command): void {
     .addHelpText(
       'after',
       '\nExamples:\n  timegrounded probe --agent builtin:ingestion-order --ceiling\n  timegrounded probe --dry-run --dataset longmemeval_oracle.json\n  timegrounded probe --mode timestamps-only -- python3 my_agent.py\n\n' +
-        'Exit codes: 0 ran, 1 a run had agent or judge errors, 2 usage or data error (invalid dataset, unparseable date, missing typed channel).',
+        'Exit codes: 0 ran, 1 a run had agent or judge errors, 2 usage or data error (invalid dataset, unparseable date, missing typed channel, entries the judge cannot grade without --unjudged skip).',
     )
     .action(async (command: string[], options: ProbeCommandOptions, self: Command) => {
       const given = new Set((['seed', 'resamples'] as const).filter((key) => self.getOptionValueSource(key) === 'cli').map((key) => `--${key}` as const))

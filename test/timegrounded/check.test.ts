@@ -90,7 +90,14 @@ describe('the deterministic judge cannot grade a free-text answer, and says so',
   test('a run refuses such a file before any agent call; unjudged: skip leaves those entries out of every rate', async () => {
     const dataset = await loadLongMemEval(MIXED)
     let calls = 0
-    const counting = { ...honestAgent(), name: 'counting', answer: () => (calls++, 'No.') }
+    const counting = {
+      ...honestAgent(),
+      name: 'counting',
+      answer: () => {
+        calls++
+        return 'No.'
+      },
+    }
     const refused = runProbeVersusControl(counting, dataset, { judge: deterministicJudge() })
     await expect(refused).rejects.toBeInstanceOf(UnjudgeableEntriesError)
     await expect(refused).rejects.toMatchObject({ code: 'JUDGE_CANNOT_GRADE', questionIds: ['pf-prospective-03', 'pf-prospective-06'] })

@@ -25,3 +25,18 @@ test('prints the interval widths and the share of runs that tell two agents apar
     expect(ran.stdout).toMatch(new RegExp(`^\\| ${label.replace(/[()%.]/g, '\\$&')} \\| \\d+% \\| \\d+% \\| (\\d+|more than 60) \\|$`, 'm'))
   }
 })
+
+test('--only verdict-floor prints the table behind the verdict’s 75% floor (docs/time-grounded-probe.md), and only it', () => {
+  const ran = spawnSync(process.execPath, ['scripts/timegrounded-power.js', '--only', 'verdict-floor'], { cwd: REPO, encoding: 'utf8', timeout: 120_000 })
+  expect(ran.status, ran.stderr).toBe(0)
+  // The rows the docs reason from: 75% is the lowest floor at which losing half is called from 8 questions up.
+  for (const row of [
+    '| 6 | 3 | 1: missed | 2: missed | 2: missed |',
+    '| 8 | 3 | 2: missed | 3: called | 3: called |',
+    '| 10 | 4 | 2: missed | 3: missed | 4: called |',
+    '| 12 | 3 | 3: called | 4: called | 4: called |',
+    '| 600 | 4 | 150: called | 200: called | 225: called |',
+  ])
+    expect(ran.stdout.split('\n')).toContain(row)
+  expect(ran.stdout).not.toContain('Interval width')
+})

@@ -166,12 +166,14 @@ export default class TimegroundedJestReporter {
     }
     if (finished.text !== '') lines.unshift(finished.text)
     if (lines.length === 0) return
+    const failing = finished.suites.filter((suite) => suite.failed).map((suite) => suite.name)
+    // Jest's watch screen shows its own summary, which counts tests only: the run's verdict is said last.
+    if (watching && finished.failed) lines.push(`timegrounded: FAIL: the gate failed this run (${failing.join(', ')}), whatever the test counts above say`)
     if (watching) for (const [suite, metrics] of finished.metrics) previous.set(suite, metrics)
     process.stderr.write(`\n${lines.join('\n')}\n`)
     const summaryFile = process.env.GITHUB_STEP_SUMMARY
     if (summaryFile && finished.markdown !== null) appendFileSync(summaryFile, finished.markdown)
     if (finished.failed) {
-      const failing = finished.suites.filter((suite) => suite.failed).map((suite) => suite.name)
       this.lastError = new Error(`timegrounded: the gate failed for ${failing.join(', ')} (see the lines above)`)
     }
   }

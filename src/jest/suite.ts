@@ -7,16 +7,16 @@
  * in the suite's `beforeAll`; each test awaits its probe's rows, judges them,
  * appends its record to the test file's side file, and passes or throws.
  */
-import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { readBaselineMatch } from '../suite/baseline.js'
 import { JEST_COMMANDS } from '../suite/commands.js'
-import { DEFAULT_BASELINE_FILE, resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
+import { resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
 import { checkedMemory, ProbeFailure, planSuite, StoreCloseError, settleProbe, timeGroundedAgentOf } from '../suite/probes.js'
 import { finishedRecord, type ProbeRecord } from '../suite/records.js'
 import { type ScheduledSuite, scheduleEpisodes } from '../suite/scheduler.js'
+import { type GateAbsence, ungatedNotice } from '../suite/ungated.js'
 import { loadSplitSync, loadVariantSplitSync } from '../tivarq/dataset.js'
 import { appendSideLines, type JestWorkerContext, readWorkerContext, type SideLine } from './channel.js'
 import { currentBlock, selectionOf } from './circus.js'
@@ -34,20 +34,24 @@ export function currentTestPath(): string {
   return path
 }
 
-/** Where records go and what the baseline says, as the reporter set it; without the reporter, the default baseline and nowhere. */
-export function jestContext(): { context: JestWorkerContext | null; baselinePath: string | null; update: boolean } {
+/** Where records go and what the baseline says, as the reporter set it; without the reporter no gate runs, so nowhere and no baseline. */
+export function jestContext(): { context: JestWorkerContext | null; baselinePath: string | null; update: boolean; gated: boolean } {
   const context = readWorkerContext()
-  if (context !== null) return { context, baselinePath: context.baselinePath, update: context.update }
-  return { context: null, baselinePath: resolve(process.cwd(), DEFAULT_BASELINE_FILE), update: false }
+  if (context !== null) return { context, baselinePath: context.baselinePath, update: context.update, gated: true }
+  return { context: null, baselinePath: null, update: false, gated: false }
 }
 
-/** Said once per test file when no timegrounded reporter runs: the tests still judge probes, but nothing is scored, gated or recorded. */
-export function warnNoReporter(): void {
+/** Why no gate runs and the fix, in Jest's words (the suite core words the rest). */
+const NO_GATE: GateAbsence = {
+  why: 'no timegrounded reporter in this Jest run (the config does not list `timegrounded/jest/reporter`, or `--reporters` on the command line replaced it, or an editor ran Jest with reporters of its own)',
+  fix: "keep the timegrounded reporter beside the others, in jest.config.js `reporters: ['default', 'timegrounded/jest/reporter']` (or `module.exports = withTimegrounded({ ... })` from timegrounded/jest/config), and on the command line `--reporters=default --reporters=timegrounded/jest/reporter`",
+}
+
+/** Said once per test file when no timegrounded reporter runs: the tests judge probes strictly, and nothing is scored, gated or recorded. */
+export function warnNoReporter(suite: string): void {
   if (warnedNoReporter) return
   warnedNoReporter = true
-  process.stderr.write(
-    'timegrounded: no timegrounded reporter in this Jest run, so nothing is scored, gated or recorded (and -u records nothing). Wrap the config: `module.exports = withTimegrounded({ ... })` from timegrounded/jest/config.\n',
-  )
+  process.stderr.write(`${ungatedNotice(suite, NO_GATE)}\n`)
 }
 
 /**
@@ -67,7 +71,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
   }
   const loaded = settings.variant === undefined ? loadSplitSync(settings.datasetDir, settings.split) : loadVariantSplitSync(settings.variant, settings.split)
   const plan = planSuite(loaded, settings)
-  const { context, baselinePath, update } = jestContext()
+  const { context, baselinePath, update, gated } = jestContext()
   const baseline = readBaselineMatch(baselinePath, plan.identity, JEST_COMMANDS)
   const testPath = currentTestPath()
   const record = (lines: SideLine[]): void => {
@@ -80,7 +84,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
     let scheduled: ScheduledSuite | undefined
 
     beforeAll(async () => {
-      if (context === null) warnNoReporter()
+      if (!gated) warnNoReporter(plan.identity.name)
       const selected = selectionOf(block)
       try {
         pool = await openPool(checked, { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, name: settings.name })
@@ -122,7 +126,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
             async () => {
               const rows = scheduled ? await scheduled.rows(probe.probe_id) : []
               if (rows.length === 0) throw new Error(`timegrounded: ${probe.probe_id} was not asked (its suite did not start); see the suite's error`)
-              const settled = settleProbe(rows, episode, probe, baseline, update, settings.flaky)
+              const settled = settleProbe(rows, episode, probe, baseline, update, settings.flaky, gated)
               record([{ testPath, record: finishedRecord(collected as ProbeRecord, rows, settled) }])
               if (settled.decision === 'fail') throw new ProbeFailure(settled.message())
             },

@@ -39,7 +39,7 @@ export function timeGroundedTests(
       test(
         planned.name,
         async () => {
-          if (context === null) warnNoReporter()
+          if (context === null) warnNoReporter(options.name ?? 'time-grounded')
           const record = JSON.parse(JSON.stringify(await planned.run())) as unknown
           if (context !== null) appendSideLines(context.runDir, [{ testPath, record }])
           const failure = timeGroundedFailureMessage(record as Parameters<typeof timeGroundedFailureMessage>[0])

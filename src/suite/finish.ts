@@ -70,6 +70,11 @@ export interface FinishRunInput {
   commands?: RunnerCommands
   /** Paths in messages are shown relative to it when inside it. @default process.cwd() */
   cwd?: string
+  /**
+   * The runner cancelled the run (`--bail`, a stop): what ran is written, marked incomplete, and nothing
+   * is gated or recorded; the run fails. @default false
+   */
+  cancelled?: boolean
 }
 
 /** What happened to one suite. */
@@ -127,6 +132,7 @@ export function finishRun(input: FinishRunInput): FinishedRun {
   const empty: FinishedRun = { failed: false, text: '', markdown: null, suites: [], timeGrounded: null, htmlReports: [], metrics: new Map() }
   if (suites.size === 0 && questions.length === 0) return empty
   if (input.shard !== null) return { ...empty, text: shardLines(input.shard, suites, questions, input.update, commands).join('\n') }
+  if (input.cancelled === true) return cancelledRun(input, suites, shown)
 
   const baselinePath = input.options.baseline === false ? null : resolvePath(input.root, input.options.baseline)
   let baselineFile: BaselineFile | null = null
@@ -195,10 +201,13 @@ export function finishRun(input: FinishRunInput): FinishedRun {
       previous: input.previous === null ? null : (input.previous.get(name) ?? null),
       options: input.options,
       commands,
+      conflicts: suite.conflicts.length,
     })
     metrics.set(name, scored)
     if (verdict.entry !== null) newEntries[name] = verdict.entry
-    lines.push(...verdict.lines)
+    // The verdict's closing line stays the suite's last: the page's line goes before it.
+    const closing = verdict.lines.slice(-1)
+    lines.push(...verdict.lines.slice(0, -1))
     if (input.options.html !== false) {
       const page = suitePageInput({
         identity: suite.identity,
@@ -210,6 +219,7 @@ export function finishRun(input: FinishRunInput): FinishedRun {
       })
       lines.push(writePage(htmlPathOf(input.options.html, input.root, multiple ? name : null), page))
     }
+    lines.push(...closing)
     outcomes.push({ name, data: suite.identity.data, report, aggregate, lines, failed: suite.conflicts.length > 0 || verdict.failed })
   }
   if (update && baselinePath !== null && Object.keys(newEntries).length > 0) {
@@ -233,6 +243,30 @@ export function finishRun(input: FinishRunInput): FinishedRun {
     htmlReports,
     metrics,
   }
+}
+
+/**
+ * A run the runner cancelled: each suite's result files hold what ran (scored as an incomplete run,
+ * so no file of an earlier run is left to be read as this one's), and its one line says that nothing
+ * was gated or recorded. The run fails: a cancelled run has not been judged.
+ */
+function cancelledRun(input: FinishRunInput, suites: ReadonlyMap<string, SuiteRecords>, shown: (path: string) => string): FinishedRun {
+  const { seed, resamples } = input.options
+  const outputRoot = resolve(input.root, input.options.outputDir)
+  const outcomes: SuiteOutcome[] = []
+  for (const [name, suite] of suites) {
+    const ran = suite.records.filter((record) => record.rows).sort((a, b) => a.order - b.order)
+    const repetitions = Array.from({ length: suite.repeats }, (_, repetition) => ran.map((record) => record.rows![repetition] as PredictionRow))
+    const reports = repetitions.map((rows) => scoreRows(rows, { seed, resamples, expectedProbes: suite.probeTotal }))
+    const outputDir = suites.size > 1 ? resolve(outputRoot, name) : outputRoot
+    writeRunFiles(outputDir, repetitions, reports, { seed, resamples })
+    const kept = input.update.kind === 'update' ? ', the baseline not written' : ''
+    const line = `run cancelled before the end (\`--bail\`, or stopped): ${ran.length} of ${suite.probeTotal} probes ran; not gated${kept}; the incomplete results are in ${shown(outputDir)}/`
+    outcomes.push({ name, data: suite.identity.data, report: null, aggregate: null, lines: [...suite.conflicts, line], failed: true })
+  }
+  const text = outcomes.flatMap((outcome) => outcome.lines.map((line) => `timegrounded [${outcome.name}] ${line}`))
+  if (outcomes.length === 0) text.push('timegrounded: run cancelled before the end (`--bail`, or stopped): not gated')
+  return { failed: true, text: text.join('\n'), markdown: null, suites: outcomes, timeGrounded: null, htmlReports: [], metrics: new Map() }
 }
 
 /**
@@ -382,8 +416,10 @@ function gatherSuites(gathered: readonly GatheredRecord[]): Map<string, SuiteRec
     }
     const seenIn = suite.probeFiles.get(record.probeId)
     if (seenIn !== undefined) {
-      const conflict = `suite "${record.suite.name}" runs the same probes (e.g. ${record.probeId}) in two files, ${seenIn} and ${file}; spread one suite over files with \`partition\`, or give each suite its own \`name\``
-      if (!suite.conflicts.includes(conflict)) suite.conflicts.push(conflict)
+      // One line per pair of files, not per probe (a whole split run twice would give hundreds).
+      const pair = `suite "${record.suite.name}" runs the same probes in two files, ${seenIn} and ${file}`
+      if (!suite.conflicts.some((line) => line.startsWith(pair)))
+        suite.conflicts.push(`${pair} (e.g. ${record.probeId}); spread one suite over files with \`partition\`, or give each suite its own \`name\``)
       continue
     }
     suite.probeFiles.set(record.probeId, file)

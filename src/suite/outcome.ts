@@ -71,6 +71,8 @@ export interface SuiteRun {
   options: Pick<ResolvedReporterOptions, 'thresholds' | 'familyThresholds' | 'regression'>
   /** What the messages tell the user to run. */
   commands: RunnerCommands
+  /** Conflicts between the suite's test files (named on lines of their own): the suite's records cannot be trusted, so it fails. */
+  conflicts: number
 }
 
 /** What the reporter does with a suite: its lines, whether the run fails, the baseline entry to write. */
@@ -199,8 +201,12 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
       `this run's ${repeats} repetitions answered differently, but the baseline holds one repetition, so any change counted; record the baseline with \`repeats\` (${run.commands.record}) to gate by the measured noise`,
     )
   }
-  failed ||= violations.length > 0
-  lines.push(gateLine(run, { failed, violations: violations.length, errored, compared: compared !== null, rule: gate.rule }))
+  // The closing line states the suite's verdict: never "passed" while its own probe tests fail the run.
+  const failedTests = decisions.fail - errored
+  failed ||= violations.length > 0 || failedTests > 0 || run.conflicts > 0
+  lines.push(
+    gateLine(run, { failed, violations: violations.length, errored, failedTests, conflicts: run.conflicts, compared: compared !== null, rule: gate.rule }),
+  )
   return { lines, violations, failed, entry }
 }
 
@@ -253,7 +259,10 @@ function recordBaseline(run: SuiteRun, lines: string[]): { entry: BaselineSuite 
 }
 
 /** The closing line: what was gated, and passed or failed (never "passed" for an incomplete run). */
-function gateLine(run: SuiteRun, result: { failed: boolean; violations: number; errored: number; compared: boolean; rule: RegressionRule | null }): string {
+function gateLine(
+  run: SuiteRun,
+  result: { failed: boolean; violations: number; errored: number; failedTests: number; conflicts: number; compared: boolean; rule: RegressionRule | null },
+): string {
   const bounded = Object.keys(run.options.thresholds).length + Object.keys(run.options.familyThresholds).length > 0
   // The rule is named once repetitions are in play; a plain run against a plain baseline keeps the short line.
   const repeated = result.rule !== null && !(result.rule.kind === 'exact' && result.rule.why === 'one-repetition')
@@ -266,6 +275,8 @@ function gateLine(run: SuiteRun, result: { failed: boolean; violations: number; 
   const reasons = [
     result.violations > 0 ? `${result.violations} ${result.violations === 1 ? 'violation' : 'violations'}` : null,
     result.errored > 0 ? `${result.errored} probes errored (an incomplete run never passes)` : null,
+    result.failedTests > 0 ? `${result.failedTests} probe ${result.failedTests === 1 ? 'test' : 'tests'} failed` : null,
+    result.conflicts > 0 ? `${result.conflicts} ${result.conflicts === 1 ? 'conflict' : 'conflicts'} between test files (above)` : null,
   ].filter(Boolean)
   return `gate failed (${against})${reasons.length > 0 ? `: ${reasons.join(', ')}` : ''}`
 }

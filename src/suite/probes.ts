@@ -20,7 +20,7 @@ import { describeVariant } from '../tivarq/variant.js'
 import { type BaselineMatch, datasetHashOf, type SuiteIdentity } from './baseline.js'
 import { probeFailureMessage } from './messages.js'
 import { type ResolvedSuiteOptions, SuiteOptionError } from './options.js'
-import { type FlakyPolicy, judgeProbe, type Partition, type ProbeRecord, type ProbeVerdict } from './records.js'
+import { type FlakyPolicy, judgeProbe, type Partition, type ProbeDecision, type ProbeRecord, type ProbeVerdict } from './records.js'
 
 /** One probe's test, as planned. */
 export interface PlannedProbe {
@@ -147,7 +147,11 @@ export interface SettledProbe extends ProbeVerdict {
   message(): string
 }
 
-/** Judge a probe's rows (one per repetition) against the baseline, in this run's update mode. @default flaky 'report' */
+/**
+ * Judge a probe's rows (one per repetition) against the baseline, in this run's update mode; strictly when no
+ * gate runs (`gated` false: see `strictDecision`), and then a failure the gate would have let through says why.
+ * @default flaky 'report', gated true
+ */
 export function settleProbe(
   rows: readonly PredictionRow[],
   episode: Episode,
@@ -155,16 +159,32 @@ export function settleProbe(
   baseline: BaselineMatch,
   update: boolean,
   flaky: FlakyPolicy = 'report',
+  gated = true,
 ): SettledProbe {
-  const verdict = judgeProbe(rows, baseline, update, flaky)
+  const verdict = judgeProbe(rows, baseline, update, flaky, gated)
+  const lenient = gated ? verdict.decision : judgeProbe(rows, baseline, update, flaky).decision
   const failure = () => repeatedFailure(rows, verdict, (row) => probeFailureMessage(row, { probe, events: episode.events }))
   return {
     ...verdict,
     message: () => {
+      if (lenient !== verdict.decision) return `${failure()} ${strictNote(lenient, verdict.knownFailure)}`
       if (verdict.decision !== 'known_failure') return failure()
       return `${verdict.knownFailure ? 'known failure (failing in the baseline too)' : 'recorded as a known failure in the new baseline'}: ${failure()}`
     },
   }
+}
+
+/** Why a probe the gate would have let through fails when no gate runs. */
+function strictNote(lenient: ProbeDecision, knownFailure: boolean): string {
+  const what =
+    lenient === 'skip'
+      ? 'an unsupported probe fails instead of being skipped'
+      : lenient === 'flaky'
+        ? 'a flaky probe fails'
+        : knownFailure
+          ? "the baseline's known failure fails"
+          : 'a wrong answer fails (nothing is recorded)'
+  return `(Strict: no timegrounded gate runs in this run, so ${what}; the timegrounded note of this test file says how to add the gate.)`
 }
 
 /** The failure sentence of a probe's rows: one row's, and with repeats how often it happened and in which repetition the one shown. */

@@ -112,11 +112,31 @@ export interface ProbeVerdict {
   decision: ProbeDecision
 }
 
-/** Judge one probe's rows (one per repetition) against the baseline entry of its suite, in this run's update mode. */
-export function judgeProbe(rows: readonly PredictionRow[], baseline: BaselineMatch, update: boolean, flaky: FlakyPolicy = 'report'): ProbeVerdict {
+/**
+ * The per-probe policy when no gate will judge the run (no timegrounded
+ * reporter in it): every leniency of `decideProbe` (a known failure, `-u`, an
+ * unsupported probe, a flaky one) exists because the gate judges what it lets
+ * through, so without a gate only a right answer passes.
+ */
+export function strictDecision(result: ProbeResult): ProbeDecision {
+  return result === 'correct' ? 'pass' : 'fail'
+}
+
+/**
+ * Judge one probe's rows (one per repetition) against the baseline entry of its suite, in this run's update mode;
+ * strictly (`strictDecision`) when `gated` is false. @default gated true
+ */
+export function judgeProbe(
+  rows: readonly PredictionRow[],
+  baseline: BaselineMatch,
+  update: boolean,
+  flaky: FlakyPolicy = 'report',
+  gated = true,
+): ProbeVerdict {
   const result = resultOf(rows)
   const knownFailure = isKnownFailure(baseline, rows[0]!.probe_id)
-  return { result, outcome: outcomeOfResult(result), knownFailure, decision: decideProbe(result, knownFailure, update, flaky) }
+  const decision = gated ? decideProbe(result, knownFailure, update, flaky) : strictDecision(result)
+  return { result, outcome: outcomeOfResult(result), knownFailure, decision }
 }
 
 /** The record of a finished probe: the collected record with its rows (plain-JSON copies) and verdict. */

@@ -9,7 +9,7 @@
 import { appendFileSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
-import { finishRun, type GatheredRecord } from '../suite/finish.js'
+import { finishRun, type GatheredRecord, type SuiteOutcome } from '../suite/finish.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { type ResolvedReporterOptions, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
 import type { UpdateRequest } from '../suite/outcome.js'
@@ -62,7 +62,7 @@ export class TimegroundedReporter implements Reporter {
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, _errors: ReadonlyArray<unknown>, reason: TestRunEndReason): void {
     this.rerunTrigger = null
     const vitest = this.vitest
-    if (!vitest || reason === 'interrupted') return
+    if (!vitest) return
     try {
       const watching = vitest.config.watch
       const records = gatherRecords(vitest.state.getTestModules())
@@ -81,13 +81,19 @@ export class TimegroundedReporter implements Reporter {
         previous: watching ? this.previous : null,
         shard,
         color: this.options.color ?? process.stdout.isTTY === true,
+        // `--bail`, or a stop: the suite core writes what ran as incomplete and fails the run ungated.
+        cancelled: reason === 'interrupted',
       })
       if (finished.text === '') return
       if (watching) for (const [suite, metrics] of finished.metrics) this.previous.set(suite, metrics)
       vitest.logger.log(`\n${finished.text}\n`)
       const summaryFile = process.env.GITHUB_STEP_SUMMARY
       if (summaryFile && finished.markdown !== null) appendFileSync(summaryFile, finished.markdown)
-      if (finished.failed) process.exitCode = 1
+      if (finished.failed) {
+        process.exitCode = 1
+        // Watch mode's banner reads the run's errors: without one, a run whose tests all passed shows PASS although the gate failed it.
+        if (watching) vitest.state.catchError(new TimegroundedGateFailure(finished.suites), 'timegrounded gate')
+      }
     } catch (error) {
       vitest.logger.error(`timegrounded: the reporter failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
       process.exitCode = 1
@@ -120,6 +126,16 @@ export class TimegroundedReporter implements Reporter {
     if (!vitest) return
     const context: WorkerContext = { baselinePath: this.baselinePath(), update: this.update.kind === 'update' }
     for (const project of vitest.projects) project.provide(RECORD_KEY, context)
+  }
+}
+
+/** The run's error in watch mode when the gate failed it: the lines above say why. */
+class TimegroundedGateFailure extends Error {
+  constructor(suites: readonly SuiteOutcome[]) {
+    const failing = suites.filter((suite) => suite.failed).map((suite) => suite.name)
+    super(`timegrounded: the gate failed for ${failing.join(', ')} (see the timegrounded lines above)`)
+    this.name = 'TimegroundedGateFailure'
+    this.stack = `${this.name}: ${this.message}`
   }
 }
 

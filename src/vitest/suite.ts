@@ -4,14 +4,13 @@
  * episode with its probes in order inside. Runs in the test worker; each
  * test's record travels to the reporter in `task.meta` as plain JSON.
  */
-import { resolve } from 'node:path'
 import type { RunnerTestSuite } from 'vitest'
 import { afterAll, beforeAll, describe, inject, test } from 'vitest'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { EpisodeRun, type RunnerOptions } from '../harness/runner.js'
 import { readBaselineMatch } from '../suite/baseline.js'
-import { DEFAULT_BASELINE_FILE, resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
+import { resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
 import {
   type AskedEpisode,
   answerProbe,
@@ -26,14 +25,23 @@ import {
   timeGroundedAgentOf,
 } from '../suite/probes.js'
 import { finishedRecord, RECORD_KEY, type WorkerContext } from '../suite/records.js'
+import { type GateAbsence, ungatedNotice } from '../suite/ungated.js'
 import { loadSplit, loadVariantSplit } from '../tivarq/dataset.js'
 import './context.js'
 import { timeGroundedTests } from './timegrounded.js'
 
-function workerContext(): WorkerContext {
-  // Without the plugin or reporter nothing is provided: read the default baseline from the working directory.
+/** Why no gate runs and the fix, in Vitest's words (the suite core words the rest). */
+const NO_GATE: GateAbsence = {
+  why: 'no timegrounded reporter in this Vitest run (the `timegrounded()` plugin is not in the config that runs this file, or an editor ran it with reporters of its own)',
+  fix: "add `plugins: [timegrounded()]` to the config that runs this file; in `test.projects`, an inline project inherits the root config's plugins only with `extends: true`: `projects: [{ extends: true, test: { name: 'memory', include: [...] } }]`",
+}
+
+/** What the reporter provided, and whether a gate will judge this run (only the reporter provides a context). */
+function workerContext(): WorkerContext & { gated: boolean } {
   const provided = inject(RECORD_KEY) as WorkerContext | undefined
-  return provided ?? { baselinePath: resolve(process.cwd(), DEFAULT_BASELINE_FILE), update: false }
+  if (provided !== undefined) return { ...provided, gated: true }
+  // No reporter: nothing gates the run, so probes are judged strictly, and a strict verdict reads no baseline.
+  return { baselinePath: null, update: false, gated: false }
 }
 
 /**
@@ -55,6 +63,8 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
       settings.variant === undefined ? await loadSplit(settings.datasetDir, settings.split) : await loadVariantSplit(settings.variant, settings.split)
     const plan = planSuite(loaded, settings)
     const context = workerContext()
+    // Said at collection, once per test file (each file runs in its own worker), on Vitest's stderr for the file.
+    if (!context.gated) console.warn(ungatedNotice(settings.name, NO_GATE))
     const baseline = readBaselineMatch(context.baselinePath, plan.identity)
     const runnerOptions: RunnerOptions = { track: settings.track, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs }
     let pool: StorePool | undefined
@@ -97,7 +107,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
         for (const { probe, name, record, timeoutMs } of probes) {
           test.sequential(name, { meta: { [RECORD_KEY]: record }, timeout: timeoutMs }, async ({ task, skip, annotate }) => {
             const rows = asked ? await asked.rows(probe.probe_id) : [await answerProbe(undefined, episode, probe)]
-            const settled = settleProbe(rows, episode, probe, baseline, context.update, settings.flaky)
+            const settled = settleProbe(rows, episode, probe, baseline, context.update, settings.flaky, context.gated)
             task.meta[RECORD_KEY] = finishedRecord(record, rows, settled)
             switch (settled.decision) {
               case 'pass':

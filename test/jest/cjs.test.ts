@@ -3,7 +3,7 @@
 // 30 runs the fixture store (test/fixtures/jest-projects/cjs), correct and with
 // bugs, and the checks read its exit code, its output and the files it leaves.
 // Each scenario gives the run its own baseline file and output folder.
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import {
@@ -103,6 +103,36 @@ describe('timegrounded/jest under real Jest 30, CommonJS mode', { timeout: JEST_
     expect(run.stderr).toContain('Tests:       60 passed, 60 total')
     expect(run.stderr).toContain('timegrounded [tivarq] 60 of 60 probes ran: 54 passed, 0 failed, 0 known failures, 6 unsupported (passed as tests), 0 errors')
     expect(JSON.parse(readText('scenarios/basic-only-out/report.json')).probe_counts).toEqual({ total: 60, answered: 54, unsupported: 6, error: 0 })
+  })
+
+  test('`--reporters=default` (the timegrounded reporter replaced): a store worse than the baseline fails its probes strictly, and the fix is said once', async () => {
+    // The correct store's baseline, at the default path the tests read when no reporter tells them another.
+    const recorded = await project.jest(['whole', '-u'], { TG_OUTPUT: 'scenarios/no-reporter-out' })
+    expect(recorded.stderr).toContain('timegrounded [tivarq] baseline written to timegrounded.baseline.json: 60 probes, 0 recorded as known failures')
+    try {
+      // The careless store drops its `clock` and `history` capabilities and ignores expiry; no gate will judge the run.
+      const run = await project.jest(['whole', '--reporters=default'], { TG_BUG: 'careless' })
+      expect(run.code, explain(run)).toBe(1)
+      expect(run.stderr).toContain('Tests:       6 failed, 54 passed, 60 total')
+      expect(run.stderr).toContain(
+        'unsupported: the probe needs the `clock` capability, which the store does not declare (Strict: no timegrounded gate runs in this run, so an unsupported probe fails instead of being skipped;',
+      )
+      const notice = 'timegrounded [tivarq] the gate does not run: no timegrounded reporter in this Jest run'
+      expect(run.stderr.split(notice).length - 1).toBe(1)
+      expect(run.stderr).toContain(
+        "Fix: keep the timegrounded reporter beside the others, in jest.config.js `reporters: ['default', 'timegrounded/jest/reporter']` (or `module.exports = withTimegrounded({ ... })` from timegrounded/jest/config), and on the command line `--reporters=default --reporters=timegrounded/jest/reporter`",
+      )
+      expect(run.stderr).not.toContain('gate passed')
+      // The fix as the note words it: the reporter beside the default one gates the run again (the unsupported probes then pass as tests, counted by the gate).
+      const fixed = await project.jest(['whole', '--reporters=default', '--reporters=timegrounded/jest/reporter'], {
+        TG_BUG: 'careless',
+        TG_OUTPUT: 'scenarios/no-reporter-out',
+      })
+      expect(fixed.stderr).not.toContain('the gate does not run')
+      expect(fixed.stderr).toContain('timegrounded [tivarq] 60 of 60 probes ran: 54 passed, 0 failed, 0 known failures, 6 unsupported (passed as tests)')
+    } finally {
+      rmSync(join(project.dir(), 'timegrounded.baseline.json'), { force: true })
+    }
   })
 
   test('-t replacement-00-q3 runs that one probe, and the store sees only its episode', async () => {

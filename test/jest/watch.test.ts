@@ -58,6 +58,11 @@ test(
     const third = started.text().slice(pressedAt, at)
     expect(third).toContain('timegrounded [tivarq] 60 of 60 probes ran: 48 passed, 0 failed, 12 known failures')
     expect(third).toContain('timegrounded [tivarq] baseline written to timegrounded.baseline.json: 60 probes, 12 recorded as known failures')
+    // Every test passed (known failures), but the leakage threshold broke: the screen's last word of ours is the run's failure.
+    expect(third).toContain('Tests:       60 passed, 60 total')
+    const ours = third.split('\n').filter((line) => line.startsWith('timegrounded'))
+    expect(ours.at(-2)).toMatch(/^timegrounded \[tivarq\] gate failed \(thresholds; the baseline just written\): 1 violation$/)
+    expect(ours.at(-1)).toBe('timegrounded: FAIL: the gate failed this run (tivarq), whatever the test counts above say')
     const probes = JSON.parse(readFileSync(join(dir, 'timegrounded.baseline.json'), 'utf8')).suites.tivarq.probes as Record<string, string>
     expect(Object.keys(probes)).toHaveLength(60)
     expect(

@@ -7,7 +7,7 @@ import { describeRule, renderMetricChange, renderViolation } from '../../src/sui
 import { type RepetitionSample, regressionRule } from '../../src/suite/noise.js'
 import { resolveSuiteOptions, SuiteOptionError } from '../../src/suite/options.js'
 import { partitionEpisodes } from '../../src/suite/probes.js'
-import { decideProbe } from '../../src/suite/records.js'
+import { decideProbe, strictDecision } from '../../src/suite/records.js'
 import type { ScoredMetrics } from '../../src/tivarq/metrics.js'
 
 /** The violations of a gate decision (the rule and what it could not gate are tested with repeats). */
@@ -157,6 +157,11 @@ test('the per-probe policy', () => {
   expect(decideProbe('flaky', false, false)).toBe('flaky')
   expect(decideProbe('flaky', false, false, 'fail')).toBe('fail')
   expect(decideProbe('flaky', true, false, 'fail')).toBe('known_failure')
+})
+
+test('the per-probe policy when no gate runs: only a right answer passes', () => {
+  expect(strictDecision('correct')).toBe('pass')
+  for (const result of ['wrong', 'unsupported', 'flaky', 'error'] as const) expect(strictDecision(result)).toBe('fail')
 })
 
 test('partitions are disjoint and together hold every episode, in file order', () => {

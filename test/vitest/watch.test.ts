@@ -87,3 +87,22 @@ test('`vitest -u` records the baseline on its first run only: a later save compa
   expect(readFileSync(baseline, 'utf8')).toBe(recorded)
   children.at(-1)!.kill('SIGTERM')
 })
+
+test('a re-run whose tests all pass (known failures) but which breaks a threshold shows FAIL on the watch screen, not PASS', async () => {
+  const baseline = join(scratch, 'threshold.baseline.json')
+  const root = startWatch('threshold', ['-u'], { TG_BASELINE: baseline, TG_THRESHOLDS: JSON.stringify({ staleValueLeakageRate: { max: 0.05 } }) })
+  let at = await waitFor('baseline written to', 0)
+  at = await waitFor('for file changes...', at)
+  // Saving the store re-runs it against the baseline just written: every wrong answer is a known failure, so every test passes.
+  const bugFile = join(root, 'bug.ts')
+  writeFileSync(bugFile, `${readFileSync(bugFile, 'utf8')}\n`)
+  const rerun = at
+  at = await waitFor('60 of 60 probes ran: 48 passed, 0 failed, 12 known failures', at)
+  at = await waitFor('gate failed (thresholds; baseline ', at)
+  const end = await waitFor('for file changes...', at)
+  expect(stripAnsi(output).slice(rerun, end)).toContain('Tests  60 passed (60)')
+  const screen = stripAnsi(output).slice(at, end)
+  expect(screen).toContain('FAIL  Tests failed. Watching for file changes...')
+  expect(screen).not.toContain('PASS  Waiting for file changes...')
+  children.at(-1)!.kill('SIGTERM')
+})

@@ -177,17 +177,19 @@ export class AdapterProcess {
       this.exitStatus = { code, signal }
       this.exited = true
       running.delete(this)
-      this.notifyExit()
-      if (this.fault) return
-      // Let the last of stderr arrive so the message can quote it.
-      let reported = false
-      const report = () => {
-        if (reported) return
-        reported = true
-        this.fail('ADAPTER_EXITED', `${this.noun} process \`${this.command}\` ${howItEnded(code, signal)}${this.quoteStderr()}`)
+      // A helper the adapter started (`sleep 300 &`, a daemon) would be orphaned and would keep its pipes open.
+      this.killGroup()
+      // Let the last replies and stderr arrive; then let go of the pipes, whoever still holds them.
+      let settled = false
+      const settle = () => {
+        if (settled) return
+        settled = true
+        this.releasePipes()
+        if (!this.fault) this.fail('ADAPTER_EXITED', `${this.noun} process \`${this.command}\` ${howItEnded(code, signal)}${this.quoteStderr()}`)
+        this.notifyExit()
       }
-      this.child.once('close', report)
-      setTimeout(report, EXIT_DRAIN_MS).unref()
+      this.child.once('close', settle)
+      setTimeout(settle, EXIT_DRAIN_MS).unref()
     })
   }
 
@@ -246,13 +248,26 @@ export class AdapterProcess {
   /** Kill the process (and its process group) now. */
   kill(): void {
     if (this.exited) return
+    if (!this.killGroup()) this.child.kill('SIGKILL')
+  }
+
+  /** SIGKILL the process group the adapter leads; false when there is none to signal (Windows, or the group is gone). */
+  private killGroup(): boolean {
     const pid = this.child.pid
+    if (pid === undefined || process.platform === 'win32') return false
     try {
-      if (pid !== undefined && process.platform !== 'win32') process.kill(-pid, 'SIGKILL')
-      else this.child.kill('SIGKILL')
+      process.kill(-pid, 'SIGKILL')
+      return true
     } catch {
-      this.child.kill('SIGKILL')
+      return false
     }
+  }
+
+  /** Stop reading the pipes: a helper in a session of its own may hold them open for good. */
+  private releasePipes(): void {
+    this.child.stdout.destroy()
+    this.child.stderr.destroy()
+    this.child.stdin.destroy()
   }
 
   private onStdout(chunk: string): void {

@@ -134,7 +134,8 @@ interface PendingCall {
 export class AdapterProcess {
   private readonly child: ChildProcessWithoutNullStreams
   private readonly pending: PendingCall[] = []
-  private stdoutBuffer = ''
+  private partialLine: string[] = []
+  private partialChars = 0
   private stderrTail = ''
   private fault: AdapterFault | null = null
   private exited = false
@@ -270,17 +271,26 @@ export class AdapterProcess {
     this.child.stdin.destroy()
   }
 
+  /**
+   * Split stdout into lines in time linear in its length: only the new chunk is searched for a
+   * newline, and the pieces of an unfinished line are joined once, when its newline arrives.
+   */
   private onStdout(chunk: string): void {
-    this.stdoutBuffer += chunk
-    let newline = this.stdoutBuffer.indexOf('\n')
-    while (newline !== -1) {
-      const line = this.stdoutBuffer.slice(0, newline)
-      this.stdoutBuffer = this.stdoutBuffer.slice(newline + 1)
+    let start = 0
+    for (let newline = chunk.indexOf('\n'); newline !== -1; newline = chunk.indexOf('\n', start)) {
+      this.partialLine.push(chunk.slice(start, newline))
+      const line = this.partialLine.join('')
+      this.partialLine = []
+      this.partialChars = 0
+      start = newline + 1
       this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line)
       if (this.fault) return
-      newline = this.stdoutBuffer.indexOf('\n')
     }
-    if (this.stdoutBuffer.length > MAX_LINE_CHARS) {
+    if (start < chunk.length) {
+      this.partialLine.push(chunk.slice(start))
+      this.partialChars += chunk.length - start
+    }
+    if (this.partialChars > MAX_LINE_CHARS) {
       this.fail('ADAPTER_PROTOCOL', `${this.noun} \`${this.command}\` wrote more than ${MAX_LINE_CHARS} characters to stdout without a newline`)
     }
   }

@@ -89,10 +89,11 @@ export function registerScore(program: Command): void {
     .addOption(htmlOption(`${DEFAULT_HTML_FILE} in --output`))
     .addOption(noHtmlOption())
     .option('--no-color', 'no colours in the summary')
-    .addHelpText('after', '\nExit codes: 0 complete, 1 incomplete (error rows), 2 usage error or invalid file.')
+    .addHelpText('after', '\nExit codes: 0 complete, 1 incomplete (error rows), 2 usage error or invalid file, 4 a report could not be written.')
     .action(async (files: string[], options: ScoreCommandOptions) => {
       const { seed, resamples } = options
       const file = files.join(', ')
+      if (options.output.trim() === '') return fail('score', '`--output` is empty; give the directory for report.json, e.g. `--output out/scored`.', EXIT.usage)
       if (options.html === false && options.dataset !== undefined) {
         return fail('score', '`--dataset` is read for the HTML report only (its timelines); drop `--dataset` or `--no-html`.', EXIT.usage)
       }
@@ -125,7 +126,7 @@ export function registerScore(program: Command): void {
         return fail(
           'score',
           `cannot write ${written.length === 0 ? 'report.json' : 'the reports'} to \`--output ${options.output}\`: ${describeWriteError(error, options.output)}.`,
-          EXIT.usage,
+          EXIT.io,
         )
       }
       const last = reports[reports.length - 1]!

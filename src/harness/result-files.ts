@@ -8,7 +8,7 @@
  * so an interrupted run leaves only whole files behind. Writes are synchronous
  * on purpose: a SIGINT handler can still finish them before the process exits.
  */
-import { closeSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { type CodeOf, TimegroundedError } from '../errors.js'
 import type { RunAggregate } from '../tivarq/aggregate.js'
@@ -153,6 +153,11 @@ export class PredictionsFile {
   }
 }
 
+/** A result file of a run (`report.json`, `predictions.jsonl`, their numbered forms, `aggregate.json`), by its name. */
+export function isResultFileName(name: string): boolean {
+  return /^(report(-\d+)?\.json|predictions(-\d+)?\.jsonl|aggregate\.json)$/.test(name)
+}
+
 /** Writes the result files of one run into a directory (created if missing). */
 export class RunWriter {
   /** Absolute path of the output directory. */
@@ -187,6 +192,27 @@ export class RunWriter {
   /** Write `run_manifest.json` atomically; returns its path. */
   writeManifest(manifest: RunManifest): string {
     return this.writeJson('run_manifest.json', manifest)
+  }
+
+  /**
+   * Remove the result files (`isResultFileName`) an earlier run left in the
+   * directory, but those `keep` names, so it holds one run's files only: a
+   * plain run after `--repeat 3` must not leave `predictions-1.jsonl` beside its own.
+   * Returns the names removed, sorted. Throws `ResultWriteError` when one cannot be removed.
+   */
+  removeEarlierResults(keep: (name: string) => boolean = () => false): string[] {
+    const removed: string[] = []
+    for (const name of readdirSync(this.dir).sort()) {
+      if (!isResultFileName(name) || keep(name)) continue
+      const path = join(this.dir, name)
+      try {
+        rmSync(path, { force: true })
+      } catch (error) {
+        throw new ResultWriteError(path, error)
+      }
+      removed.push(name)
+    }
+    return removed
   }
 
   /** Write `aggregate.json` atomically; returns its path. */

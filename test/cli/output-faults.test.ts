@@ -101,3 +101,19 @@ test('--concurrency over the cap: usage error naming the cap', () => {
   expect(result.stderr).toContain('`--concurrency 100000` is over the cap of 64 episodes in flight')
   expect(result.status).toBe(2)
 })
+
+test('a run owns its output folder: after --repeat 3, a plain run removes the earlier layout and says so; score then reads its files alone', () => {
+  const out = join(work, 'owned')
+  expect(cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', out, '--repeat', '3', '--no-html']).status).toBe(0)
+  expect(readdirSync(out)).toContain('predictions-3.jsonl')
+  const again = cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', out, '--no-html'])
+  expect(again.stderr).toContain(
+    `timegrounded run: removed aggregate.json, predictions-1.jsonl, predictions-2.jsonl, predictions-3.jsonl, report-1.json, report-2.json, report-3.json left in ${out} by an earlier run`,
+  )
+  expect(again.status).toBe(0)
+  expect(readdirSync(out).sort()).toEqual(['predictions.jsonl', 'report.json', 'run_manifest.json'])
+  const files = readdirSync(out)
+    .filter((name) => name.endsWith('.jsonl'))
+    .map((name) => join(out, name))
+  expect(cli(['score', ...files, '--output', join(work, 'owned-scored'), '--no-html']).status).toBe(0)
+})

@@ -232,6 +232,9 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
     ...manifestEnvironment(process.env),
   })
   try {
+    // The folder holds this run's files only: an earlier run's (another --repeat layout included) go first.
+    const removed = writer.removeEarlierResults()
+    if (removed.length > 0) process.stderr.write(`timegrounded run: removed ${removed.join(', ')} left in ${writer.dir} by an earlier run\n`)
     writer.writeManifest(manifest)
   } catch (error) {
     reportCloseProblems(await pool.close(), null, null)

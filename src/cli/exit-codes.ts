@@ -4,6 +4,7 @@
  */
 import { InvalidArgumentError } from 'commander'
 import { type CodeOf, TimegroundedError } from '../errors.js'
+import { terminalText } from '../report/escape.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import type { ValidationResult } from '../tivarq/validate.js'
 
@@ -50,6 +51,7 @@ export function wholeNumberArgument(minimum: number): (text: string) => number {
 
 /** Write `timegrounded <command>: <message>` to stderr and set the exit code; the one place a command reports a failure. */
 export function fail(command: string, message: string, code: ExitCode): void {
-  process.stderr.write(`timegrounded ${command}: ${message}\n`)
+  // Messages quote what adapters, servers and files said: escaped, so none of it acts on the terminal.
+  process.stderr.write(`timegrounded ${command}: ${terminalText(message, { keepNewlines: true })}\n`)
   process.exitCode = code
 }

@@ -32,6 +32,7 @@ import { DEFAULT_HTML_FILE } from '../../suite/html-report/input.js'
 import { HARNESS_VERSION } from '../../version.js'
 import { describeWriteError } from '../fs-errors.js'
 import { type HtmlOption, htmlOption, noHtmlOption, writeCliPage } from '../html.js'
+import { terminalText } from '../../report/escape.js'
 import { checkOutputPath, EXIT, type ExitCode, fail, reportsExitCode, UsageError, wholeNumberArgument } from '../exit-codes.js'
 import { wantsColor } from '../color.js'
 import { startProgress } from '../progress.js'
@@ -159,7 +160,9 @@ function memorySource(settings: RunSettings): { source: MemorySource; timeoutMs:
 function reportCloseProblems(problems: readonly CloseProblem[], writer: RunWriter | null, manifest: RunManifest | null): void {
   for (const problem of problems) {
     const after = problem.episodeId === null ? '' : ` after episode ${problem.episodeId}`
-    process.stderr.write(`timegrounded run: warning: closing \`${problem.store}\`${after} failed: ${problem.message}\n`)
+    process.stderr.write(
+      `timegrounded run: warning: closing \`${terminalText(problem.store)}\`${after} failed: ${terminalText(problem.message, { keepNewlines: true })}\n`,
+    )
   }
   if (problems.length > 0 && writer !== null && manifest !== null) {
     writer.writeManifest({ ...manifest, adapter_close_errors: closeErrorRecords(problems) })

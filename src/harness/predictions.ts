@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { type CodeOf, TimegroundedError } from '../errors.js'
 import type { PredictionRow } from '../tivarq/results.js'
-import { describeFound, issuePath, printable, valueAt, withArticle } from '../tivarq/row-issues.js'
+import { describeFound, issuePath, jsonDepthOver, MAX_JSON_DEPTH, printable, valueAt, withArticle } from '../tivarq/row-issues.js'
 import { answerValueSchema, CAPABILITIES, PHASES, ROLES, STATES } from '../tivarq/schema.js'
 import { familyOf } from '../tivarq/score.js'
 
@@ -142,6 +142,10 @@ function parseLines(lines: readonly (string | typeof NOT_UTF8)[], file: string):
       return
     }
     if (raw.trim() === '') return
+    if (jsonDepthOver(raw)) {
+      note({ file, line, path: '', message: `nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep; a prediction row nests 3` })
+      return
+    }
     let value: unknown
     try {
       value = JSON.parse(raw)

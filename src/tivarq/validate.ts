@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path'
 import type { z } from 'zod'
 import { MANIFEST_FILE, bundledDatasetDir, episodesFileName, probesFileName, sha256Hex } from './dataset-files.js'
 import { resolveGold, sameAnswer } from './gold.js'
-import { describeFound, issuePath, preview, renderPath, valueAt, withArticle } from './row-issues.js'
+import { describeFound, issuePath, jsonDepthOver, MAX_JSON_DEPTH, preview, renderPath, valueAt, withArticle } from './row-issues.js'
 import { describeVariant, variantOf, type VariantIdentity } from './variant.js'
 import { DATASET_SEED, FAMILIES, SPLITS, episodeSchema, manifestSchema, probeSchema, type Episode, type Manifest, type Probe, type Split } from './schema.js'
 
@@ -581,6 +581,10 @@ function isCompleteJson(text: string): boolean {
 }
 
 function parseJsonLine(file: string, line: number, text: string, issues: IssueCollector): unknown {
+  if (jsonDepthOver(text)) {
+    issues.add('invalid_json', file, line, null, undefined, `nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep; a TIVARQ row nests 4`)
+    return undefined
+  }
   try {
     return JSON.parse(text)
   } catch {
@@ -613,8 +617,20 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function checkManifest(bytes: Uint8Array, issues: IssueCollector): Manifest | undefined {
   let raw: unknown
+  const text = new TextDecoder('utf-8').decode(bytes)
+  if (jsonDepthOver(text)) {
+    issues.add(
+      'invalid_manifest',
+      MANIFEST_FILE,
+      null,
+      null,
+      undefined,
+      `nests more than ${MAX_JSON_DEPTH} levels deep; restore manifest.json from the dataset download`,
+    )
+    return undefined
+  }
   try {
-    raw = JSON.parse(new TextDecoder('utf-8').decode(bytes))
+    raw = JSON.parse(text)
   } catch {
     issues.add('invalid_manifest', MANIFEST_FILE, null, null, undefined, 'not valid JSON; restore manifest.json from the dataset download')
     return undefined

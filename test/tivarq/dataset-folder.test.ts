@@ -104,3 +104,20 @@ test('a line over the limit is a located error', async () => {
   if (result.status !== 'invalid') return
   expect(result.issues).toContainEqual(expect.objectContaining({ code: 'line_too_long', file: 'episodes_smoke.jsonl', line: 2 }))
 })
+
+test('a 100,000-deep array on a line: validate reports it at its line (exit 1), no stack overflow; score the same for a predictions line', async () => {
+  const dir = copyFixtures()
+  const lines = readText(dir, 'episodes_smoke.jsonl').split('\n')
+  lines[2] = `${'['.repeat(100_000)}${']'.repeat(100_000)}`
+  writeText(dir, 'episodes_smoke.jsonl', lines.join('\n'))
+  rehash(dir)
+  const validated = await cli(['validate', '--dataset', dir])
+  expect(validated.output).toContain('episodes_smoke.jsonl:3: nests arrays or objects more than 64 levels deep')
+  expect(validated.output).not.toContain('internal error')
+  expect(validated.code).toBe(1)
+  const predictions = join(scratch, 'deep.jsonl')
+  writeText(scratch, 'deep.jsonl', `{"probe_id": ${'['.repeat(100_000)}${']'.repeat(100_000)}}\n`)
+  const scored = await cli(['score', predictions, '--output', join(scratch, 'deep-out'), '--no-html'])
+  expect(scored.output).toContain(`${predictions}:1: nests arrays or objects more than 64 levels deep`)
+  expect(scored.code).toBe(2)
+}, 60_000)

@@ -73,7 +73,7 @@ test('probe: a command agent whose helper holds the pipes; the probe exits, the 
       "import { appendFileSync } from 'node:fs'",
       "const helper = spawn('sleep', ['300'], { stdio: ['ignore', 'inherit', 'inherit'] })",
       'helper.unref()',
-      'appendFileSync(process.env.FAULT_LOG, `child ${helper.pid}\\n`)',
+      "appendFileSync(process.env.FAULT_LOG, 'child ' + helper.pid + '\\n')",
       "let buffer = ''",
       "process.stdin.setEncoding('utf8')",
       "process.stdin.on('data', (chunk) => {",

@@ -277,6 +277,10 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   const progress = startProgress(expected * settings.repeat, process.stderr, { label: 'run', unit: 'probes' })
   let current: { file: PredictionsFile; repetition: number } | null = null
   let writeFailure: unknown = null
+  let interruptedWhileClosing = false
+  const onInterruptWhileClosing = (): void => {
+    interruptedWhileClosing = true
+  }
 
   // Ctrl-C: keep what finished. The rows so far are already on disk; score them
   // into a report marked incomplete, then leave (adapter processes get EOF).
@@ -358,8 +362,15 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
     progress.stop()
     process.removeListener('SIGINT', onInterrupt)
     process.removeListener('SIGTERM', onInterrupt)
+    // Every row is on disk: an interrupt now only cuts the adapters' shutdown short (they are killed);
+    // the page and the summary are still written.
+    process.on('SIGINT', onInterruptWhileClosing)
+    process.on('SIGTERM', onInterruptWhileClosing)
     reportCloseProblems(await pool.close(), writeFailure === null ? writer : null, manifest)
   }
+  // What is left is synchronous (the page, the summary): an interrupt now is only seen once they are written.
+  process.removeListener('SIGINT', onInterruptWhileClosing)
+  process.removeListener('SIGTERM', onInterruptWhileClosing)
   if (writeFailure instanceof ResultWriteError) return failedWrite(writeFailure, settings.output, EXIT.io)
 
   const last = reports[reports.length - 1] as TivarqReport
@@ -386,7 +397,8 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
       // A summary that cannot be written must not fail the run.
     }
   }
-  process.exitCode = reportsExitCode(reports)
+  // Interrupted means incomplete, even when the interrupt only met the adapters' shutdown.
+  process.exitCode = interruptedWhileClosing ? EXIT.problems : reportsExitCode(reports)
 }
 
 /** A result file that could not be written: what and why, with the I/O exit code. */

@@ -64,6 +64,7 @@ declare interface ChatEndpoint {
 
 /** One retry about to happen. */
 declare interface ChatRetry {
+    /** The request URL, masked as `ChatEndpointError.url` is. */
     url: string;
     /** The attempt that failed (1-based). */
     attempt: number;
@@ -172,6 +173,8 @@ declare interface ErrorCodes {
     PREDICTIONS_INVALID: 'PredictionsFileError';
     /** A row was appended to a predictions file already closed. */
     PREDICTIONS_CLOSED: 'PredictionsClosedError';
+    /** A result file could not be written (disk full, read-only folder, a directory in the way). */
+    RESULT_WRITE_FAILED: 'ResultWriteError';
     /** A store call did not settle within the timeout; a process is killed. */
     ADAPTER_TIMEOUT: 'AdapterFault';
     /** The adapter process exited or was killed by a signal. */

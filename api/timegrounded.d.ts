@@ -214,6 +214,7 @@ declare interface ChatRequestOptions {
 
 /** One retry about to happen. */
 declare interface ChatRetry {
+    /** The request URL, masked as `ChatEndpointError.url` is. */
     url: string;
     /** The attempt that failed (1-based). */
     attempt: number;
@@ -359,7 +360,7 @@ export declare interface DatasetIssue {
 }
 
 /** Stable identifiers of the problems the validator reports. */
-declare type DatasetIssueCode = 'missing_directory' | 'missing_file' | 'unreadable_file' | 'missing_manifest' | 'invalid_manifest' | 'missing_hash' | 'hash_mismatch' | 'invalid_utf8' | 'byte_order_mark' | 'crlf_line_endings' | 'blank_line' | 'truncated_line' | 'missing_final_newline' | 'invalid_json' | 'missing_field' | 'unknown_field' | 'unknown_value' | 'invalid_field' | 'wrong_split' | 'duplicate_id' | 'unknown_episode' | 'index_out_of_bounds' | 'gold_mismatch' | 'manifest_mismatch' | 'canonical_counts';
+declare type DatasetIssueCode = 'missing_directory' | 'missing_file' | 'unreadable_file' | 'file_too_large' | 'line_too_long' | 'missing_manifest' | 'invalid_manifest' | 'missing_hash' | 'hash_mismatch' | 'invalid_utf8' | 'byte_order_mark' | 'crlf_line_endings' | 'blank_line' | 'truncated_line' | 'missing_final_newline' | 'invalid_json' | 'missing_field' | 'unknown_field' | 'unknown_value' | 'invalid_field' | 'wrong_split' | 'duplicate_id' | 'unknown_episode' | 'index_out_of_bounds' | 'gold_mismatch' | 'manifest_mismatch' | 'canonical_counts';
 
 /** Comparison of two moments at day granularity. */
 declare type DayOrder = 'before' | 'on-or-before' | 'after' | 'on-or-after';
@@ -504,6 +505,8 @@ export declare interface ErrorCodes {
     PREDICTIONS_INVALID: 'PredictionsFileError';
     /** A row was appended to a predictions file already closed. */
     PREDICTIONS_CLOSED: 'PredictionsClosedError';
+    /** A result file could not be written (disk full, read-only folder, a directory in the way). */
+    RESULT_WRITE_FAILED: 'ResultWriteError';
     /** A store call did not settle within the timeout; a process is killed. */
     ADAPTER_TIMEOUT: 'AdapterFault';
     /** The adapter process exited or was killed by a signal. */

@@ -36,6 +36,8 @@ export interface ErrorCodes {
   PREDICTIONS_INVALID: 'PredictionsFileError'
   /** A row was appended to a predictions file already closed. */
   PREDICTIONS_CLOSED: 'PredictionsClosedError'
+  /** A result file could not be written (disk full, read-only folder, a directory in the way). */
+  RESULT_WRITE_FAILED: 'ResultWriteError'
 
   // ─── Stores and adapters ─────────────────────────────────────────────────
   /** A store call did not settle within the timeout; a process is killed. */

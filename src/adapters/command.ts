@@ -134,7 +134,8 @@ interface PendingCall {
 export class AdapterProcess {
   private readonly child: ChildProcessWithoutNullStreams
   private readonly pending: PendingCall[] = []
-  private stdoutBuffer = ''
+  private partialLine: string[] = []
+  private partialChars = 0
   private stderrTail = ''
   private fault: AdapterFault | null = null
   private exited = false
@@ -177,17 +178,19 @@ export class AdapterProcess {
       this.exitStatus = { code, signal }
       this.exited = true
       running.delete(this)
-      this.notifyExit()
-      if (this.fault) return
-      // Let the last of stderr arrive so the message can quote it.
-      let reported = false
-      const report = () => {
-        if (reported) return
-        reported = true
-        this.fail('ADAPTER_EXITED', `${this.noun} process \`${this.command}\` ${howItEnded(code, signal)}${this.quoteStderr()}`)
+      // A helper the adapter started (`sleep 300 &`, a daemon) would be orphaned and would keep its pipes open.
+      this.killGroup()
+      // Let the last replies and stderr arrive; then let go of the pipes, whoever still holds them.
+      let settled = false
+      const settle = () => {
+        if (settled) return
+        settled = true
+        this.releasePipes()
+        if (!this.fault) this.fail('ADAPTER_EXITED', `${this.noun} process \`${this.command}\` ${howItEnded(code, signal)}${this.quoteStderr()}`)
+        this.notifyExit()
       }
-      this.child.once('close', report)
-      setTimeout(report, EXIT_DRAIN_MS).unref()
+      this.child.once('close', settle)
+      setTimeout(settle, EXIT_DRAIN_MS).unref()
     })
   }
 
@@ -246,26 +249,48 @@ export class AdapterProcess {
   /** Kill the process (and its process group) now. */
   kill(): void {
     if (this.exited) return
+    if (!this.killGroup()) this.child.kill('SIGKILL')
+  }
+
+  /** SIGKILL the process group the adapter leads; false when there is none to signal (Windows, or the group is gone). */
+  private killGroup(): boolean {
     const pid = this.child.pid
+    if (pid === undefined || process.platform === 'win32') return false
     try {
-      if (pid !== undefined && process.platform !== 'win32') process.kill(-pid, 'SIGKILL')
-      else this.child.kill('SIGKILL')
+      process.kill(-pid, 'SIGKILL')
+      return true
     } catch {
-      this.child.kill('SIGKILL')
+      return false
     }
   }
 
+  /** Stop reading the pipes: a helper in a session of its own may hold them open for good. */
+  private releasePipes(): void {
+    this.child.stdout.destroy()
+    this.child.stderr.destroy()
+    this.child.stdin.destroy()
+  }
+
+  /**
+   * Split stdout into lines in time linear in its length: only the new chunk is searched for a
+   * newline, and the pieces of an unfinished line are joined once, when its newline arrives.
+   */
   private onStdout(chunk: string): void {
-    this.stdoutBuffer += chunk
-    let newline = this.stdoutBuffer.indexOf('\n')
-    while (newline !== -1) {
-      const line = this.stdoutBuffer.slice(0, newline)
-      this.stdoutBuffer = this.stdoutBuffer.slice(newline + 1)
+    let start = 0
+    for (let newline = chunk.indexOf('\n'); newline !== -1; newline = chunk.indexOf('\n', start)) {
+      this.partialLine.push(chunk.slice(start, newline))
+      const line = this.partialLine.join('')
+      this.partialLine = []
+      this.partialChars = 0
+      start = newline + 1
       this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line)
       if (this.fault) return
-      newline = this.stdoutBuffer.indexOf('\n')
     }
-    if (this.stdoutBuffer.length > MAX_LINE_CHARS) {
+    if (start < chunk.length) {
+      this.partialLine.push(chunk.slice(start))
+      this.partialChars += chunk.length - start
+    }
+    if (this.partialChars > MAX_LINE_CHARS) {
       this.fail('ADAPTER_PROTOCOL', `${this.noun} \`${this.command}\` wrote more than ${MAX_LINE_CHARS} characters to stdout without a newline`)
     }
   }

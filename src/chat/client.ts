@@ -10,6 +10,7 @@
 import { z } from 'zod'
 import { type CodeOf, TimegroundedError } from '../errors.js'
 import { isRetryableStatus, retryAfterMs, retryWaitMs } from './retry.js'
+import { chatCompletionsUrl, redactSecret, redactUrl, redactUrlsIn } from './url.js'
 
 /** Where and how to reach a chat-completions endpoint. */
 export interface ChatEndpoint {
@@ -47,6 +48,7 @@ export interface ChatMessage {
 
 /** One retry about to happen. */
 export interface ChatRetry {
+  /** The request URL, masked as `ChatEndpointError.url` is. */
   url: string
   /** The attempt that failed (1-based). */
   attempt: number
@@ -96,6 +98,7 @@ const FIXES: Record<ChatErrorCode, string> = {
 
 /** The endpoint failed for good; `code` says why (see `ChatErrorCode`). */
 export class ChatEndpointError extends TimegroundedError<CodeOf<'ChatEndpointError'>> {
+  /** The request URL, its user name, password and query values masked as `***`. */
   readonly url: string
   readonly attempts: number
   readonly status: number | null
@@ -201,7 +204,10 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 /** Sends one chat completion; returns the first choice's text and the reported usage, or throws `ChatEndpointError`. */
 export async function chatCompletion(endpoint: ChatEndpoint, messages: readonly ChatMessage[], options: ChatRequestOptions = {}): Promise<ChatCompletion> {
-  const url = `${endpoint.baseUrl.replace(/\/+$/, '')}/chat/completions`
+  const url = chatCompletionsUrl(endpoint.baseUrl)
+  // What messages, errors and retries show: no user name, password, query value or API key.
+  const shownUrl = redactUrl(url)
+  const clean = (text: string): string => redactUrlsIn(redactSecret(text, endpoint.apiKey))
   const retries = endpoint.retries ?? CHAT_DEFAULTS.retries
   const timeoutMs = endpoint.timeoutMs ?? CHAT_DEFAULTS.timeoutMs
   const headers: Record<string, string> = { 'content-type': 'application/json' }
@@ -215,16 +221,17 @@ export async function chatCompletion(endpoint: ChatEndpoint, messages: readonly 
   })
   for (let attempt = 1; ; attempt++) {
     const outcome = await attemptOnce(url, { method: 'POST', headers, body }, timeoutMs)
-    if (outcome.kind === 'answered') return { ...outcome.completion, attempts: attempt }
+    if (outcome.kind === 'answered') return { ...outcome.completion, content: redactSecret(outcome.completion.content, endpoint.apiKey), attempts: attempt }
     const allowed = outcome.status === null ? Math.min(retries, UNREACHABLE_RETRIES) : retries
-    if (!outcome.retryable || attempt > allowed) throw new ChatEndpointError(outcome.code, url, attempt, outcome.status, outcome.detail)
+    const detail = clean(outcome.detail)
+    if (!outcome.retryable || attempt > allowed) throw new ChatEndpointError(outcome.code, shownUrl, attempt, outcome.status, detail)
     const waitMs = retryWaitMs(
       attempt,
       retryAfterMs(outcome.retryAfter, Date.now()),
       endpoint.backoffMs ?? CHAT_DEFAULTS.backoffMs,
       endpoint.maxRetryWaitMs ?? CHAT_DEFAULTS.maxRetryWaitMs,
     )
-    endpoint.onRetry?.({ url, attempt, waitMs, detail: outcome.detail, retryAfter: outcome.retryAfter })
+    endpoint.onRetry?.({ url: shownUrl, attempt, waitMs, detail, retryAfter: outcome.retryAfter })
     await sleep(waitMs)
   }
 }

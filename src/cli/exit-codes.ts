@@ -4,11 +4,12 @@
  */
 import { InvalidArgumentError } from 'commander'
 import { type CodeOf, TimegroundedError } from '../errors.js'
+import { terminalText } from '../report/escape.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import type { ValidationResult } from '../tivarq/validate.js'
 
-/** The exit codes of `timegrounded`: 0 clean, 1 problems found, 2 usage or data error, 3 internal error. */
-export const EXIT = { clean: 0, problems: 1, usage: 2, internal: 3 } as const
+/** The exit codes of `timegrounded`: 0 clean, 1 problems found, 2 usage or data error, 3 internal error, 4 a result file could not be written (I/O error). */
+export const EXIT = { clean: 0, problems: 1, usage: 2, internal: 3, io: 4 } as const
 
 /** One of the values of `EXIT`. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
@@ -25,6 +26,11 @@ export function reportsExitCode(reports: readonly TivarqReport[]): ExitCode {
 /** `validate`: clean when the dataset is valid. */
 export function validationExitCode(result: ValidationResult): ExitCode {
   return result.status === 'valid' ? EXIT.clean : EXIT.problems
+}
+
+/** `--output ""`: an empty path would silently mean the current folder. */
+export function checkOutputPath(option: string, path: string): void {
+  if (path.trim() === '') throw new UsageError(`\`${option}\` is empty; give the directory for the result files, e.g. \`${option} out/run\``)
 }
 
 /** A command line the user must fix (code `USAGE`, exit 2). */
@@ -45,6 +51,7 @@ export function wholeNumberArgument(minimum: number): (text: string) => number {
 
 /** Write `timegrounded <command>: <message>` to stderr and set the exit code; the one place a command reports a failure. */
 export function fail(command: string, message: string, code: ExitCode): void {
-  process.stderr.write(`timegrounded ${command}: ${message}\n`)
+  // Messages quote what adapters, servers and files said: escaped, so none of it acts on the terminal.
+  process.stderr.write(`timegrounded ${command}: ${terminalText(message, { keepNewlines: true })}\n`)
   process.exitCode = code
 }

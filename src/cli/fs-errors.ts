@@ -19,6 +19,10 @@ function fileInTheWay(target: string): string | undefined {
 
 /** Why `target` could not be written, in words; falls back to the error's own message. */
 export function describeWriteError(error: unknown, target: string): string {
+  // A result file's write failure wraps the system error, which says what went wrong.
+  if (error instanceof Error && (error as { code?: unknown }).code === 'RESULT_WRITE_FAILED' && error.cause !== undefined) {
+    return describeWriteError(error.cause, (error as { path?: string }).path ?? target)
+  }
   const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : ''
   const path = typeof error === 'object' && error !== null && 'path' in error ? String((error as { path: unknown }).path) : target
   switch (code) {
@@ -34,7 +38,9 @@ export function describeWriteError(error: unknown, target: string): string {
     case 'EROFS':
       return `${path} is on a read-only file system; pick a writable directory`
     case 'ENOSPC':
-      return `no space left on the device holding ${path}`
+      return `no space left on the device holding ${path}; free some space or pick another directory`
+    case 'EISDIR':
+      return `${target} is a directory; remove or rename it, or pick another path`
     default:
       return error instanceof Error ? error.message : String(error)
   }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { type CodeOf, TimegroundedError } from '../errors.js'
 import type { PredictionRow } from '../tivarq/results.js'
-import { describeFound, issuePath, printable, valueAt, withArticle } from '../tivarq/row-issues.js'
+import { describeFound, issuePath, jsonDepthOver, MAX_JSON_DEPTH, printable, valueAt, withArticle } from '../tivarq/row-issues.js'
 import { answerValueSchema, CAPABILITIES, PHASES, ROLES, STATES } from '../tivarq/schema.js'
 import { familyOf } from '../tivarq/score.js'
 
@@ -36,6 +36,15 @@ export class PredictionsFileError extends TimegroundedError<CodeOf<'PredictionsF
 }
 
 const answerLike = z.looseObject({ state: z.enum(STATES), value: answerValueSchema.default(null) })
+/** A store's answer, held to what the run-time answer check (`answerSchema`) holds a live store to: `known` with a value, any other state with null. */
+const checkedAnswer = answerLike.superRefine((answer, ctx) => {
+  if (answer.state === 'known' && answer.value === null)
+    ctx.addIssue({ code: 'custom', path: ['value'], message: 'a known answer needs a value (a string or a list of strings)' })
+  if (answer.state !== 'known' && answer.value !== null)
+    ctx.addIssue({ code: 'custom', path: ['value'], message: `state ${answer.state} must carry value null, not ${describeFound(answer.value)}` })
+})
+/** A time the harness measured: a finite number of ms, never negative. */
+const elapsedMs = z.number().finite().min(0)
 // Lenient on purpose: rows may carry fields we do not know, and may leave out
 // `family` (taken from episode_id) or `repetition` (0, upstream's first).
 const rowBase = {
@@ -56,14 +65,15 @@ const predictionRowSchema = z.discriminatedUnion('status', [
   z.looseObject({
     ...rowBase,
     status: z.literal('answered'),
-    prediction: answerLike,
-    latency_ms: z.number().nullable().default(null),
-    update_lag_ms: z.number().nullish(),
+    prediction: checkedAnswer,
+    // Every answer was timed: a row without its latency was not written by a harness.
+    latency_ms: elapsedMs,
+    update_lag_ms: elapsedMs.nullish(),
     update_lag_polls: z.number().int().min(0).nullish(),
     update_lag_censored: z.boolean().nullish(),
   }),
   z.looseObject({ ...rowBase, status: z.literal('unsupported') }),
-  z.looseObject({ ...rowBase, status: z.literal('error'), latency_ms: z.number().nullish(), error: z.string().default('error') }),
+  z.looseObject({ ...rowBase, status: z.literal('error'), latency_ms: elapsedMs.nullish(), error: z.string().default('error') }),
 ])
 
 const ANSWER_ONLY_FIELDS = ['prediction', 'latency_ms', 'error', 'update_lag_ms', 'update_lag_polls', 'update_lag_censored', 'usage', 'cost_usd'] as const
@@ -114,6 +124,8 @@ const NOT_UTF8 = Symbol('not UTF-8')
 function parseLines(lines: readonly (string | typeof NOT_UTF8)[], file: string): PredictionRow[] {
   const rows: PredictionRow[] = []
   const issues: PredictionsIssue[] = []
+  // A probe's row of one repetition, by the line that gave it: a second one would be scored twice.
+  const firstLine = new Map<string, number>()
   let omitted = 0
   // What a file holds is quoted escaped and cut short: binary garbage must not reach the terminal raw.
   const note = (issue: PredictionsIssue) =>
@@ -130,6 +142,10 @@ function parseLines(lines: readonly (string | typeof NOT_UTF8)[], file: string):
       return
     }
     if (raw.trim() === '') return
+    if (jsonDepthOver(raw)) {
+      note({ file, line, path: '', message: `nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep; a prediction row nests 3` })
+      return
+    }
     let value: unknown
     try {
       value = JSON.parse(raw)
@@ -145,7 +161,20 @@ function parseLines(lines: readonly (string | typeof NOT_UTF8)[], file: string):
       }
       return
     }
-    rows.push(normaliseRow(parsed.data as Record<string, unknown>))
+    const row = normaliseRow(parsed.data as Record<string, unknown>)
+    const key = JSON.stringify([row.probe_id, row.repetition])
+    const first = firstLine.get(key)
+    if (first !== undefined) {
+      note({
+        file,
+        line,
+        path: 'probe_id',
+        message: `probe ${row.probe_id} of repetition ${row.repetition} already has a row at line ${first}; a predictions file holds one row per probe and repetition`,
+      })
+      return
+    }
+    firstLine.set(key, line)
+    rows.push(row)
   })
   if (issues.length === 0 && rows.length === 0)
     note({ file, line: 0, path: '', message: 'no prediction rows; a predictions file holds one JSON row per probe' })
@@ -169,6 +198,8 @@ function describeRowIssue(issue: z.core.$ZodIssue, value: unknown): string {
     case 'invalid_value':
       if (value === undefined) return `missing; expected one of ${oneOf(issue.values)}`
       return `unknown ${field} ${describeFound(value)}; expected one of ${oneOf(issue.values)}`
+    case 'too_small':
+      return `${describeFound(value)} is negative; a measured time is 0 ms or more`
     case 'invalid_type': {
       if (value === undefined) return `missing; ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`} is required`
       return `expected ${withArticle(issue.expected)}, got ${describeFound(value)}`

@@ -8,7 +8,7 @@
  * so an interrupted run leaves only whole files behind. Writes are synchronous
  * on purpose: a SIGINT handler can still finish them before the process exits.
  */
-import { closeSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { type CodeOf, TimegroundedError } from '../errors.js'
 import type { RunAggregate } from '../tivarq/aggregate.js'
@@ -17,12 +17,53 @@ import { IN_MEMORY_ROW_KEYS, PREDICTION_KEY_ORDER, type PredictionRow, runFileNa
 import type { TivarqReport } from '../tivarq/score.js'
 import type { RunManifest } from './manifest.js'
 
-/** Write `text` to `path` atomically (creating its directory): a sibling temporary file, then rename over the target. */
+/**
+ * A result file could not be written (code `RESULT_WRITE_FAILED`): the disk is
+ * full, the folder read-only, a directory in the way. `path` is the file, `cause`
+ * the system error (its `code`, e.g. `ENOSPC`). Nothing half-written is left:
+ * a document's temporary file is removed, a predictions file keeps its complete rows.
+ */
+export class ResultWriteError extends TimegroundedError<CodeOf<'ResultWriteError'>> {
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    super('RESULT_WRITE_FAILED', `could not write ${path}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+  }
+}
+
+/** Write all of `bytes` at the file's position: `writeSync` may write only part (a signal, a nearly full disk). */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset)
+}
+
+/**
+ * Write `text` to `path` atomically (creating its directory): a sibling temporary file, then rename over the target.
+ * Throws `ResultWriteError` on failure, with the temporary file removed and the target untouched.
+ */
 export function writeFileAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true })
   const temporary = `${path}.${process.pid}.tmp`
-  writeFileSync(temporary, text)
-  renameSync(temporary, path)
+  let fd: number | null = null
+  try {
+    mkdirSync(dirname(path), { recursive: true })
+    fd = openSync(temporary, 'w')
+    writeAll(fd, Buffer.from(text, 'utf8'))
+    closeSync(fd)
+    fd = null
+    renameSync(temporary, path)
+  } catch (error) {
+    if (fd !== null) closeQuietly(fd)
+    rmSync(temporary, { force: true })
+    throw new ResultWriteError(path, error)
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd)
+  } catch {
+    // Already failed; the first error is the one reported.
+  }
 }
 
 // ─── Writer ─────────────────────────────────────────────────────────────────
@@ -57,19 +98,39 @@ class PredictionsClosedError extends TimegroundedError<CodeOf<'PredictionsClosed
   }
 }
 
-/** An open predictions file: one line per row, written at once. */
+/** An open predictions file: one line per row, written at once; only complete rows are ever left in it. */
 export class PredictionsFile {
   private fd: number | null
+  /** Bytes of the complete rows written: a failed append is cut back to this. */
+  private length = 0
   private readonly written: PredictionRow[] = []
 
   constructor(readonly path: string) {
-    this.fd = openSync(path, 'w')
+    try {
+      this.fd = openSync(path, 'w')
+    } catch (error) {
+      throw new ResultWriteError(path, error)
+    }
   }
 
-  /** Append one row (`predictionLine`). */
+  /** Append one row (`predictionLine`). Throws `ResultWriteError` (the file then holds the rows before it, whole, and is closed). */
   append(row: PredictionRow): void {
     if (this.fd === null) throw new PredictionsClosedError(`${this.path} is closed; open a new PredictionsFile to write more rows.`)
-    writeSync(this.fd, `${predictionLine(row)}\n`)
+    const bytes = Buffer.from(`${predictionLine(row)}\n`, 'utf8')
+    try {
+      writeAll(this.fd, bytes)
+    } catch (error) {
+      // Cut off the part of the row that made it to disk, so the file ends with a whole row.
+      try {
+        ftruncateSync(this.fd, this.length)
+      } catch {
+        // Reported below; a file that cannot even be cut is beyond repair here.
+      }
+      closeQuietly(this.fd)
+      this.fd = null
+      throw new ResultWriteError(this.path, error)
+    }
+    this.length += bytes.length
     this.written.push(row)
   }
 
@@ -92,6 +153,11 @@ export class PredictionsFile {
   }
 }
 
+/** A result file of a run (`report.json`, `predictions.jsonl`, their numbered forms, `aggregate.json`), by its name. */
+export function isResultFileName(name: string): boolean {
+  return /^(report(-\d+)?\.json|predictions(-\d+)?\.jsonl|aggregate\.json)$/.test(name)
+}
+
 /** Writes the result files of one run into a directory (created if missing). */
 export class RunWriter {
   /** Absolute path of the output directory. */
@@ -99,7 +165,11 @@ export class RunWriter {
 
   constructor(dir: string) {
     this.dir = resolve(dir)
-    mkdirSync(this.dir, { recursive: true })
+    try {
+      mkdirSync(this.dir, { recursive: true })
+    } catch (error) {
+      throw new ResultWriteError(this.dir, error)
+    }
   }
 
   /** Open (truncate) the predictions file of a repetition, to append rows as they arrive. @default repetition 0 of 1 */
@@ -122,6 +192,27 @@ export class RunWriter {
   /** Write `run_manifest.json` atomically; returns its path. */
   writeManifest(manifest: RunManifest): string {
     return this.writeJson('run_manifest.json', manifest)
+  }
+
+  /**
+   * Remove the result files (`isResultFileName`) an earlier run left in the
+   * directory, but those `keep` names, so it holds one run's files only: a
+   * plain run after `--repeat 3` must not leave `predictions-1.jsonl` beside its own.
+   * Returns the names removed, sorted. Throws `ResultWriteError` when one cannot be removed.
+   */
+  removeEarlierResults(keep: (name: string) => boolean = () => false): string[] {
+    const removed: string[] = []
+    for (const name of readdirSync(this.dir).sort()) {
+      if (!isResultFileName(name) || keep(name)) continue
+      const path = join(this.dir, name)
+      try {
+        rmSync(path, { force: true })
+      } catch (error) {
+        throw new ResultWriteError(path, error)
+      }
+      removed.push(name)
+    }
+    return removed
   }
 
   /** Write `aggregate.json` atomically; returns its path. */

@@ -15,14 +15,15 @@ import {
   listFlakyProbes,
   repeatRows,
 } from './format.js'
+import { markdownText } from './escape.js'
 
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|')
+  return markdownText(text)
 }
 
 /** A report as Markdown: headline table with denominators, the interval and its seed, family table, counts. */
 export function renderMarkdown(report: TivarqReport, options: { title?: string } = {}): string {
-  const lines = [`### ${options.title ?? 'TIVARQ report'}`, '', '| Metric | Score (cases) | Better |', '| --- | ---: | --- |']
+  const lines = [`### ${markdownText(options.title ?? 'TIVARQ report')}`, '', '| Metric | Score (cases) | Better |', '| --- | ---: | --- |']
   for (const h of headlineMetrics(report)) lines.push(`| ${h.label} | ${formatRate(h.rate)} | ${h.better} |`)
   for (const detection of detectionLines(report)) lines.push(`| ${detection.label} | ${cell(detection.text)} | higher |`)
   lines.push('', `Transition success 95% CI ${formatInterval(report)} (${describeBootstrap(report)}).`, '')
@@ -48,6 +49,6 @@ export function renderRepeatsMarkdown(aggregate: RunAggregate): string {
   for (const row of repeatRows(aggregate))
     lines.push(`| ${row.label} | ${row.pooled} | ${row.interval} | ${row.mean} | ${row.stddev} | ${row.range} | ${row.better} |`)
   lines.push('', `Intervals: ${describeRepeatBootstrap(aggregate)}.`, '', `${describeProbeRepeats(aggregate)}.`)
-  if (aggregate.flaky_probes.length > 0) lines.push('', `Flaky probes: ${listFlakyProbes(aggregate)}.`)
+  if (aggregate.flaky_probes.length > 0) lines.push('', `Flaky probes: ${markdownText(listFlakyProbes(aggregate))}.`)
   return `${lines.join('\n')}\n`
 }

@@ -4,6 +4,7 @@ import Table from 'cli-table3'
 import type { PredictionRow } from '../tivarq/results.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import type { RunAggregate } from '../tivarq/aggregate.js'
+import { terminalText } from './escape.js'
 import {
   describeBootstrap,
   describeProbeRepeats,
@@ -53,7 +54,7 @@ export function renderFamilyTable(report: TivarqReport, options: { color?: boole
 export function renderReport(report: TivarqReport, options: RenderOptions = {}): string {
   const c = new Chalk({ level: options.color === true ? 1 : 0 })
   const m = report.metrics
-  const lines: string[] = [c.bold(options.title ?? 'TIVARQ report'), '']
+  const lines: string[] = [c.bold(terminalText(options.title ?? 'TIVARQ report')), '']
   const headline = headlineMetrics(report)
   const width = Math.max(...headline.map((h) => h.label.length), ...detectionLines(report).map((d) => d.label.length)) + 2
   for (const [i, h] of headline.entries()) {
@@ -115,7 +116,7 @@ export function renderFirstErrors(rows: readonly PredictionRow[], options: { lim
     `First errors (${total} error ${total === 1 ? 'row' : 'rows'}, ${distinct.length} distinct ${distinct.length === 1 ? 'message' : 'messages'}):`,
   ]
   for (const [message, { probeId, count }] of distinct.slice(0, limit)) {
-    lines.push(c.red(`  ${probeId}: ${message}${count > 1 ? ` (and ${count - 1} more like it)` : ''}`))
+    lines.push(c.red(`  ${terminalText(probeId)}: ${terminalText(message)}${count > 1 ? ` (and ${count - 1} more like it)` : ''}`))
   }
   if (distinct.length > limit) lines.push(`  … and ${distinct.length - limit} more distinct messages (see the \`error\` field of predictions.jsonl)`)
   if (abandoned > 0)

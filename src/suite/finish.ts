@@ -14,7 +14,7 @@
  * and the baseline under `-u`. A shard writes none of them: it sees part of
  * the suite, and the merge writes them.
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { writeFileAtomic, RunWriter } from '../harness/result-files.js'
 import { renderMarkdown, renderRepeatsMarkdown } from '../report/markdown.js'
@@ -292,13 +292,8 @@ function writeRunFiles(
   if (aggregate !== null) files.writeAggregate(aggregate)
   const kept = new Set(repetitions.flatMap((_, repetition) => Object.values(runFileNames(repetition, repeats))))
   if (aggregate !== null) kept.add('aggregate.json')
-  for (const name of readdirSync(dir)) if (isRunFile(name) && !kept.has(name)) rmSync(join(dir, name), { force: true })
+  files.removeEarlierResults((name) => kept.has(name))
   return aggregate
-}
-
-/** A result file a suite writes: `report.json`, `predictions.jsonl`, their numbered forms, `aggregate.json`. */
-function isRunFile(name: string): boolean {
-  return /^(report(-\d+)?\.json|predictions(-\d+)?\.jsonl|aggregate\.json)$/.test(name)
 }
 
 /**

@@ -6,6 +6,7 @@
 import { canonical, resolveGold, sameValue } from '../tivarq/gold.js'
 import type { Answer, AnswerValue, Probe, TivarqEvent } from '../tivarq/schema.js'
 import type { PredictionRow } from '../tivarq/results.js'
+import { printable } from '../tivarq/row-issues.js'
 
 /** What a wrong answer means. Keyed on `kind`; each carries the facts its sentence needs. */
 export type ProbeDiagnosis =
@@ -114,8 +115,9 @@ export function formatAnswer(answer: Answer | null): string {
 
 function formatValue(value: AnswerValue): string {
   const shown = canonical(value)
-  if (Array.isArray(shown)) return `[${shown.map((item) => JSON.stringify(item)).join(', ')}]`
-  return JSON.stringify(shown)
+  // JSON escapes C0 controls but not C1 (a one-byte CSI) nor bidi marks: printable does.
+  if (Array.isArray(shown)) return printable(`[${shown.map((item) => JSON.stringify(item)).join(', ')}]`, Number.POSITIVE_INFINITY)
+  return printable(JSON.stringify(shown), Number.POSITIVE_INFINITY)
 }
 
 function day(iso: string | null): string {
@@ -157,8 +159,9 @@ export function renderDiagnosis(diagnosis: ProbeDiagnosis): string {
 /** The full failure message of one probe: which probe, the question, expected, returned, and the meaning. */
 export function probeFailureMessage(row: PredictionRow, context: ProbeContext): string {
   const { probe } = context
-  const head = `${row.probe_id} (${row.family}, ${row.role} ${row.phase}, as of ${day(probe.as_of)}; asked "${probe.question}")`
-  if (row.status === 'error') return `${head}: the store failed: ${row.error}`
+  // The store's error and the rows' strings are untrusted: escaped before any runner prints them.
+  const head = `${printable(row.probe_id, Number.POSITIVE_INFINITY)} (${row.family}, ${row.role} ${row.phase}, as of ${day(probe.as_of)}; asked "${printable(probe.question, Number.POSITIVE_INFINITY)}")`
+  if (row.status === 'error') return `${head}: the store failed: ${printable(row.error, Number.POSITIVE_INFINITY)}`
   if (row.status === 'unsupported') return `${head}: unsupported: the probe needs the \`${row.capability}\` capability, which the store does not declare`
   const meaning = renderDiagnosis(diagnose(row, row.prediction, context))
   return `${head}: ${meaning}. Expected ${formatAnswer(row.expected)}, returned ${formatAnswer(row.prediction)}.`

@@ -9,6 +9,7 @@ import { type CodeOf, TimegroundedError } from '../errors.js'
 import { sha256Hex } from '../tivarq/dataset-files.js'
 import { daysBetween, isoDay, MONTH_NAMES } from './dates.js'
 import { ChatEndpointError, chatCompletion, type ChatEndpoint } from '../chat/client.js'
+import { redactUrl } from '../chat/url.js'
 import type { LongMemEvalEntry, MachineGold } from './longmemeval.js'
 import { NUMBER_WORDS } from './relative.js'
 
@@ -288,7 +289,7 @@ export function llmJudge(endpoint: ChatEndpoint, options: LlmJudgeOptions = {}):
   const urlOption = options.urlOption ?? '`baseUrl`'
   let unreachableInARow = 0
   let lastDetail = ''
-  let lastUrl = endpoint.baseUrl
+  let lastUrl = redactUrl(endpoint.baseUrl)
   return {
     kind: 'llm',
     fingerprint: LLM_JUDGE_FINGERPRINT,

@@ -14,6 +14,7 @@ import { z } from 'zod'
 import streamArray from 'stream-json/streamers/stream-array.js'
 import { type CodeOf, TimegroundedError } from '../errors.js'
 import { renderPath, withArticle } from '../tivarq/row-issues.js'
+import { jsonSyntaxError } from './json-syntax.js'
 
 /** One turn of a haystack session. */
 export const longMemEvalTurnSchema = z.object({
@@ -197,6 +198,72 @@ export function normalisedTextSha256(text: string): string {
   return hash.digest()
 }
 
+/**
+ * Checks bytes are UTF-8 as they stream past (the rules of a strict decoder:
+ * no overlong forms, no surrogates, nothing past U+10FFFF), and says where the
+ * first bad sequence starts, as a byte offset into the whole file.
+ */
+export class Utf8Check {
+  private need = 0
+  private lower = 0x80
+  private upper = 0xbf
+  private sequenceStart = 0
+  private offset = 0
+
+  /** The file offset of the first invalid sequence in `chunk`, or -1 when all is well so far. */
+  update(chunk: Uint8Array): number {
+    for (let i = 0; i < chunk.length; i++, this.offset++) {
+      const byte = chunk[i]!
+      if (this.need === 0) {
+        if (byte <= 0x7f) continue
+        this.sequenceStart = this.offset
+        if (byte >= 0xc2 && byte <= 0xdf) this.need = 1
+        else if (byte >= 0xe0 && byte <= 0xef) {
+          this.need = 2
+          if (byte === 0xe0) this.lower = 0xa0
+          if (byte === 0xed) this.upper = 0x9f
+        } else if (byte >= 0xf0 && byte <= 0xf4) {
+          this.need = 3
+          if (byte === 0xf0) this.lower = 0x90
+          if (byte === 0xf4) this.upper = 0x8f
+        } else return this.offset
+        continue
+      }
+      if (byte < this.lower || byte > this.upper) return this.sequenceStart
+      this.lower = 0x80
+      this.upper = 0xbf
+      this.need--
+    }
+    return -1
+  }
+
+  /** At the end of the file: the offset of a sequence it cut off, or -1. */
+  end(): number {
+    return this.need > 0 ? this.sequenceStart : -1
+  }
+}
+
+/** The issue of bytes that are not UTF-8 text, or that start with a byte order mark; null when they are fine. */
+function encodingIssue(firstBytes: Uint8Array | null, badOffset: number): LongMemEvalIssue | null {
+  if (firstBytes !== null && firstBytes[0] === 0xef && firstBytes[1] === 0xbb && firstBytes[2] === 0xbf)
+    return fileIssue('starts with a byte order mark (bytes 0–2, EF BB BF); a LongMemEval file is UTF-8 JSON without one — save it without the BOM')
+  if (badOffset >= 0) return fileIssue(`not valid UTF-8 at byte ${badOffset}; a LongMemEval file is UTF-8 JSON — re-encode or download it again`)
+  return null
+}
+
+function fileIssue(message: string): LongMemEvalIssue {
+  return { entryIndex: null, questionId: null, path: '', message }
+}
+
+/** Files up to this size are parsed again whole after a syntax error, to place it at its true byte. @default 64 MiB */
+const RELOCATE_LIMIT_BYTES = 64 * 1024 * 1024
+
+/** The first syntax error of `text` as a byte offset, with its words; null when it is well-formed JSON. */
+function syntaxErrorAt(text: string): { byte: number; reason: string } | null {
+  const error = jsonSyntaxError(text)
+  return error === null ? null : { byte: Buffer.byteLength(text.slice(0, error.index), 'utf8'), reason: error.reason }
+}
+
 /** What a pass over a LongMemEval file found. */
 export interface LongMemEvalSummary {
   /** Identifier of the dataset: the file name without `.json` unless given. */
@@ -226,11 +293,20 @@ export async function readLongMemEval(file: string, options: ReadLongMemEvalOpti
   const seenIds = new Set<string>()
   let bytesRead = 0
   let index = 0
+  const utf8 = new Utf8Check()
+  let encoding: LongMemEvalIssue | null = null
   const hashing = new Transform({
     transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+      // Checked before the parser sees them: a decoder would turn bad bytes into U+FFFD without a word.
+      encoding = encodingIssue(bytesRead === 0 ? chunk : null, utf8.update(chunk))
       bytesRead += chunk.length
+      if (encoding !== null) return callback(new Error('encoding'))
       hash.update(chunk)
       callback(null, chunk)
+    },
+    flush(callback: TransformCallback) {
+      encoding = encodingIssue(null, utf8.end())
+      callback(encoding === null ? null : new Error('encoding'))
     },
   })
   const elements = streamArray.withParserAsStream()
@@ -255,6 +331,7 @@ export async function readLongMemEval(file: string, options: ReadLongMemEvalOpti
   } catch (error) {
     if ('error' in stoppedBy) throw stoppedBy.error
     if (error instanceof TimegroundedError) throw error
+    if (encoding !== null) throw new LongMemEvalDatasetError(file, [encoding], 0)
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {
       throw new LongMemEvalReadError(`cannot read LongMemEval dataset ${file} (${code}); check the \`--dataset\` path.`, error)
@@ -272,11 +349,28 @@ export async function readLongMemEval(file: string, options: ReadLongMemEvalOpti
           ? 'the file is empty; a LongMemEval dataset is a JSON array of entries'
           : truncated
             ? `not a complete JSON array: it ends inside the ${ordinal(index + 1)} entry (byte ${bytesRead}), after ${index} complete ${index === 1 ? 'entry' : 'entries'}; the file looks truncated — download it again`
-            : `not a JSON array of entries near byte ${bytesRead} (after ${index} entries): ${reason}`,
+            : syntaxMessage(file, bytesRead, reason),
     })
   }
+  if (issues.count === 0 && index === 0) issues.add(fileIssue('holds no entries; a LongMemEval dataset is a JSON array of at least one entry'))
   if (issues.count > 0) throw new LongMemEvalDatasetError(file, issues.kept, issues.omitted)
   return { datasetId, datasetSha256: hash.digest(), entries: index, bytes: bytesRead }
+}
+
+/**
+ * A syntax error in words, at its true byte: the streaming parser only knows
+ * how far it had read, so a file small enough is parsed again whole to place it.
+ */
+function syntaxMessage(file: string, bytesRead: number, reason: string): string {
+  if (bytesRead <= RELOCATE_LIMIT_BYTES) {
+    try {
+      const at = syntaxErrorAt(readFileSync(file, 'utf8'))
+      if (at !== null) return `not a JSON array of entries: ${at.reason} at byte ${at.byte}`
+    } catch {
+      // Unreadable now: fall back on what the stream saw.
+    }
+  }
+  return `not a JSON array of entries: ${reason} (within the first ${bytesRead} bytes)`
 }
 
 /** 1st, 2nd, 3rd, 4th, 11th, 21st… */
@@ -304,7 +398,18 @@ export async function loadLongMemEval(file: string, options: { datasetId?: strin
  * synchronously (Jest). Prefer the streaming loader for large files.
  */
 export function loadLongMemEvalSync(file: string, options: { datasetId?: string } = {}): LongMemEvalDataset {
-  return parseLongMemEvalText(readFileSync(file, 'utf8'), options.datasetId ?? datasetIdOf(file), file)
+  let bytes: Buffer
+  try {
+    bytes = readFileSync(file)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    throw new LongMemEvalReadError(`cannot read LongMemEval dataset ${file} (${code ?? String(error)}); check the \`--dataset\` path.`, error)
+  }
+  const check = new Utf8Check()
+  const bad = check.update(bytes)
+  const encoding = encodingIssue(bytes, bad >= 0 ? bad : check.end())
+  if (encoding !== null) throw new LongMemEvalDatasetError(file, [encoding], 0)
+  return parseLongMemEvalText(bytes.toString('utf8'), options.datasetId ?? datasetIdOf(file), file)
 }
 
 /** A file's dataset id when none is given: its name without `.json`. */
@@ -318,7 +423,9 @@ export function parseLongMemEvalText(text: string, datasetId: string, source = d
   try {
     value = JSON.parse(text)
   } catch (error) {
-    throw new LongMemEvalDatasetError(source, [{ entryIndex: null, questionId: null, path: '', message: `not JSON: ${(error as Error).message}` }], 0)
+    const at = syntaxErrorAt(text)
+    const message = at === null ? `not JSON: ${(error as Error).message}` : `not JSON: ${at.reason} at byte ${at.byte}`
+    throw new LongMemEvalDatasetError(source, [fileIssue(message)], 0)
   }
   if (!Array.isArray(value)) {
     throw new LongMemEvalDatasetError(source, [{ entryIndex: null, questionId: null, path: '', message: 'the top level must be an array of entries' }], 0)
@@ -330,6 +437,7 @@ export function parseLongMemEvalText(text: string, datasetId: string, source = d
     const entry = checkEntry(element, index, seenIds, issues)
     if (entry !== null) items.push(entry)
   })
+  if (issues.count === 0 && value.length === 0) issues.add(fileIssue('holds no entries; a LongMemEval dataset is a JSON array of at least one entry'))
   if (issues.count > 0) throw new LongMemEvalDatasetError(source, issues.kept, issues.omitted)
   return { datasetId, datasetSha256: normalisedTextSha256(text), entries: value.length, bytes: Buffer.byteLength(text), items }
 }

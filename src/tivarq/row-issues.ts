@@ -69,3 +69,28 @@ export function renderPath(path: readonly PropertyKey[]): string {
   for (const key of path) out += typeof key === 'number' ? `[${key}]` : `${out === '' ? '' : '.'}${String(key)}`
   return out
 }
+
+/** How deep a row's arrays and objects may nest; TIVARQ rows nest 4 levels, a prediction row 3. */
+export const MAX_JSON_DEPTH = 64
+
+/**
+ * The deepest nesting of arrays and objects in JSON text, counted in one pass
+ * without parsing (brackets inside strings skipped), stopping once past `limit`:
+ * a 100,000-deep array must become a located issue, not a stack overflow in
+ * whatever walks the parsed value next.
+ */
+export function jsonDepthOver(text: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i)
+    if (inString) {
+      if (char === 0x5c) i++
+      else if (char === 0x22) inString = false
+    } else if (char === 0x22) inString = true
+    else if (char === 0x5b || char === 0x7b) {
+      if (++depth > limit) return true
+    } else if (char === 0x5d || char === 0x7d) depth--
+  }
+  return false
+}

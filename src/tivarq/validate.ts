@@ -5,12 +5,12 @@
  * to a bound and rendered once, one issue per line. It never throws for bad
  * data; the loaders in dataset.ts turn an invalid result into a DatasetError.
  */
-import { readFileSync, statSync } from 'node:fs'
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { z } from 'zod'
 import { MANIFEST_FILE, bundledDatasetDir, episodesFileName, probesFileName, sha256Hex } from './dataset-files.js'
 import { resolveGold, sameAnswer } from './gold.js'
-import { describeFound, issuePath, preview, renderPath, valueAt, withArticle } from './row-issues.js'
+import { describeFound, issuePath, jsonDepthOver, MAX_JSON_DEPTH, preview, renderPath, valueAt, withArticle } from './row-issues.js'
 import { describeVariant, variantOf, type VariantIdentity } from './variant.js'
 import { DATASET_SEED, FAMILIES, SPLITS, episodeSchema, manifestSchema, probeSchema, type Episode, type Manifest, type Probe, type Split } from './schema.js'
 
@@ -23,6 +23,8 @@ export type DatasetIssueCode =
   | 'missing_directory'
   | 'missing_file'
   | 'unreadable_file'
+  | 'file_too_large'
+  | 'line_too_long'
   | 'missing_manifest'
   | 'invalid_manifest'
   | 'missing_hash'
@@ -397,16 +399,72 @@ export function inspectDatasetSync(dir: string | undefined, options: ValidateOpt
 // Files, bytes and lines
 // ---------------------------------------------------------------------------
 
-/** The file's bytes; null when it does not exist; undefined when it cannot be read (reported). */
+/** The largest dataset file read (manifest or split); the v1 splits are under 1 MB. */
+export const MAX_DATASET_FILE_BYTES = 256 * 1024 * 1024
+/** The longest line of a split file (a v1 episode line is a few KB). */
+export const MAX_DATASET_LINE_CHARS = 1024 * 1024
+
+/**
+ * The bytes of `name`, one of the dataset's own fixed file names, inside `root`:
+ * null when it does not exist; undefined when it cannot be read (reported). A
+ * symlink that leaves the folder, anything but a regular file (a FIFO, a
+ * device, a directory) and a file over `MAX_DATASET_FILE_BYTES` are refused
+ * before a byte is read, so a hostile folder can neither block nor flood the read.
+ */
 function readBytes(root: string, name: string, issues: IssueCollector): Uint8Array | null | undefined {
-  try {
-    return readFileSync(join(root, name))
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'EISDIR') return null
-    issues.add('unreadable_file', name, null, null, code, `cannot be read (${code ?? String(error)}); check its permissions`)
+  const path = join(root, name)
+  const refuse = (value: unknown, why: string): undefined => {
+    issues.add('unreadable_file', name, null, null, value, why)
     return undefined
   }
+  try {
+    if (lstatSync(path).isSymbolicLink()) {
+      const target = realpathSync(path)
+      const inside = realpathSync(root)
+      if (!target.startsWith(`${inside}/`))
+        return refuse(target, `is a symlink to ${target}, outside the dataset folder; a dataset's files must lie inside it — copy the file in instead`)
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return null
+    return refuse(code, `cannot be read (${code ?? String(error)}); check its permissions`)
+  }
+  let fd: number
+  try {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return null
+    return refuse(code, `cannot be read (${code ?? String(error)}); check its permissions`)
+  }
+  try {
+    const stat = fstatSync(fd)
+    if (stat.isDirectory()) return null
+    if (!stat.isFile()) return refuse(undefined, 'is not a regular file (a FIFO, socket or device); a dataset file must be a plain file')
+    if (stat.size > MAX_DATASET_FILE_BYTES)
+      issues.add('file_too_large', name, null, null, stat.size, `is ${stat.size} bytes, over the ${MAX_DATASET_FILE_BYTES}-byte limit of a dataset file`)
+    if (stat.size > MAX_DATASET_FILE_BYTES) return undefined
+    return readBounded(fd, stat.size)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    return refuse(code, `cannot be read (${code ?? String(error)}); check its permissions`)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Up to `MAX_DATASET_FILE_BYTES` of an open file (it may have grown since it was measured; what lies beyond is not read). */
+function readBounded(fd: number, expected: number): Uint8Array {
+  const buffer = Buffer.alloc(Math.min(MAX_DATASET_FILE_BYTES, Math.max(expected, 64 * 1024)))
+  let length = 0
+  for (;;) {
+    if (length === buffer.length) break
+    const read = readSync(fd, buffer, length, buffer.length - length, null)
+    if (read === 0) break
+    length += read
+  }
+  return buffer.subarray(0, length)
 }
 
 // ignoreBOM keeps a leading U+FEFF in the text so it can be reported.
@@ -450,6 +508,18 @@ function readLines(file: string, bytes: Uint8Array | null, issues: IssueCollecto
   let crlf = 0
   let firstCrlf = 0
   const take = (raw: string, number: number): void => {
+    if (raw.length > MAX_DATASET_LINE_CHARS) {
+      issues.add(
+        'line_too_long',
+        file,
+        number,
+        null,
+        undefined,
+        `line is ${raw.length} characters, over the ${MAX_DATASET_LINE_CHARS}-character limit of a dataset row`,
+      )
+      lost++
+      return
+    }
     let body = raw
     if (body.endsWith('\r')) {
       body = body.slice(0, -1)
@@ -511,6 +581,10 @@ function isCompleteJson(text: string): boolean {
 }
 
 function parseJsonLine(file: string, line: number, text: string, issues: IssueCollector): unknown {
+  if (jsonDepthOver(text)) {
+    issues.add('invalid_json', file, line, null, undefined, `nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep; a TIVARQ row nests 4`)
+    return undefined
+  }
   try {
     return JSON.parse(text)
   } catch {
@@ -543,8 +617,20 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function checkManifest(bytes: Uint8Array, issues: IssueCollector): Manifest | undefined {
   let raw: unknown
+  const text = new TextDecoder('utf-8').decode(bytes)
+  if (jsonDepthOver(text)) {
+    issues.add(
+      'invalid_manifest',
+      MANIFEST_FILE,
+      null,
+      null,
+      undefined,
+      `nests more than ${MAX_JSON_DEPTH} levels deep; restore manifest.json from the dataset download`,
+    )
+    return undefined
+  }
   try {
-    raw = JSON.parse(new TextDecoder('utf-8').decode(bytes))
+    raw = JSON.parse(text)
   } catch {
     issues.add('invalid_manifest', MANIFEST_FILE, null, null, undefined, 'not valid JSON; restore manifest.json from the dataset download')
     return undefined
@@ -600,8 +686,21 @@ function checkHashes(
   }
   // Files the manifest lists beyond the split files (only when checking the whole directory).
   if (!allSplits) return
+  const ownFiles = new Set(SPLITS.flatMap((split) => [episodesFileName(split), probesFileName(split)]))
   for (const [name, recorded] of Object.entries(manifest.files)) {
     if (bytesByFile.has(name)) continue
+    // Only the dataset's own split files are read, by their fixed names: a listed `../../etc/hostname` is not.
+    if (!ownFiles.has(name)) {
+      issues.add(
+        'invalid_manifest',
+        MANIFEST_FILE,
+        null,
+        `files.${name}`,
+        name,
+        `lists ${JSON.stringify(name)}, which is not one of the dataset's split files (episodes_<split>.jsonl, probes_<split>.jsonl for ${SPLITS.join(', ')}); it is not read — remove the entry`,
+      )
+      continue
+    }
     const bytes = read(name)
     if (bytes === undefined) continue
     if (bytes === null) {

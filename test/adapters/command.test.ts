@@ -124,6 +124,13 @@ describe('fatal faults: the process is killed or dead, the episode is abandoned,
     expect(pids).toHaveLength(2)
   })
 
+  test('a stdout line over 16 MiB without a newline', async () => {
+    const { faulty, others, pids } = await runMode('huge-line', 20_000)
+    expect(faulty[0]!.error).toMatch(/^query: adapter `.*` wrote more than 16777216 characters to stdout without a newline$/)
+    expectOthersUntouched(others)
+    expect(pids).toHaveLength(2)
+  })
+
   test('an extra line on stdout', async () => {
     const { faulty, others, pids } = await runMode('extra-line')
     // q1 got its (first) reply; the stray second line is caught before the next request.
@@ -192,6 +199,12 @@ describe('recoverable faults: the row is an error, the process and the episode g
     const { faulty, others, pids } = await runMode('error-reply')
     expect(faulty.map((row) => row.error)).toEqual(faulty.map(() => 'query: adapter replied error: database is locked'))
     expectOthersUntouched(others)
+    expect(pids).toHaveLength(1)
+  })
+
+  test('a valid 15 MB reply line is read whole', async () => {
+    const { faulty, pids } = await runMode('big-reply', 20_000)
+    expect(faulty.every((row) => row.status === 'answered')).toBe(true)
     expect(pids).toHaveLength(1)
   })
 

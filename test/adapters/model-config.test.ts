@@ -87,8 +87,25 @@ describe('configuration', () => {
     expect(problemsOf(() => modelAdapter('oracle' as 'hybrid', { env: BASE }))[0]).toContain('use one of hybrid, managed')
   })
 
-  test('the manifest record: no key (only whether one is set), no credentials or query in the URL', () => {
-    const config = resolveModelConfig({ env: { TIVARQ_MODEL: 'm' }, baseUrl: 'https://user:secret@api.example.com/v1/?token=abc', apiKey: 'sk-secret' })
+  test('a base URL carrying credentials is refused, masked, naming where the key belongs', () => {
+    for (const baseUrl of ['https://user:secret@api.example.com/v1', 'https://api.example.com/v1?token=secret']) {
+      const error = (() => {
+        try {
+          resolveModelConfig({ env: { TIVARQ_MODEL: 'm' }, baseUrl })
+        } catch (caught) {
+          return caught as Error
+        }
+        return null
+      })()
+      expect(error).toBeInstanceOf(ModelConfigError)
+      expect(error!.message).toContain('option `baseUrl` https://')
+      expect(error!.message).toContain('put the key in `TIVARQ_API_KEY` (or option `apiKey`)')
+      expect(error!.message).not.toContain('secret')
+    }
+  })
+
+  test('the manifest record: no key (only whether one is set), no query in the URL', () => {
+    const config = resolveModelConfig({ env: { TIVARQ_MODEL: 'm' }, baseUrl: 'https://api.example.com/v1/?api-version=2024', apiKey: 'sk-secret' })
     const record = modelConfigRecord(config)
     expect(record).toEqual({
       api: 'openai-chat-completions',

@@ -83,10 +83,11 @@ describe('readPredictions', () => {
     const rows = simulatedRows('smoke', 'latest')
     const answered = rows.find((r) => r.status === 'answered' && r.role === 'target' && r.phase === 'post')!
     const unsupported = rows.find((r) => r.status === 'unsupported')!
+    // One repetition per line: a probe's second row of one repetition would be a duplicate.
     const text = [
       JSON.stringify(answered),
-      JSON.stringify({ ...answered, update_lag_ms: 812.25, update_lag_polls: 3, update_lag_censored: true }),
-      JSON.stringify({ ...answered, update_lag_ms: null, update_lag_polls: null, update_lag_censored: null }),
+      JSON.stringify({ ...answered, repetition: 1, update_lag_ms: 812.25, update_lag_polls: 3, update_lag_censored: true }),
+      JSON.stringify({ ...answered, repetition: 2, update_lag_ms: null, update_lag_polls: null, update_lag_censored: null }),
       JSON.stringify({ ...unsupported, update_lag_polls: 0, update_lag_censored: false }),
     ].join('\n')
     const parsed = parsePredictions(text, 'u.jsonl')
@@ -101,7 +102,11 @@ describe('readPredictions', () => {
     const failed = { ...unsupported, status: 'error', error: 'query: adapter replied error: boom', latency_ms: 1.5 }
     const nulls = { prediction: null, latency_ms: null, error: null, update_lag_ms: null, update_lag_polls: null, update_lag_censored: null }
     const parsed = parsePredictions(
-      [JSON.stringify({ ...unsupported, ...nulls }), JSON.stringify(failed), JSON.stringify({ ...failed, prediction: null, latency_ms: null })].join('\n'),
+      [
+        JSON.stringify({ ...unsupported, ...nulls }),
+        JSON.stringify({ ...failed, repetition: 1 }),
+        JSON.stringify({ ...failed, repetition: 2, prediction: null, latency_ms: null }),
+      ].join('\n'),
       'u.jsonl',
     )
     const fieldsBeyondTheBase = (r: object) => Object.keys(r).filter((key) => !Object.keys(baseOf(unsupported)).includes(key))

@@ -100,7 +100,8 @@ export async function startChatServer(reply: ChatResponder): Promise<ChatServer>
       }
       requests.push(request)
       const n = requests.length
-      const answer = req.url === '/v1/chat/completions' ? reply(request, n) : { status: 404, body: 'not found' }
+      // The path alone: a query (`?api-version=…`) belongs after it.
+      const answer = (req.url ?? '').split('?')[0] === '/v1/chat/completions' ? reply(request, n) : { status: 404, body: 'not found' }
       if (answer === 'hang') {
         hanging.add(res)
         return

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod'
 import { CHAT_DEFAULTS, type ChatEndpoint } from '../../chat/client.js'
+import { credentialsInUrlMessage, redactUrl, urlCredentials } from '../../chat/url.js'
 import { type CodeOf, TimegroundedError } from '../../errors.js'
 
 /**
@@ -117,7 +118,9 @@ class ConfigReader {
     if (value === undefined) return undefined
     const parsed = CHECKS[check].schema.safeParse(value)
     if (parsed.success) return parsed.data as T
-    const where = fromEnv ? `\`${variable}\` is ${JSON.stringify(raw)}` : `option \`${option}\` is ${JSON.stringify(given)}`
+    // A base URL is shown masked: it may carry a password or a key.
+    const shown = (value: unknown) => JSON.stringify(check === 'baseUrl' && typeof value === 'string' ? redactUrl(value) : value)
+    const where = fromEnv ? `\`${variable}\` is ${shown(raw)}` : `option \`${option}\` is ${shown(given)}`
     this.problems.push(`${where}; expected ${CHECKS[check].expected}`)
     return undefined
   }
@@ -175,6 +178,11 @@ export function resolveModelConfig(options: ModelAdapterOptions = {}): ModelConf
   const jsonMode = reader.read<boolean>('jsonMode', 'jsonMode', options.jsonMode, null) ?? MODEL_DEFAULTS.jsonMode
   const slots = reader.read<string[]>('slots', 'slots', options.slots, null) ?? MODEL_DEFAULTS.slots
   const prices = readPrices(reader, options)
+  const carried = baseUrl === undefined ? null : urlCredentials(baseUrl)
+  if (baseUrl !== undefined && carried !== null) {
+    const setting = options.baseUrl !== undefined ? 'option `baseUrl`' : `\`${MODEL_ENV.baseUrl}\``
+    reader.problems.push(credentialsInUrlMessage(setting, baseUrl, carried, `\`${MODEL_ENV.apiKey}\` (or option \`apiKey\`)`))
+  }
   if (reader.problems.length > 0 || baseUrl === undefined || model === undefined) throw new ModelConfigError(reader.problems)
   const endpoint: ModelConfig['endpoint'] = { baseUrl, model, temperature, timeoutMs, retries, backoffMs, maxRetryWaitMs }
   if (apiKey !== undefined && apiKey !== '') endpoint.apiKey = apiKey

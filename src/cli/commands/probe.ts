@@ -12,6 +12,7 @@
 import { join } from 'node:path'
 import { Option, type Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
+import { credentialsInUrlMessage, urlCredentials } from '../../chat/url.js'
 import { wantsColor } from '../color.js'
 import { EXIT, fail, UsageError, wholeNumberArgument } from '../exit-codes.js'
 import { startProgress } from '../progress.js'
@@ -90,11 +91,18 @@ function modesOf(choice: ModeChoice): GroundingMode[] {
   return choice === 'compare' ? [CONTROL_MODE, PROBE_MODE] : [choice]
 }
 
+/** Refuses an endpoint URL given on the command line with credentials in it, naming the variable the key belongs in. */
+function checkEndpointUrl(flag: string, url: string, keyVariable: string): void {
+  const carried = urlCredentials(url)
+  if (carried !== null) throw new UsageError(credentialsInUrlMessage(`\`${flag}\``, url, carried, `the environment variable ${keyVariable}`))
+}
+
 function judgeOf(options: ProbeCommandOptions): Judge {
   if (options.judge === 'deterministic') return deterministicJudge()
   if (!options.judgeBaseUrl || !options.judgeModel) {
     throw new UsageError('`--judge llm` needs `--judge-base-url URL` (an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1) and `--judge-model NAME`.')
   }
+  checkEndpointUrl('--judge-base-url', options.judgeBaseUrl, JUDGE_API_KEY_ENV)
   const apiKey = process.env[JUDGE_API_KEY_ENV]
   // No single request may outlive the bound on the whole grading (it would be left running after the question gave up).
   const timeoutMs = Math.min(60_000, options.judgeTimeoutMs)
@@ -108,6 +116,7 @@ async function agentOf(options: ProbeCommandOptions, command: string[]): Promise
   const name = spec.replace(/^builtin:/, '')
   if (name === 'llm') {
     if (!options.agentBaseUrl || !options.agentModel) throw new UsageError('`--agent builtin:llm` needs `--agent-base-url URL` and `--agent-model NAME`.')
+    checkEndpointUrl('--agent-base-url', options.agentBaseUrl, AGENT_API_KEY_ENV)
     const apiKey = process.env[AGENT_API_KEY_ENV]
     return openAiCompatibleAgent({ baseUrl: options.agentBaseUrl, model: options.agentModel, ...(apiKey ? { apiKey } : {}) })
   }

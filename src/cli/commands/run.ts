@@ -19,7 +19,7 @@ import { loadSplit, loadVariantSplit, MANIFEST_FILE } from '../../tivarq/dataset
 import { aggregateRepetitions, type RunAggregate } from '../../tivarq/aggregate.js'
 import { buildRunManifest, closeErrorRecords, harnessCommit, manifestEnvironment, type RunManifest } from '../../harness/manifest.js'
 import { runFileNames } from '../../tivarq/results.js'
-import { RunWriter, type PredictionsFile } from '../../harness/result-files.js'
+import { ResultWriteError, RunWriter, type PredictionsFile } from '../../harness/result-files.js'
 import type { PredictionRow } from '../../tivarq/results.js'
 import { RUNNER_DEFAULTS, runSplit } from '../../harness/runner.js'
 import { DATASET_SEED, SPLITS, type Split } from '../../tivarq/schema.js'
@@ -32,7 +32,8 @@ import { DEFAULT_HTML_FILE } from '../../suite/html-report/input.js'
 import { HARNESS_VERSION } from '../../version.js'
 import { describeWriteError } from '../fs-errors.js'
 import { type HtmlOption, htmlOption, noHtmlOption, writeCliPage } from '../html.js'
-import { EXIT, fail, reportsExitCode, UsageError, wholeNumberArgument } from '../exit-codes.js'
+import { terminalText } from '../../report/escape.js'
+import { checkOutputPath, EXIT, type ExitCode, fail, reportsExitCode, UsageError, wholeNumberArgument } from '../exit-codes.js'
 import { wantsColor } from '../color.js'
 import { startProgress } from '../progress.js'
 
@@ -92,8 +93,17 @@ function adapterArgument(text: string): Exclude<StoreSource, { kind: 'command' }
 }
 
 /** Decide what runs on which track; throws UsageError naming the options that do not fit together. */
+/** The most episodes (adapter processes, for a command) `--concurrency` may put in flight at once. */
+export const MAX_CONCURRENCY = 64
+
 function resolveRunSettings(options: RunCommandOptions, command: readonly string[]): RunSettings {
   const { adapter, track: askedTrack, ...rest } = options
+  checkOutputPath('--output', options.output)
+  if (options.concurrency > MAX_CONCURRENCY) {
+    throw new UsageError(
+      `\`--concurrency ${options.concurrency}\` is over the cap of ${MAX_CONCURRENCY} episodes in flight (each may be a process of its own); give at most ${MAX_CONCURRENCY}.`,
+    )
+  }
   if (adapter !== undefined && command.length > 0) {
     throw new UsageError(`give either \`--adapter ${adapter.kind}:${adapter.name}\` or an adapter command after \`--\`, not both.`)
   }
@@ -150,7 +160,9 @@ function memorySource(settings: RunSettings): { source: MemorySource; timeoutMs:
 function reportCloseProblems(problems: readonly CloseProblem[], writer: RunWriter | null, manifest: RunManifest | null): void {
   for (const problem of problems) {
     const after = problem.episodeId === null ? '' : ` after episode ${problem.episodeId}`
-    process.stderr.write(`timegrounded run: warning: closing \`${problem.store}\`${after} failed: ${problem.message}\n`)
+    process.stderr.write(
+      `timegrounded run: warning: closing \`${terminalText(problem.store)}\`${after} failed: ${terminalText(problem.message, { keepNewlines: true })}\n`,
+    )
   }
   if (problems.length > 0 && writer !== null && manifest !== null) {
     writer.writeManifest({ ...manifest, adapter_close_errors: closeErrorRecords(problems) })
@@ -222,7 +234,17 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
     harnessCommit: harnessCommit(),
     ...manifestEnvironment(process.env),
   })
-  writer.writeManifest(manifest)
+  try {
+    // The folder holds this run's files only: an earlier run's (another --repeat layout included) go first.
+    const removed = writer.removeEarlierResults()
+    if (removed.length > 0) process.stderr.write(`timegrounded run: removed ${removed.join(', ')} left in ${writer.dir} by an earlier run\n`)
+    writer.writeManifest(manifest)
+  } catch (error) {
+    reportCloseProblems(await pool.close(), null, null)
+    // Before the run: the output folder is unusable, a usage error like a file in its way.
+    if (error instanceof ResultWriteError) return failedWrite(error, settings.output, EXIT.usage)
+    throw error
+  }
 
   const dataName = split.variant !== null ? describeVariant(split.variant) : settings.dataset === undefined ? 'TIVARQ v1' : `TIVARQ data in ${settings.dataset}`
   const htmlPath = options.html === false ? null : (options.html ?? join(writer.dir, DEFAULT_HTML_FILE))
@@ -254,11 +276,30 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   const written: string[] = ['run_manifest.json']
   const progress = startProgress(expected * settings.repeat, process.stderr, { label: 'run', unit: 'probes' })
   let current: { file: PredictionsFile; repetition: number } | null = null
+  let writeFailure: unknown = null
+  let interruptedWhileClosing = false
+  const onInterruptWhileClosing = (): void => {
+    interruptedWhileClosing = true
+  }
 
   // Ctrl-C: keep what finished. The rows so far are already on disk; score them
   // into a report marked incomplete, then leave (adapter processes get EOF).
   const onInterrupt = (): void => {
     progress.stop()
+    try {
+      writeInterrupted()
+    } catch (error) {
+      process.stderr.write(`\ntimegrounded run: interrupted, and ${error instanceof Error ? error.message : String(error)}\n`)
+    }
+    // Interrupted means incomplete: the same code a run with error rows gets.
+    const exit = (): never => process.exit(EXIT.problems)
+    setTimeout(exit, 2000).unref()
+    pool.close().then((problems) => {
+      reportCloseProblems(problems, writer, manifest)
+      exit()
+    }, exit)
+  }
+  const writeInterrupted = (): void => {
     if (current !== null) {
       current.file.close()
       const partial = scoreRows(current.file.rows(), { seed, resamples: settings.resamples, expectedProbes: expected })
@@ -273,13 +314,6 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
           `wrote ${names.predictions} and ${names.report} (marked incomplete) to ${writer.dir}\n${page === null ? '' : `${page}\n`}`,
       )
     }
-    // Interrupted means incomplete: the same code a run with error rows gets.
-    const exit = (): never => process.exit(EXIT.problems)
-    setTimeout(exit, 2000).unref()
-    pool.close().then((problems) => {
-      reportCloseProblems(problems, writer, manifest)
-      exit()
-    }, exit)
   }
   process.once('SIGINT', onInterrupt)
   process.once('SIGTERM', onInterrupt)
@@ -296,10 +330,17 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
         options: { track: settings.track, repetition, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs },
         concurrency: settings.concurrency,
         onRow: (row) => {
-          file.append(row)
           progress.tick(row.status === 'error')
+          if (writeFailure !== null) return
+          try {
+            file.append(row)
+          } catch (error) {
+            // The file keeps its whole rows; the run is stopped once the split returns.
+            writeFailure = error
+          }
         },
       })
+      if (writeFailure !== null) throw writeFailure
       file.close(rows)
       repetitions.push(rows)
       current = null
@@ -314,12 +355,23 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
       writer.writeAggregate(repeated)
       written.push('aggregate.json')
     }
+  } catch (error) {
+    if (!(error instanceof ResultWriteError)) throw error
+    writeFailure = error
   } finally {
     progress.stop()
     process.removeListener('SIGINT', onInterrupt)
     process.removeListener('SIGTERM', onInterrupt)
-    reportCloseProblems(await pool.close(), writer, manifest)
+    // Every row is on disk: an interrupt now only cuts the adapters' shutdown short (they are killed);
+    // the page and the summary are still written.
+    process.on('SIGINT', onInterruptWhileClosing)
+    process.on('SIGTERM', onInterruptWhileClosing)
+    reportCloseProblems(await pool.close(), writeFailure === null ? writer : null, manifest)
   }
+  // What is left is synchronous (the page, the summary): an interrupt now is only seen once they are written.
+  process.removeListener('SIGINT', onInterruptWhileClosing)
+  process.removeListener('SIGTERM', onInterruptWhileClosing)
+  if (writeFailure instanceof ResultWriteError) return failedWrite(writeFailure, settings.output, EXIT.io)
 
   const last = reports[reports.length - 1] as TivarqReport
   const lastRows = repetitions[repetitions.length - 1] as readonly PredictionRow[]
@@ -345,7 +397,13 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
       // A summary that cannot be written must not fail the run.
     }
   }
-  process.exitCode = reportsExitCode(reports)
+  // Interrupted means incomplete, even when the interrupt only met the adapters' shutdown.
+  process.exitCode = interruptedWhileClosing ? EXIT.problems : reportsExitCode(reports)
+}
+
+/** A result file that could not be written: what and why, with the I/O exit code. */
+function failedWrite(error: ResultWriteError, output: string, code: ExitCode): void {
+  fail('run', `cannot write ${error.path} in \`--output ${output}\`: ${describeWriteError(error, error.path)}; no file was left half-written.`, code)
 }
 
 /** Register `run` on the CLI program. */
@@ -390,7 +448,7 @@ export function registerRun(program: Command): void {
     .addHelpText(
       'after',
       `\nModel adapters (conversation track; $TIVARQ_BASE_URL and $TIVARQ_MODEL required):\n${MODEL_ADAPTER_NAMES.map((mode) => `  model:${mode.padEnd(8)} ${MODEL_ADAPTERS[mode].description}`).join('\n')}\n` +
-        '\nExamples:\n  timegrounded run --split smoke --adapter builtin:latest --output out/latest\n  timegrounded run --variant 7 --split dev --adapter builtin:versioned --output out/v7\n  TIVARQ_BASE_URL=http://127.0.0.1:8080/v1 TIVARQ_MODEL=my-model timegrounded run --split smoke --adapter model:managed --output out/managed\n  timegrounded run --split dev --output out/mine -- python3 my_adapter.py\n\nEnvironment, recorded in run_manifest.json as upstream does: TIVARQ_DATASET_REVISION (dataset_revision), TIVARQ_SAMPLING (sampling_settings).\n\nExit codes: 0 complete, 1 incomplete (error rows or interrupted), 2 usage or data error.',
+        '\nExamples:\n  timegrounded run --split smoke --adapter builtin:latest --output out/latest\n  timegrounded run --variant 7 --split dev --adapter builtin:versioned --output out/v7\n  TIVARQ_BASE_URL=http://127.0.0.1:8080/v1 TIVARQ_MODEL=my-model timegrounded run --split smoke --adapter model:managed --output out/managed\n  timegrounded run --split dev --output out/mine -- python3 my_adapter.py\n\nEnvironment, recorded in run_manifest.json as upstream does: TIVARQ_DATASET_REVISION (dataset_revision), TIVARQ_SAMPLING (sampling_settings).\n\nExit codes: 0 complete, 1 incomplete (error rows or interrupted), 2 usage or data error, 4 a result file could not be written.',
     )
     .action(async (command: string[], options: RunCommandOptions) => runCommand(options, command))
 }

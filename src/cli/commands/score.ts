@@ -9,7 +9,7 @@
  * predictions are of that data.
  * Exit 0 complete, 1 incomplete (error rows), 2 usage or invalid file.
  */
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
 import { aggregateRepetitions } from '../../tivarq/aggregate.js'
@@ -89,10 +89,11 @@ export function registerScore(program: Command): void {
     .addOption(htmlOption(`${DEFAULT_HTML_FILE} in --output`))
     .addOption(noHtmlOption())
     .option('--no-color', 'no colours in the summary')
-    .addHelpText('after', '\nExit codes: 0 complete, 1 incomplete (error rows), 2 usage error or invalid file.')
+    .addHelpText('after', '\nExit codes: 0 complete, 1 incomplete (error rows), 2 usage error or invalid file, 4 a report could not be written.')
     .action(async (files: string[], options: ScoreCommandOptions) => {
       const { seed, resamples } = options
       const file = files.join(', ')
+      if (options.output.trim() === '') return fail('score', '`--output` is empty; give the directory for report.json, e.g. `--output out/scored`.', EXIT.usage)
       if (options.html === false && options.dataset !== undefined) {
         return fail('score', '`--dataset` is read for the HTML report only (its timelines); drop `--dataset` or `--no-html`.', EXIT.usage)
       }
@@ -113,6 +114,12 @@ export function registerScore(program: Command): void {
       let writer: RunWriter
       try {
         writer = new RunWriter(options.output)
+        // Reports of another layout (report-K.json and aggregate.json beside a single report.json, or the
+        // reverse) would be read as one run with these; the predictions being scored are never touched.
+        const given = new Set(files.map((path) => resolve(path)))
+        const kept = new Set(reports.map((_, repetition) => runFileNames(repetition, reports.length).report))
+        const removed = writer.removeEarlierResults((name) => kept.has(name) || name.startsWith('predictions') || given.has(join(writer.dir, name)))
+        if (removed.length > 0) process.stderr.write(`timegrounded score: removed ${removed.join(', ')} left in ${writer.dir} by an earlier run\n`)
         reports.forEach((report, repetition) => {
           writer.writeReport(report, repetition, reports.length)
           written.push(runFileNames(repetition, reports.length).report)
@@ -125,7 +132,7 @@ export function registerScore(program: Command): void {
         return fail(
           'score',
           `cannot write ${written.length === 0 ? 'report.json' : 'the reports'} to \`--output ${options.output}\`: ${describeWriteError(error, options.output)}.`,
-          EXIT.usage,
+          EXIT.io,
         )
       }
       const last = reports[reports.length - 1]!

@@ -7,6 +7,9 @@
  */
 import { z } from 'zod'
 import { type CodeOf, TimegroundedError } from '../errors.js'
+import { canonicalJsonLine } from './canonical-json.js'
+import type { LoadedSplit } from './dataset.js'
+import { sha256Hex } from './dataset-files.js'
 import { resolveGold, sameAnswer } from './gold.js'
 import {
   type AnswerValue,
@@ -168,4 +171,26 @@ export function expandRegressionEpisodes(rows: unknown, where: string): { episod
   if (problems.length > 0) throw new RegressionEpisodeError(`${where}: invalid regression episodes:\n${problems.map((line) => `  ${line}`).join('\n')}`)
   const expanded = parsed.data.map(expandRegressionEpisode)
   return { episodes: expanded.map(({ episode }) => episode), probes: expanded.flatMap(({ probes }) => probes) }
+}
+
+/** The file name a regression set's hash is recorded under (in the baseline's identity and the run manifest). */
+export const REGRESSION_FILE = 'regression_episodes.json'
+
+/**
+ * Regression episodes as a split the suite and `run` can load: its episodes
+ * and probes, and a manifest and file hash of its own (so a baseline of these
+ * episodes never matches TIVARQ v1's, nor another set's).
+ */
+export function regressionSplit(rows: unknown, where: string): LoadedSplit {
+  const { episodes, probes } = expandRegressionEpisodes(rows, where)
+  const hash = sha256Hex(canonicalJsonLine(rows))
+  const families = [...new Set(episodes.map((episode) => episode.family))]
+  return {
+    episodes,
+    probes,
+    manifest: { episode_count: episodes.length, families, files: { [REGRESSION_FILE]: hash }, schema_version: SCHEMA_VERSION, seed: DATASET_SEED },
+    fileHashes: { [REGRESSION_FILE]: hash },
+    manifestSha256: hash,
+    variant: null,
+  }
 }

@@ -26,6 +26,7 @@ import {
   timeGroundedAgentOf,
 } from '../suite/probes.js'
 import { finishedRecord, RECORD_KEY, type WorkerContext } from '../suite/records.js'
+import { regressionSplit } from '../tivarq/regression.js'
 import { loadSplit, loadVariantSplit } from '../tivarq/dataset.js'
 import './context.js'
 import { timeGroundedTests } from './timegrounded.js'
@@ -52,7 +53,11 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
   }
   describe(suiteTitle(settings), async () => {
     const loaded =
-      settings.variant === undefined ? await loadSplit(settings.datasetDir, settings.split) : await loadVariantSplit(settings.variant, settings.split)
+      settings.episodes !== undefined
+        ? regressionSplit(settings.episodes, 'timegroundedSuite(memory, { episodes })')
+        : settings.variant === undefined
+          ? await loadSplit(settings.datasetDir, settings.split)
+          : await loadVariantSplit(settings.variant, settings.split)
     const plan = planSuite(loaded, settings)
     const context = workerContext()
     const baseline = readBaselineMatch(context.baselinePath, plan.identity)

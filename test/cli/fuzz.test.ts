@@ -5,6 +5,9 @@
  * counterexample and its replay, --json, and usage errors (exit 2).
  */
 import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 
@@ -56,6 +59,30 @@ describe('timegrounded fuzz', { timeout: 150_000 }, () => {
     expect(Object.keys(counterexample)).toEqual(['seed', 'path', 'runs_to_failure', 'shrinks', 'episodes', 'query', 'expected', 'actual', 'error', 'diagnosis'])
     expect(counterexample.episodes[0].queries.length).toBeGreaterThan(0)
     expect(counterexample.actual).not.toEqual(counterexample.expected)
+  })
+
+  test('the printed episodes run as ordinary probes with `run --episodes FILE`; a bad file is named', async () => {
+    const failed = await timegrounded('fuzz', '--adapter', 'builtin:latest', '--json')
+    const episodes = JSON.parse(failed.stdout).counterexamples[0].episodes
+    const dir = mkdtempSync(join(tmpdir(), 'tg-fuzz-'))
+    const file = join(dir, 'regressions.json')
+    writeFileSync(file, JSON.stringify(episodes))
+    const latest = await timegrounded('run', '--episodes', file, '--adapter', 'builtin:latest', '--output', join(dir, 'latest'), '--no-html')
+    expect(latest.status, latest.stderr).toBe(0)
+    const rows = readFileSync(join(dir, 'latest/predictions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(rows.some((row) => JSON.stringify(row.prediction) !== JSON.stringify(row.expected))).toBe(true)
+    const oracle = await timegrounded('run', '--episodes', file, '--adapter', 'builtin:oracle', '--output', join(dir, 'oracle'), '--no-html')
+    expect(oracle.status).toBe(0)
+    const report = JSON.parse(readFileSync(join(dir, 'oracle/report.json'), 'utf8'))
+    expect(report.metrics.current_state_accuracy).toMatchObject({ score: 1 })
+    episodes[0].queries[0].after_event_index = 99
+    writeFileSync(file, JSON.stringify(episodes))
+    const bad = await timegrounded('run', '--episodes', file, '--adapter', 'builtin:oracle', '--output', join(dir, 'bad'), '--no-html')
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toContain('episodes[0] (property-20261001-1) queries[0].after_event_index is 99')
   })
 
   test('usage errors exit 2 and name the fix', async () => {

@@ -6,11 +6,12 @@
  * enters report.json or the baseline, and `-u` cannot make its failure known;
  * the environment re-seeds it.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { basicScenarios } from './run-vitest.js'
 
-const { env, run } = basicScenarios('properties')
+const { env, run, scratch } = basicScenarios('properties')
 const INCLUDE = { TG_INCLUDE: 'probes/properties.probes.ts' }
 
 describe('timegroundedProperties under Vitest', { timeout: 180_000 }, () => {
@@ -39,6 +40,22 @@ describe('timegroundedProperties under Vitest', { timeout: 180_000 }, () => {
     const again = await run([], scenario)
     expect(again.code, again.output).toBe(1)
     expect(again.output).toContain('PropertyFailure: property failed after')
+  })
+
+  test('the printed episodes, pasted into timegroundedSuite(store, { episodes }), fail as ordinary probes with the bug and pass without', async () => {
+    const failing = await run([], env('to-paste', { ...INCLUDE, TG_BUG: 'arrival' }))
+    const line = failing.output.split('\n').find((text) => text.trim().startsWith('[{"episode_id":"property-'))
+    expect(line, failing.output).toBeDefined()
+    const file = join(scratch(), 'regressions.json')
+    writeFileSync(file, line!.trim())
+    const regression = { TG_INCLUDE: 'probes/regression.probes.ts', TG_EPISODES: file }
+    const buggy = await run([], env('pasted-bug', { ...regression, TG_BUG: 'arrival' }))
+    expect(buggy.code, buggy.output).toBe(1)
+    expect(buggy.output).toMatch(/regressions \(dev, structured\) > property-20261001-1 > property-20261001-1-q00\d/)
+    const fixed = await run([], env('pasted-fixed', regression))
+    expect(fixed.code, fixed.output).toBe(0)
+    const report = JSON.parse(readFileSync(join(scratch(), 'pasted-fixed-out/report.json'), 'utf8'))
+    expect(report.probe_counts.answered).toBeGreaterThan(0)
   })
 
   test('TIMEGROUNDED_PROPERTY_SEED re-seeds the property, and the new seed is in its name', async () => {

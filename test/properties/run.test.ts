@@ -124,7 +124,7 @@ describe('the store contract, as the suite keeps it', () => {
         super.ingest(event)
       }
     }
-    const result = failedOf(await runProperties(() => new Throwing(), defaults()))
+    const result = failedOf(await runProperties((() => new Throwing()) as never, defaults()))
     expect(eventsOf(result)).toBe(1)
     expect(renderCounterexample(result, words)).toContain('the store failed: ingest: store.ingest threw: disk full')
   })

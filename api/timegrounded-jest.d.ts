@@ -122,6 +122,8 @@ declare interface ErrorCodes {
     VARIANT_OPTION_INVALID: 'VariantOptionError';
     /** A value canonical JSON cannot write. */
     CANONICAL_JSON_UNSUPPORTED: 'CanonicalJsonError';
+    /** Regression episodes (`episodes`, `--episodes`) that cannot run. */
+    REGRESSION_EPISODE_INVALID: 'RegressionEpisodeError';
     /** A bootstrap option (resamples, level, seed) cannot work. */
     BOOTSTRAP_OPTION_INVALID: 'BootstrapOptionError';
     /** A probe was asked before one with a lower `after_event_index`. */
@@ -214,6 +216,8 @@ declare interface ErrorCodes {
     SUITE_OPTION_INVALID: 'SuiteOptionError';
     /** An option of `timegrounded()` or `TimegroundedReporter` cannot work. */
     REPORTER_OPTION_INVALID: 'ReporterOptionError';
+    /** An option of `timegroundedProperties` or `timegrounded fuzz` cannot work. */
+    PROPERTY_OPTION_INVALID: 'PropertyOptionError';
     /** The baseline file cannot be used. */
     BASELINE_INVALID: 'BaselineError';
     /** Stores or adapter processes of a suite failed to close (the results stand). */
@@ -335,7 +339,7 @@ export declare abstract class OptionError<Code extends OptionErrorCode = OptionE
 }
 
 /** The codes of the option errors that `checkOptions` raises, one per kind of options. */
-declare type OptionErrorCode = CodeOf<'ReporterOptionError' | 'SuiteOptionError' | 'TimeGroundedOptionError'>;
+declare type OptionErrorCode = CodeOf<'ReporterOptionError' | 'SuiteOptionError' | 'TimeGroundedOptionError' | 'PropertyOptionError'>;
 
 /** One `1-based` slice of a suite spread over several files, like `--shard`. */
 declare interface Partition {
@@ -475,6 +479,35 @@ declare class TimegroundedError<Code extends ErrorCode = ErrorCode> extends Erro
 }
 
 /**
+ * Register a property test against `memory` (a store, a factory of stores, or
+ * `commandAdapter([...])`): random timelines, every answer checked against the
+ * gold resolver, a failure shrunk to the smallest timeline that still fails.
+ * Call it at the top level of a Jest test file.
+ */
+export declare function timegroundedProperties(memory: MemorySource, options?: TimegroundedPropertyOptions): void;
+
+/** Options of a property run. Every one has a default. */
+export declare interface TimegroundedPropertyOptions {
+    /** Generated cases (each one or two timelines, back to back through the store). @default 200 */
+    runs?: number;
+    /**
+     * The seed of the generator: a fixed one by default, so a re-run (watch mode) checks the same timelines
+     * and a fixed bug turns green; `'random'` draws a new one (printed, to replay it). @default 20261001
+     */
+    seed?: number | 'random';
+    /** Replay exactly one counterexample: the `path` a failure printed, with its `seed`. @default none */
+    path?: string;
+    /** Most events in one timeline. @default 12 */
+    maxEvents?: number;
+    /** `structured` (the store sees assertions) or `conversation` (text only). @default 'structured' */
+    track?: Track;
+    /** Time one store call may take before it counts as a failure. @default 30000 */
+    timeoutMs?: number;
+    /** Name of the run in test titles and messages. @default 'properties' */
+    name?: string;
+}
+
+/**
  * Register the TIVARQ probes as Jest tests against `memory`: a store, a
  * factory of stores (a fresh one per episode), or `commandAdapter([...])`.
  * Test names are `<suite> <episode id> <probe id> …`, so `-t` selects a probe
@@ -515,6 +548,12 @@ export declare interface TimegroundedSuiteOptions {
     partition?: Partition;
     /** A TIVARQ directory other than the bundled `fixtures/tivarq-v1`. @default the bundled dataset */
     datasetDir?: string;
+    /**
+     * Run these regression episodes instead of a split: each an episode's events and its `queries`
+     * (slot, scope, as_of, after_event_index), expected answers from the gold resolver; what a property
+     * failure prints, pasted as is. @default none (run the split)
+     */
+    episodes?: unknown[];
     /** Run the TIVARQ variant with this seed, generated in memory (same families, splits and counts; other wording, topics, instants and arrival orders). @default TIVARQ v1 */
     variant?: number;
     /**

@@ -491,6 +491,8 @@ export declare interface ErrorCodes {
     VARIANT_OPTION_INVALID: 'VariantOptionError';
     /** A value canonical JSON cannot write. */
     CANONICAL_JSON_UNSUPPORTED: 'CanonicalJsonError';
+    /** Regression episodes (`episodes`, `--episodes`) that cannot run. */
+    REGRESSION_EPISODE_INVALID: 'RegressionEpisodeError';
     /** A bootstrap option (resamples, level, seed) cannot work. */
     BOOTSTRAP_OPTION_INVALID: 'BootstrapOptionError';
     /** A probe was asked before one with a lower `after_event_index`. */
@@ -583,6 +585,8 @@ export declare interface ErrorCodes {
     SUITE_OPTION_INVALID: 'SuiteOptionError';
     /** An option of `timegrounded()` or `TimegroundedReporter` cannot work. */
     REPORTER_OPTION_INVALID: 'ReporterOptionError';
+    /** An option of `timegroundedProperties` or `timegrounded fuzz` cannot work. */
+    PROPERTY_OPTION_INVALID: 'PropertyOptionError';
     /** The baseline file cannot be used. */
     BASELINE_INVALID: 'BaselineError';
     /** Stores or adapter processes of a suite failed to close (the results stand). */
@@ -1163,7 +1167,7 @@ export declare abstract class OptionError<Code extends OptionErrorCode = OptionE
 }
 
 /** The codes of the option errors that `checkOptions` raises, one per kind of options. */
-declare type OptionErrorCode = CodeOf<'ReporterOptionError' | 'SuiteOptionError' | 'TimeGroundedOptionError'>;
+declare type OptionErrorCode = CodeOf<'ReporterOptionError' | 'SuiteOptionError' | 'TimeGroundedOptionError' | 'PropertyOptionError'>;
 
 /** A turn as the text channel carries it: no time. */
 declare interface PlainTurn {

@@ -20,6 +20,8 @@ export interface ErrorCodes {
   VARIANT_OPTION_INVALID: 'VariantOptionError'
   /** A value canonical JSON cannot write. */
   CANONICAL_JSON_UNSUPPORTED: 'CanonicalJsonError'
+  /** Regression episodes (`episodes`, `--episodes`) that cannot run. */
+  REGRESSION_EPISODE_INVALID: 'RegressionEpisodeError'
   /** A bootstrap option (resamples, level, seed) cannot work. */
   BOOTSTRAP_OPTION_INVALID: 'BootstrapOptionError'
 
@@ -124,6 +126,8 @@ export interface ErrorCodes {
   SUITE_OPTION_INVALID: 'SuiteOptionError'
   /** An option of `timegrounded()` or `TimegroundedReporter` cannot work. */
   REPORTER_OPTION_INVALID: 'ReporterOptionError'
+  /** An option of `timegroundedProperties` or `timegrounded fuzz` cannot work. */
+  PROPERTY_OPTION_INVALID: 'PropertyOptionError'
   /** The baseline file cannot be used. */
   BASELINE_INVALID: 'BaselineError'
   /** Stores or adapter processes of a suite failed to close (the results stand). */

@@ -9,7 +9,7 @@ import type { z } from 'zod'
 import { type CodeOf, TimegroundedError } from './errors.js'
 
 /** The codes of the option errors that `checkOptions` raises, one per kind of options. */
-export type OptionErrorCode = CodeOf<'ReporterOptionError' | 'SuiteOptionError' | 'TimeGroundedOptionError'>
+export type OptionErrorCode = CodeOf<'ReporterOptionError' | 'SuiteOptionError' | 'TimeGroundedOptionError' | 'PropertyOptionError'>
 
 /**
  * The base of every option refusal that names each bad option, its value and

@@ -32,10 +32,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   report: ['tivarq', 'errors', 'version'],
   timegrounded: ['adapters', 'chat', 'tivarq', 'stats', 'errors', 'options', 'version'],
   suite: ['harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
+  properties: ['suite', 'harness', 'adapters', 'tivarq', 'stats', 'errors', 'options', 'version'],
   index: ['harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
-  vitest: ['suite', 'harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
-  jest: ['suite', 'harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
-  cli: ['suite', 'harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
+  vitest: ['properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
+  jest: ['properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
+  cli: ['properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
 }
 
 function specifiers(file: string): string[] {

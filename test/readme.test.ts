@@ -163,6 +163,47 @@ function corruptDataset(): void {
 
 /** Commands run for real here, keyed by the exact text of the docs. */
 const RUN_HERE: Record<string, RunHere> = {
+  // docs/property-testing.md
+  'npx timegrounded fuzz --adapter builtin:oracle': {
+    exit: 0,
+    check: (ran) => {
+      expect(ran.stdout).toContain('timegrounded properties: seed 20261001, 200 cases of up to 2 timelines of up to 12 events against builtin:oracle')
+      expect(ran.stdout).toMatch(/^properties passed: 200 cases, \d+ timelines, \d+ queries \(seed 20261001\)/m)
+    },
+  },
+  'npx timegrounded fuzz --json -- python3 my_adapter.py': {
+    exit: 1,
+    before: () => copyFileSync(ADAPTER, join(work, 'my_adapter.py')),
+    check: (ran) => {
+      const result = JSON.parse(ran.stdout) as { status: string; failures: number; counterexamples: { episodes: unknown[]; diagnosis: string }[] }
+      expect(result).toMatchObject({ status: 'failed', failures: 1 })
+      expect(result.counterexamples[0]!.episodes.length).toBeGreaterThan(0)
+    },
+  },
+  'npx timegrounded fuzz --adapter builtin:latest': {
+    exit: 1,
+    check: (ran) => expect(ran.stdout).toContain('meaning:  addition treated as a replacement'),
+  },
+  'npx timegrounded fuzz --seed 20261001 --path 1:3:1:2:3:4:4:4:4 --adapter builtin:latest': {
+    exit: 1,
+    check: (ran) => {
+      expect(ran.stdout).toContain('property failed after 1 case (seed 20261001)')
+      expect(ran.stdout).toMatch(/e1 +2025-01-01 +2025-01-01 +- +add +interface_language\/personal +"English" +user/)
+    },
+  },
+  'npx timegrounded run --episodes regressions.json --adapter builtin:latest --output out/regressions': {
+    exit: 0,
+    before: () => {
+      // The line the documented failure printed, saved as the docs say.
+      const page = readFileSync(join(REPO, 'docs/property-testing.md'), 'utf8')
+      writeFileSync(join(work, 'regressions.json'), page.split('\n').find((line) => line.startsWith('[{"episode_id":"property-'))!)
+    },
+    check: (ran) => {
+      expect(ran.stdout).toContain('1 probes: 1 answered, 0 unsupported, 0 errors; complete')
+      const rows = readFileSync(join(work, 'out/regressions/predictions.jsonl'), 'utf8').trim().split('\n')
+      expect(JSON.parse(rows[0]!)).toMatchObject({ expected: { state: 'known', value: ['English'] }, prediction: { state: 'known', value: 'English' } })
+    },
+  },
   'npx timegrounded run --split smoke --output out/mine -- python3 my_adapter.py': {
     exit: 0,
     // "adapters written for the upstream Python harness run unchanged": the project's upstream-style adapter.
@@ -356,6 +397,11 @@ const WATCH_MODE: CoveredElsewhere = {
 
 /** Commands another test runs, keyed by the exact text of the docs. */
 const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
+  'node scripts/property-catalogue.js': {
+    file: 'test/scripts/property-catalogue.test.ts',
+    runs: ["['scripts/property-catalogue.js', '--seeds', '1', '--correct-timelines', '300']"],
+    why: 'ten seeds per bug and 10,000 timelines per correct store take minutes; that test runs the same script with one seed and 300 timelines',
+  },
   'npm pack': {
     file: 'test/package.test.ts',
     runs: ["run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)"],

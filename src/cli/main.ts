@@ -19,6 +19,7 @@ import { registerReference } from './commands/reference.js'
 import { registerGenerate } from './commands/generate.js'
 import { registerMerge } from './commands/merge.js'
 import { registerValidate } from './commands/validate.js'
+import { registerFuzz } from './commands/fuzz.js'
 
 const program = new Command()
 program
@@ -38,6 +39,7 @@ registerReference(program)
 registerGenerate(program)
 registerMerge(program)
 registerValidate(program)
+registerFuzz(program)
 
 try {
   await program.parseAsync(process.argv)

@@ -10,6 +10,7 @@
 
 export { timegroundedSuite } from './suite.js'
 export { timeGroundedTests } from './timegrounded.js'
+export { timegroundedProperties } from './properties.js'
 export { commandAdapter } from '../adapters/command.js'
 export { referenceStore } from '../adapters/reference/index.js'
 export type { CommandAdapterSpec } from '../adapters/command.js'
@@ -17,6 +18,7 @@ export type { MemorySource } from '../adapters/source.js'
 export type { MemoryStore, StoreAnswer, StoreAssertion, StoreCapabilities, StoreEvent, StoreFactory, StoreQuery } from '../adapters/types.js'
 export type { ReferenceStoreName } from '../adapters/reference/index.js'
 export type { TimegroundedSuiteOptions } from '../suite/options.js'
+export type { TimegroundedPropertyOptions } from '../properties/options.js'
 export type { AnswerContext, TimeGroundedAgent, TimestampedHistoryAgent } from '../timegrounded/agent.js'
 export type { TimeGroundedTestsOptions } from '../timegrounded/cases.js'
 

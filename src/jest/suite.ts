@@ -17,6 +17,7 @@ import { checkedMemory, ProbeFailure, planSuite, StoreCloseError, settleProbe, t
 import { finishedRecord, type ProbeRecord } from '../suite/records.js'
 import { type ScheduledSuite, scheduleEpisodes } from '../suite/scheduler.js'
 import { type GateAbsence, ungatedNotice } from '../suite/ungated.js'
+import { regressionSplit } from '../tivarq/regression.js'
 import { loadSplitSync, loadVariantSplitSync } from '../tivarq/dataset.js'
 import { appendSideLines, type JestWorkerContext, readWorkerContext, type SideLine } from './channel.js'
 import { currentBlock, selectionOf } from './circus.js'
@@ -69,7 +70,12 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
     const grounded = timeGroundedAgentOf(memory, settings.timeGrounded)
     timeGroundedTests(grounded.agent, grounded.options)
   }
-  const loaded = settings.variant === undefined ? loadSplitSync(settings.datasetDir, settings.split) : loadVariantSplitSync(settings.variant, settings.split)
+  const loaded =
+    settings.episodes !== undefined
+      ? regressionSplit(settings.episodes, 'timegroundedSuite(memory, { episodes })')
+      : settings.variant === undefined
+        ? loadSplitSync(settings.datasetDir, settings.split)
+        : loadVariantSplitSync(settings.variant, settings.split)
   const plan = planSuite(loaded, settings)
   const { context, baselinePath, update, gated } = jestContext()
   const baseline = readBaselineMatch(baselinePath, plan.identity, JEST_COMMANDS)

@@ -211,6 +211,12 @@ export interface TimegroundedSuiteOptions {
   partition?: Partition
   /** A TIVARQ directory other than the bundled `fixtures/tivarq-v1`. @default the bundled dataset */
   datasetDir?: string
+  /**
+   * Run these regression episodes instead of a split: each an episode's events and its `queries`
+   * (slot, scope, as_of, after_event_index), expected answers from the gold resolver; what a property
+   * failure prints, pasted as is. @default none (run the split)
+   */
+  episodes?: unknown[]
   /** Run the TIVARQ variant with this seed, generated in memory (same families, splits and counts; other wording, topics, instants and arrival orders). @default TIVARQ v1 */
   variant?: number
   /**
@@ -243,7 +249,7 @@ export const SUITE_DEFAULTS = {
   flaky: 'report',
 } as const satisfies Partial<TimegroundedSuiteOptions>
 
-type Optional = 'families' | 'partition' | 'datasetDir' | 'variant' | 'timeGrounded'
+type Optional = 'families' | 'partition' | 'datasetDir' | 'variant' | 'timeGrounded' | 'episodes'
 /** The suite's options with every default applied. */
 export type ResolvedSuiteOptions = Required<Omit<TimegroundedSuiteOptions, Optional>> & Pick<TimegroundedSuiteOptions, Optional>
 
@@ -268,6 +274,7 @@ const SUITE_OPTION_SHAPE = {
     .optional(),
   datasetDir: z.string('a TIVARQ directory').min(1, 'a TIVARQ directory').optional(),
   variant: wholeNumber(0).optional(),
+  episodes: z.array(z.unknown(), 'a list of regression episodes (what a property failure prints)').min(1, 'at least one episode').optional(),
   timeGrounded: z
     .strictObject(
       {
@@ -286,6 +293,10 @@ const suiteOptionsSchema = z
     message: 'give `variant` (data generated in memory) or `datasetDir` (data read from a directory), not both',
     path: ['variant'],
   })
+  .refine((options) => options.episodes === undefined || (options.variant === undefined && options.datasetDir === undefined), {
+    message: 'give `episodes` (run these) or `variant` / `datasetDir` (run a split), not both',
+    path: ['episodes'],
+  })
 
 /** Check every option of `timegroundedSuite` (unknown names with "did you mean", values out of range) and apply the defaults; throws `SuiteOptionError`. */
 export function resolveSuiteOptions(options: TimegroundedSuiteOptions | undefined): ResolvedSuiteOptions {
@@ -295,7 +306,8 @@ export function resolveSuiteOptions(options: TimegroundedSuiteOptions | undefine
     'timegroundedSuite(memory, options)',
     (message) => new SuiteOptionError(message),
   ) as TimegroundedSuiteOptions
-  return { ...SUITE_DEFAULTS, ...stripUndefined(checked) }
+  // Regression episodes are their own suite in the baseline unless named otherwise.
+  return { ...SUITE_DEFAULTS, ...(checked.episodes === undefined ? {} : { name: 'regressions' }), ...stripUndefined(checked) }
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

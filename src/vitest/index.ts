@@ -8,10 +8,12 @@
 
 export { timegroundedSuite } from './suite.js'
 export { timeGroundedTests } from './timegrounded.js'
+export { timegroundedProperties } from './properties.js'
 export { commandAdapter } from '../adapters/command.js'
 export type { CommandAdapterSpec } from '../adapters/command.js'
 export type { MemorySource } from '../adapters/source.js'
 export type { TimegroundedSuiteOptions } from '../suite/options.js'
+export type { TimegroundedPropertyOptions } from '../properties/options.js'
 export type { TimeGroundedTestsOptions } from '../timegrounded/cases.js'
 
 // ─── In vitest.config.ts ─────────────────────────────────────────────────────

@@ -26,6 +26,7 @@ import {
 } from '../suite/probes.js'
 import { finishedRecord, RECORD_KEY, type WorkerContext } from '../suite/records.js'
 import { type GateAbsence, ungatedNotice } from '../suite/ungated.js'
+import { regressionSplit } from '../tivarq/regression.js'
 import { loadSplit, loadVariantSplit } from '../tivarq/dataset.js'
 import './context.js'
 import { timeGroundedTests } from './timegrounded.js'
@@ -60,7 +61,11 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
   }
   describe(suiteTitle(settings), async () => {
     const loaded =
-      settings.variant === undefined ? await loadSplit(settings.datasetDir, settings.split) : await loadVariantSplit(settings.variant, settings.split)
+      settings.episodes !== undefined
+        ? regressionSplit(settings.episodes, 'timegroundedSuite(memory, { episodes })')
+        : settings.variant === undefined
+          ? await loadSplit(settings.datasetDir, settings.split)
+          : await loadVariantSplit(settings.variant, settings.split)
     const plan = planSuite(loaded, settings)
     const context = workerContext()
     // Said at collection, once per test file (each file runs in its own worker), on Vitest's stderr for the file.

@@ -3,7 +3,7 @@
  * adapter command, write the upstream result files, print the summary.
  * Exit 0 complete, 1 incomplete (error rows or interrupted), 2 usage or data error.
  */
-import { appendFileSync } from 'node:fs'
+import { appendFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Command, InvalidArgumentError, Option } from 'commander'
 import { isReferenceStoreName, REFERENCE_STORE_NAMES, REFERENCE_STORES, type ReferenceStoreName, referenceStore } from '../../adapters/reference/index.js'
@@ -25,6 +25,7 @@ import { RUNNER_DEFAULTS, runSplit } from '../../harness/runner.js'
 import { DATASET_SEED, SPLITS, type Split } from '../../tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import { describeVariant } from '../../tivarq/variant.js'
+import { regressionSplit } from '../../tivarq/regression.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderMarkdown, renderRepeatsMarkdown } from '../../report/markdown.js'
 import { renderErroredProbes, renderFirstErrors, renderRepeats, renderReport } from '../../report/terminal.js'
@@ -43,6 +44,8 @@ type StoreSource = { kind: 'builtin'; name: ReferenceStoreName } | { kind: 'mode
 /** The options of `run` as commander parses them (numbers and choices already checked). */
 interface RunCommandOptions {
   dataset?: string
+  /** A JSON file of regression episodes (what a property failure prints) to run instead of a split. */
+  episodes?: string
   /** Seed of the TIVARQ variant to generate in memory and run, instead of reading a directory. */
   variant?: number
   split: Split
@@ -97,6 +100,13 @@ function adapterArgument(text: string): Exclude<StoreSource, { kind: 'command' }
 export const MAX_CONCURRENCY = 64
 
 function resolveRunSettings(options: RunCommandOptions, command: readonly string[]): RunSettings {
+  if (options.episodes === undefined && options.split === undefined)
+    throw new UsageError("required option '--split <split>' not specified (or give `--episodes FILE`).")
+  if (options.episodes !== undefined && (options.dataset !== undefined || options.variant !== undefined)) {
+    throw new UsageError('give `--episodes FILE` (run these episodes) or `--dataset` / `--variant` (run a split), not both.')
+  }
+  // Regression episodes are recorded under the split name `dev`, as their rows are.
+  options.split ??= 'dev'
   const { adapter, track: askedTrack, ...rest } = options
   checkOutputPath('--output', options.output)
   if (options.concurrency > MAX_CONCURRENCY) {
@@ -169,6 +179,29 @@ function reportCloseProblems(problems: readonly CloseProblem[], writer: RunWrite
   }
 }
 
+/** A regression-episode file: one JSON array (as a property failure prints it), or one episode per line. */
+function readRegressionFile(file: string): Awaited<ReturnType<typeof loadSplit>> {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new UsageError(`cannot read \`--episodes ${file}\`: ${(error as Error).message}`)
+  }
+  let rows: unknown
+  try {
+    const trimmed = text.trim()
+    rows = trimmed.startsWith('[')
+      ? JSON.parse(trimmed)
+      : trimmed
+          .split('\n')
+          .filter((line) => line.trim() !== '')
+          .map((line) => JSON.parse(line))
+  } catch (error) {
+    throw new UsageError(`\`--episodes ${file}\` is not JSON (a list of episodes, or one episode per line): ${(error as Error).message}`)
+  }
+  return regressionSplit(rows, file)
+}
+
 async function runCommand(options: RunCommandOptions, command: string[]): Promise<void> {
   let settings: RunSettings
   try {
@@ -180,7 +213,12 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
 
   let split: Awaited<ReturnType<typeof loadSplit>>
   try {
-    split = settings.variant === undefined ? await loadSplit(settings.dataset, settings.split) : await loadVariantSplit(settings.variant, settings.split)
+    split =
+      settings.episodes !== undefined
+        ? readRegressionFile(settings.episodes)
+        : settings.variant === undefined
+          ? await loadSplit(settings.dataset, settings.split)
+          : await loadVariantSplit(settings.variant, settings.split)
   } catch (error) {
     if (error instanceof TimegroundedError) return fail('run', error.message, EXIT.usage)
     throw error
@@ -246,7 +284,14 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
     throw error
   }
 
-  const dataName = split.variant !== null ? describeVariant(split.variant) : settings.dataset === undefined ? 'TIVARQ v1' : `TIVARQ data in ${settings.dataset}`
+  const dataName =
+    settings.episodes !== undefined
+      ? `regression episodes in ${settings.episodes}`
+      : split.variant !== null
+        ? describeVariant(split.variant)
+        : settings.dataset === undefined
+          ? 'TIVARQ v1'
+          : `TIVARQ data in ${settings.dataset}`
   const htmlPath = options.html === false ? null : (options.html ?? join(writer.dir, DEFAULT_HTML_FILE))
   /** The HTML report of the last repetition's rows, with the spread of all repetitions; the line that says where it went (null when none). */
   const writePage = (rows: readonly PredictionRow[], report: TivarqReport, all: readonly TivarqReport[]): string | null => {
@@ -415,12 +460,13 @@ export function registerRun(program: Command): void {
     )
     .argument('[command...]', 'adapter command and its arguments, after `--` (speaks tivarq.adapter.v1 on stdin/stdout)')
     .option('--dataset <dir>', 'TIVARQ directory (default: the bundled tivarq-v1 fixtures)')
+    .option('--episodes <file>', 'run the regression episodes in this JSON file (what a property failure prints) instead of a split')
     .addOption(
       new Option('--variant <seed>', 'run the TIVARQ variant with this seed, generated in memory (same as `generate --variant SEED` then `--dataset DIR`)')
         .argParser(wholeNumberArgument(0))
         .conflicts('dataset'),
     )
-    .addOption(new Option('--split <split>', 'split to run (required)').choices(SPLITS).makeOptionMandatory())
+    .addOption(new Option('--split <split>', 'split to run (required, unless --episodes)').choices(SPLITS))
     .addOption(new Option('--track <track>', "what the store is shown (default: the reference store's own track, else structured)").choices(TRACKS))
     .addOption(
       new Option(

@@ -122,7 +122,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
             async () => {
               const rows = scheduled ? await scheduled.rows(probe.probe_id) : []
               if (rows.length === 0) throw new Error(`timegrounded: ${probe.probe_id} was not asked (its suite did not start); see the suite's error`)
-              const settled = settleProbe(rows, episode, probe, baseline, update, settings.flaky)
+              const settled = settleProbe(rows, episode, probe, baseline, update, settings.flaky, collected.probeTotal)
               record([{ testPath, record: finishedRecord(collected as ProbeRecord, rows, settled) }])
               if (settled.decision === 'fail') throw new ProbeFailure(settled.message())
             },

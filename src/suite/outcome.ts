@@ -13,6 +13,7 @@ import { listProbes, renderErroredProbes } from '../report/terminal.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { isFlaky, type ProbeRepetitions, type RepeatedCounts } from '../tivarq/repeats.js'
 import type { PredictionRow } from '../tivarq/results.js'
+import { isCorrect } from '../tivarq/score.js'
 import {
   type BaselineMatch,
   type BaselineSuite,
@@ -29,6 +30,7 @@ import type { RunnerCommands } from './commands.js'
 import { evaluateGate, metricChanges, type Violation } from './gate.js'
 import { describeRule, renderMetricChange, renderNotGated, renderViolationInSuite } from './gate-lines.js'
 import type { RegressionRule, RepetitionSample } from './noise.js'
+import { baselineRight } from './probe-evidence.js'
 import type { ResolvedReporterOptions } from './options.js'
 import type { ProbeDecision, ProbeRecord } from './records.js'
 
@@ -83,9 +85,13 @@ export interface SuiteVerdict {
 }
 
 function countDecisions(records: readonly ProbeRecord[]): Record<ProbeDecision, number> {
-  const counts: Record<ProbeDecision, number> = { pass: 0, fail: 0, known_failure: 0, flaky: 0, skip: 0 }
+  const counts: Record<ProbeDecision, number> = { pass: 0, fail: 0, known_failure: 0, flaky: 0, suspect: 0, skip: 0 }
   for (const record of records) if (record.decision) counts[record.decision]++
   return counts
+}
+
+function wrongCount(record: ProbeRecord): number {
+  return (record.rows ?? []).filter((row) => row.status === 'answered' && !isCorrect(row)).length
 }
 
 function idsWhere(records: readonly ProbeRecord[], keep: (meta: ProbeRecord) => boolean): string[] {
@@ -105,7 +111,7 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
 
   const decisions = countDecisions(records)
   const each = repeats > 1 ? ` in each of ${repeats} repetitions` : ''
-  const flakyCount = repeats > 1 ? `${decisions.flaky} flaky, ` : ''
+  const flakyCount = repeats > 1 ? `${decisions.flaky} flaky, ${decisions.suspect > 0 ? `${decisions.suspect} suspect, ` : ''}` : ''
   lines.push(
     `${ran} of ${run.probeTotal} probes ran${each}: ${decisions.pass} passed, ${decisions.fail} failed, ${decisions.known_failure} known failures, ${flakyCount}${decisions.skip} unsupported (${run.commands.unsupportedTests}), ${errored} errors; ${repeats > 1 ? 'reports' : 'report'} in ${run.reportPath}`,
   )
@@ -123,6 +129,16 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
     lines.push(
       `flaky probes (right in some repetitions, wrong in others; ${judged}): ${listProbes(
         flaky.map((probe) => `${probe.probeId} ${probe.correct}/${repeats}`),
+        'aggregate.json',
+      )}`,
+    )
+  }
+
+  const suspects = records.filter((record) => record.decision === 'suspect')
+  if (suspects.length > 0) {
+    lines.push(
+      `suspect probes (wrong in every repetition, but not beyond the baseline's noise: an exact binomial test at 1% for the run, Bonferroni over ${run.probeTotal} probes; not failing CI on their own, the gate judges the metrics): ${listProbes(
+        suspects.map((record) => `${record.probeId} ${repeats - wrongCount(record)}/${repeats} (baseline ${baselineRight(match, record.probeId) ?? 'not recorded'})`),
         'aggregate.json',
       )}`,
     )

@@ -19,6 +19,7 @@ import type { Episode, Probe } from '../tivarq/schema.js'
 import { describeVariant } from '../tivarq/variant.js'
 import { type BaselineMatch, datasetHashOf, type SuiteIdentity } from './baseline.js'
 import { probeFailureMessage } from './messages.js'
+import { baselineRight, renderEvidence } from './probe-evidence.js'
 import { type ResolvedSuiteOptions, SuiteOptionError } from './options.js'
 import { type FlakyPolicy, judgeProbe, type Partition, type ProbeRecord, type ProbeVerdict } from './records.js'
 
@@ -147,7 +148,11 @@ export interface SettledProbe extends ProbeVerdict {
   message(): string
 }
 
-/** Judge a probe's rows (one per repetition) against the baseline, in this run's update mode. @default flaky 'report' */
+/**
+ * Judge a probe's rows (one per repetition) against the baseline, in this run's update mode; `probes` is
+ * how many the suite has (the per-probe rule under repeats corrects for them).
+ * @default flaky 'report', probes 1
+ */
 export function settleProbe(
   rows: readonly PredictionRow[],
   episode: Episode,
@@ -155,12 +160,17 @@ export function settleProbe(
   baseline: BaselineMatch,
   update: boolean,
   flaky: FlakyPolicy = 'report',
+  probes = 1,
 ): SettledProbe {
-  const verdict = judgeProbe(rows, baseline, update, flaky)
+  const verdict = judgeProbe(rows, baseline, update, flaky, probes)
   const failure = () => repeatedFailure(rows, verdict, (row) => probeFailureMessage(row, { probe, events: episode.events }))
   return {
     ...verdict,
     message: () => {
+      if (verdict.decision === 'suspect') {
+        const before = baselineRight(baseline, probe.probe_id)
+        return `suspect, not failing CI on its own (${renderEvidence(verdict.evidence!)}${before === null ? '' : `; right in ${before} repetitions of the baseline`}): ${failure()}`
+      }
       if (verdict.decision !== 'known_failure') return failure()
       return `${verdict.knownFailure ? 'known failure (failing in the baseline too)' : 'recorded as a known failure in the new baseline'}: ${failure()}`
     },
@@ -179,6 +189,8 @@ function repeatedFailure(rows: readonly PredictionRow[], verdict: ProbeVerdict, 
     case 'flaky':
       return `flaky: right in ${rows.filter(isCorrect).length} of ${total} repetitions; wrong in ${where}: ${sentence(shown)}`
     case 'wrong':
+      if (verdict.evidence !== undefined && verdict.decision === 'fail')
+        return `wrong in all ${total} repetitions, beyond chance (${renderEvidence(verdict.evidence)}); ${where}: ${sentence(shown)}`
       return `wrong in all ${total} repetitions; ${where}: ${sentence(shown)}`
     default:
       return sentence(shown)

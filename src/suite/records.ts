@@ -7,6 +7,7 @@
 import type { PredictionRow } from '../tivarq/results.js'
 import { isCorrect } from '../tivarq/score.js'
 import { isKnownFailure, type BaselineMatch, type ProbeOutcome, type SuiteIdentity } from './baseline.js'
+import { baselineNoise, type ProbeEvidence, probeEvidence } from './probe-evidence.js'
 
 /** Key of our record in a test's metadata and of the context given to the workers. */
 export const RECORD_KEY = 'timegrounded'
@@ -22,9 +23,11 @@ export interface WorkerContext {
 /**
  * How a probe's test ended, by the per-probe policy. `flaky` (with repeats: right
  * in some repetitions, wrong in others) passes with an annotation, unless the
- * suite's `flaky` option is `'fail'`.
+ * suite's `flaky` option is `'fail'`. `suspect` (with repeats, against a noisy
+ * baseline: wrong in every repetition, but not beyond chance) passes with an
+ * annotation too.
  */
-export type ProbeDecision = 'pass' | 'fail' | 'known_failure' | 'flaky' | 'skip'
+export type ProbeDecision = 'pass' | 'fail' | 'known_failure' | 'flaky' | 'suspect' | 'skip'
 
 /** What a flaky probe's test does: pass with an annotation (`report`), or fail like a wrong answer (`fail`). */
 export type FlakyPolicy = 'report' | 'fail'
@@ -110,13 +113,27 @@ export interface ProbeVerdict {
   outcome: ProbeOutcome
   knownFailure: boolean
   decision: ProbeDecision
+  /** With repeats against a baseline recorded with repeats: the binomial test of a probe wrong in every repetition. */
+  evidence?: ProbeEvidence
 }
 
-/** Judge one probe's rows (one per repetition) against the baseline entry of its suite, in this run's update mode. */
-export function judgeProbe(rows: readonly PredictionRow[], baseline: BaselineMatch, update: boolean, flaky: FlakyPolicy = 'report'): ProbeVerdict {
+/**
+ * Judge one probe's rows (one per repetition) against the baseline entry of
+ * its suite, in this run's update mode. A probe wrong in every repetition that
+ * would fail is tested against the baseline's noise (see probe-evidence.ts)
+ * when both sides ran repeats: it fails only when chance does not explain it,
+ * among the suite's `probes`, else it is `suspect`.
+ * @default flaky 'report', probes 1
+ */
+export function judgeProbe(rows: readonly PredictionRow[], baseline: BaselineMatch, update: boolean, flaky: FlakyPolicy = 'report', probes = 1): ProbeVerdict {
   const result = resultOf(rows)
   const knownFailure = isKnownFailure(baseline, rows[0]!.probe_id)
-  return { result, outcome: outcomeOfResult(result), knownFailure, decision: decideProbe(result, knownFailure, update, flaky) }
+  const verdict: ProbeVerdict = { result, outcome: outcomeOfResult(result), knownFailure, decision: decideProbe(result, knownFailure, update, flaky) }
+  const noise = rows.length > 1 && result === 'wrong' && verdict.decision === 'fail' ? baselineNoise(baseline) : null
+  if (noise === null) return verdict
+  const answered = rows.filter((row) => row.status === 'answered').length
+  const evidence = probeEvidence(answered, answered, noise, probes)
+  return { ...verdict, evidence, decision: evidence.strong ? 'fail' : 'suspect' }
 }
 
 /** The record of a finished probe: the collected record with its rows (plain-JSON copies) and verdict. */

@@ -97,7 +97,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
         for (const { probe, name, record, timeoutMs } of probes) {
           test.sequential(name, { meta: { [RECORD_KEY]: record }, timeout: timeoutMs }, async ({ task, skip, annotate }) => {
             const rows = asked ? await asked.rows(probe.probe_id) : [await answerProbe(undefined, episode, probe)]
-            const settled = settleProbe(rows, episode, probe, baseline, context.update, settings.flaky)
+            const settled = settleProbe(rows, episode, probe, baseline, context.update, settings.flaky, record.probeTotal)
             task.meta[RECORD_KEY] = finishedRecord(record, rows, settled)
             switch (settled.decision) {
               case 'pass':
@@ -107,6 +107,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
                 return
               case 'known_failure':
               case 'flaky':
+              case 'suspect':
                 await annotate(settled.message(), 'timegrounded')
                 return
               case 'fail':

@@ -24,6 +24,16 @@ function vitest(args: string[], env: Record<string, string>) {
 const STALE = { TG_BUG: 'stale', TG_THRESHOLDS: '{}' }
 
 describe('timegrounded/jest under real Jest 30 in ES module mode, beside real Vitest', { timeout: JEST_TEST_TIMEOUT }, () => {
+  test('a bound that cannot mean what the user wants (`min` on leakage) stops Jest as withTimegrounded loads the config, with the fix', async () => {
+    const run = await project.jest([], { TG_THRESHOLDS: JSON.stringify({ staleValueLeakageRate: { min: 0.1 } }), TG_OUTPUT: 'meaningless-out' })
+    expect(run.code, explain(run)).not.toBe(0)
+    expect(run.stderr).toContain('withTimegrounded(config, options) in jest.config: invalid option:')
+    expect(run.stderr).toContain(
+      '`thresholds.staleValueLeakageRate` is {"min":0.1}: staleValueLeakageRate is lower-is-better, so `min` would fail a store for being better; bound it with `{ max: 0.05 }`',
+    )
+    expect(run.stderr).not.toContain('probes ran')
+  })
+
   test('a correct store passes: every probe runs and the gate passes', async () => {
     const run = await project.jest([], { TG_BASELINE: 'clean.baseline.json', TG_OUTPUT: 'clean-out' })
     expect(run.code, explain(run)).toBe(0)

@@ -11,11 +11,12 @@ import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
+import { takeIsolationFailures } from '../harness/runner.js'
 import { readBaselineMatch } from '../suite/baseline.js'
 import { JEST_COMMANDS } from '../suite/commands.js'
 import { DEFAULT_BASELINE_FILE, resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
 import { checkedMemory, ProbeFailure, planSuite, StoreCloseError, settleProbe, timeGroundedAgentOf } from '../suite/probes.js'
-import { finishedRecord, type ProbeRecord } from '../suite/records.js'
+import { finishedRecord, isolationMessage, type ProbeRecord } from '../suite/records.js'
 import { type ScheduledSuite, scheduleEpisodes } from '../suite/scheduler.js'
 import { loadSplitSync, loadVariantSplitSync } from '../tivarq/dataset.js'
 import { appendSideLines, type JestWorkerContext, readWorkerContext, type SideLine } from './channel.js'
@@ -109,6 +110,9 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
       const closeError = problems.length > 0 ? new StoreCloseError(problems) : null
       const messages = closeFailures.map((failure) => (failure instanceof Error ? failure.message : String(failure)))
       if (closeError !== null) messages.push(closeError.message)
+      // The last episodes' isolation checks ran as they closed, with no later episode to carry them.
+      const carried = pool === undefined ? null : isolationMessage(takeIsolationFailures(pool))
+      if (carried !== null) messages.push(carried)
       if (messages.length === 0) return
       record(messages.map((message) => ({ testPath, suite: plan.identity.name, blockError: message })))
       throw closeError ?? new Error(messages.join('\n'))
@@ -123,7 +127,10 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
               const rows = scheduled ? await scheduled.rows(probe.probe_id) : []
               if (rows.length === 0) throw new Error(`timegrounded: ${probe.probe_id} was not asked (its suite did not start); see the suite's error`)
               const settled = settleProbe(rows, episode, probe, baseline, update, settings.flaky, collected.probeTotal)
-              record([{ testPath, record: finishedRecord(collected as ProbeRecord, rows, settled) }])
+              const isolation = scheduled ? await scheduled.isolation(probe.probe_id) : []
+              record([{ testPath, record: finishedRecord(collected as ProbeRecord, rows, settled, isolation) }])
+              const carried = isolationMessage(isolation)
+              if (carried !== null) throw new ProbeFailure(carried)
               if (settled.decision === 'fail') throw new ProbeFailure(settled.message())
             },
             NO_TIMEOUT,

@@ -9,6 +9,7 @@
  * still checks the thresholds, and says what it accepted; every violation
  * names its counts, its families and the next step.
  */
+import { describeIsolationFailure } from '../harness/runner.js'
 import { listProbes, renderErroredProbes } from '../report/terminal.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { isFlaky, type ProbeRepetitions, type RepeatedCounts } from '../tivarq/repeats.js'
@@ -120,6 +121,10 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
     lines.push(`${incomplete} (an error is never a known failure)`)
     failed = true
   }
+  const carried = records.flatMap((record) => record.isolation ?? [])
+  for (const failure of carried.slice(0, 10)) lines.push(`ISOLATION: ${describeIsolationFailure(failure)}`)
+  if (carried.length > 10) lines.push(`ISOLATION: and ${carried.length - 10} more episodes that started with an earlier episode's state`)
+  if (carried.length > 0) failed = true
   const flaky = run.probes.filter(isFlaky)
   if (flaky.length > 0) {
     const judged =
@@ -216,7 +221,7 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
     )
   }
   failed ||= violations.length > 0
-  lines.push(gateLine(run, { failed, violations: violations.length, errored, compared: compared !== null, rule: gate.rule }))
+  lines.push(gateLine(run, { failed, violations: violations.length, errored, carried: carried.length, compared: compared !== null, rule: gate.rule }))
   return { lines, violations, failed, entry }
 }
 
@@ -269,7 +274,10 @@ function recordBaseline(run: SuiteRun, lines: string[]): { entry: BaselineSuite 
 }
 
 /** The closing line: what was gated, and passed or failed (never "passed" for an incomplete run). */
-function gateLine(run: SuiteRun, result: { failed: boolean; violations: number; errored: number; compared: boolean; rule: RegressionRule | null }): string {
+function gateLine(
+  run: SuiteRun,
+  result: { failed: boolean; violations: number; errored: number; carried: number; compared: boolean; rule: RegressionRule | null },
+): string {
   const bounded = Object.keys(run.options.thresholds).length + Object.keys(run.options.familyThresholds).length > 0
   // The rule is named once repetitions are in play; a plain run against a plain baseline keeps the short line.
   const repeated = result.rule !== null && !(result.rule.kind === 'exact' && result.rule.why === 'one-repetition')
@@ -282,6 +290,7 @@ function gateLine(run: SuiteRun, result: { failed: boolean; violations: number; 
   const reasons = [
     result.violations > 0 ? `${result.violations} ${result.violations === 1 ? 'violation' : 'violations'}` : null,
     result.errored > 0 ? `${result.errored} probes errored (an incomplete run never passes)` : null,
+    result.carried > 0 ? `state carried over between episodes in ${result.carried} ${result.carried === 1 ? 'case' : 'cases'} (the store is not isolated)` : null,
   ].filter(Boolean)
   return `gate failed (${against})${reasons.length > 0 ? `: ${reasons.join(', ')}` : ''}`
 }

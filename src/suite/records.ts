@@ -4,6 +4,7 @@
  * from the reporter to the workers, plus the per-probe policy both sides
  * share. Everything here is plain JSON: no Date, Map, BigInt or functions.
  */
+import { describeIsolationFailure, type IsolationFailure } from '../harness/runner.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { isCorrect } from '../tivarq/score.js'
 import { isKnownFailure, type BaselineMatch, type ProbeOutcome, type SuiteIdentity } from './baseline.js'
@@ -59,6 +60,11 @@ export interface ProbeRecord {
   /** Over the repetitions, as the baseline records it: `wrong` when wrong in any of them, `error` when any errored. */
   outcome?: ProbeOutcome
   decision?: ProbeDecision
+  /**
+   * On the first probe of an episode: each repetition whose reset store still knew what an earlier
+   * episode taught it. Outside the rows and the scored figures; it fails the probe's test and the run.
+   */
+  isolation?: IsolationFailure[]
 }
 
 /** What a probe came to over the repetitions: an outcome as in one run, or `flaky` (right in some, wrong in others). */
@@ -137,8 +143,21 @@ export function judgeProbe(rows: readonly PredictionRow[], baseline: BaselineMat
 }
 
 /** The record of a finished probe: the collected record with its rows (plain-JSON copies) and verdict. */
-export function finishedRecord(record: ProbeRecord, rows: readonly PredictionRow[], verdict: ProbeVerdict): ProbeRecord {
-  return { ...record, rows: JSON.parse(JSON.stringify(rows)) as PredictionRow[], outcome: verdict.outcome, decision: verdict.decision }
+export function finishedRecord(
+  record: ProbeRecord,
+  rows: readonly PredictionRow[],
+  verdict: ProbeVerdict,
+  isolation: readonly IsolationFailure[] = [],
+): ProbeRecord {
+  const finished: ProbeRecord = { ...record, rows: JSON.parse(JSON.stringify(rows)) as PredictionRow[], outcome: verdict.outcome, decision: verdict.decision }
+  if (isolation.length === 0) return finished
+  // Its test fails on the isolation failure, whatever its answers: the counts say so too.
+  return { ...finished, decision: 'fail', isolation: JSON.parse(JSON.stringify(isolation)) as IsolationFailure[] }
+}
+
+/** The failure a probe's test throws for its episode's isolation failures, or null when there are none. */
+export function isolationMessage(isolation: readonly IsolationFailure[]): string | null {
+  return isolation.length === 0 ? null : isolation.map(describeIsolationFailure).join('\n')
 }
 
 /** Whether a record is a TIVARQ probe's (rather than a time-grounded question's, or anything else). */

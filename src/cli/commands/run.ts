@@ -21,7 +21,7 @@ import { buildRunManifest, closeErrorRecords, harnessCommit, manifestEnvironment
 import { runFileNames } from '../../tivarq/results.js'
 import { RunWriter, type PredictionsFile } from '../../harness/result-files.js'
 import type { PredictionRow } from '../../tivarq/results.js'
-import { RUNNER_DEFAULTS, runSplit } from '../../harness/runner.js'
+import { describeIsolationFailure, type IsolationFailure, RUNNER_DEFAULTS, runSplit } from '../../harness/runner.js'
 import { DATASET_SEED, SPLITS, type Split } from '../../tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import { describeVariant } from '../../tivarq/variant.js'
@@ -284,6 +284,8 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   process.once('SIGINT', onInterrupt)
   process.once('SIGTERM', onInterrupt)
 
+  // Episodes whose reset store still knew an earlier episode's answer: outside the rows and report.json, but the run fails.
+  const carried: IsolationFailure[] = []
   try {
     // Repetitions are numbered from 0 in the rows, as upstream numbers them (files from 1).
     for (let repetition = 0; repetition < settings.repeat; repetition++) {
@@ -299,6 +301,7 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
           file.append(row)
           progress.tick(row.status === 'error')
         },
+        onIsolation: (failure) => carried.push(failure),
       })
       file.close(rows)
       repetitions.push(rows)
@@ -333,6 +336,7 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   // The exit code's reason in words: an incomplete run never passes, whatever its rates say.
   const incomplete = renderErroredProbes(repetitions.flat(), repetitions.length)
   if (incomplete !== null) out += `\n${incomplete} (exit ${EXIT.problems})\n`
+  for (const failure of carried) out += `\nISOLATION: ${describeIsolationFailure(failure)} (exit ${EXIT.problems})\n`
   if (repeated !== null) out += `\n${renderRepeats(repeated, { color })}\n`
   out += `\nWrote ${written.join(', ')} to ${writer.dir}\n`
   if (page !== null) out += `${page}\n`
@@ -345,7 +349,7 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
       // A summary that cannot be written must not fail the run.
     }
   }
-  process.exitCode = reportsExitCode(reports)
+  process.exitCode = carried.length > 0 ? EXIT.problems : reportsExitCode(reports)
 }
 
 /** Register `run` on the CLI program. */

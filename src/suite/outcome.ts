@@ -213,6 +213,7 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
     repetitions: { run: run.sample, baseline: compared === null ? null : baselineSample(compared), ...run.bootstrap },
   })
   const { violations } = gate
+  lines.push(...leakageLines(run))
   for (const violation of violations) lines.push(`gate violation: ${renderViolationInSuite(violation, run.commands)}`)
   if (gate.notGated.length > 0) lines.push(renderNotGated(gate.notGated))
   if (gate.rule?.kind === 'exact' && gate.rule.why === 'baseline-one-repetition') {
@@ -223,6 +224,31 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
   failed ||= violations.length > 0
   lines.push(gateLine(run, { failed, violations: violations.length, errored, carried: carried.length, compared: compared !== null, rule: gate.rule }))
   return { lines, violations, failed, entry }
+}
+
+/** Higher-is-better rates a store that answers `unknown` to everything drives to 0 (a floor on one makes abstaining fail). */
+const RATES_ABSTAINING_LOWERS = ['transitionSuccessRate', 'currentStateAccuracy', 'unaffectedFactRetention', 'historicalAccuracy', 'expirationAccuracy'] as const
+
+/**
+ * The leakage figure beside how many answers carried a value (abstaining leaks nothing), and a warning
+ * when the thresholds bound leakage but no rate that abstaining lowers.
+ */
+function leakageLines(run: SuiteRun): string[] {
+  const rows = run.repetitions.flat()
+  const answered = rows.filter((row) => row.status === 'answered')
+  const valued = answered.filter((row) => row.prediction.state === 'known').length
+  const leakage = run.scored.metrics.staleValueLeakageRate
+  if (leakage === undefined) return []
+  const leaked = leakage.value === null ? 0 : Math.round(leakage.value * leakage.cases)
+  const lines = [`stale-value leakage ${leaked} of ${leakage.cases}, with ${valued} of ${answered.length} answers carrying a value (abstaining leaks nothing)`]
+  const bounds = [run.options.thresholds, ...Object.values(run.options.familyThresholds)]
+  const leakageBounded = bounds.some((bound) => bound?.staleValueLeakageRate !== undefined)
+  const floored = bounds.some((bound) => RATES_ABSTAINING_LOWERS.some((metric) => bound?.[metric]?.min !== undefined))
+  if (leakageBounded && !floored)
+    lines.push(
+      'warning: the thresholds bound leakage but no rate that abstaining lowers, so a store answering `unknown` to everything passes them; add a floor such as `transitionSuccessRate: { min: 0.9 }`',
+    )
+  return lines
 }
 
 /** Under `-u`: the new entry, or why none is written; and what the rewrite accepted. */

@@ -142,7 +142,9 @@ function violations(baseline, repetitions, noiseAware) {
 
 const names = (list) => (list.length === 0 ? 'pass' : `fail (${list.map((violation) => violation.metric).join(', ')})`)
 const verdictOf = (probes, violations) =>
-  probes === 0 && violations.length === 0 ? 'pass' : `fail (${[probes > 0 ? `${probes} probe tests` : null, violations.length > 0 ? names(violations).slice(6, -1) : null].filter(Boolean).join('; ')})`
+  probes === 0 && violations.length === 0
+    ? 'pass'
+    : `fail (${[probes > 0 ? `${probes} probe tests` : null, violations.length > 0 ? names(violations).slice(6, -1) : null].filter(Boolean).join('; ')})`
 
 /** One configuration: a baseline, then --runs CI runs of the correct and of the buggy store. */
 async function measure(wrongShare, repeats) {
@@ -177,11 +179,19 @@ const results = []
 for (const wrongShare of WRONG_SHARES) for (const repeats of REPEATS_LIST) results.push(await measure(wrongShare, repeats))
 
 const share = (count) => `${count} of ${RUNS}`
-out(`noise-gate: split ${SPLIT} (${split.episodes.length} episodes, ${split.probes.length} probes), wrong shares ${WRONG_SHARES.join(', ')}, ${REPEATS_LIST.join(', ')} repetitions per run`)
-out(`baseline: seed 1; CI runs: seeds 2..${RUNS + 1}; the gate said: ${results.map((result) => (result.rule === null ? 'no rule' : describeRule(result.rule))).join(' | ')}`)
-out(`per-probe rule: a probe wrong in every repetition fails its test only when an exact one-sided binomial test against the baseline's error rate gives p < ${Math.round((1 - NOISE_CONFIDENCE) * 100)}%/${split.probes.length} (Bonferroni); else it is suspect`)
+out(
+  `noise-gate: split ${SPLIT} (${split.episodes.length} episodes, ${split.probes.length} probes), wrong shares ${WRONG_SHARES.join(', ')}, ${REPEATS_LIST.join(', ')} repetitions per run`,
+)
+out(
+  `baseline: seed 1; CI runs: seeds 2..${RUNS + 1}; the gate said: ${results.map((result) => (result.rule === null ? 'no rule' : describeRule(result.rule))).join(' | ')}`,
+)
+out(
+  `per-probe rule: a probe wrong in every repetition fails its test only when an exact one-sided binomial test against the baseline's error rate gives p < ${Math.round((1 - NOISE_CONFIDENCE) * 100)}%/${split.probes.length} (Bonferroni); else it is suspect`,
+)
 out()
-out('| wrong share | repetitions | correct store: CI runs failed (whole verdict) | by a probe test | by the metric gate | before the binomial rule (a probe wrong in every repetition fails) | exact rule, one run | exact rule, pooled | with the arrival-order bug: CI runs failed (whole verdict) |')
+out(
+  '| wrong share | repetitions | correct store: CI runs failed (whole verdict) | by a probe test | by the metric gate | before the binomial rule (a probe wrong in every repetition fails) | exact rule, one run | exact rule, pooled | with the arrival-order bug: CI runs failed (whole verdict) |',
+)
 out('|---|---|---|---|---|---|---|---|---|')
 for (const { wrongShare, repeats, tally } of results)
   out(

@@ -18,15 +18,7 @@ import {
   withDefaults,
   type DeclaredCapabilities,
 } from '../adapters/protocol.js'
-import {
-  describeValue,
-  isCommandSpec,
-  isIsolatedByConstruction,
-  isMemoryStore,
-  type MemorySource,
-  refuseWithoutReset,
-  storeName,
-} from '../adapters/source.js'
+import { describeValue, isCommandSpec, isIsolatedByConstruction, isMemoryStore, type MemorySource, refuseWithoutReset, storeName } from '../adapters/source.js'
 import type { EpisodeContext, MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreFactory, StoreQuery, Track } from '../adapters/types.js'
 
 /** Who is under test, as recorded in the run manifest. */

@@ -124,36 +124,41 @@ const toleranceValue = z
 
 /** A family's bounds: at least one, or the entry means nothing. */
 const familyBoundsSchema = (thresholds: z.ZodType) =>
-  thresholds.refine((bounds) => Object.keys(bounds as object).length > 0, 'no bound for this family: leave it out, or bound a metric, e.g. `{ currentStateAccuracy: { min: 1 } }`')
+  thresholds.refine(
+    (bounds) => Object.keys(bounds as object).length > 0,
+    'no bound for this family: leave it out, or bound a metric, e.g. `{ currentStateAccuracy: { min: 1 } }`',
+  )
 
-const regressionSchema = z.strictObject(
-  {
-    metrics: z
-      .union(
-        [
-          z.literal('none'),
-          z
-            .array(z.enum(RECORDED_METRICS, { error: namedChoices('a metric the baseline records (latency is gated by thresholds only)', RECORDED_METRICS) }))
-            .min(1, "an empty list gates nothing against the baseline; write 'none' to turn the regression gate off, or name the metrics to gate")
-            .refine((metrics) => new Set(metrics).size === metrics.length, 'a metric is named twice; name each once'),
-        ],
-        {
-          error: "`regression.metrics` is a list of metric names, or 'none'",
-        },
-      )
-      .optional(),
-    tolerance: z
-      .union([
-        toleranceValue,
-        z.strictObject(Object.fromEntries(RECORDED_METRICS.map((metric) => [metric, toleranceValue.optional()])), {
-          error: namedChoices('a metric the baseline records', RECORDED_METRICS),
-        }),
-      ])
-      .optional(),
-    families: z.boolean('`families` is true or false').optional(),
-  },
-  { error: namedChoices('an option of `regression`', ['metrics', 'tolerance', 'families']) },
-).superRefine((regression, context) => refuseIdleRegression(regression, context))
+const regressionSchema = z
+  .strictObject(
+    {
+      metrics: z
+        .union(
+          [
+            z.literal('none'),
+            z
+              .array(z.enum(RECORDED_METRICS, { error: namedChoices('a metric the baseline records (latency is gated by thresholds only)', RECORDED_METRICS) }))
+              .min(1, "an empty list gates nothing against the baseline; write 'none' to turn the regression gate off, or name the metrics to gate")
+              .refine((metrics) => new Set(metrics).size === metrics.length, 'a metric is named twice; name each once'),
+          ],
+          {
+            error: "`regression.metrics` is a list of metric names, or 'none'",
+          },
+        )
+        .optional(),
+      tolerance: z
+        .union([
+          toleranceValue,
+          z.strictObject(Object.fromEntries(RECORDED_METRICS.map((metric) => [metric, toleranceValue.optional()])), {
+            error: namedChoices('a metric the baseline records', RECORDED_METRICS),
+          }),
+        ])
+        .optional(),
+      families: z.boolean('`families` is true or false').optional(),
+    },
+    { error: namedChoices('an option of `regression`', ['metrics', 'tolerance', 'families']) },
+  )
+  .superRefine((regression, context) => refuseIdleRegression(regression, context))
 
 /** Parts of `regression` that could not change a verdict: tolerances and families of metrics no one gates. */
 function refuseIdleRegression(
@@ -162,13 +167,28 @@ function refuseIdleRegression(
 ): void {
   const none = regression.metrics === 'none'
   if (none && regression.tolerance !== undefined)
-    context.addIssue({ code: 'custom', path: ['tolerance'], input: regression.tolerance, message: "a tolerance has no effect when `regression.metrics` is 'none'; leave it out, or name the metrics to gate" })
+    context.addIssue({
+      code: 'custom',
+      path: ['tolerance'],
+      input: regression.tolerance,
+      message: "a tolerance has no effect when `regression.metrics` is 'none'; leave it out, or name the metrics to gate",
+    })
   if (none && regression.families === true)
-    context.addIssue({ code: 'custom', path: ['families'], input: true, message: "gating each family has no effect when `regression.metrics` is 'none'; leave it out, or name the metrics to gate" })
+    context.addIssue({
+      code: 'custom',
+      path: ['families'],
+      input: true,
+      message: "gating each family has no effect when `regression.metrics` is 'none'; leave it out, or name the metrics to gate",
+    })
   const tolerance = regression.tolerance
   if (typeof tolerance !== 'object') return
   if (Object.keys(tolerance).length === 0)
-    context.addIssue({ code: 'custom', path: ['tolerance'], input: tolerance, message: 'no metric named: leave `tolerance` out (0 for every metric), or give e.g. `{ transitionSuccessRate: 0.02 }`' })
+    context.addIssue({
+      code: 'custom',
+      path: ['tolerance'],
+      input: tolerance,
+      message: 'no metric named: leave `tolerance` out (0 for every metric), or give e.g. `{ transitionSuccessRate: 0.02 }`',
+    })
   const gated = regression.metrics
   if (!Array.isArray(gated)) return
   for (const metric of Object.keys(tolerance).filter((name) => !gated.includes(name)))

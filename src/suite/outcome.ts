@@ -143,7 +143,9 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
   if (suspects.length > 0) {
     lines.push(
       `suspect probes (wrong in every repetition, but not beyond the baseline's noise: an exact binomial test at 1% for the run, Bonferroni over ${run.probeTotal} probes; not failing CI on their own, the gate judges the metrics): ${listProbes(
-        suspects.map((record) => `${record.probeId} ${repeats - wrongCount(record)}/${repeats} (baseline ${baselineRight(match, record.probeId) ?? 'not recorded'})`),
+        suspects.map(
+          (record) => `${record.probeId} ${repeats - wrongCount(record)}/${repeats} (baseline ${baselineRight(match, record.probeId) ?? 'not recorded'})`,
+        ),
         'aggregate.json',
       )}`,
     )
@@ -227,7 +229,13 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
 }
 
 /** Higher-is-better rates a store that answers `unknown` to everything drives to 0 (a floor on one makes abstaining fail). */
-const RATES_ABSTAINING_LOWERS = ['transitionSuccessRate', 'currentStateAccuracy', 'unaffectedFactRetention', 'historicalAccuracy', 'expirationAccuracy'] as const
+const RATES_ABSTAINING_LOWERS = [
+  'transitionSuccessRate',
+  'currentStateAccuracy',
+  'unaffectedFactRetention',
+  'historicalAccuracy',
+  'expirationAccuracy',
+] as const
 
 /**
  * The leakage figure beside how many answers carried a value (abstaining leaks nothing), and a warning
@@ -316,7 +324,9 @@ function gateLine(
   const reasons = [
     result.violations > 0 ? `${result.violations} ${result.violations === 1 ? 'violation' : 'violations'}` : null,
     result.errored > 0 ? `${result.errored} probes errored (an incomplete run never passes)` : null,
-    result.carried > 0 ? `state carried over between episodes in ${result.carried} ${result.carried === 1 ? 'case' : 'cases'} (the store is not isolated)` : null,
+    result.carried > 0
+      ? `state carried over between episodes in ${result.carried} ${result.carried === 1 ? 'case' : 'cases'} (the store is not isolated)`
+      : null,
   ].filter(Boolean)
   return `gate failed (${against})${reasons.length > 0 ? `: ${reasons.join(', ')}` : ''}`
 }

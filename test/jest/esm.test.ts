@@ -35,10 +35,13 @@ describe('timegrounded/jest under real Jest 30 in ES module mode, beside real Vi
   })
 
   test('a store that keeps state across episodes fails the run: module-level facts behind a factory, and one object whose reset() does nothing', async () => {
-    for (const variables of [{ TG_BUG: 'global' }, { TG_BUG: 'no-reset', TG_SINGLE: '1' }]) {
+    const stores: Record<string, string>[] = [{ TG_BUG: 'global' }, { TG_BUG: 'no-reset', TG_SINGLE: '1' }]
+    for (const variables of stores) {
       const run = await project.jest([], { ...variables, TG_OUTPUT: `isolation-${variables.TG_BUG}-out`, TG_BASELINE: 'isolation.baseline.json' })
       expect(run.code, explain(run)).not.toBe(0)
-      expect(run.stderr).toMatch(/timegrounded \[tivarq\] ISOLATION: state carried over from episode [a-z_]+-\d\d: slot [a-z_]+\/(personal|work) — reset after the episode, the store still answered/)
+      expect(run.stderr).toMatch(
+        /timegrounded \[tivarq\] ISOLATION: state carried over from episode [a-z_]+-\d\d: slot [a-z_]+\/(personal|work) — reset after the episode, the store still answered/,
+      )
       expect(run.stderr).toMatch(/timegrounded \[tivarq\] gate failed \([^)]*\): state carried over between episodes in \d+ cases/)
       expect(run.stderr).not.toContain('gate passed')
     }

@@ -41,7 +41,9 @@ function summary(stdout: string): Row[] {
     }))
 }
 
-test('20 seeded CI runs per noise level and repetitions: no probe test fails the correct store on its own (the old rule did), the arrival-order bug fails every run', { timeout: 600_000 }, () => {
+test('20 seeded CI runs per noise level and repetitions: no probe test fails the correct store on its own (the old rule did), the arrival-order bug fails every run', {
+  timeout: 600_000,
+}, () => {
   const ran = spawnSync(process.execPath, ['scripts/noise-gate.js', '--runs', '20'], { cwd: REPO, encoding: 'utf8', timeout: 590_000 })
   expect(ran.status, ran.stderr).toBe(0)
   expect(ran.stdout).toContain('split dev (48 episodes, 240 probes), wrong shares 0.05, 0.1, 3, 5 repetitions per run')

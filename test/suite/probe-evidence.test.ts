@@ -70,14 +70,18 @@ describe('a probe wrong in every repetition', () => {
   test('3 of 3 wrong against a 10% noisy baseline is suspect (p = 0.001, above 1%/240): the test passes, with the counts', () => {
     const settled = settleProbe(wrongRows(3), episode, probe, baseline(3, 72), false, 'report', 240)
     expect(settled.decision).toBe('suspect')
-    expect(settled.message()).toContain('suspect, not failing CI on its own (at the baseline\'s error rate (72 wrong of 720 answers over 3 repetitions, 10.00%), chance gives 3 of 3 wrong with p = 1.0e-3, not below 1%/240 = 4.2e-5')
+    expect(settled.message()).toContain(
+      "suspect, not failing CI on its own (at the baseline's error rate (72 wrong of 720 answers over 3 repetitions, 10.00%), chance gives 3 of 3 wrong with p = 1.0e-3, not below 1%/240 = 4.2e-5",
+    )
     expect(settled.message()).toContain('right in 3/3 repetitions of the baseline')
   })
 
   test('5 of 5 wrong against a 1% noisy baseline fails (p = 1e-10, below 1%/240)', () => {
     const settled = settleProbe(wrongRows(5), episode, probe, baseline(5, 12), false, 'report', 240)
     expect(settled.decision).toBe('fail')
-    expect(settled.message()).toMatch(/^wrong in all 5 repetitions, beyond chance \(at the baseline's error rate \(12 wrong of 1200 answers over 5 repetitions, 1\.00%\).*p = 1\.0e-10, below 1%\/240/)
+    expect(settled.message()).toMatch(
+      /^wrong in all 5 repetitions, beyond chance \(at the baseline's error rate \(12 wrong of 1200 answers over 5 repetitions, 1\.00%\).*p = 1\.0e-10, below 1%\/240/,
+    )
   })
 
   test('a deterministic baseline (every repetition alike: error rate 0) keeps the exact rule: wrong in every repetition fails', () => {

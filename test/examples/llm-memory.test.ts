@@ -40,7 +40,9 @@ test('the llm-memory suite and the hybrid model adapter pass every smoke probe a
   expect(tokens.map((used) => used.cases_with_usage)).toEqual([60, 60])
   // The runner's isolation check asks the llm-memory store one question per episode after resetting it (a
   // real model call with no turns, in no row); the model adapter is isolated by construction and skips it.
-  const checks = server.requests.filter((request) => request.body.messages.some((message) => message.role === 'user' && message.content.startsWith('{"turns":[]')))
+  const checks = server.requests.filter((request) =>
+    request.body.messages.some((message) => message.role === 'user' && message.content.startsWith('{"turns":[]')),
+  )
   expect(checks).toHaveLength(12)
   const checkPrompt = checks.reduce((sum, request) => sum + defaultUsage(request.body, '').prompt_tokens, 0)
   expect(tokens[0].prompt + tokens[1].prompt + checkPrompt).toBe(server.reported.prompt_tokens)

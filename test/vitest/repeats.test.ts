@@ -53,7 +53,9 @@ describe('timegroundedSuite with repeats', () => {
     )
     // Wrong in every repetition (the late message wins each time), but 3 of 3 is not beyond the baseline's noise at
     // 1% over 240 probes (issue 19 point 4): those probes are suspect, listed with their counts; the gate fails the run.
-    expect(arrival.output).toMatch(/suspect probes \(wrong in every repetition, but not beyond the baseline's noise: .*\): .*delayed_arrival-01-q4 0\/3 \(baseline 3\/3\)/)
+    expect(arrival.output).toMatch(
+      /suspect probes \(wrong in every repetition, but not beyond the baseline's noise: .*\): .*delayed_arrival-01-q4 0\/3 \(baseline 3\/3\)/,
+    )
     expect(arrival.output).not.toContain('gate passed')
     expect(arrival.code).toBe(1)
   })

@@ -822,6 +822,27 @@ declare interface InvalidDataset extends ValidationBase {
 }
 
 /**
+ * A store that keeps state across episodes: reset after `episodeId`, it still answered one of that
+ * episode's probes with the value it had learnt there. Recorded beside the rows, never in them:
+ * TIVARQ's figures stay upstream's.
+ */
+declare interface IsolationFailure {
+    episodeId: string;
+    /** 0-based, as in the rows. */
+    repetition: number;
+    /** The probe of the episode asked again, and what it asked. */
+    probeId: string;
+    slot: string;
+    scope: string;
+    asOf: string;
+    /** What the store answered (a reset store answers `unknown`). */
+    answer: {
+        state: string;
+        value: unknown;
+    };
+}
+
+/**
  * JSON Schemas (draft 2020-12) of the rows, for adapter authors in other
  * languages: `episode`, `event`, `assertion`, `probe` and `answer` (tivarq.v1),
  * plus `manifest` (manifest.json). Plain JSON objects; serialize with JSON.stringify.
@@ -1536,6 +1557,12 @@ declare interface RunnerOptions {
     updatePolls?: number;
     /** Wait before each re-ask, in ms. @default 0 */
     pollIntervalMs?: number;
+    /**
+     * After each episode, reset the store and ask again the last probe it answered right (a reset store
+     * answers unknown; see `IsolationFailure`). The suites and `timegrounded run` always check; `false`
+     * gives upstream's exact call sequence, which only the tests comparing it need. @default true
+     */
+    isolationCheck?: boolean;
 }
 
 /**
@@ -1566,6 +1593,8 @@ declare interface RunSplitInput {
     concurrency?: number;
     /** Called with each row as soon as it is known (in completion order under concurrency). */
     onRow?: (row: PredictionRow) => void;
+    /** Called when a reset store still knew what an earlier episode taught it (see `IsolationFailure`). */
+    onIsolation?: (failure: IsolationFailure) => void;
 }
 
 /** `schema_version` of every TIVARQ v1 row and manifest. */
@@ -1737,6 +1766,12 @@ declare interface StoreLease {
 
 /** Stores on lease, one episode at a time (see `openPool`). */
 export declare interface StorePool {
+    /**
+     * The pool's stores cannot keep state across episodes by construction (the built-in model adapters: a
+     * fresh instance per episode, nothing at module level), so the runner's isolation check, a real
+     * (and, for a model, paid) query per episode, is skipped. @default false
+     */
+    readonly isolatedByConstruction?: boolean;
     /** Who is under test: name, command, version and declared capabilities (a fresh copy). */
     info(): AdapterInfo;
     /** A store reset for this episode. Waits while every store is leased; rejects with an `AdapterFault` when the store cannot be started or reset. */

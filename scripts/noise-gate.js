@@ -1,8 +1,8 @@
-// How often the gate fails CI by chance on a store whose answers vary, and whether the noise-aware rule
-// still catches a real bug (the figures in docs/gating.md, "Stores that answer differently each run").
-// Run after `npm run build`:
+// How often the gate fails CI by chance on a store whose answers vary, and whether it still catches a real
+// bug (the figures in docs/gating.md, "Stores that answer differently each run" and "A probe wrong in every
+// repetition"). Run after `npm run build`:
 //
-//   node scripts/noise-gate.js [--runs 20] [--repeats 5] [--wrong-share 0.1] [--split dev]   (under a minute)
+//   node scripts/noise-gate.js [--runs 20] [--repeats 3,5] [--wrong-share 0.05,0.1] [--split dev]
 //
 // The stochastic store: the built-in `versioned` store (correct), except that each answer is replaced by a
 // wrong one ("misheard") with probability --wrong-share, drawn from a seedrandom stream named after the
@@ -11,15 +11,16 @@
 // slot is filed as if it began when the newest one did, so a late back-dated message overrides the newer
 // fact (late corrections win).
 //
-// 1. The baseline: --repeats repetitions with seed 1, recorded as `timegroundedSuite(…, { repeats })` does
-//    (per-episode, per-repetition counts of every quality metric).
-// 2. --runs CI runs with seeds 2, 3, …: each judged by
-//    - the exact rule, as a store without repeats is judged: one run against a one-run baseline (its first
-//      repetition), any worsening of a gated metric fails;
-//    - the exact rule on the values pooled over --repeats repetitions (what a user would get from
-//      averaging runs without a noise test);
-//    - the noise-aware rule: a paired episode bootstrap, one-sided 99% for the run (Bonferroni over the metrics it measures).
-// 3. The same --runs runs of the store with the arrival-order bug, judged by the noise-aware rule.
+// For every wrong share and number of repetitions:
+// 1. The baseline: that many repetitions with seed 1, recorded as `timegroundedSuite(…, { repeats })` does
+//    with `-u` (each probe's outcome, the flaky probes, the counts per episode and repetition).
+// 2. --runs CI runs with seeds 2, 3, …, each judged by the whole verdict a suite gives: every probe's test
+//    by the per-probe policy (`judgeProbe`, the function the tests call, with its binomial rule for a probe
+//    wrong in every repetition), then the metric gate (the noise-aware rule: a paired episode bootstrap,
+//    one-sided 99% for the run). A run fails when a probe's test fails or the gate finds a violation.
+//    Beside it, for comparison: the per-probe rule before the binomial test (a probe wrong in every
+//    repetition fails), the exact metric rule on one run against a one-run baseline, and on pooled values.
+// 3. The same --runs runs of the store with the arrival-order bug, judged by the whole verdict.
 import seedrandom from 'seedrandom'
 import { referenceStore } from '../dist/adapters/reference/index.js'
 import { openPool } from '../dist/harness/pool.js'
@@ -28,6 +29,7 @@ import { baselineEntry, baselineSample, repeatsEntry } from '../dist/suite/basel
 import { evaluateGate } from '../dist/suite/gate.js'
 import { describeRule } from '../dist/suite/gate-lines.js'
 import { NOISE_CONFIDENCE, sampleOf } from '../dist/suite/noise.js'
+import { judgeProbe, outcomeOfResult, resultOf } from '../dist/suite/records.js'
 import { loadSplit } from '../dist/tivarq/dataset.js'
 import { QUALITY_METRICS } from '../dist/tivarq/metrics.js'
 import { countRepetitions, identicalAnswers, pooledMetrics, probeRepetitions } from '../dist/tivarq/repeats.js'
@@ -38,15 +40,16 @@ const option = (name, fallback) => {
   return at === -1 ? fallback : args[at + 1]
 }
 const RUNS = Number(option('runs', '20'))
-const REPEATS = Number(option('repeats', '5'))
-const WRONG_SHARE = Number(option('wrong-share', '0.1'))
+const REPEATS_LIST = option('repeats', '3,5').split(',').map(Number)
+const WRONG_SHARES = option('wrong-share', '0.05,0.1').split(',').map(Number)
 const SPLIT = option('split', 'dev')
+const BASELINE_SEED = option('baseline-seed', '1')
 /** The gate's bootstrap, as the reporter's defaults. */
-const BOOTSTRAP = { seed: 20261001, resamples: 1000 }
+const BOOTSTRAP = { seed: 20261001, resamples: Number(option('resamples', '1000')) }
 const out = (line = '') => process.stdout.write(`${line}\n`)
 
 /** A factory of noisy `versioned` stores: every store it makes draws from its own seeded stream. */
-function noisyStore(seed, arrivalBug) {
+function noisyStore(seed, arrivalBug, wrongShare) {
   const versioned = referenceStore('versioned')
   let made = 0
   return () => {
@@ -71,7 +74,7 @@ function noisyStore(seed, arrivalBug) {
       advanceClock: (at) => inner.advanceClock?.(at),
       async query(query) {
         const answer = await inner.query(query)
-        return random() < WRONG_SHARE ? { state: 'known', value: 'misheard' } : answer
+        return random() < wrongShare ? { state: 'known', value: 'misheard' } : answer
       },
     }
   }
@@ -80,8 +83,8 @@ function noisyStore(seed, arrivalBug) {
 const split = await loadSplit(undefined, SPLIT)
 
 /** `repeats` repetitions of the split against fresh noisy stores of `seed`: each repetition's rows. */
-async function repeatedRun(seed, repeats, arrivalBug = false) {
-  const pool = await openPool(noisyStore(seed, arrivalBug), { track: 'structured' })
+async function repeatedRun(seed, repeats, wrongShare, arrivalBug = false) {
+  const pool = await openPool(noisyStore(seed, arrivalBug, wrongShare), { track: 'structured' })
   const repetitions = []
   for (let repetition = 0; repetition < repeats; repetition++) {
     repetitions.push(await runSplit({ episodes: split.episodes, probes: split.probes, pool, options: { track: 'structured', repetition } }))
@@ -103,9 +106,30 @@ const identity = { name: 'tivarq', datasetHash: 'noise-gate', data: 'TIVARQ v1',
 function recordBaseline(repetitions) {
   const run = measured(repetitions)
   const outcomes = {}
-  for (const row of repetitions.flat()) outcomes[row.probe_id] = 'correct'
+  for (const [probeId, rows] of rowsByProbe(repetitions)) outcomes[probeId] = outcomeOfResult(resultOf(rows))
   const repeats = repetitions.length > 1 ? repeatsEntry(run.counted, run.identical, probeRepetitions(repetitions)) : undefined
   return baselineEntry(identity, outcomes, run.scored, repeats)
+}
+
+/** Each probe's rows, one per repetition. */
+function rowsByProbe(repetitions) {
+  const byProbe = new Map()
+  for (const rows of repetitions) for (const row of rows) byProbe.set(row.probe_id, [...(byProbe.get(row.probe_id) ?? []), row])
+  return byProbe
+}
+
+/** How many probe tests fail by the per-probe policy (as the suite's tests judge them), and by the rule before the binomial test. */
+function probeFailures(baseline, repetitions) {
+  const match = { status: 'ok', entry: baseline }
+  const byProbe = rowsByProbe(repetitions)
+  let now = 0
+  let before = 0
+  for (const rows of byProbe.values()) {
+    const verdict = judgeProbe(rows, match, false, 'report', byProbe.size)
+    if (verdict.decision === 'fail') now++
+    if (verdict.decision === 'fail' || verdict.decision === 'suspect') before++
+  }
+  return { now, before }
 }
 
 /** The gate's violations of a run against a baseline entry: exact rule, or noise-aware when both sides kept counts. */
@@ -116,39 +140,64 @@ function violations(baseline, repetitions, noiseAware) {
   return { violations: gate.violations, rule: gate.rule }
 }
 
-const baselineRuns = await repeatedRun(1, REPEATS)
-const repeatedBaseline = recordBaseline(baselineRuns)
-const singleBaseline = recordBaseline(baselineRuns.slice(0, 1))
+const names = (list) => (list.length === 0 ? 'pass' : `fail (${list.map((violation) => violation.metric).join(', ')})`)
+const verdictOf = (probes, violations) =>
+  probes === 0 && violations.length === 0
+    ? 'pass'
+    : `fail (${[probes > 0 ? `${probes} probe tests` : null, violations.length > 0 ? names(violations).slice(6, -1) : null].filter(Boolean).join('; ')})`
 
-const seeds = Array.from({ length: RUNS }, (_, i) => i + 2)
-const tally = { exactSingle: 0, exactPooled: 0, noiseAware: 0, bug: 0 }
-const rows = []
-let ruleSeen = null
-for (const seed of seeds) {
-  const runs = await repeatedRun(seed, REPEATS)
-  const exactSingle = violations(singleBaseline, runs.slice(0, 1), false).violations
-  const exactPooled = violations(repeatedBaseline, runs, false).violations
-  const noise = violations(repeatedBaseline, runs, true)
-  ruleSeen = noise.rule
-  const bug = violations(repeatedBaseline, await repeatedRun(seed, REPEATS, true), true).violations
-  tally.exactSingle += exactSingle.length > 0 ? 1 : 0
-  tally.exactPooled += exactPooled.length > 0 ? 1 : 0
-  tally.noiseAware += noise.violations.length > 0 ? 1 : 0
-  tally.bug += bug.length > 0 ? 1 : 0
-  const names = (list) => (list.length === 0 ? 'pass' : `fail (${list.map((violation) => violation.metric).join(', ')})`)
-  rows.push(`| ${seed} | ${names(exactSingle)} | ${names(exactPooled)} | ${names(noise.violations)} | ${names(bug)} |`)
+/** One configuration: a baseline, then --runs CI runs of the correct and of the buggy store. */
+async function measure(wrongShare, repeats) {
+  const baselineRuns = await repeatedRun(BASELINE_SEED, repeats, wrongShare)
+  const repeatedBaseline = recordBaseline(baselineRuns)
+  const singleBaseline = recordBaseline(baselineRuns.slice(0, 1))
+  const tally = { whole: 0, byProbe: 0, byGate: 0, oldProbeRule: 0, exactSingle: 0, exactPooled: 0, bug: 0 }
+  const rows = []
+  let ruleSeen = null
+  for (let seed = 2; seed < RUNS + 2; seed++) {
+    const runs = await repeatedRun(seed, repeats, wrongShare)
+    const probes = probeFailures(repeatedBaseline, runs)
+    const noise = violations(repeatedBaseline, runs, true)
+    ruleSeen = noise.rule
+    const bugRuns = await repeatedRun(seed, repeats, wrongShare, true)
+    const bugProbes = probeFailures(repeatedBaseline, bugRuns)
+    const bug = violations(repeatedBaseline, bugRuns, true).violations
+    const count = (condition) => (condition ? 1 : 0)
+    tally.whole += count(probes.now > 0 || noise.violations.length > 0)
+    tally.byProbe += count(probes.now > 0)
+    tally.byGate += count(noise.violations.length > 0)
+    tally.oldProbeRule += count(probes.before > 0)
+    tally.exactSingle += count(violations(singleBaseline, runs.slice(0, 1), false).violations.length > 0)
+    tally.exactPooled += count(violations(repeatedBaseline, runs, false).violations.length > 0)
+    tally.bug += count(bugProbes.now > 0 || bug.length > 0)
+    rows.push(`| ${wrongShare} | ${repeats} | ${seed} | ${verdictOf(probes.now, noise.violations)} | ${probes.before} | ${verdictOf(bugProbes.now, bug)} |`)
+  }
+  return { wrongShare, repeats, tally, rows, rule: ruleSeen }
 }
 
+const results = []
+for (const wrongShare of WRONG_SHARES) for (const repeats of REPEATS_LIST) results.push(await measure(wrongShare, repeats))
+
 const share = (count) => `${count} of ${RUNS}`
-out(`noise-gate: split ${SPLIT} (${split.episodes.length} episodes, ${split.probes.length} probes), wrong share ${WRONG_SHARE}, ${REPEATS} repetitions per run`)
-out(`baseline: seed 1; CI runs: seeds 2..${RUNS + 1}; the gate said: ${ruleSeen === null ? 'no rule' : describeRule(ruleSeen)}`)
+out(
+  `noise-gate: split ${SPLIT} (${split.episodes.length} episodes, ${split.probes.length} probes), wrong shares ${WRONG_SHARES.join(', ')}, ${REPEATS_LIST.join(', ')} repetitions per run`,
+)
+out(
+  `baseline: seed 1; CI runs: seeds 2..${RUNS + 1}; the gate said: ${results.map((result) => (result.rule === null ? 'no rule' : describeRule(result.rule))).join(' | ')}`,
+)
+out(
+  `per-probe rule: a probe wrong in every repetition fails its test only when an exact one-sided binomial test against the baseline's error rate gives p < ${Math.round((1 - NOISE_CONFIDENCE) * 100)}%/${split.probes.length} (Bonferroni); else it is suspect`,
+)
 out()
-out('| rule | correct but noisy store: CI runs failed | noisy store with the arrival-order bug: CI runs failed |')
-out('|---|---|---|')
-out(`| exact, one run against a one-run baseline | ${share(tally.exactSingle)} | — |`)
-out(`| exact, on values pooled over ${REPEATS} repetitions | ${share(tally.exactPooled)} | — |`)
-out(`| noise-aware (paired episode bootstrap, one-sided ${NOISE_CONFIDENCE * 100}% for the run) | ${share(tally.noiseAware)} | ${share(tally.bug)} |`)
+out(
+  '| wrong share | repetitions | correct store: CI runs failed (whole verdict) | by a probe test | by the metric gate | before the binomial rule (a probe wrong in every repetition fails) | exact rule, one run | exact rule, pooled | with the arrival-order bug: CI runs failed (whole verdict) |',
+)
+out('|---|---|---|---|---|---|---|---|---|')
+for (const { wrongShare, repeats, tally } of results)
+  out(
+    `| ${wrongShare} | ${repeats} | ${share(tally.whole)} | ${share(tally.byProbe)} | ${share(tally.byGate)} | ${share(tally.oldProbeRule)} | ${share(tally.exactSingle)} | ${share(tally.exactPooled)} | ${share(tally.bug)} |`,
+  )
 out()
-out('| seed | exact, one run | exact, pooled | noise-aware | arrival-order bug, noise-aware |')
-out('|---|---|---|---|---|')
-for (const row of rows) out(row)
+out('| wrong share | repetitions | seed | correct store | probes wrong in every repetition | arrival-order bug |')
+out('|---|---|---|---|---|---|')
+for (const result of results) for (const row of result.rows) out(row)

@@ -2,5 +2,5 @@ import { defineConfig } from 'vitest/config'
 import { timegrounded } from 'timegrounded/vitest'
 
 export default defineConfig({
-  plugins: [timegrounded({ thresholds: { staleValueLeakageRate: { max: 0.05 } } })],
+  plugins: [timegrounded({ thresholds: { staleValueLeakageRate: { max: 0.05 }, transitionSuccessRate: { min: 0.9 } } })],
 })

@@ -52,3 +52,17 @@ export function storeName(source: object, fallback: string): string {
   const constructorName = (source as { constructor?: { name?: string } }).constructor?.name
   return constructorName && constructorName !== 'Object' && constructorName !== 'Function' ? constructorName : fallback
 }
+
+/** Marks a factory whose stores cannot share state across episodes (see `StorePool.isolatedByConstruction`). */
+const ISOLATED = Symbol.for('timegrounded.isolatedByConstruction')
+
+/** Mark `factory` as making stores isolated by construction (the built-in model adapters); returns it. */
+export function markIsolatedByConstruction<T extends object>(factory: T): T {
+  Object.defineProperty(factory, ISOLATED, { value: true })
+  return factory
+}
+
+/** Whether `source` was marked with `markIsolatedByConstruction`. */
+export function isIsolatedByConstruction(source: unknown): boolean {
+  return typeof source === 'function' && (source as unknown as Record<symbol, unknown>)[ISOLATED] === true
+}

@@ -18,7 +18,7 @@ import {
   withDefaults,
   type DeclaredCapabilities,
 } from '../adapters/protocol.js'
-import { describeValue, isCommandSpec, isMemoryStore, type MemorySource, refuseWithoutReset, storeName } from '../adapters/source.js'
+import { describeValue, isCommandSpec, isIsolatedByConstruction, isMemoryStore, type MemorySource, refuseWithoutReset, storeName } from '../adapters/source.js'
 import type { EpisodeContext, MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreFactory, StoreQuery, Track } from '../adapters/types.js'
 
 /** Who is under test, as recorded in the run manifest. */
@@ -68,6 +68,12 @@ export interface CloseProblem {
 
 /** Stores on lease, one episode at a time (see `openPool`). */
 export interface StorePool {
+  /**
+   * The pool's stores cannot keep state across episodes by construction (the built-in model adapters: a
+   * fresh instance per episode, nothing at module level), so the runner's isolation check, a real
+   * (and, for a model, paid) query per episode, is skipped. @default false
+   */
+  readonly isolatedByConstruction?: boolean
   /** Who is under test: name, command, version and declared capabilities (a fresh copy). */
   info(): AdapterInfo
   /** A store reset for this episode. Waits while every store is leased; rejects with an `AdapterFault` when the store cannot be started or reset. */
@@ -91,7 +97,11 @@ export interface PoolOptions {
 /** Open a pool over `source`: reads and checks its capabilities; throws `AdapterRefusedError` (also for a store object without `reset()`), `AdapterStartError`, or `AdapterUsageError` for a bad source or option. */
 export async function openPool(source: MemorySource, options: PoolOptions): Promise<StorePool> {
   if (isCommandSpec(source)) return CommandPool.open(source, options)
-  if (typeof source === 'function') return FactoryPool.open(source, options)
+  if (typeof source === 'function') {
+    const pool = await FactoryPool.open(source, options)
+    pool.isolatedByConstruction = isIsolatedByConstruction(source)
+    return pool
+  }
   if (isMemoryStore(source)) return SingleStorePool.open(source, options)
   throw new AdapterUsageError(
     'ADAPTER_SOURCE_INVALID',
@@ -179,6 +189,7 @@ function checkTimeout(value: number | undefined, where: string): number {
 
 /** Base of the pools: who is under test, leasing through a semaphore, closing once. */
 abstract class LeasingPool<Resource> implements StorePool {
+  isolatedByConstruction = false
   private closed = false
   private readonly closeProblems: CloseProblem[] = []
   protected readonly leases: Semaphore

@@ -17,7 +17,7 @@ import type { AnsweredRow, ErrorRow, Prediction, PredictionBase, PredictionRow, 
 import type { Episode, Probe } from '../tivarq/schema.js'
 
 /** Defaults of the runner's options, in one place (the CLI's `run` and the suites show and use them). */
-export const RUNNER_DEFAULTS = { repetition: 0, updatePolls: 0, pollIntervalMs: 0, concurrency: 1 } as const
+export const RUNNER_DEFAULTS = { repetition: 0, updatePolls: 0, pollIntervalMs: 0, concurrency: 1, isolationCheck: true } as const
 
 /** How the runner asks a split's probes. */
 export interface RunnerOptions {
@@ -29,6 +29,12 @@ export interface RunnerOptions {
   updatePolls?: number
   /** Wait before each re-ask, in ms. @default 0 */
   pollIntervalMs?: number
+  /**
+   * After each episode, reset the store and ask again the last probe it answered right (a reset store
+   * answers unknown; see `IsolationFailure`). The suites and `timegrounded run` always check; `false`
+   * gives upstream's exact call sequence, which only the tests comparing it need. @default true
+   */
+  isolationCheck?: boolean
 }
 
 /** Misuse of the runner (not an adapter fault): probes out of order, or not of this episode. */
@@ -60,7 +66,72 @@ function checkOptions(options: RunnerOptions): Required<RunnerOptions> {
   if (options.track !== 'structured' && options.track !== 'conversation') {
     throw new RunnerError('RUNNER_OPTION_INVALID', `\`track\` must be structured or conversation; got ${JSON.stringify(options.track)}`)
   }
-  return { track: options.track, repetition, updatePolls, pollIntervalMs }
+  return { track: options.track, repetition, updatePolls, pollIntervalMs, isolationCheck: options.isolationCheck ?? RUNNER_DEFAULTS.isolationCheck }
+}
+
+/**
+ * A store that keeps state across episodes: reset after `episodeId`, it still answered one of that
+ * episode's probes with the value it had learnt there. Recorded beside the rows, never in them:
+ * TIVARQ's figures stay upstream's.
+ */
+export interface IsolationFailure {
+  episodeId: string
+  /** 0-based, as in the rows. */
+  repetition: number
+  /** The probe of the episode asked again, and what it asked. */
+  probeId: string
+  slot: string
+  scope: string
+  asOf: string
+  /** What the store answered (a reset store answers `unknown`). */
+  answer: { state: string; value: unknown }
+}
+
+/** `state carried over from episode X: …`: the failure in words, with the fix. */
+export function describeIsolationFailure(failure: IsolationFailure): string {
+  const repetition = failure.repetition > 0 ? ` (repetition ${failure.repetition + 1})` : ''
+  return `state carried over from episode ${failure.episodeId}${repetition}: slot ${failure.slot}/${failure.scope} — reset after the episode, the store still answered ${failure.probeId} (as of ${failure.asOf}) with ${JSON.stringify(failure.answer.value)}, learnt in it; a reset store answers unknown, and the next episode would start with this state. Make reset() clear everything, and keep no state at module level (a factory's stores must not share it)`
+}
+
+/**
+ * Reset the store that served `episode` and ask it again the last probe it answered right there: a
+ * reset store answers unknown. Null when it does, or when the check itself failed (a fatal fault marks
+ * the lease broken, so the store is discarded rather than reused in an unknown state).
+ */
+async function checkIsolation(
+  lease: StoreLease,
+  episode: Episode,
+  learnt: Probe,
+  options: Required<RunnerOptions>,
+): Promise<{ failure: IsolationFailure | null; broken: boolean }> {
+  let answer: StoreAnswer
+  try {
+    await lease.store.reset({ episodeId: episode.episode_id, seed: episode.seed })
+    answer = await lease.store.query(storeQuery(learnt, options.track))
+  } catch (error) {
+    return { failure: null, broken: toFault(error, 'the isolation check').fatal }
+  }
+  if (answer.state !== 'known' || !sameAnswer(answer, learnt.expected)) return { failure: null, broken: false }
+  const failure: IsolationFailure = {
+    episodeId: episode.episode_id,
+    repetition: options.repetition,
+    probeId: learnt.probe_id,
+    slot: learnt.slot,
+    scope: learnt.scope,
+    asOf: learnt.as_of,
+    answer: { state: answer.state, value: answer.value },
+  }
+  return { failure, broken: false }
+}
+
+/** Isolation failures found as episodes closed, by pool, until an episode opened on it (or `runSplit`'s end) takes them. */
+const pendingIsolation = new WeakMap<StorePool, IsolationFailure[]>()
+
+/** The isolation failures found on `pool` since the last call, oldest first (then forgotten). */
+export function takeIsolationFailures(pool: StorePool): IsolationFailure[] {
+  const pending = pendingIsolation.get(pool) ?? []
+  pendingIsolation.delete(pool)
+  return pending
 }
 
 /** One episode against one leased store; probes are answered in order. Open with `EpisodeRun.open`. */
@@ -72,6 +143,10 @@ export class EpisodeRun {
   private ingested = 0
   private position = 0
   private readonly capabilities: { clock: boolean; history: boolean }
+  /** The last probe of this episode the store answered with the right known value: what its reset must forget. */
+  private learnt: Probe | null = null
+  /** Set by `open`: what the episodes closed on this pool since the last open found (see `checkIsolation`). */
+  isolation: IsolationFailure[] = []
 
   private constructor(
     private readonly episode: Episode,
@@ -79,22 +154,29 @@ export class EpisodeRun {
     private lease: StoreLease | null,
     capabilities: { clock: boolean; history: boolean },
     failure: string | null,
+    private readonly pool: StorePool | null,
   ) {
     this.capabilities = capabilities
     this.failure = failure
   }
 
-  /** Lease a store reset for `episode`. A store that cannot be started or reset makes every probe an error row. */
+  /**
+   * Lease a store reset for `episode`. A store that cannot be started or reset makes every probe an
+   * error row. `isolation` carries what closing earlier episodes of the pool found.
+   */
   static async open(pool: StorePool, episode: Episode, options: RunnerOptions): Promise<EpisodeRun> {
     const checked = checkOptions(options)
     const { clock, history } = pool.info().capabilities
+    let run: EpisodeRun
     try {
       const lease = await pool.acquire({ episodeId: episode.episode_id, seed: episode.seed })
-      return new EpisodeRun(episode, checked, lease, { clock, history }, null)
+      run = new EpisodeRun(episode, checked, lease, { clock, history }, null, pool)
     } catch (error) {
       if (!(error instanceof AdapterFault)) throw error
-      return new EpisodeRun(episode, checked, null, { clock, history }, `reset: ${error.message}`)
+      run = new EpisodeRun(episode, checked, null, { clock, history }, `reset: ${error.message}`, null)
     }
+    run.isolation = takeIsolationFailures(pool)
+    return run
   }
 
   /** Ingest up to the probe's index, then ask it. Never throws for adapter faults; throws `RunnerError` on misuse. */
@@ -140,6 +222,7 @@ export class EpisodeRun {
     spent.add(answer)
     // Update lag applies to post-change target rows only; other rows carry no lag fields at all.
     const lag = probe.role === 'target' && probe.phase === 'post' ? await this.pollForUpdate(probe, answer, latencyMs, spent) : {}
+    if (probe.expected.state === 'known' && sameAnswer(answer, probe.expected)) this.learnt = probe
     const prediction: Prediction = { state: answer.state, value: answer.value }
     if (answer.rawAnswer !== undefined) prediction.raw_answer = answer.rawAnswer
     spent.record(prediction)
@@ -147,11 +230,23 @@ export class EpisodeRun {
   }
 
   /** Release the store (idempotent). */
+  /**
+   * Release the store (idempotent). First, unless the pool's stores are isolated by construction, the
+   * isolation check: reset the store and ask again the last probe it answered right in this episode.
+   */
   async close(): Promise<void> {
     const lease = this.lease
     this.lease = null
     if (this.failure === null) this.failure = 'the episode is closed'
-    await lease?.release()
+    if (lease === null) return
+    const pool = this.pool
+    let broken = false
+    if (this.options.isolationCheck && this.learnt !== null && pool !== null && pool.isolatedByConstruction !== true) {
+      const checked = await checkIsolation(lease, this.episode, this.learnt, this.options)
+      broken = checked.broken
+      if (checked.failure !== null) pendingIsolation.set(pool, [...(pendingIsolation.get(pool) ?? []), checked.failure])
+    }
+    await lease.release(broken ? { broken: true } : undefined)
   }
 
   /** advance_clock (when declared) then query; latency covers the query only. */
@@ -303,6 +398,8 @@ export interface RunSplitInput {
   concurrency?: number
   /** Called with each row as soon as it is known (in completion order under concurrency). */
   onRow?: (row: PredictionRow) => void
+  /** Called when a reset store still knew what an earlier episode taught it (see `IsolationFailure`). */
+  onIsolation?: (failure: IsolationFailure) => void
 }
 
 /**
@@ -311,7 +408,7 @@ export interface RunSplitInput {
  * gives the same rows (latency aside) as a sequential one.
  */
 export async function runSplit(input: RunSplitInput): Promise<PredictionRow[]> {
-  const { episodes, pool, options, onRow } = input
+  const { episodes, pool, options, onRow, onIsolation } = input
   const concurrency = input.concurrency ?? RUNNER_DEFAULTS.concurrency
   if (!(Number.isInteger(concurrency) && concurrency >= 1))
     throw new RunnerError('RUNNER_OPTION_INVALID', `\`concurrency\` must be a whole number ≥ 1; got ${concurrency}`)
@@ -344,6 +441,7 @@ export async function runSplit(input: RunSplitInput): Promise<PredictionRow[]> {
         stopped ??= error
         return
       }
+      for (const failure of run.isolation) onIsolation?.(failure)
       try {
         for (const probe of probes) {
           const row = await run.answer(probe)
@@ -358,6 +456,7 @@ export async function runSplit(input: RunSplitInput): Promise<PredictionRow[]> {
     }
   }
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, episodes.length)) }, worker))
+  for (const failure of takeIsolationFailures(pool)) onIsolation?.(failure)
   if (stopped !== null) throw stopped
   return results.flat()
 }

@@ -10,11 +10,12 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
+import { takeIsolationFailures } from '../harness/runner.js'
 import { readBaselineMatch } from '../suite/baseline.js'
 import { JEST_COMMANDS } from '../suite/commands.js'
 import { resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
 import { checkedMemory, ProbeFailure, planSuite, StoreCloseError, settleProbe, timeGroundedAgentOf } from '../suite/probes.js'
-import { finishedRecord, type ProbeRecord } from '../suite/records.js'
+import { finishedRecord, isolationMessage, type ProbeRecord } from '../suite/records.js'
 import { type ScheduledSuite, scheduleEpisodes } from '../suite/scheduler.js'
 import { type GateAbsence, ungatedNotice } from '../suite/ungated.js'
 import { regressionSplit } from '../tivarq/regression.js'
@@ -119,6 +120,9 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
       const closeError = problems.length > 0 ? new StoreCloseError(problems) : null
       const messages = closeFailures.map((failure) => (failure instanceof Error ? failure.message : String(failure)))
       if (closeError !== null) messages.push(closeError.message)
+      // The last episodes' isolation checks ran as they closed, with no later episode to carry them.
+      const carried = pool === undefined ? null : isolationMessage(takeIsolationFailures(pool))
+      if (carried !== null) messages.push(carried)
       if (messages.length === 0) return
       record(messages.map((message) => ({ testPath, suite: plan.identity.name, blockError: message })))
       throw closeError ?? new Error(messages.join('\n'))
@@ -132,8 +136,11 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
             async () => {
               const rows = scheduled ? await scheduled.rows(probe.probe_id) : []
               if (rows.length === 0) throw new Error(`timegrounded: ${probe.probe_id} was not asked (its suite did not start); see the suite's error`)
-              const settled = settleProbe(rows, episode, probe, baseline, update, settings.flaky, gated)
-              record([{ testPath, record: finishedRecord(collected as ProbeRecord, rows, settled) }])
+              const settled = settleProbe(rows, episode, probe, baseline, update, settings.flaky, gated, collected.probeTotal)
+              const isolation = scheduled ? await scheduled.isolation(probe.probe_id) : []
+              record([{ testPath, record: finishedRecord(collected as ProbeRecord, rows, settled, isolation) }])
+              const carried = isolationMessage(isolation)
+              if (carried !== null) throw new ProbeFailure(carried)
               if (settled.decision === 'fail') throw new ProbeFailure(settled.message())
             },
             NO_TIMEOUT,

@@ -41,6 +41,8 @@ export function describeBootstrap(report: TivarqReport): string {
 
 /** One headline line of a report, as the renderers list them. */
 export interface HeadlineMetric {
+  /** Its name, as thresholds take it. */
+  metric: string
   label: string
   /** `higher` or `lower` is better. */
   better: 'higher' | 'lower'
@@ -55,7 +57,7 @@ function asRate(value: MetricValue): Rate {
 export function headlineMetrics(report: TivarqReport): HeadlineMetric[] {
   return HEADLINE_METRICS.map((metric) => {
     const spec = metricSpec(metric)
-    return { label: spec.label, better: spec.better, rate: asRate(spec.read(report.metrics)) }
+    return { metric, label: spec.label, better: spec.better, rate: asRate(spec.read(report.metrics)) }
   })
 }
 
@@ -77,6 +79,22 @@ export function familyRows(report: TivarqReport): { head: string[]; rows: { fami
       ],
     })),
   }
+}
+
+/**
+ * How many answers carried a value (`known`), of the answered probes: beside a leakage figure, since a
+ * store that abstains (`unknown`, `withdrawn`, `expired`) or asks back leaks nothing. From the report's
+ * counts: the answered probes less the store's abstentions and clarification requests.
+ */
+export function answersWithValue(report: TivarqReport): { valued: number; answered: number } {
+  const { abstention, clarification } = report.metrics
+  const answered = report.probe_counts.answered
+  return { valued: answered - (abstention.tp + abstention.fp) - (clarification.tp + clarification.fp), answered }
+}
+
+/** `57 of 60 answers carried a value`. */
+export function formatAnswersWithValue(counts: { valued: number; answered: number }): string {
+  return `${counts.valued} of ${counts.answered} answers carried a value`
 }
 
 /** `60 probes: 54 answered, 6 unsupported, 0 errors`. */

@@ -2,7 +2,9 @@
 import type { RunAggregate } from '../tivarq/aggregate.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import {
+  answersWithValue,
   describeBootstrap,
+  formatAnswersWithValue,
   describeProbeRepeats,
   describeRepeatBootstrap,
   detectionLines,
@@ -27,6 +29,8 @@ export function renderMarkdown(report: TivarqReport, options: { title?: string }
   for (const h of headlineMetrics(report)) lines.push(`| ${h.label} | ${formatRate(h.rate)} | ${h.better} |`)
   for (const detection of detectionLines(report)) lines.push(`| ${detection.label} | ${cell(detection.text)} | higher |`)
   lines.push('', `Transition success 95% CI ${formatInterval(report)} (${describeBootstrap(report)}).`, '')
+  // Abstaining leaks nothing: the leakage figure is read beside how often the store committed to a value.
+  lines.push(`Stale-value leakage beside the answers: ${formatAnswersWithValue(answersWithValue(report))}.`, '')
   const { head, rows } = familyRows(report)
   if (rows.length > 0) {
     lines.push(`| ${head.join(' | ')} |`)

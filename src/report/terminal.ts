@@ -6,7 +6,9 @@ import type { TivarqReport } from '../tivarq/score.js'
 import type { RunAggregate } from '../tivarq/aggregate.js'
 import { terminalText } from './escape.js'
 import {
+  answersWithValue,
   describeBootstrap,
+  formatAnswersWithValue,
   describeProbeRepeats,
   describeRepeatBootstrap,
   listFlakyProbes,
@@ -62,6 +64,8 @@ export function renderReport(report: TivarqReport, options: RenderOptions = {}):
     let line = `  ${h.label.padEnd(width)}${i === 0 ? c.bold(value) : value}`
     if (i === 0) line += `   95% CI ${formatInterval(report)}  (${describeBootstrap(report)})`
     if (h.better === 'lower') line += c.dim('   lower is better')
+    // Abstaining leaks nothing: the leakage figure is read beside how often the store committed to a value.
+    if (h.metric === 'staleValueLeakageRate') line += `   (${formatAnswersWithValue(answersWithValue(report))})`
     lines.push(line)
   }
   for (const detection of detectionLines(report)) lines.push(`  ${detection.label.padEnd(width)}${detection.text}`)

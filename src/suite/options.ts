@@ -81,14 +81,30 @@ function isRate(metric: MetricName): boolean {
   return metricSpec(metric).kind !== 'latency'
 }
 
-/** `{ min?, max? }` of one metric: rates in [0, 1], latencies in ms ≥ 0; at least one side; min ≤ max. */
+/**
+ * `{ min?, max? }` of one metric: rates in [0, 1], latencies in ms ≥ 0; only the side that can hold a
+ * store back (`max` on a lower-is-better metric, `min` on a higher-is-better one), and never a bound no
+ * value can break (`{ max: 1 }` on a lower-is-better rate, `{ min: 0 }` on a higher-is-better one).
+ */
 function boundSchema(metric: MetricName) {
   const limit = isRate(metric)
     ? z.number('a bound is a number').min(0, `${metric} is a rate between 0 and 1`).max(1, `${metric} is a rate between 0 and 1`)
     : z.number('a bound is a number').min(0, `${metric} is a latency in ms, at least 0`).finite(`${metric} is a latency in ms, at least 0`)
+  const lower = metricSpec(metric).better === 'lower'
+  const side = lower ? 'max' : 'min'
+  const wrong = lower ? 'min' : 'max'
+  const example = lower ? (isRate(metric) ? 0.05 : 500) : 0.9
   return z
     .strictObject({ min: limit.optional(), max: limit.optional() }, { error: namedChoices('a side of a bound', ['min', 'max']) })
-    .refine((bound) => bound.min !== undefined || bound.max !== undefined, `give \`max\` (lower is better: ${metric}) or \`min\`, or both`)
+    .refine((bound) => bound.min !== undefined || bound.max !== undefined, `give \`${side}\` (${lower ? 'lower' : 'higher'} is better: ${metric})`)
+    .refine(
+      (bound) => bound[wrong] === undefined,
+      `${metric} is ${lower ? 'lower' : 'higher'}-is-better, so \`${wrong}\` would fail a store for being better; bound it with \`{ ${side}: ${example} }\``,
+    )
+    .refine(
+      (bound) => !isRate(metric) || (lower ? bound.max !== 1 : bound.min !== 0),
+      `\`{ ${side}: ${lower ? 1 : 0} }\` can never fail (a rate lies between 0 and 1); give the bound the store must hold, e.g. \`{ ${side}: ${example} }\`, or leave ${metric} out`,
+    )
     .refine((bound) => bound.min === undefined || bound.max === undefined || bound.min <= bound.max, '`min` is above `max`: no value could pass')
 }
 
@@ -104,32 +120,85 @@ const toleranceValue = z
   .number('a tolerance is a number')
   .min(0, 'a tolerance is an allowed worsening, from 0 to 1')
   .max(1, 'a tolerance is an allowed worsening, from 0 to 1')
+  .refine((tolerance) => tolerance < 1, 'a tolerance of 1 allows any worsening, so nothing is gated; leave the metric out of `regression.metrics` instead')
 
-const regressionSchema = z.strictObject(
-  {
-    metrics: z
-      .union(
-        [
-          z.literal('none'),
-          z.array(z.enum(RECORDED_METRICS, { error: namedChoices('a metric the baseline records (latency is gated by thresholds only)', RECORDED_METRICS) })),
-        ],
-        {
-          error: "`regression.metrics` is a list of metric names, or 'none'",
-        },
-      )
-      .optional(),
-    tolerance: z
-      .union([
-        toleranceValue,
-        z.strictObject(Object.fromEntries(RECORDED_METRICS.map((metric) => [metric, toleranceValue.optional()])), {
-          error: namedChoices('a metric the baseline records', RECORDED_METRICS),
-        }),
-      ])
-      .optional(),
-    families: z.boolean('`families` is true or false').optional(),
-  },
-  { error: namedChoices('an option of `regression`', ['metrics', 'tolerance', 'families']) },
-)
+/** A family's bounds: at least one, or the entry means nothing. */
+const familyBoundsSchema = (thresholds: z.ZodType) =>
+  thresholds.refine(
+    (bounds) => Object.keys(bounds as object).length > 0,
+    'no bound for this family: leave it out, or bound a metric, e.g. `{ currentStateAccuracy: { min: 1 } }`',
+  )
+
+const regressionSchema = z
+  .strictObject(
+    {
+      metrics: z
+        .union(
+          [
+            z.literal('none'),
+            z
+              .array(z.enum(RECORDED_METRICS, { error: namedChoices('a metric the baseline records (latency is gated by thresholds only)', RECORDED_METRICS) }))
+              .min(1, "an empty list gates nothing against the baseline; write 'none' to turn the regression gate off, or name the metrics to gate")
+              .refine((metrics) => new Set(metrics).size === metrics.length, 'a metric is named twice; name each once'),
+          ],
+          {
+            error: "`regression.metrics` is a list of metric names, or 'none'",
+          },
+        )
+        .optional(),
+      tolerance: z
+        .union([
+          toleranceValue,
+          z.strictObject(Object.fromEntries(RECORDED_METRICS.map((metric) => [metric, toleranceValue.optional()])), {
+            error: namedChoices('a metric the baseline records', RECORDED_METRICS),
+          }),
+        ])
+        .optional(),
+      families: z.boolean('`families` is true or false').optional(),
+    },
+    { error: namedChoices('an option of `regression`', ['metrics', 'tolerance', 'families']) },
+  )
+  .superRefine((regression, context) => refuseIdleRegression(regression, context))
+
+/** Parts of `regression` that could not change a verdict: tolerances and families of metrics no one gates. */
+function refuseIdleRegression(
+  regression: { metrics?: 'none' | string[]; tolerance?: number | Record<string, number | undefined>; families?: boolean },
+  context: z.core.$RefinementCtx,
+): void {
+  const none = regression.metrics === 'none'
+  if (none && regression.tolerance !== undefined)
+    context.addIssue({
+      code: 'custom',
+      path: ['tolerance'],
+      input: regression.tolerance,
+      message: "a tolerance has no effect when `regression.metrics` is 'none'; leave it out, or name the metrics to gate",
+    })
+  if (none && regression.families === true)
+    context.addIssue({
+      code: 'custom',
+      path: ['families'],
+      input: true,
+      message: "gating each family has no effect when `regression.metrics` is 'none'; leave it out, or name the metrics to gate",
+    })
+  const tolerance = regression.tolerance
+  if (typeof tolerance !== 'object') return
+  if (Object.keys(tolerance).length === 0)
+    context.addIssue({
+      code: 'custom',
+      path: ['tolerance'],
+      input: tolerance,
+      message: 'no metric named: leave `tolerance` out (0 for every metric), or give e.g. `{ transitionSuccessRate: 0.02 }`',
+    })
+  const gated = regression.metrics
+  if (!Array.isArray(gated)) return
+  for (const metric of Object.keys(tolerance).filter((name) => !gated.includes(name)))
+    context.addIssue({
+      code: 'custom',
+      path: ['tolerance', metric],
+      input: tolerance[metric],
+      message: `\`regression.metrics\` does not gate ${metric}, so its tolerance has no effect; add ${metric} to \`regression.metrics\`, or remove the tolerance`,
+    })
+}
 
 const HTML_OPTION_HINT = `a file path relative to the Vitest root, or false for no HTML report (leave it out for ${DEFAULT_HTML_FILE} in \`outputDir\`)`
 
@@ -138,7 +207,7 @@ const REPORTER_OPTION_NAMES = ['thresholds', 'familyThresholds', 'baseline', 're
 const reporterOptionsSchema = z.strictObject(
   {
     thresholds: thresholdsSchema.optional(),
-    familyThresholds: z.partialRecord(z.enum(FAMILIES), thresholdsSchema, { error: namedChoices('a family', FAMILIES) }).optional(),
+    familyThresholds: z.partialRecord(z.enum(FAMILIES), familyBoundsSchema(thresholdsSchema), { error: namedChoices('a family', FAMILIES) }).optional(),
     baseline: z.union([z.string().min(1), z.literal(false)], { error: 'a path relative to the Vitest root, or false to turn baselines off' }).optional(),
     regression: regressionSchema.optional(),
     outputDir: z.string('a directory, relative to the Vitest root').min(1, 'a directory, relative to the Vitest root').optional(),
@@ -261,6 +330,7 @@ const SUITE_OPTION_SHAPE = {
   families: z
     .array(z.enum(FAMILIES, { error: namedChoices('a family', FAMILIES) }), 'a list of families')
     .min(1, 'at least one family (leave it out for all twelve)')
+    .refine((families) => new Set(families).size === families.length, 'a family is named twice; name each once')
     .optional(),
   concurrency: wholeNumber(1).optional(),
   updatePolls: wholeNumber(0).optional(),
@@ -296,6 +366,23 @@ const suiteOptionsSchema = z
   .refine((options) => options.episodes === undefined || (options.variant === undefined && options.datasetDir === undefined), {
     message: 'give `episodes` (run these) or `variant` / `datasetDir` (run a split), not both',
     path: ['episodes'],
+  })
+  .superRefine((options, context) => {
+    // Options that only act together with another: alone they would change nothing the user expects.
+    if (options.pollIntervalMs !== undefined && options.pollIntervalMs > 0 && (options.updatePolls ?? 0) === 0)
+      context.addIssue({
+        code: 'custom',
+        path: ['pollIntervalMs'],
+        input: options.pollIntervalMs,
+        message: 'the wait between update-lag polls has no effect without `updatePolls`; set `updatePolls` (e.g. 3) too, or leave `pollIntervalMs` out',
+      })
+    if (options.flaky !== undefined && (options.repeats ?? 1) === 1)
+      context.addIssue({
+        code: 'custom',
+        path: ['flaky'],
+        input: options.flaky,
+        message: 'a probe can only be flaky over several repetitions; set `repeats` (e.g. 3) too, or leave `flaky` out',
+      })
   })
 
 /** Check every option of `timegroundedSuite` (unknown names with "did you mean", values out of range) and apply the defaults; throws `SuiteOptionError`. */

@@ -9,10 +9,12 @@
  * still checks the thresholds, and says what it accepted; every violation
  * names its counts, its families and the next step.
  */
+import { describeIsolationFailure } from '../harness/runner.js'
 import { listProbes, renderErroredProbes } from '../report/terminal.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { isFlaky, type ProbeRepetitions, type RepeatedCounts } from '../tivarq/repeats.js'
 import type { PredictionRow } from '../tivarq/results.js'
+import { isCorrect } from '../tivarq/score.js'
 import {
   type BaselineMatch,
   type BaselineSuite,
@@ -29,6 +31,7 @@ import type { RunnerCommands } from './commands.js'
 import { evaluateGate, metricChanges, type Violation } from './gate.js'
 import { describeRule, renderMetricChange, renderNotGated, renderViolationInSuite } from './gate-lines.js'
 import type { RegressionRule, RepetitionSample } from './noise.js'
+import { baselineRight } from './probe-evidence.js'
 import type { ResolvedReporterOptions } from './options.js'
 import type { ProbeDecision, ProbeRecord } from './records.js'
 
@@ -85,9 +88,13 @@ export interface SuiteVerdict {
 }
 
 function countDecisions(records: readonly ProbeRecord[]): Record<ProbeDecision, number> {
-  const counts: Record<ProbeDecision, number> = { pass: 0, fail: 0, known_failure: 0, flaky: 0, skip: 0 }
+  const counts: Record<ProbeDecision, number> = { pass: 0, fail: 0, known_failure: 0, flaky: 0, suspect: 0, skip: 0 }
   for (const record of records) if (record.decision) counts[record.decision]++
   return counts
+}
+
+function wrongCount(record: ProbeRecord): number {
+  return (record.rows ?? []).filter((row) => row.status === 'answered' && !isCorrect(row)).length
 }
 
 function idsWhere(records: readonly ProbeRecord[], keep: (meta: ProbeRecord) => boolean): string[] {
@@ -107,7 +114,7 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
 
   const decisions = countDecisions(records)
   const each = repeats > 1 ? ` in each of ${repeats} repetitions` : ''
-  const flakyCount = repeats > 1 ? `${decisions.flaky} flaky, ` : ''
+  const flakyCount = repeats > 1 ? `${decisions.flaky} flaky, ${decisions.suspect > 0 ? `${decisions.suspect} suspect, ` : ''}` : ''
   lines.push(
     `${ran} of ${run.probeTotal} probes ran${each}: ${decisions.pass} passed, ${decisions.fail} failed, ${decisions.known_failure} known failures, ${flakyCount}${decisions.skip} unsupported (${run.commands.unsupportedTests}), ${errored} errors; ${repeats > 1 ? 'reports' : 'report'} in ${run.reportPath}`,
   )
@@ -116,6 +123,10 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
     lines.push(`${incomplete} (an error is never a known failure)`)
     failed = true
   }
+  const carried = records.flatMap((record) => record.isolation ?? [])
+  for (const failure of carried.slice(0, 10)) lines.push(`ISOLATION: ${describeIsolationFailure(failure)}`)
+  if (carried.length > 10) lines.push(`ISOLATION: and ${carried.length - 10} more episodes that started with an earlier episode's state`)
+  if (carried.length > 0) failed = true
   const flaky = run.probes.filter(isFlaky)
   if (flaky.length > 0) {
     const judged =
@@ -125,6 +136,18 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
     lines.push(
       `flaky probes (right in some repetitions, wrong in others; ${judged}): ${listProbes(
         flaky.map((probe) => `${probe.probeId} ${probe.correct}/${repeats}`),
+        'aggregate.json',
+      )}`,
+    )
+  }
+
+  const suspects = records.filter((record) => record.decision === 'suspect')
+  if (suspects.length > 0) {
+    lines.push(
+      `suspect probes (wrong in every repetition, but not beyond the baseline's noise: an exact binomial test at 1% for the run, Bonferroni over ${run.probeTotal} probes; not failing CI on their own, the gate judges the metrics): ${listProbes(
+        suspects.map(
+          (record) => `${record.probeId} ${repeats - wrongCount(record)}/${repeats} (baseline ${baselineRight(match, record.probeId) ?? 'not recorded'})`,
+        ),
         'aggregate.json',
       )}`,
     )
@@ -194,6 +217,7 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
     repetitions: { run: run.sample, baseline: compared === null ? null : baselineSample(compared), ...run.bootstrap },
   })
   const { violations } = gate
+  lines.push(...leakageLines(run))
   for (const violation of violations) lines.push(`gate violation: ${renderViolationInSuite(violation, run.commands)}`)
   if (gate.notGated.length > 0) lines.push(renderNotGated(gate.notGated))
   if (gate.rule?.kind === 'exact' && gate.rule.why === 'baseline-one-repetition') {
@@ -205,9 +229,49 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
   const failedTests = decisions.fail - errored
   failed ||= violations.length > 0 || failedTests > 0 || run.conflicts > 0
   lines.push(
-    gateLine(run, { failed, violations: violations.length, errored, failedTests, conflicts: run.conflicts, compared: compared !== null, rule: gate.rule }),
+    gateLine(run, {
+      failed,
+      violations: violations.length,
+      errored,
+      failedTests,
+      conflicts: run.conflicts,
+      carried: carried.length,
+      compared: compared !== null,
+      rule: gate.rule,
+    }),
   )
   return { lines, violations, failed, entry }
+}
+
+/** Higher-is-better rates a store that answers `unknown` to everything drives to 0 (a floor on one makes abstaining fail). */
+const RATES_ABSTAINING_LOWERS = [
+  'transitionSuccessRate',
+  'currentStateAccuracy',
+  'unaffectedFactRetention',
+  'historicalAccuracy',
+  'expirationAccuracy',
+] as const
+
+/**
+ * The leakage figure beside how many answers carried a value (abstaining leaks nothing), and a warning
+ * when the thresholds bound leakage but no rate that abstaining lowers.
+ */
+function leakageLines(run: SuiteRun): string[] {
+  const rows = run.repetitions.flat()
+  const answered = rows.filter((row) => row.status === 'answered')
+  const valued = answered.filter((row) => row.prediction.state === 'known').length
+  const leakage = run.scored.metrics.staleValueLeakageRate
+  if (leakage === undefined) return []
+  const leaked = leakage.value === null ? 0 : Math.round(leakage.value * leakage.cases)
+  const lines = [`stale-value leakage ${leaked} of ${leakage.cases}, with ${valued} of ${answered.length} answers carrying a value (abstaining leaks nothing)`]
+  const bounds = [run.options.thresholds, ...Object.values(run.options.familyThresholds)]
+  const leakageBounded = bounds.some((bound) => bound?.staleValueLeakageRate !== undefined)
+  const floored = bounds.some((bound) => RATES_ABSTAINING_LOWERS.some((metric) => bound?.[metric]?.min !== undefined))
+  if (leakageBounded && !floored)
+    lines.push(
+      'warning: the thresholds bound leakage but no rate that abstaining lowers, so a store answering `unknown` to everything passes them; add a floor such as `transitionSuccessRate: { min: 0.9 }`',
+    )
+  return lines
 }
 
 /** Under `-u`: the new entry, or why none is written; and what the rewrite accepted. */
@@ -261,7 +325,16 @@ function recordBaseline(run: SuiteRun, lines: string[]): { entry: BaselineSuite 
 /** The closing line: what was gated, and passed or failed (never "passed" for an incomplete run). */
 function gateLine(
   run: SuiteRun,
-  result: { failed: boolean; violations: number; errored: number; failedTests: number; conflicts: number; compared: boolean; rule: RegressionRule | null },
+  result: {
+    failed: boolean
+    violations: number
+    errored: number
+    failedTests: number
+    conflicts: number
+    carried: number
+    compared: boolean
+    rule: RegressionRule | null
+  },
 ): string {
   const bounded = Object.keys(run.options.thresholds).length + Object.keys(run.options.familyThresholds).length > 0
   // The rule is named once repetitions are in play; a plain run against a plain baseline keeps the short line.
@@ -277,6 +350,9 @@ function gateLine(
     result.errored > 0 ? `${result.errored} probes errored (an incomplete run never passes)` : null,
     result.failedTests > 0 ? `${result.failedTests} probe ${result.failedTests === 1 ? 'test' : 'tests'} failed` : null,
     result.conflicts > 0 ? `${result.conflicts} ${result.conflicts === 1 ? 'conflict' : 'conflicts'} between test files (above)` : null,
+    result.carried > 0
+      ? `state carried over between episodes in ${result.carried} ${result.carried === 1 ? 'case' : 'cases'} (the store is not isolated)`
+      : null,
   ].filter(Boolean)
   return `gate failed (${against})${reasons.length > 0 ? `: ${reasons.join(', ')}` : ''}`
 }

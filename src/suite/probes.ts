@@ -9,7 +9,7 @@ import { resolve } from 'node:path'
 import type { MemorySource } from '../adapters/source.js'
 import { type CodeOf, TimegroundedError } from '../errors.js'
 import type { CloseProblem } from '../harness/pool.js'
-import { EpisodeRun, errorRowFor, orderProbes } from '../harness/runner.js'
+import { EpisodeRun, errorRowFor, type IsolationFailure, orderProbes } from '../harness/runner.js'
 import type { LoadedSplit } from '../tivarq/dataset.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { isCorrect } from '../tivarq/score.js'
@@ -19,6 +19,7 @@ import type { Episode, Probe } from '../tivarq/schema.js'
 import { describeVariant } from '../tivarq/variant.js'
 import { type BaselineMatch, datasetHashOf, type SuiteIdentity } from './baseline.js'
 import { probeFailureMessage } from './messages.js'
+import { baselineRight, renderEvidence } from './probe-evidence.js'
 import { type ResolvedSuiteOptions, SuiteOptionError } from './options.js'
 import { type FlakyPolicy, judgeProbe, type Partition, type ProbeDecision, type ProbeRecord, type ProbeVerdict } from './records.js'
 
@@ -150,7 +151,8 @@ export interface SettledProbe extends ProbeVerdict {
 /**
  * Judge a probe's rows (one per repetition) against the baseline, in this run's update mode; strictly when no
  * gate runs (`gated` false: see `strictDecision`), and then a failure the gate would have let through says why.
- * @default flaky 'report', gated true
+ * `probes` is how many the suite has (the per-probe rule under repeats corrects for them).
+ * @default flaky 'report', gated true, probes 1
  */
 export function settleProbe(
   rows: readonly PredictionRow[],
@@ -160,14 +162,19 @@ export function settleProbe(
   update: boolean,
   flaky: FlakyPolicy = 'report',
   gated = true,
+  probes = 1,
 ): SettledProbe {
-  const verdict = judgeProbe(rows, baseline, update, flaky, gated)
-  const lenient = gated ? verdict.decision : judgeProbe(rows, baseline, update, flaky).decision
+  const verdict = judgeProbe(rows, baseline, update, flaky, gated, probes)
+  const lenient = gated ? verdict.decision : judgeProbe(rows, baseline, update, flaky, true, probes).decision
   const failure = () => repeatedFailure(rows, verdict, (row) => probeFailureMessage(row, { probe, events: episode.events }))
   return {
     ...verdict,
     message: () => {
       if (lenient !== verdict.decision) return `${failure()} ${strictNote(lenient, verdict.knownFailure)}`
+      if (verdict.decision === 'suspect') {
+        const before = baselineRight(baseline, probe.probe_id)
+        return `suspect, not failing CI on its own (${renderEvidence(verdict.evidence!)}${before === null ? '' : `; right in ${before} repetitions of the baseline`}): ${failure()}`
+      }
       if (verdict.decision !== 'known_failure') return failure()
       return `${verdict.knownFailure ? 'known failure (failing in the baseline too)' : 'recorded as a known failure in the new baseline'}: ${failure()}`
     },
@@ -199,6 +206,8 @@ function repeatedFailure(rows: readonly PredictionRow[], verdict: ProbeVerdict, 
     case 'flaky':
       return `flaky: right in ${rows.filter(isCorrect).length} of ${total} repetitions; wrong in ${where}: ${sentence(shown)}`
     case 'wrong':
+      if (verdict.evidence !== undefined && verdict.decision === 'fail')
+        return `wrong in all ${total} repetitions, beyond chance (${renderEvidence(verdict.evidence)}); ${where}: ${sentence(shown)}`
       return `wrong in all ${total} repetitions; ${where}: ${sentence(shown)}`
     default:
       return sentence(shown)
@@ -213,6 +222,11 @@ export interface AskedEpisode {
   started: Promise<void>
   /** A selected probe's row in every repetition, in order. Never rejects. */
   rows(probeId: string): Promise<PredictionRow[]>
+  /**
+   * For the episode's first selected probe, once its rows are in: each repetition whose reset store still
+   * knew an earlier episode's answer (the runner's isolation check); [] for every other probe.
+   */
+  isolation(probeId: string): IsolationFailure[]
   /** Resolves once every repetition ran and closed; rejects with the first failure to close (every row is in by then). */
   done: Promise<void>
 }
@@ -232,12 +246,14 @@ export function askEpisode(open: (repetition: number) => Promise<EpisodeRun>, ep
     const promise = new Promise<PredictionRow[]>((settle) => (resolve = settle))
     pending.set(probe.probe_id, { rows: [], resolve, promise })
   }
+  const isolation: IsolationFailure[] = []
   let markStarted!: () => void
   const started = new Promise<void>((settle) => (markStarted = settle))
   const done = (async () => {
     let closeFailure: unknown = null
     for (let repetition = 0; repetition < repeats; repetition++) {
       const opened = await openEpisode(() => open(repetition), episode)
+      if (opened instanceof EpisodeRun) isolation.push(...opened.isolation)
       markStarted()
       for (const probe of probes) {
         const entry = pending.get(probe.probe_id)!
@@ -253,6 +269,7 @@ export function askEpisode(open: (repetition: number) => Promise<EpisodeRun>, ep
     started,
     done,
     rows: (probeId) => pending.get(probeId)?.promise ?? Promise.resolve([]),
+    isolation: (probeId) => (probes[0]?.probe_id === probeId ? [...isolation] : []),
   }
 }
 

@@ -4,9 +4,11 @@
  * from the reporter to the workers, plus the per-probe policy both sides
  * share. Everything here is plain JSON: no Date, Map, BigInt or functions.
  */
+import { describeIsolationFailure, type IsolationFailure } from '../harness/runner.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { isCorrect } from '../tivarq/score.js'
 import { isKnownFailure, type BaselineMatch, type ProbeOutcome, type SuiteIdentity } from './baseline.js'
+import { baselineNoise, type ProbeEvidence, probeEvidence } from './probe-evidence.js'
 
 /** Key of our record in a test's metadata and of the context given to the workers. */
 export const RECORD_KEY = 'timegrounded'
@@ -22,9 +24,11 @@ export interface WorkerContext {
 /**
  * How a probe's test ended, by the per-probe policy. `flaky` (with repeats: right
  * in some repetitions, wrong in others) passes with an annotation, unless the
- * suite's `flaky` option is `'fail'`.
+ * suite's `flaky` option is `'fail'`. `suspect` (with repeats, against a noisy
+ * baseline: wrong in every repetition, but not beyond chance) passes with an
+ * annotation too.
  */
-export type ProbeDecision = 'pass' | 'fail' | 'known_failure' | 'flaky' | 'skip'
+export type ProbeDecision = 'pass' | 'fail' | 'known_failure' | 'flaky' | 'suspect' | 'skip'
 
 /** What a flaky probe's test does: pass with an annotation (`report`), or fail like a wrong answer (`fail`). */
 export type FlakyPolicy = 'report' | 'fail'
@@ -56,6 +60,11 @@ export interface ProbeRecord {
   /** Over the repetitions, as the baseline records it: `wrong` when wrong in any of them, `error` when any errored. */
   outcome?: ProbeOutcome
   decision?: ProbeDecision
+  /**
+   * On the first probe of an episode: each repetition whose reset store still knew what an earlier
+   * episode taught it. Outside the rows and the scored figures; it fails the probe's test and the run.
+   */
+  isolation?: IsolationFailure[]
 }
 
 /** What a probe came to over the repetitions: an outcome as in one run, or `flaky` (right in some, wrong in others). */
@@ -110,6 +119,8 @@ export interface ProbeVerdict {
   outcome: ProbeOutcome
   knownFailure: boolean
   decision: ProbeDecision
+  /** With repeats against a baseline recorded with repeats: the binomial test of a probe wrong in every repetition. */
+  evidence?: ProbeEvidence
 }
 
 /**
@@ -123,8 +134,13 @@ export function strictDecision(result: ProbeResult): ProbeDecision {
 }
 
 /**
- * Judge one probe's rows (one per repetition) against the baseline entry of its suite, in this run's update mode;
- * strictly (`strictDecision`) when `gated` is false. @default gated true
+ * Judge one probe's rows (one per repetition) against the baseline entry of
+ * its suite, in this run's update mode; strictly (`strictDecision`) when
+ * `gated` is false. A probe wrong in every repetition that would fail is
+ * tested against the baseline's noise (see probe-evidence.ts) when both sides
+ * ran repeats: it fails only when chance does not explain it, among the
+ * suite's `probes`, else it is `suspect`.
+ * @default flaky 'report', gated true, probes 1
  */
 export function judgeProbe(
   rows: readonly PredictionRow[],
@@ -132,16 +148,35 @@ export function judgeProbe(
   update: boolean,
   flaky: FlakyPolicy = 'report',
   gated = true,
+  probes = 1,
 ): ProbeVerdict {
   const result = resultOf(rows)
   const knownFailure = isKnownFailure(baseline, rows[0]!.probe_id)
-  const decision = gated ? decideProbe(result, knownFailure, update, flaky) : strictDecision(result)
-  return { result, outcome: outcomeOfResult(result), knownFailure, decision }
+  if (!gated) return { result, outcome: outcomeOfResult(result), knownFailure, decision: strictDecision(result) }
+  const verdict: ProbeVerdict = { result, outcome: outcomeOfResult(result), knownFailure, decision: decideProbe(result, knownFailure, update, flaky) }
+  const noise = rows.length > 1 && result === 'wrong' && verdict.decision === 'fail' ? baselineNoise(baseline) : null
+  if (noise === null) return verdict
+  const answered = rows.filter((row) => row.status === 'answered').length
+  const evidence = probeEvidence(answered, answered, noise, probes)
+  return { ...verdict, evidence, decision: evidence.strong ? 'fail' : 'suspect' }
 }
 
 /** The record of a finished probe: the collected record with its rows (plain-JSON copies) and verdict. */
-export function finishedRecord(record: ProbeRecord, rows: readonly PredictionRow[], verdict: ProbeVerdict): ProbeRecord {
-  return { ...record, rows: JSON.parse(JSON.stringify(rows)) as PredictionRow[], outcome: verdict.outcome, decision: verdict.decision }
+export function finishedRecord(
+  record: ProbeRecord,
+  rows: readonly PredictionRow[],
+  verdict: ProbeVerdict,
+  isolation: readonly IsolationFailure[] = [],
+): ProbeRecord {
+  const finished: ProbeRecord = { ...record, rows: JSON.parse(JSON.stringify(rows)) as PredictionRow[], outcome: verdict.outcome, decision: verdict.decision }
+  if (isolation.length === 0) return finished
+  // Its test fails on the isolation failure, whatever its answers: the counts say so too.
+  return { ...finished, decision: 'fail', isolation: JSON.parse(JSON.stringify(isolation)) as IsolationFailure[] }
+}
+
+/** The failure a probe's test throws for its episode's isolation failures, or null when there are none. */
+export function isolationMessage(isolation: readonly IsolationFailure[]): string | null {
+  return isolation.length === 0 ? null : isolation.map(describeIsolationFailure).join('\n')
 }
 
 /** Whether a record is a TIVARQ probe's (rather than a time-grounded question's, or anything else). */

@@ -8,7 +8,7 @@ import type { RunnerTestSuite } from 'vitest'
 import { afterAll, beforeAll, describe, inject, test } from 'vitest'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
-import { EpisodeRun, type RunnerOptions } from '../harness/runner.js'
+import { EpisodeRun, type RunnerOptions, takeIsolationFailures } from '../harness/runner.js'
 import { readBaselineMatch } from '../suite/baseline.js'
 import { resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
 import {
@@ -24,7 +24,7 @@ import {
   suiteTitle,
   timeGroundedAgentOf,
 } from '../suite/probes.js'
-import { finishedRecord, RECORD_KEY, type WorkerContext } from '../suite/records.js'
+import { finishedRecord, isolationMessage, RECORD_KEY, type WorkerContext } from '../suite/records.js'
 import { type GateAbsence, ungatedNotice } from '../suite/ungated.js'
 import { regressionSplit } from '../tivarq/regression.js'
 import { loadSplit, loadVariantSplit } from '../tivarq/dataset.js'
@@ -81,6 +81,9 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
       const problems = (await pool?.close()) ?? []
       // Recorded, never dropped: a failing afterAll is how Vitest reports a problem of the whole suite.
       if (problems.length > 0) throw new StoreCloseError(problems)
+      // The last episodes' isolation checks ran as they closed, with no later episode to carry them.
+      const carried = pool === undefined ? null : isolationMessage(takeIsolationFailures(pool))
+      if (carried !== null) throw new ProbeFailure(carried)
     }, settings.timeoutMs * 2)
 
     for (const planned of plan.episodes) registerEpisode(planned)
@@ -112,8 +115,11 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
         for (const { probe, name, record, timeoutMs } of probes) {
           test.sequential(name, { meta: { [RECORD_KEY]: record }, timeout: timeoutMs }, async ({ task, skip, annotate }) => {
             const rows = asked ? await asked.rows(probe.probe_id) : [await answerProbe(undefined, episode, probe)]
-            const settled = settleProbe(rows, episode, probe, baseline, context.update, settings.flaky, context.gated)
-            task.meta[RECORD_KEY] = finishedRecord(record, rows, settled)
+            const settled = settleProbe(rows, episode, probe, baseline, context.update, settings.flaky, context.gated, record.probeTotal)
+            const isolation = asked?.isolation(probe.probe_id) ?? []
+            task.meta[RECORD_KEY] = finishedRecord(record, rows, settled, isolation)
+            const carried = isolationMessage(isolation)
+            if (carried !== null) throw new ProbeFailure(carried)
             switch (settled.decision) {
               case 'pass':
                 return
@@ -122,6 +128,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
                 return
               case 'known_failure':
               case 'flaky':
+              case 'suspect':
                 await annotate(settled.message(), 'timegrounded')
                 return
               case 'fail':

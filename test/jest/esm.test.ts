@@ -24,6 +24,29 @@ function vitest(args: string[], env: Record<string, string>) {
 const STALE = { TG_BUG: 'stale', TG_THRESHOLDS: '{}' }
 
 describe('timegrounded/jest under real Jest 30 in ES module mode, beside real Vitest', { timeout: JEST_TEST_TIMEOUT }, () => {
+  test('a bound that cannot mean what the user wants (`min` on leakage) stops Jest as withTimegrounded loads the config, with the fix', async () => {
+    const run = await project.jest([], { TG_THRESHOLDS: JSON.stringify({ staleValueLeakageRate: { min: 0.1 } }), TG_OUTPUT: 'meaningless-out' })
+    expect(run.code, explain(run)).not.toBe(0)
+    expect(run.stderr).toContain('withTimegrounded(config, options) in jest.config: invalid option:')
+    expect(run.stderr).toContain(
+      '`thresholds.staleValueLeakageRate` is {"min":0.1}: staleValueLeakageRate is lower-is-better, so `min` would fail a store for being better; bound it with `{ max: 0.05 }`',
+    )
+    expect(run.stderr).not.toContain('probes ran')
+  })
+
+  test('a store that keeps state across episodes fails the run: module-level facts behind a factory, and one object whose reset() does nothing', async () => {
+    const stores: Record<string, string>[] = [{ TG_BUG: 'global' }, { TG_BUG: 'no-reset', TG_SINGLE: '1' }]
+    for (const variables of stores) {
+      const run = await project.jest([], { ...variables, TG_OUTPUT: `isolation-${variables.TG_BUG}-out`, TG_BASELINE: 'isolation.baseline.json' })
+      expect(run.code, explain(run)).not.toBe(0)
+      expect(run.stderr).toMatch(
+        /timegrounded \[tivarq\] ISOLATION: state carried over from episode [a-z_]+-\d\d: slot [a-z_]+\/(personal|work) — reset after the episode, the store still answered/,
+      )
+      expect(run.stderr).toMatch(/timegrounded \[tivarq\] gate failed \([^)]*\): state carried over between episodes in \d+ cases/)
+      expect(run.stderr).not.toContain('gate passed')
+    }
+  })
+
   test('a correct store passes: every probe runs and the gate passes', async () => {
     const run = await project.jest([], { TG_BASELINE: 'clean.baseline.json', TG_OUTPUT: 'clean-out' })
     expect(run.code, explain(run)).toBe(0)

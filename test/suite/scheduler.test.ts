@@ -54,7 +54,14 @@ describe('scheduleEpisodes', () => {
     const plan = planSuite(await loadSplit(undefined, 'smoke'), settings)
     const { factory, seen } = countingFactory()
     const pool = await openPool(factory, { track: 'structured', concurrency: 3 })
-    const scheduled = scheduleEpisodes({ pool, episodes: plan.episodes, selected: () => true, runner: { track: 'structured' }, concurrency: 3, repeats: 1 })
+    const scheduled = scheduleEpisodes({
+      pool,
+      episodes: plan.episodes,
+      selected: () => true,
+      runner: { track: 'structured', isolationCheck: false },
+      concurrency: 3,
+      repeats: 1,
+    })
     const rows = await Promise.all(plan.episodes.flatMap(({ probes }) => probes.map(({ probe }) => scheduled.rows(probe.probe_id))))
     expect(await scheduled.done).toEqual([])
     expect(await pool.close()).toEqual([])
@@ -77,7 +84,7 @@ describe('scheduleEpisodes', () => {
       pool,
       episodes: plan.episodes,
       selected: (name) => name === chosen.name,
-      runner: { track: 'structured' },
+      runner: { track: 'structured', isolationCheck: false },
       concurrency: 4,
       repeats: 2,
     })

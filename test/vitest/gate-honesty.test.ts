@@ -116,6 +116,25 @@ describe('plugin, reporter and suite options are checked when the config loads',
     expect(result.code).toBe(1)
   })
 
+  test('options that cannot mean what the user wants stop the run as the config loads, each with its fix (issue 19 point 6)', async () => {
+    const options = {
+      thresholds: { staleValueLeakageRate: { min: 0.1 }, transitionSuccessRate: { max: 0.9 }, currentStateAccuracy: { min: 0 } },
+      familyThresholds: { expiration: {} },
+      regression: { metrics: [] },
+    }
+    const result = await run([], env('meaningless-options', { TG_OPTIONS: JSON.stringify(options) }))
+    expect(result.output).toContain('timegrounded(options) in vitest.config: invalid options:')
+    expect(result.output).toContain(
+      '  `thresholds.staleValueLeakageRate` is {"min":0.1}: staleValueLeakageRate is lower-is-better, so `min` would fail a store for being better; bound it with `{ max: 0.05 }`',
+    )
+    expect(result.output).toContain('  `thresholds.transitionSuccessRate` is {"max":0.9}: transitionSuccessRate is higher-is-better')
+    expect(result.output).toContain('  `thresholds.currentStateAccuracy` is {"min":0}: `{ min: 0 }` can never fail')
+    expect(result.output).toContain('  `familyThresholds.expiration` is {}: no bound for this family')
+    expect(result.output).toContain("  `regression.metrics` is []: an empty list gates nothing against the baseline; write 'none'")
+    expect(result.output).not.toContain('probes ran')
+    expect(result.code).toBe(1)
+  })
+
   test('a plain JavaScript config is checked the same way', async () => {
     const project = join(scratch(), 'js-config')
     mkdirSync(project, { recursive: true })

@@ -5,6 +5,7 @@
  * `modelAdapter(mode)` to `timegroundedSuite` or `openPool`.
  */
 import { chatCallBudgetMs } from '../../chat/client.js'
+import { markIsolatedByConstruction } from '../source.js'
 import type { StoreFactory } from '../types.js'
 import { ModelConfigError, resolveModelConfig, type ModelAdapterOptions, type ModelConfig } from './config.js'
 import type { ModelMode } from './prompts.js'
@@ -46,7 +47,8 @@ export function modelAdapter(mode: ModelMode, options: ModelAdapterOptions = {})
   const config = resolveModelConfig(options)
   const create = (): HybridModelStore | ManagedModelStore => (mode === 'hybrid' ? new HybridModelStore(config) : new ManagedModelStore(config))
   Object.defineProperty(create, 'name', { value: `model:${mode}` })
-  return Object.assign(create, { mode, config, callBudgetMs: chatCallBudgetMs(config.endpoint) })
+  // One instance per episode, nothing at module level: the runner's isolation check (a paid model call per episode) is skipped.
+  return markIsolatedByConstruction(Object.assign(create, { mode, config, callBudgetMs: chatCallBudgetMs(config.endpoint) }))
 }
 
 export type { ModelAdapterOptions } from './config.js'

@@ -21,7 +21,7 @@ import { buildRunManifest, closeErrorRecords, harnessCommit, manifestEnvironment
 import { runFileNames } from '../../tivarq/results.js'
 import { ResultWriteError, RunWriter, type PredictionsFile } from '../../harness/result-files.js'
 import type { PredictionRow } from '../../tivarq/results.js'
-import { RUNNER_DEFAULTS, runSplit } from '../../harness/runner.js'
+import { describeIsolationFailure, type IsolationFailure, RUNNER_DEFAULTS, runSplit } from '../../harness/runner.js'
 import { DATASET_SEED, SPLITS, type Split } from '../../tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import { describeVariant } from '../../tivarq/variant.js'
@@ -363,6 +363,8 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   process.once('SIGINT', onInterrupt)
   process.once('SIGTERM', onInterrupt)
 
+  // Episodes whose reset store still knew an earlier episode's answer: outside the rows and report.json, but the run fails.
+  const carried: IsolationFailure[] = []
   try {
     // Repetitions are numbered from 0 in the rows, as upstream numbers them (files from 1).
     for (let repetition = 0; repetition < settings.repeat; repetition++) {
@@ -384,6 +386,7 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
             writeFailure = error
           }
         },
+        onIsolation: (failure) => carried.push(failure),
       })
       if (writeFailure !== null) throw writeFailure
       file.close(rows)
@@ -430,6 +433,7 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   // The exit code's reason in words: an incomplete run never passes, whatever its rates say.
   const incomplete = renderErroredProbes(repetitions.flat(), repetitions.length)
   if (incomplete !== null) out += `\n${incomplete} (exit ${EXIT.problems})\n`
+  for (const failure of carried) out += `\nISOLATION: ${describeIsolationFailure(failure)} (exit ${EXIT.problems})\n`
   if (repeated !== null) out += `\n${renderRepeats(repeated, { color })}\n`
   out += `\nWrote ${written.join(', ')} to ${writer.dir}\n`
   if (page !== null) out += `${page}\n`
@@ -442,8 +446,8 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
       // A summary that cannot be written must not fail the run.
     }
   }
-  // Interrupted means incomplete, even when the interrupt only met the adapters' shutdown.
-  process.exitCode = interruptedWhileClosing ? EXIT.problems : reportsExitCode(reports)
+  // Interrupted means incomplete, even when the interrupt only met the adapters' shutdown; a store that carried state fails too.
+  process.exitCode = interruptedWhileClosing || carried.length > 0 ? EXIT.problems : reportsExitCode(reports)
 }
 
 /** A result file that could not be written: what and why, with the I/O exit code. */

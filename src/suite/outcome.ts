@@ -177,7 +177,9 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
   }
 
   if (!covered) {
-    lines.push(`partial run (${ran} of ${run.probeTotal} probes): metrics are not gated`)
+    lines.push(
+      `partial run (${ran} of ${run.probeTotal} probes): metrics are not gated; a chosen subset (\`-t\`, files left out) is never a gate pass: run the whole suite to gate it`,
+    )
     return { lines, violations: [], failed, entry }
   }
   // Under -u the run becomes the baseline, so only the thresholds can still be broken (and still fail the run).

@@ -14,7 +14,7 @@ import { openPool, type StorePool } from '../harness/pool.js'
 import { readBaselineMatch } from '../suite/baseline.js'
 import { JEST_COMMANDS } from '../suite/commands.js'
 import { DEFAULT_BASELINE_FILE, resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
-import { checkedMemory, ProbeFailure, planSuite, StoreCloseError, settleProbe, timeGroundedAgentOf } from '../suite/probes.js'
+import { baselineCheckOf, checkedMemory, ProbeFailure, planSuite, StoreCloseError, settleProbe, timeGroundedAgentOf } from '../suite/probes.js'
 import { finishedRecord, type ProbeRecord } from '../suite/records.js'
 import { type ScheduledSuite, scheduleEpisodes } from '../suite/scheduler.js'
 import { loadSplitSync, loadVariantSplitSync } from '../tivarq/dataset.js'
@@ -68,7 +68,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
   const loaded = settings.variant === undefined ? loadSplitSync(settings.datasetDir, settings.split) : loadVariantSplitSync(settings.variant, settings.split)
   const plan = planSuite(loaded, settings)
   const { context, baselinePath, update } = jestContext()
-  const baseline = readBaselineMatch(baselinePath, plan.identity, JEST_COMMANDS)
+  const baseline = readBaselineMatch(baselinePath, plan.identity, JEST_COMMANDS, baselineCheckOf(plan), update)
   const testPath = currentTestPath()
   const record = (lines: SideLine[]): void => {
     if (context !== null) appendSideLines(context.runDir, lines)

@@ -11,6 +11,7 @@ import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { EpisodeRun, type RunnerOptions } from '../harness/runner.js'
 import { readBaselineMatch } from '../suite/baseline.js'
+import { VITEST_COMMANDS } from '../suite/commands.js'
 import { DEFAULT_BASELINE_FILE, resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
 import {
   type AskedEpisode,
@@ -18,6 +19,7 @@ import {
   askEpisode,
   checkedMemory,
   type PlannedEpisode,
+  baselineCheckOf,
   planSuite,
   ProbeFailure,
   StoreCloseError,
@@ -55,7 +57,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
       settings.variant === undefined ? await loadSplit(settings.datasetDir, settings.split) : await loadVariantSplit(settings.variant, settings.split)
     const plan = planSuite(loaded, settings)
     const context = workerContext()
-    const baseline = readBaselineMatch(context.baselinePath, plan.identity)
+    const baseline = readBaselineMatch(context.baselinePath, plan.identity, VITEST_COMMANDS, baselineCheckOf(plan), context.update)
     const runnerOptions: RunnerOptions = { track: settings.track, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs }
     let pool: StorePool | undefined
 

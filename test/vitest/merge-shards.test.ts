@@ -64,7 +64,8 @@ test('every Vitest shard leaves its file, even one with no timegrounded suite, a
 
 /** Run `include` sharded 1/2 and 2/2 with blobs in their own folder; each shard's extra variables from `perShard`. */
 async function shardRuns(name: string, include: Record<string, string>, perShard: (index: number) => Record<string, string> = () => ({})) {
-  const variables = env(name, include)
+  // The commit pinned as a CI job has it (GITHUB_SHA): the shards' identity must not follow edits made while they run.
+  const variables = env(name, { GITHUB_SHA: 'c0ffee0000000000000000000000000000000000', ...include })
   const blobs = join(scratch(), `${name}-blobs`)
   for (const index of [1, 2]) {
     const result = await run([`--shard=${index}/2`, '--reporter=blob', `--outputFile=${join(blobs, `blob-${index}.json`)}`], {
@@ -80,7 +81,7 @@ async function shardRuns(name: string, include: Record<string, string>, perShard
 const mergeReports = (blobs: string, variables: Record<string, string>) =>
   runVitest(['--root', PROJECT, `--merge-reports=${blobs}`], { cwd: PROJECT, env: variables })
 
-test('`vitest --merge-reports` with a blob missing fails naming the missing shard, as `timegrounded merge` does', async () => {
+test('`vitest --merge-reports` with a blob missing fails naming the missing shard, as `timegrounded merge` does', { timeout: 180_000 }, async () => {
   const { variables, blobs } = await shardRuns('missing-blob', { TG_INCLUDE: 'probes/part*.probes.ts' })
   rmSync(join(blobs, 'blob-2.json'))
   const merged = await mergeReports(blobs, variables)
@@ -90,7 +91,9 @@ test('`vitest --merge-reports` with a blob missing fails naming the missing shar
   expect(merged.code).toBe(1)
 })
 
-test('shards of two runs (another CI run id) are refused together by `vitest --merge-reports` and by `timegrounded merge`, naming the field', async () => {
+test('shards of two runs (another CI run id) are refused together by `vitest --merge-reports` and by `timegrounded merge`, naming the field', {
+  timeout: 180_000,
+}, async () => {
   const { variables, blobs, files } = await shardRuns('two-runs', { TG_INCLUDE: 'probes/part*.probes.ts' }, (index) => ({ GITHUB_RUN_ID: `${100 + index}` }))
   const merged = await mergeReports(blobs, variables)
   expect(merged.output).toMatch(/\(shard 1\/2\) and .* \(shard 2\/2\) come from different runs \(runId GITHUB_RUN_ID=101 vs GITHUB_RUN_ID=102\)/)
@@ -101,11 +104,11 @@ test('shards of two runs (another CI run id) are refused together by `vitest --m
   expect(cli.code).toBe(2)
 })
 
-test('a shard whose test file failed to load carries the failure into both merges; shards with no result at all fail `timegrounded merge`', async () => {
+test('a shard whose test file failed to load carries the failure into both merges, which are never gated', { timeout: 180_000 }, async () => {
   const { variables, blobs, files } = await shardRuns('load-error', { TG_INCLUDE: 'probes/{whole,load-error}.probes.ts' })
   const cli = merge(files)
   expect(cli.output).toMatch(
-    /timegrounded merge: shard [12]\/2 \(.*\) failed to load: .*probes\/load-error\.probes\.ts: the store module failed to load \(test fixture\)/,
+    /timegrounded merge: shard [12]\/2 \(.*\) failed to load: probes\/load-error\.probes\.ts: the store module failed to load \(test fixture\)/,
   )
   expect(cli.output).not.toContain('gate passed')
   expect(cli.code).toBe(1)
@@ -113,9 +116,11 @@ test('a shard whose test file failed to load carries the failure into both merge
   expect(merged.output).toMatch(/timegrounded merge: shard [12]\/2 \(.*\) failed to load: probes\/load-error\.probes\.ts: the store module failed to load/)
   expect(merged.output).not.toContain('gate passed')
   expect(merged.code).toBe(1)
+})
 
-  const { files: empty } = await shardRuns('no-results', { TG_INCLUDE: 'probes/{plain,load-error}.probes.ts' })
-  const nothing = merge(empty)
+test('shard files with no timegrounded result at all (their suite failed to load) fail `timegrounded merge`', { timeout: 180_000 }, async () => {
+  const { files } = await shardRuns('no-results', { TG_INCLUDE: 'probes/{plain,load-error}.probes.ts' })
+  const nothing = merge(files)
   expect(nothing.output).toContain('failed to load')
   expect(nothing.output).toContain('no timegrounded results in the 2 shards')
   expect(nothing.code).toBe(1)

@@ -39,6 +39,7 @@ export interface JestGlobalConfigView {
 
 /** What the reporter reads of Jest's aggregated results. */
 export interface JestRunResults {
+  /** The run was interrupted (Ctrl-C): nothing is finished. */
   wasInterrupted?: boolean
   /** Each test file's result: `testExecError` when the file failed to load or run. */
   testResults?: readonly { testFilePath: string; testExecError?: { message: string } | null }[]

@@ -88,6 +88,8 @@ export class TimegroundedReporter implements Reporter {
   private stamp(module: TestModule): void {
     const vitest = this.vitest
     if (!vitest || vitest.config.watch || vitest.config.mergeReports) return
+    // Only a run whose modules can reach a merge: a shard, or a run writing a blob (asking git costs a process).
+    if (!vitest.config.shard && !writesBlob(vitest)) return
     const stamp: ShardStamp = { shard: vitest.config.shard ?? { index: 1, count: 1 }, run: this.runIdentity() }
     ;(module.meta() as Record<string, unknown>)[SHARD_STAMP_KEY] = stamp
   }
@@ -199,6 +201,14 @@ export class TimegroundedReporter implements Reporter {
     const context: WorkerContext = { baselinePath: this.baselinePath(), update: this.update.kind === 'update' }
     for (const project of vitest.projects) project.provide(RECORD_KEY, context)
   }
+}
+
+/** Whether the run has the blob reporter (`--reporter=blob`, or `reporters: ['blob']`). */
+function writesBlob(vitest: Vitest): boolean {
+  return (vitest.config.reporters as unknown[]).some((reporter) => {
+    const named = Array.isArray(reporter) ? reporter[0] : reporter
+    return named === 'blob' || (typeof named === 'object' && named !== null && named.constructor.name === 'BlobReporter')
+  })
 }
 
 /** The modules that failed to load (an error of the module itself), naming the file. */

@@ -56,6 +56,19 @@ export declare interface JestGlobalConfigView {
     } | null;
 }
 
+/** What the reporter reads of Jest's aggregated results. */
+export declare interface JestRunResults {
+    /** The run was interrupted (Ctrl-C): nothing is finished. */
+    wasInterrupted?: boolean;
+    /** Each test file's result: `testExecError` when the file failed to load or run. */
+    testResults?: readonly {
+        testFilePath: string;
+        testExecError?: {
+            message: string;
+        } | null;
+    }[];
+}
+
 /** The camelCase name of a gated metric, e.g. `staleValueLeakageRate`. */
 declare type MetricName = keyof typeof METRICS;
 
@@ -274,9 +287,7 @@ declare class TimegroundedJestReporter {
         path: string;
     }): void;
     /** After every run: score, gate, write and print (or, for a shard, write the shard's file). */
-    onRunComplete(_contexts: unknown, results: {
-        wasInterrupted?: boolean;
-    }): void;
+    onRunComplete(_contexts: unknown, results: JestRunResults): void;
     /** Jest folds this into the run's success, so a failed gate fails the run (also with `--forceExit`, which drops `process.exitCode`). */
     getLastError(): Error | undefined;
     private finish;

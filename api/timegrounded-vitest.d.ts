@@ -764,6 +764,8 @@ export declare class TimegroundedReporter implements Reporter {
     private rerunTrigger;
     /** Whether the current run rewrites the baseline, decided when it starts. */
     private update;
+    /** This shard run's identity, read once (it asks git). */
+    private identity;
     /** Checks every option at once (so a config with a misspelt metric fails as it loads); throws `ReporterOptionError`. */
     constructor(options?: TimegroundedReporterOptions);
     onInit(vitest: Vitest): void;
@@ -771,7 +773,23 @@ export declare class TimegroundedReporter implements Reporter {
     onWatcherRerun(_files: string[], trigger?: string): void;
     /** Re-provided before every run: whether this run records is decided per run (the `u` key, or `-u` on the first run only). */
     onTestRunStart(): void;
-    onTestRunEnd(_modules: ReadonlyArray<TestModule>, _errors: ReadonlyArray<unknown>, reason: TestRunEndReason): void;
+    /**
+     * A shard stamps each test module with which shard of how many it is, and of
+     * which run: the stamp travels in the blob (the blob reporter writes before
+     * this reporter's end of run), so `--merge-reports` can tell a missing shard.
+     * Stamped again when the module ends, since the worker's updates replace its meta.
+     */
+    onTestModuleCollected(module: TestModule): void;
+    onTestModuleEnd(module: TestModule): void;
+    private stamp;
+    private runIdentity;
+    onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<unknown>, reason: TestRunEndReason): void;
+    /**
+     * `--merge-reports`: the shards' stamps must make one whole set of one run,
+     * by the rule `timegrounded merge` applies; otherwise the run fails, naming
+     * the missing shard (or the differing run), and nothing is gated.
+     */
+    private mergedSetIsWhole;
     private baselinePath;
     /**
      * Vitest's update mode covers `-u` and the watch-mode `u` key, and under

@@ -328,8 +328,8 @@ export class EpisodeRun {
   }
 }
 
-/** The fields every row of `probe` shares, in upstream's order (gold copied, so a row never aliases the dataset). */
-function rowBaseFor(probe: Probe, family: string, repetition: number): PredictionBase {
+/** The fields every row of `probe` shares, in upstream's order (gold copied, so a row never aliases the dataset); the baseline check rebuilds rows from them. */
+export function rowBaseFor(probe: Probe, family: string, repetition: number): PredictionBase {
   return {
     probe_id: probe.probe_id,
     episode_id: probe.episode_id,

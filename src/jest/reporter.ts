@@ -15,6 +15,7 @@ import { jestCommands } from '../suite/commands.js'
 import { finishRun } from '../suite/finish.js'
 import { type ResolvedReporterOptions, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
 import type { UpdateRequest } from '../suite/outcome.js'
+import { currentRunIdentity } from '../suite/run-identity.js'
 import { shardFilePath, writeShardFile } from '../suite/shards.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { CONTEXT_VARIABLE, clearSideFile, type JestWorkerContext, readSideFiles } from './channel.js'
@@ -34,6 +35,21 @@ export interface JestGlobalConfigView {
   watchAll: boolean
   /** `--shard=i/n`. */
   shard?: { shardIndex: number; shardCount: number } | null
+}
+
+/** What the reporter reads of Jest's aggregated results. */
+export interface JestRunResults {
+  /** The run was interrupted (Ctrl-C): nothing is finished. */
+  wasInterrupted?: boolean
+  /** Each test file's result: `testExecError` when the file failed to load or run. */
+  testResults?: readonly { testFilePath: string; testExecError?: { message: string } | null }[]
+}
+
+/** The test files that failed to load (or to run at all), naming each: a shard carries them into the merge. */
+function loadErrorsOf(results: JestRunResults): string[] {
+  return (results.testResults ?? []).flatMap((result) =>
+    result.testExecError ? [`${result.testFilePath}: ${result.testExecError.message.split('\n')[0]}`] : [],
+  )
 }
 
 const RUN_DIR_PREFIX = 'timegrounded-jest-'
@@ -125,10 +141,10 @@ export default class TimegroundedJestReporter {
   }
 
   /** After every run: score, gate, write and print (or, for a shard, write the shard's file). */
-  onRunComplete(_contexts: unknown, results: { wasInterrupted?: boolean }): void {
+  onRunComplete(_contexts: unknown, results: JestRunResults): void {
     if (results.wasInterrupted === true) return
     try {
-      this.finish()
+      this.finish(loadErrorsOf(results))
     } catch (error) {
       this.lastError = new Error(`timegrounded: the reporter failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
       process.stderr.write(`${this.lastError.message}\n`)
@@ -140,7 +156,7 @@ export default class TimegroundedJestReporter {
     return this.lastError
   }
 
-  private finish(): void {
+  private finish(loadErrors: string[]): void {
     const records = readSideFiles(this.runDir).flatMap((file) => file.records)
     const root = this.globalConfig.rootDir
     const watching = this.globalConfig.watch || this.globalConfig.watchAll
@@ -161,7 +177,8 @@ export default class TimegroundedJestReporter {
     if (shard !== null) {
       // Always written, even empty: the merge checks that every shard of the run is there.
       const path = shardFilePath(resolve(root, this.options.outputDir), shard)
-      writeShardFile(path, { runner: 'jest', shard, update: this.update.kind === 'update', options: this.given, records })
+      const run = currentRunIdentity(root)
+      writeShardFile(path, { runner: 'jest', shard, update: this.update.kind === 'update', options: this.given, run, loadErrors, records })
       lines.push(`timegrounded: shard ${shard.index}/${shard.count} wrote ${path} (${records.length} results); merge every shard's file with ${commands.merge}`)
     }
     if (finished.text !== '') lines.unshift(finished.text)

@@ -14,7 +14,7 @@ import { takeIsolationFailures } from '../harness/runner.js'
 import { readBaselineMatch } from '../suite/baseline.js'
 import { JEST_COMMANDS } from '../suite/commands.js'
 import { resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
-import { checkedMemory, ProbeFailure, planSuite, StoreCloseError, settleProbe, timeGroundedAgentOf } from '../suite/probes.js'
+import { baselineCheckOf, checkedMemory, ProbeFailure, planSuite, StoreCloseError, settleProbe, timeGroundedAgentOf } from '../suite/probes.js'
 import { finishedRecord, isolationMessage, type ProbeRecord } from '../suite/records.js'
 import { type ScheduledSuite, scheduleEpisodes } from '../suite/scheduler.js'
 import { type GateAbsence, ungatedNotice } from '../suite/ungated.js'
@@ -79,7 +79,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
         : loadVariantSplitSync(settings.variant, settings.split)
   const plan = planSuite(loaded, settings)
   const { context, baselinePath, update, gated } = jestContext()
-  const baseline = readBaselineMatch(baselinePath, plan.identity, JEST_COMMANDS)
+  const baseline = readBaselineMatch(baselinePath, plan.identity, JEST_COMMANDS, baselineCheckOf(plan), update)
   const testPath = currentTestPath()
   const record = (lines: SideLine[]): void => {
     if (context !== null) appendSideLines(context.runDir, lines)

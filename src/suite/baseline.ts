@@ -14,15 +14,21 @@ import { isQuality, type MetricName, QUALITY_METRICS, type QualityMetricName } f
 import { episodeRatios, isFlaky, type ProbeRepetitions, type RepeatedCounts, sumRatios } from '../tivarq/repeats.js'
 import { type RunnerCommands, VITEST_COMMANDS } from './commands.js'
 import type { RepetitionSample } from './noise.js'
+import { type Answer, answerSchema } from '../tivarq/schema.js'
 
-/** `format` of a baseline file. */
-export const BASELINE_FORMAT = 'timegrounded.baseline.v1'
+/** `format` of a baseline file (v2: each probe's answers, from which every figure is derived and checked). */
+export const BASELINE_FORMAT = 'timegrounded.baseline.v2'
+/** Formats of earlier versions, refused with the fix (they hold figures without the answers behind them). */
+const EARLIER_FORMATS: readonly string[] = ['timegrounded.baseline.v1']
 
 const metricValueSchema = z.strictObject({ value: z.number().nullable(), cases: z.number().int().min(0) })
 const metricValuesSchema = z.record(z.string(), metricValueSchema)
 /** The outcome of one probe as the baseline records it. */
 export const PROBE_OUTCOMES = ['correct', 'wrong', 'unsupported', 'error'] as const
 export type ProbeOutcome = (typeof PROBE_OUTCOMES)[number]
+
+/** A probe's answer in one repetition as the baseline keeps it: the store's `{ state, value }`, or null when it was not asked (unsupported). */
+export type StoredAnswer = Answer | null
 
 const RATIOS_TEXT = /^\d+\/\d+( \d+\/\d+)*$/
 const qualityMetric = z.enum(QUALITY_METRICS as [QualityMetricName, ...QualityMetricName[]])
@@ -65,6 +71,8 @@ const baselineSuiteSchema = z.strictObject({
   track: z.string(),
   families: z.array(z.string()).nullable(),
   probes: z.record(z.string(), z.enum(PROBE_OUTCOMES)),
+  /** Each probe's answer in every repetition: the evidence every other figure is derived from. */
+  answers: z.record(z.string(), z.array(answerSchema.nullable()).min(1)),
   metrics: metricValuesSchema,
   by_family: z.record(z.string(), metricValuesSchema),
   /** Only in a baseline recorded with repeats (`metrics` and `by_family` are then pooled over them). */
@@ -94,6 +102,12 @@ export function parseBaseline(text: string, file: string, commands: RunnerComman
   } catch (error) {
     throw new BaselineError(`${file}: not JSON (${(error as Error).message}). Delete it and record a new one with ${commands.record}.`)
   }
+  const format = (json as { format?: unknown } | null)?.format
+  if (typeof format === 'string' && EARLIER_FORMATS.includes(format)) {
+    throw new BaselineError(
+      `${file} is a baseline of an earlier format (${format}): it holds figures without the answers they come from, so they cannot be checked. Re-record it with ${commands.record}.`,
+    )
+  }
   const parsed = baselineFileSchema.safeParse(json)
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `  ${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`)
@@ -117,8 +131,21 @@ export interface SuiteIdentity {
 /** The baseline entry for a suite: usable, absent, or refused (recorded on other data). Keyed on `status`. */
 export type BaselineMatch = { status: 'ok'; entry: BaselineSuite } | { status: 'missing' } | { status: 'refused'; reason: string }
 
-/** Find and check the baseline entry of `identity` in `file` (null = no file). */
-export function matchBaseline(file: BaselineFile | null, identity: SuiteIdentity, path: string, commands: RunnerCommands = VITEST_COMMANDS): BaselineMatch {
+/**
+ * Why a stored entry's figures do not follow from its answers (naming the
+ * field, the stored and the derived value), or null: `entryProblem` of
+ * baseline-evidence.ts, with the gold the caller has.
+ */
+export type EntryCheck = (entry: BaselineSuite) => string | null
+
+/** Find and check the baseline entry of `identity` in `file` (null = no file); `check` refuses an entry whose figures contradict its answers. */
+export function matchBaseline(
+  file: BaselineFile | null,
+  identity: SuiteIdentity,
+  path: string,
+  commands: RunnerCommands = VITEST_COMMANDS,
+  check: EntryCheck | null = null,
+): BaselineMatch {
   const entry = file?.suites[identity.name]
   if (!entry) return { status: 'missing' }
   if (entry.dataset_hash !== identity.datasetHash) {
@@ -133,6 +160,13 @@ export function matchBaseline(file: BaselineFile | null, identity: SuiteIdentity
     return {
       status: 'refused',
       reason: `${path} was recorded for suite "${identity.name}" with track/families ${recorded}, but this run uses ${running}. Re-record it with ${commands.record}.`,
+    }
+  }
+  const problem = check === null ? null : check(entry)
+  if (problem !== null) {
+    return {
+      status: 'refused',
+      reason: `${path}, suite "${identity.name}": ${problem}; every figure of a baseline must follow from its recorded answers, so an edited one is never used. Re-record it with ${commands.record}.`,
     }
   }
   return { status: 'ok', entry }
@@ -155,6 +189,7 @@ export function isKnownFailure(match: BaselineMatch, probeId: string): boolean {
 export function baselineEntry(
   identity: SuiteIdentity,
   outcomes: Record<string, ProbeOutcome>,
+  answers: Record<string, StoredAnswer[]>,
   scored: ScoredMetrics,
   repeats?: BaselineRepeats,
 ): BaselineSuite {
@@ -165,6 +200,7 @@ export function baselineEntry(
     track: identity.track,
     families: identity.families,
     probes: sortKeys(outcomes),
+    answers: sortKeys(answers),
     metrics: sortKeys(scored.metrics) as Record<string, MetricValue>,
     by_family: sortKeys(
       Object.fromEntries(Object.entries(scored.byFamily).map(([family, values]) => [family, sortKeys(values) as Record<string, MetricValue>])),
@@ -248,8 +284,46 @@ export function datasetHashOf(fileHashes: Record<string, string>): string {
   return `sha256:${createHash('sha256').update(lines.join('')).digest('hex')}`
 }
 
-/** The baseline entry of `identity` in the file at `path` (`missing` when there is no file, or baselines are off: `path` null). */
-export function readBaselineMatch(path: string | null, identity: SuiteIdentity, commands: RunnerCommands = VITEST_COMMANDS): BaselineMatch {
+/** The baseline entry of `identity` in the file at `path` (`missing` when there is no file, or baselines are off: `path` null, or under `-u` when the file cannot be used). */
+export function readBaselineMatch(
+  path: string | null,
+  identity: SuiteIdentity,
+  commands: RunnerCommands = VITEST_COMMANDS,
+  check: EntryCheck | null = null,
+  update = false,
+): BaselineMatch {
   if (path === null || !existsSync(path)) return { status: 'missing' }
-  return matchBaseline(parseBaseline(readFileSync(path, 'utf8'), path, commands), identity, path, commands)
+  try {
+    return matchBaseline(parseBaseline(readFileSync(path, 'utf8'), path, commands), identity, path, commands, check)
+  } catch (error) {
+    // Under `-u` the file is about to be rewritten, which is the fix its error names: the run records, and says so at its end.
+    if (update && error instanceof BaselineError) return { status: 'missing' }
+    throw error
+  }
+}
+
+/**
+ * The text of a baseline file: indented JSON, with each probe's answers on one
+ * line, so that a re-recording shows in a diff as the probes whose answers changed.
+ */
+export function baselineText(file: BaselineFile): string {
+  const inline = new Map<string, string>()
+  const suites = Object.fromEntries(
+    Object.entries(file.suites).map(([name, suite]) => [
+      name,
+      {
+        ...suite,
+        answers: Object.fromEntries(
+          Object.entries(suite.answers).map(([probeId, answers]) => {
+            const token = `\u0000answers-${inline.size}\u0000`
+            inline.set(token, JSON.stringify(answers))
+            return [probeId, token]
+          }),
+        ),
+      },
+    ]),
+  )
+  let text = JSON.stringify({ ...file, suites }, null, 2)
+  for (const [token, answers] of inline) text = text.replace(JSON.stringify(token), () => answers)
+  return `${text}\n`
 }

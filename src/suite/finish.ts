@@ -32,7 +32,17 @@ import { countRepetitions, identicalAnswers, pooledMetrics, probeRepetitions, ty
 import { type PredictionRow, runFileNames } from '../tivarq/results.js'
 import { computeMetrics, familyOf, scoreRows, type TivarqReport } from '../tivarq/score.js'
 import { HARNESS_VERSION } from '../version.js'
-import { type BaselineFile, type BaselineMatch, type BaselineSuite, matchBaseline, parseBaseline, type SuiteIdentity, withSuites } from './baseline.js'
+import {
+  type BaselineFile,
+  type BaselineMatch,
+  type BaselineSuite,
+  baselineText,
+  matchBaseline,
+  parseBaseline,
+  type SuiteIdentity,
+  withSuites,
+} from './baseline.js'
+import { baseOfRow, entryProblem } from './baseline-evidence.js'
 import { type RunnerCommands, VITEST_COMMANDS } from './commands.js'
 import type { HtmlReportInput } from './html-report/input.js'
 import { htmlPathOf, suitePageInput, timeGroundedPageInput, writeRunPage } from './html-report/test-run.js'
@@ -180,8 +190,11 @@ export function finishRun(input: FinishRunInput): FinishedRun {
     const aggregate = writeRunFiles(outputDir, repetitions, reports, { seed, resamples })
     const scored = suite.repeats === 1 ? scoredMetricsOf(report) : pooledScore(counted, repetitions)
 
+    // The stored entry is rebuilt from its answers with this run's gold: whole when every probe ran.
+    const bases = ran.map((record) => baseOfRow(record.rows![0]!))
+    const check = (entry: BaselineSuite) => entryProblem(entry, bases, ran.length === suite.probeTotal)
     const match: BaselineMatch =
-      baselineFile && baselinePath !== null ? matchBaseline(baselineFile, suite.identity, shown(baselinePath), commands) : { status: 'missing' }
+      baselineFile && baselinePath !== null ? matchBaseline(baselineFile, suite.identity, shown(baselinePath), commands, check) : { status: 'missing' }
     const verdict = decideSuite({
       identity: suite.identity,
       probeTotal: suite.probeTotal,
@@ -223,7 +236,7 @@ export function finishRun(input: FinishRunInput): FinishedRun {
     outcomes.push({ name, data: suite.identity.data, report, aggregate, lines, failed: suite.conflicts.length > 0 || verdict.failed })
   }
   if (update && baselinePath !== null && Object.keys(newEntries).length > 0) {
-    writeFileAtomic(baselinePath, `${JSON.stringify(withSuites(baselineFile, HARNESS_VERSION, newEntries), null, 2)}\n`)
+    writeFileAtomic(baselinePath, baselineText(withSuites(baselineFile, HARNESS_VERSION, newEntries)))
   }
 
   const timeGroundedLines: string[] = []

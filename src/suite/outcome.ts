@@ -15,18 +15,8 @@ import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { isFlaky, type ProbeRepetitions, type RepeatedCounts } from '../tivarq/repeats.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { isCorrect } from '../tivarq/score.js'
-import {
-  type BaselineMatch,
-  type BaselineSuite,
-  baselineEntry,
-  baselineSample,
-  isKnownFailure,
-  type ProbeOutcome,
-  qualityOnly,
-  repeatsEntry,
-  type SuiteIdentity,
-  scoredMetricsOfBaseline,
-} from './baseline.js'
+import { type BaselineMatch, type BaselineSuite, baselineSample, isKnownFailure, qualityOnly, type SuiteIdentity, scoredMetricsOfBaseline } from './baseline.js'
+import { entryOfRepetitions } from './baseline-evidence.js'
 import type { RunnerCommands } from './commands.js'
 import { evaluateGate, metricChanges, type Violation } from './gate.js'
 import { describeRule, renderMetricChange, renderNotGated, renderViolationInSuite } from './gate-lines.js'
@@ -202,7 +192,9 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
   }
 
   if (!covered) {
-    lines.push(`partial run (${ran} of ${run.probeTotal} probes): metrics are not gated`)
+    lines.push(
+      `partial run (${ran} of ${run.probeTotal} probes): metrics are not gated; a chosen subset (\`-t\`, files left out) is never a gate pass: run the whole suite to gate it`,
+    )
     return { lines, violations: [], failed, entry }
   }
   // Under -u the run becomes the baseline, so only the thresholds can still be broken (and still fail the run).
@@ -287,15 +279,9 @@ function recordBaseline(run: SuiteRun, lines: string[]): { entry: BaselineSuite 
     lines.push(`baseline not written: ${errored} probes errored; a baseline records answers, never errors (fix the store, then record again)`)
     return { entry: null, failed: true }
   }
-  const outcomes: Record<string, ProbeOutcome> = {}
-  for (const record of run.records) outcomes[record.probeId] = record.outcome!
+  // Built from the answers by the same code that checks a stored entry on load, so what is written always passes that check.
+  const entry = entryOfRepetitions(run.identity, run.repetitions)
   const repeats = run.repetitions.length
-  const entry = baselineEntry(
-    run.identity,
-    outcomes,
-    { metrics: qualityOnly(run.scored.metrics), byFamily: mapValues(run.scored.byFamily, qualityOnly) },
-    repeats > 1 ? repeatsEntry(run.counted, run.sample.identical, run.probes) : undefined,
-  )
   const wrong = idsWhere(run.records, (record) => record.outcome === 'wrong')
   const kept =
     repeats > 1 ? `, over ${repeats} repetitions (${run.sample.identical ? 'every one answered alike' : 'their counts kept, for the noise-aware rule'})` : ''
@@ -355,8 +341,4 @@ function gateLine(
       : null,
   ].filter(Boolean)
   return `gate failed (${against})${reasons.length > 0 ? `: ${reasons.join(', ')}` : ''}`
-}
-
-function mapValues<T, U>(record: Record<string, T>, map: (value: T) => U): Record<string, U> {
-  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value)]))
 }

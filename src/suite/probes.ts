@@ -9,7 +9,7 @@ import { resolve } from 'node:path'
 import type { MemorySource } from '../adapters/source.js'
 import { type CodeOf, TimegroundedError } from '../errors.js'
 import type { CloseProblem } from '../harness/pool.js'
-import { EpisodeRun, errorRowFor, type IsolationFailure, orderProbes } from '../harness/runner.js'
+import { EpisodeRun, errorRowFor, type IsolationFailure, orderProbes, rowBaseFor } from '../harness/runner.js'
 import type { LoadedSplit } from '../tivarq/dataset.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { isCorrect } from '../tivarq/score.js'
@@ -17,7 +17,8 @@ import type { TimeGroundedAgent } from '../timegrounded/agent.js'
 import type { TimeGroundedTestsOptions } from '../timegrounded/cases.js'
 import type { Episode, Probe } from '../tivarq/schema.js'
 import { describeVariant } from '../tivarq/variant.js'
-import { type BaselineMatch, datasetHashOf, type SuiteIdentity } from './baseline.js'
+import { type BaselineMatch, datasetHashOf, type EntryCheck, type SuiteIdentity } from './baseline.js'
+import { entryProblem } from './baseline-evidence.js'
 import { probeFailureMessage } from './messages.js'
 import { baselineRight, renderEvidence } from './probe-evidence.js'
 import { type ResolvedSuiteOptions, SuiteOptionError } from './options.js'
@@ -51,6 +52,16 @@ export interface SuitePlan {
   identity: SuiteIdentity
   probeTotal: number
   episodes: PlannedEpisode[]
+}
+
+/**
+ * How a worker checks the baseline entry it reads against its plan's gold:
+ * each probe's recorded outcome against its recorded answers, and with the
+ * whole suite in one file (no partition) every figure of the entry.
+ */
+export function baselineCheckOf(plan: SuitePlan): EntryCheck {
+  const bases = plan.episodes.flatMap(({ episode, probes }) => probes.map(({ probe }) => rowBaseFor(probe, episode.family, 0)))
+  return (entry) => entryProblem(entry, bases, bases.length === plan.probeTotal)
 }
 
 /** The episodes of one partition: every `count`-th episode in file order, starting at `index`. */

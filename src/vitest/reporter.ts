@@ -7,14 +7,24 @@
  * `process.exitCode = 1`, never by throwing.
  */
 import { appendFileSync } from 'node:fs'
-import { isAbsolute, resolve } from 'node:path'
+import { isAbsolute, relative, resolve } from 'node:path'
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { finishRun, type GatheredRecord, type SuiteOutcome } from '../suite/finish.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { type ResolvedReporterOptions, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
 import type { UpdateRequest } from '../suite/outcome.js'
 import { RECORD_KEY, type WorkerContext } from '../suite/records.js'
-import { shardFilePath, writeShardFile } from '../suite/shards.js'
+import { currentRunIdentity, type RunIdentity } from '../suite/run-identity.js'
+import {
+  checkShardSet,
+  type MergedModule,
+  SHARD_STAMP_KEY,
+  ShardSetError,
+  type ShardStamp,
+  shardFilePath,
+  shardPartsOfModules,
+  writeShardFile,
+} from '../suite/shards.js'
 import './context.js'
 
 export type { TimegroundedReporterOptions } from '../suite/options.js'
@@ -34,6 +44,8 @@ export class TimegroundedReporter implements Reporter {
   private rerunTrigger: string | null = null
   /** Whether the current run rewrites the baseline, decided when it starts. */
   private update: UpdateRequest = { kind: 'none' }
+  /** This shard run's identity, read once (it asks git). */
+  private identity: RunIdentity | null = null
 
   /** Checks every option at once (so a config with a misspelt metric fails as it loads); throws `ReporterOptionError`. */
   constructor(options: TimegroundedReporterOptions = {}) {
@@ -59,20 +71,59 @@ export class TimegroundedReporter implements Reporter {
     this.provideWorkerContext()
   }
 
-  onTestRunEnd(_modules: ReadonlyArray<TestModule>, _errors: ReadonlyArray<unknown>, reason: TestRunEndReason): void {
+  /**
+   * A shard stamps each test module with which shard of how many it is, and of
+   * which run: the stamp travels in the blob (the blob reporter writes before
+   * this reporter's end of run), so `--merge-reports` can tell a missing shard.
+   * Stamped again when the module ends, since the worker's updates replace its meta.
+   */
+  onTestModuleCollected(module: TestModule): void {
+    this.stamp(module)
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    this.stamp(module)
+  }
+
+  private stamp(module: TestModule): void {
+    const vitest = this.vitest
+    if (!vitest || vitest.config.watch || vitest.config.mergeReports) return
+    // Only a run whose modules can reach a merge: a shard, or a run writing a blob (asking git costs a process).
+    if (!vitest.config.shard && !writesBlob(vitest)) return
+    const stamp: ShardStamp = { shard: vitest.config.shard ?? { index: 1, count: 1 }, run: this.runIdentity() }
+    ;(module.meta() as Record<string, unknown>)[SHARD_STAMP_KEY] = stamp
+  }
+
+  private runIdentity(): RunIdentity {
+    this.identity ??= currentRunIdentity(this.vitest!.config.root)
+    return this.identity
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<unknown>, reason: TestRunEndReason): void {
     this.rerunTrigger = null
     const vitest = this.vitest
     if (!vitest) return
     try {
       const watching = vitest.config.watch
-      const records = gatherRecords(vitest.state.getTestModules())
+      const testModules = vitest.state.getTestModules()
+      const records = gatherRecords(testModules)
       const shard = vitest.config.shard ?? null
       // A shard also leaves its file, for `timegrounded merge` (CI that does not pass blobs around);
       // always, even with no records, so that the merge can tell an empty shard from a missing one.
       if (shard !== null) {
         const path = shardFilePath(resolve(vitest.config.root, this.options.outputDir), shard)
-        writeShardFile(path, { runner: 'vitest', shard, update: this.update.kind === 'update', options: this.given, records })
+        const loadErrors = [...moduleErrors(modules, vitest.config.root), ...errors.map((error) => `an error outside any test: ${messageOf(error)}`)]
+        writeShardFile(path, {
+          runner: 'vitest',
+          shard,
+          update: this.update.kind === 'update',
+          options: this.given,
+          run: this.runIdentity(),
+          loadErrors,
+          records,
+        })
       }
+      if (vitest.config.mergeReports && !this.mergedSetIsWhole(testModules)) return
       const finished = finishRun({
         records,
         root: vitest.config.root,
@@ -98,6 +149,35 @@ export class TimegroundedReporter implements Reporter {
       vitest.logger.error(`timegrounded: the reporter failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
       process.exitCode = 1
     }
+  }
+
+  /**
+   * `--merge-reports`: the shards' stamps must make one whole set of one run,
+   * by the rule `timegrounded merge` applies; otherwise the run fails, naming
+   * the missing shard (or the differing run), and nothing is gated.
+   */
+  private mergedSetIsWhole(modules: ReadonlyArray<TestModule>): boolean {
+    const root = this.vitest!.config.root
+    const merged: MergedModule[] = modules.map((module) => ({
+      file: relative(root, module.moduleId),
+      stamp: (module.meta() as Record<string, unknown>)[SHARD_STAMP_KEY],
+      errors: module.errors().map((error) => error.message),
+      records: gatherRecords([module]),
+    }))
+    // A project whose blobs hold no timegrounded suite, and no module that failed to load, is none of our business.
+    if (merged.every((module) => module.records.length === 0 && module.errors.length === 0)) return true
+    let failures: string[]
+    try {
+      failures = checkShardSet(shardPartsOfModules(merged)).failures
+    } catch (error) {
+      if (!(error instanceof ShardSetError)) throw error
+      failures = [error.message]
+    }
+    if (failures.length === 0) return true
+    const lines = failures.map((failure) => `timegrounded merge: ${failure}`)
+    this.vitest!.logger.log(`\n${lines.join('\n')}\ntimegrounded merge: not gated (the merge failed); merge the blobs of every shard of one run\n`)
+    process.exitCode = 1
+    return false
   }
 
   private baselinePath(): string | null {
@@ -137,6 +217,23 @@ class TimegroundedGateFailure extends Error {
     this.name = 'TimegroundedGateFailure'
     this.stack = `${this.name}: ${this.message}`
   }
+}
+
+/** Whether the run has the blob reporter (`--reporter=blob`, or `reporters: ['blob']`). */
+function writesBlob(vitest: Vitest): boolean {
+  return (vitest.config.reporters as unknown[]).some((reporter) => {
+    const named = Array.isArray(reporter) ? reporter[0] : reporter
+    return named === 'blob' || (typeof named === 'object' && named !== null && named.constructor.name === 'BlobReporter')
+  })
+}
+
+/** The modules that failed to load (an error of the module itself), naming the file. */
+function moduleErrors(modules: ReadonlyArray<TestModule>, root: string): string[] {
+  return modules.flatMap((module) => module.errors().map((error) => `${relative(root, module.moduleId)}: ${error.message}`))
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error)
 }
 
 /** Every test's record in these modules, with the errors of the blocks around it. */

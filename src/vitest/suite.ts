@@ -10,6 +10,7 @@ import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { EpisodeRun, type RunnerOptions, takeIsolationFailures } from '../harness/runner.js'
 import { readBaselineMatch } from '../suite/baseline.js'
+import { VITEST_COMMANDS } from '../suite/commands.js'
 import { resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
 import {
   type AskedEpisode,
@@ -17,6 +18,7 @@ import {
   askEpisode,
   checkedMemory,
   type PlannedEpisode,
+  baselineCheckOf,
   planSuite,
   ProbeFailure,
   StoreCloseError,
@@ -70,7 +72,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
     const context = workerContext()
     // Said at collection, once per test file (each file runs in its own worker), on Vitest's stderr for the file.
     if (!context.gated) console.warn(ungatedNotice(settings.name, NO_GATE))
-    const baseline = readBaselineMatch(context.baselinePath, plan.identity)
+    const baseline = readBaselineMatch(context.baselinePath, plan.identity, VITEST_COMMANDS, baselineCheckOf(plan), context.update)
     const runnerOptions: RunnerOptions = { track: settings.track, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs }
     let pool: StorePool | undefined
 

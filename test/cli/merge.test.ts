@@ -6,7 +6,7 @@
  * mixed or unreadable exits 2 naming the file or the missing shard.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -19,8 +19,10 @@ import { resolveReporterOptions, resolveSuiteOptions, type TimegroundedReporterO
 import { planSuite, settleProbe } from '../../src/suite/probes.js'
 import { finishedRecord } from '../../src/suite/records.js'
 import { scheduleEpisodes } from '../../src/suite/scheduler.js'
+import type { RunIdentity } from '../../src/suite/run-identity.js'
 import { shardFilePath, writeShardFile } from '../../src/suite/shards.js'
 import { loadSplitSync } from '../../src/tivarq/dataset.js'
+import { HARNESS_VERSION } from '../../src/version.js'
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
 
@@ -51,6 +53,8 @@ async function records(store: 'oracle' | 'latest', update: boolean): Promise<Gat
 }
 
 const OPTIONS: TimegroundedReporterOptions = { thresholds: { staleValueLeakageRate: { max: 0.05 } }, html: false }
+/** The run the shards of these sets belong to, as a CI job records it. */
+const RUN: RunIdentity = { package: `timegrounded@${HARNESS_VERSION}`, commit: '0123456789abcdef0123456789abcdef01234567', runId: 'GITHUB_RUN_ID=41' }
 
 let work = ''
 beforeAll(() => {
@@ -59,12 +63,12 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
 /** A project folder with the shards of a run: records split by file, as Jest shards by test file. */
-function shardedProject(name: string, all: GatheredRecord[], update: boolean, options = OPTIONS): { dir: string; files: string[] } {
+function shardedProject(name: string, all: GatheredRecord[], update: boolean, options = OPTIONS, run = RUN): { dir: string; files: string[] } {
   const dir = join(work, name)
   const files = [1, 2].map((index) => {
     const path = shardFilePath(join(dir, '.timegrounded'), { index, count: 2 })
     const mine = all.filter((record) => record.file.endsWith(`part-${index}.test.ts`))
-    writeShardFile(path, { runner: 'jest', shard: { index, count: 2 }, update, options, records: mine })
+    writeShardFile(path, { runner: 'jest', shard: { index, count: 2 }, update, options, run, loadErrors: [], records: mine })
     return path
   })
   return { dir, files }
@@ -128,7 +132,7 @@ describe('timegrounded merge', () => {
     expect(merge(dir, files[0]!, files[0]!).stderr).toContain(`shard 1/2 given twice (${files[0]} and ${files[0]})`)
 
     const three = shardFilePath(join(dir, 'other'), { index: 3, count: 3 })
-    writeShardFile(three, { runner: 'jest', shard: { index: 3, count: 3 }, update: false, options: OPTIONS, records: [] })
+    writeShardFile(three, { runner: 'jest', shard: { index: 3, count: 3 }, update: false, options: OPTIONS, run: RUN, loadErrors: [], records: [] })
     const mixed = merge(dir, ...files, three)
     expect(mixed.stderr).toContain('the shard files come from runs with different shard counts')
     expect(mixed.status).toBe(2)
@@ -146,5 +150,61 @@ describe('timegrounded merge', () => {
     const torn = join(dir, 'torn.json')
     writeFileSync(torn, '{"format":')
     expect(merge(dir, torn).stderr).toContain(`${torn}: cannot be read as JSON`)
+  })
+
+  test('a fresh shard of one run beside a stale shard of another is refused (exit 2), naming both files and the differing field', async () => {
+    // The earlier run was correct; the fresh one leaks. Their shards must never make one "whole" set.
+    const { files: earlier } = shardedProject('earlier', await records('oracle', false), false)
+    const { dir, files: fresh } = shardedProject('fresh', await records('latest', false), false, OPTIONS, { ...RUN, runId: 'GITHUB_RUN_ID=42' })
+    const mixedRuns = merge(dir, fresh[0]!, earlier[1]!)
+    expect(mixedRuns.stderr).toContain(
+      `${fresh[0]} (shard 1/2) and ${earlier[1]} (shard 2/2) come from different runs (runId GITHUB_RUN_ID=42 vs GITHUB_RUN_ID=41)`,
+    )
+    expect(mixedRuns.stdout).not.toContain('gate passed')
+    expect(mixedRuns.status).toBe(2)
+
+    const { files: otherCommit } = shardedProject('other-commit', await records('oracle', false), false, OPTIONS, {
+      ...RUN,
+      commit: 'fedcba9876543210fedcba9876543210fedcba98',
+    })
+    const mixedCommits = merge(dir, fresh[0]!.replace('fresh', 'earlier'), otherCommit[1]!)
+    expect(mixedCommits.stderr).toContain(
+      'come from different runs (commit 0123456789abcdef0123456789abcdef01234567 vs fedcba9876543210fedcba9876543210fedcba98)',
+    )
+    expect(mixedCommits.status).toBe(2)
+  })
+
+  test('shard files that record a test file failing to load, or hold no result at all, fail the merge (exit 1) and are never gated', async () => {
+    const all = await records('oracle', false)
+    const { dir, files } = shardedProject('load-error', all, false)
+    const second = JSON.parse(readFileSync(files[1]!, 'utf8'))
+    writeFileSync(files[1]!, `${JSON.stringify({ ...second, records: [], loadErrors: ['test/part-2.test.ts: Cannot find module ./store'] })}\n`)
+    const failed = merge(dir, ...files)
+    expect(failed.stdout).toContain(`timegrounded merge: shard 2/2 (${files[1]}) failed to load: test/part-2.test.ts: Cannot find module ./store`)
+    expect(failed.stdout).not.toContain('gate passed')
+    expect(failed.status).toBe(1)
+
+    const empty = [1, 2].map((index) => {
+      const path = shardFilePath(join(dir, 'empty'), { index, count: 2 })
+      writeShardFile(path, { runner: 'jest', shard: { index, count: 2 }, update: false, options: OPTIONS, run: RUN, loadErrors: [], records: [] })
+      return path
+    })
+    const nothing = merge(dir, ...empty)
+    expect(nothing.stdout).toContain('no timegrounded results in the 2 shards')
+    expect(nothing.status).toBe(1)
+  })
+
+  test('a shard file of the earlier format (no run identity) is refused, naming the fix', () => {
+    const dir = join(work, 'old-format')
+    const path = join(dir, 'shard-1-of-1.json')
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(
+      path,
+      `${JSON.stringify({ format: 'timegrounded-shard/1', runner: 'jest', shard: { index: 1, count: 1 }, update: false, options: {}, records: [] })}\n`,
+    )
+    const old = merge(dir, path)
+    expect(old.stderr).toContain(`${path}: a shard file of format timegrounded-shard/1, written by another timegrounded version`)
+    expect(old.stderr).toContain('run every shard again with this version, then merge')
+    expect(old.status).toBe(2)
   })
 })

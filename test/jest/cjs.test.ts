@@ -210,6 +210,20 @@ describe('timegrounded/jest under real Jest 30, CommonJS mode', { timeout: JEST_
     expect(wrongIn('scenarios/sharded.baseline.json')).toEqual(STALE_WRONG)
   })
 
+  test('--shard: a shard whose test file failed to load records it in its file, and `timegrounded merge` fails naming it, never gated', async () => {
+    const env = scenario('load-error')
+    for (const flag of ['--shard=1/2', '--shard=2/2']) await project.jest(['whole', 'load-error', flag], env)
+    const files = [1, 2].map((index) => JSON.parse(readText(`scenarios/load-error-out/shards/shard-${index}-of-2.json`)))
+    expect(files.flatMap((file) => file.loadErrors)).toEqual([
+      expect.stringMatching(/load-error\.test\.ts: .*the store module failed to load \(test fixture\)/),
+    ])
+    expect(files.every((file) => typeof file.run.package === 'string')).toBe(true)
+    const merged = await project.shell('node_modules/.bin/timegrounded merge scenarios/load-error-out/shards/*.json')
+    expect(merged.code, explain(merged)).toBe(1)
+    expect(merged.stdout).toMatch(/timegrounded merge: shard [12]\/2 \(.*\) failed to load: .*load-error\.test\.ts/)
+    expect(merged.stdout).not.toContain('gate passed')
+  })
+
   test('types: tsc accepts the fixture tests and rejects misuses under node10 (typesVersions), node16 (CommonJS) and nodenext (ES module)', async () => {
     const tsc = 'node_modules/typescript/bin/tsc'
     // test/typed.ts holds misuses marked @ts-expect-error: types that resolved to `any` would leave those unused, an error.

@@ -75,7 +75,7 @@ describe('finishRun', () => {
     const recorded = finish(await runSuite('latest', { status: 'missing' }, true), options, { update: { kind: 'update' } })
     expect(recorded.text).toContain('baseline written to latest.baseline.json: 60 probes')
     const file = JSON.parse(readFileSync(join(root, 'latest.baseline.json'), 'utf8'))
-    expect(file.format).toBe('timegrounded.baseline.v1')
+    expect(file.format).toBe('timegrounded.baseline.v2')
     // -u never lifts a threshold: the run still fails on it.
     expect(recorded.failed).toBe(true)
   })

@@ -30,7 +30,12 @@ function scored(leak: number, leakCases: number, accuracy: number, latency = 1, 
   }
 }
 
-const baseline = baselineEntry(identity, { 'a-q1': 'correct', 'a-q2': 'wrong', 'a-q3': 'error' }, scored(0.1, 20, 0.9, 1, { replacement: 0, reversal: 0.25 }))
+const baseline = baselineEntry(
+  identity,
+  { 'a-q1': 'correct', 'a-q2': 'wrong', 'a-q3': 'error' },
+  {},
+  scored(0.1, 20, 0.9, 1, { replacement: 0, reversal: 0.25 }),
+)
 
 describe('thresholds', () => {
   test('{ max } fails a lower-is-better metric above it, with its value and denominator', () => {
@@ -132,7 +137,7 @@ describe('the baseline file', () => {
   })
 
   test('a malformed file is reported field by field with its path', () => {
-    expect(() => parseBaseline('{"format":"timegrounded.baseline.v1","harness_version":"1","suites":{"x":{"split":3}}}', 'tg.json')).toThrow(
+    expect(() => parseBaseline('{"format":"timegrounded.baseline.v2","harness_version":"1","suites":{"x":{"split":3}}}', 'tg.json')).toThrow(
       /tg\.json: suites\.x\.dataset_hash: /,
     )
     expect(() => parseBaseline('not json', 'tg.json')).toThrow(/^tg\.json: not JSON/)
@@ -225,7 +230,7 @@ describe('with repeats: which rule, and what the noise-aware rule cannot gate', 
 
   test('a rise inside the noise passes; one beyond it fails with its interval; fewer than 20 episodes are not gated', () => {
     const metrics = (leak: number): ScoredMetrics => ({ metrics: { staleValueLeakageRate: { value: leak, cases: 90 } }, byFamily: {} })
-    const entry = baselineEntry(identity, {}, metrics(0.1))
+    const entry = baselineEntry(identity, {}, {}, metrics(0.1))
     const gate = (run: RepetitionSample, before: RepetitionSample, leak: number) =>
       evaluate({ suite: 'tivarq', current: metrics(leak), baseline: entry, repetitions: { run, baseline: before, ...bootstrap } })
     // 30 episodes, 3 repetitions each: the baseline leaked once in every third episode.

@@ -56,7 +56,7 @@ test('a correct but noisy model: the exact rule fails the unchanged store, the n
   expect(recorded.identical).toBe(false)
   expect(probeRepetitions(before).filter(isFlaky).length).toBeGreaterThan(0)
   // The baseline as -u writes it, through the file format and back.
-  const entry = baselineEntry(identity, {}, recorded.scored, repeatsEntry(recorded.counted, recorded.identical, probeRepetitions(before)))
+  const entry = baselineEntry(identity, {}, {}, recorded.scored, repeatsEntry(recorded.counted, recorded.identical, probeRepetitions(before)))
   const file = parseBaseline(JSON.stringify(withSuites(null, 'test', { tivarq: entry })), 'timegrounded.baseline.json')
   const baseline = file.suites.tivarq!
   expect(baseline.repeats?.repetitions).toBe(3)

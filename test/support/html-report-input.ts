@@ -17,14 +17,13 @@ import type { MemoryStore, StoreAnswer, StoreEvent, StoreQuery } from '../../src
 import { openPool } from '../../src/harness/pool.js'
 import { runSplit } from '../../src/harness/runner.js'
 import type { HtmlReportInput, TivarqRunInput } from '../../src/suite/html-report/input.js'
-import { baselineEntry, type BaselineSuite, qualityOnly } from '../../src/suite/baseline.js'
-import { outcomeOfResult, resultOf } from '../../src/suite/records.js'
+import type { BaselineSuite } from '../../src/suite/baseline.js'
+import { entryOfRepetitions } from '../../src/suite/baseline-evidence.js'
 import { seededRandom } from '../../src/stats/random.js'
 import { ingestionOrderAgent } from '../../src/timegrounded/agents.js'
 import { planTimeGroundedCases, summarizeTimeGrounded, type TimeGroundedCaseRecord } from '../../src/timegrounded/cases.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
-import { scoredMetricsOf } from '../../src/tivarq/metrics.js'
 import { DATASET_SEED } from '../../src/tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
 import { HARNESS_VERSION } from '../../src/version.js'
@@ -72,14 +71,8 @@ function lapsingNaive(seed: number): MemorySource {
 }
 
 /** A baseline entry as the Vitest reporter records one from a complete run. */
-export function baselineOf(rows: readonly PredictionRow[], report: TivarqReport, split: string): BaselineSuite {
-  const scored = scoredMetricsOf(report)
-  const outcomes = Object.fromEntries(rows.map((row) => [row.probe_id, outcomeOfResult(resultOf([row]))]))
-  const byFamily = Object.fromEntries(Object.entries(scored.byFamily).map(([family, values]) => [family, qualityOnly(values)]))
-  return baselineEntry({ name: 'tivarq', datasetHash: 'sha256:test', data: 'TIVARQ v1', split, track: 'structured', families: null }, outcomes, {
-    metrics: qualityOnly(scored.metrics),
-    byFamily,
-  })
+export function baselineOf(rows: readonly PredictionRow[], _report: TivarqReport, split: string): BaselineSuite {
+  return entryOfRepetitions({ name: 'tivarq', datasetHash: 'sha256:test', data: 'TIVARQ v1', split, track: 'structured', families: null }, [rows])
 }
 
 function score(rows: readonly PredictionRow[]): TivarqReport {

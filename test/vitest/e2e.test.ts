@@ -110,7 +110,7 @@ describe('timegrounded under real Vitest', () => {
     expect(update.output).toContain('60 probes, 10 recorded as known failures')
     expect(update.code).toBe(0)
     const file = readJson(baseline)
-    expect(file.format).toBe('timegrounded.baseline.v1')
+    expect(file.format).toBe('timegrounded.baseline.v2')
     expect(Object.values(file.suites.tivarq.probes).filter((outcome) => outcome === 'wrong')).toHaveLength(10)
     expect(file.suites.tivarq.metrics.staleValueLeakageRate).toEqual({ value: 0, cases: 15 })
 

@@ -158,3 +158,40 @@ describe('plugin, reporter and suite options are checked when the config loads',
     expect(result.code).toBe(1)
   })
 })
+
+describe('an edited baseline never makes the gate greener (issue 19, point 3)', () => {
+  test("the correct store's baseline, hand-edited so that the stale store's failures are known failures with its metrics: refused, exit 1, no probe passes by leniency", {
+    timeout: 180_000,
+  }, async () => {
+    const variables = env('edited')
+    const recorded = await run(['-u'], variables)
+    expect(recorded.code).toBe(0)
+    // The stale store's own baseline gives the figures a tamperer would copy in.
+    const stale = env('edited-stale')
+    expect((await run(['-u'], { ...stale, TG_BUG: 'stale' })).output).toContain('baseline written to')
+    const correct = JSON.parse(readFileSync(variables.TG_BASELINE!, 'utf8'))
+    const leaking = JSON.parse(readFileSync(stale.TG_BASELINE!, 'utf8'))
+    const wrong = Object.entries(leaking.suites.tivarq.probes as Record<string, string>)
+      .filter(([, outcome]) => outcome === 'wrong')
+      .map(([id]) => id)
+      .sort()
+    expect(wrong.length).toBeGreaterThan(0)
+
+    const untampered = await run([], { ...variables, TG_BUG: 'stale' })
+    expect(untampered.output).toContain(`Tests  ${wrong.length} failed | ${60 - wrong.length} passed (60)`)
+    expect(untampered.code).toBe(1)
+
+    for (const id of wrong) correct.suites.tivarq.probes[id] = 'wrong'
+    correct.suites.tivarq.metrics = leaking.suites.tivarq.metrics
+    correct.suites.tivarq.by_family = leaking.suites.tivarq.by_family
+    writeFileSync(variables.TG_BASELINE!, `${JSON.stringify(correct, null, 2)}\n`)
+    const edited = await run([], { ...variables, TG_BUG: 'stale' })
+    expect(edited.output).toContain(`Tests  ${wrong.length} failed | ${60 - wrong.length} passed (60)`)
+    expect(edited.output).toContain(
+      `timegrounded [tivarq] baseline refused: ${variables.TG_BASELINE}, suite "tivarq": probes.${wrong[0]}: stored "wrong", derived from the recorded answers "correct"`,
+    )
+    expect(edited.output).toContain('Re-record it with `npx vitest run -u`.')
+    expect(edited.output).not.toContain('gate passed')
+    expect(edited.code).toBe(1)
+  })
+})

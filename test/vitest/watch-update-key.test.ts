@@ -156,7 +156,7 @@ test('in watch mode, the `u` key re-runs with update mode on and writes the base
       `timegrounded [tivarq] accepted: no earlier baseline of this suite to compare with; 10 probes recorded as failing (${failedProbes.join(', ')})\n`,
     )
     const baseline = JSON.parse(readFileSync(baselineFile, 'utf8'))
-    expect(baseline.format).toBe('timegrounded.baseline.v1')
+    expect(baseline.format).toBe('timegrounded.baseline.v2')
     const outcomes = baseline.suites.tivarq.probes as Record<string, string>
     expect(Object.keys(outcomes)).toHaveLength(60)
     expect(

@@ -2,10 +2,12 @@
  * `timegrounded merge [-u] [--root DIR] <shard files…>`: one report and one
  * gate from the shard files of a `--shard=i/n` run (Jest has no report
  * merging of its own; Vitest set-ups can use it instead of blobs). It checks
- * that the set is whole and from one shard count, then finishes the run as
- * one unsharded run would: the same report.json, predictions.jsonl, HTML
- * report, gate lines and, with `-u`, baseline. Exit 0 passed, 1 gate failed,
- * 2 an incomplete or mixed shard set (or a usage error).
+ * that the set is whole and from one run (the rule `vitest --merge-reports`
+ * applies too, in suite/shards.ts), then finishes the run as one unsharded
+ * run would: the same report.json, predictions.jsonl, HTML report, gate lines
+ * and, with `-u`, baseline. Exit 0 passed, 1 gate failed (or a shard failed
+ * to load, or no shard holds a result), 2 an incomplete or mixed shard set (or
+ * a usage error).
  */
 import { appendFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -41,6 +43,13 @@ export function registerMerge(program: Command): void {
         if (error instanceof ShardSetError || error instanceof ReporterOptionError) return fail('merge', error.message, EXIT.usage)
         throw error
       }
+      if (combined.failures.length > 0) {
+        // Never a gate verdict on part of the evidence: a shard that failed to load leaves the set without its probes.
+        const lines = combined.failures.map((failure) => `timegrounded merge: ${failure}`)
+        process.stdout.write(`${lines.join('\n')}\ntimegrounded merge: not gated (the run failed); fix what failed, run the shards again, then merge\n`)
+        process.exitCode = EXIT.problems
+        return
+      }
       const finished = finishRun({
         records: combined.records,
         root: resolve(options.root),
@@ -51,8 +60,7 @@ export function registerMerge(program: Command): void {
         color: options.color !== false && (resolved.color ?? process.stdout.isTTY === true),
         commands: mergeCommands(combined.runner === 'jest' ? JEST_COMMANDS : VITEST_COMMANDS, resolved.outputDir),
       })
-      const text = finished.text === '' ? `no timegrounded results in ${combined.count} shard files` : finished.text
-      process.stdout.write(`${text}\n`)
+      process.stdout.write(`${finished.text}\n`)
       const summaryFile = process.env.GITHUB_STEP_SUMMARY
       if (summaryFile && finished.markdown !== null) appendFileSync(summaryFile, finished.markdown)
       process.exitCode = finished.failed ? EXIT.problems : EXIT.clean

@@ -28,6 +28,7 @@ import { delimiter, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { jsonSchemas } from '../src/index.js'
 import { DOC_FILES, documentedCommands, readDoc, REPO } from './docs/markdown.js'
+import { expectPublishedMetrics, PUBLISHED_LATEST_SMOKE } from './support/published.js'
 
 const CLI = join(REPO, 'dist/cli/main.js')
 
@@ -140,11 +141,8 @@ function checkLatestSmoke(dir: string, ran: Ran): void {
   expect(ran.stdout).toMatch(/Transition success\s+0\.9 \(10\)/)
   for (const file of ['run_manifest.json', 'predictions.jsonl', 'report.json']) expect(existsSync(join(work, dir, file)), `${dir}/${file}`).toBe(true)
   const { metrics, probe_counts } = readJson(join(dir, 'report.json')) as { metrics: Record<string, unknown>; probe_counts: unknown }
-  expect(probe_counts).toEqual({ total: 60, answered: 54, unsupported: 6, error: 0 })
-  expect(metrics.transition_success_rate).toEqual({ score: 0.9, cases: 10 })
-  expect(metrics.current_state_accuracy).toEqual({ score: 0.944444, cases: 54 })
-  expect(metrics.stale_value_leakage_rate).toEqual({ score: 0.083333, cases: 12 })
-  expect(metrics.unaffected_fact_retention).toEqual({ score: 1, cases: 13 })
+  expect(probe_counts).toEqual(PUBLISHED_LATEST_SMOKE.probe_counts)
+  expectPublishedMetrics(metrics, PUBLISHED_LATEST_SMOKE)
 }
 
 /** The corruption the docs' `validate --dataset ./tivarq` example shows: an unknown op and a wrong gold answer. */

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { expectPublishedMetrics, PUBLISHED_LATEST_SMOKE } from '../support/published.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const CLI = join(ROOT, 'dist/cli/main.js')
@@ -50,11 +51,8 @@ describe('run --adapter builtin:latest on smoke', () => {
   test('report.json carries the published latest figures', () => {
     const report = json(join(out, 'report.json'))
     expect(report.complete).toBe(true)
-    expect(report.probe_counts).toEqual({ total: 60, answered: 54, unsupported: 6, error: 0 })
-    expect(report.metrics.transition_success_rate).toEqual({ score: 0.9, cases: 10 })
-    expect(report.metrics.current_state_accuracy).toEqual({ score: 0.944444, cases: 54 })
-    expect(report.metrics.stale_value_leakage_rate).toEqual({ score: 0.083333, cases: 12 })
-    expect(report.metrics.unaffected_fact_retention).toEqual({ score: 1, cases: 13 })
+    expect(report.probe_counts).toEqual(PUBLISHED_LATEST_SMOKE.probe_counts)
+    expectPublishedMetrics(report.metrics, PUBLISHED_LATEST_SMOKE)
     // Upstream's key holds [low, high]; ours beside it says how the interval was made.
     expect(report.transition_success_95pct_bootstrap_ci).toEqual([report.transition_success_bootstrap.low, report.transition_success_bootstrap.high])
     expect(report.transition_success_bootstrap).toMatchObject({ seed: 20261001, resamples: 1000 })

@@ -341,13 +341,13 @@ const WATCH_MODE: CoveredElsewhere = {
 /** Commands another test runs, keyed by the exact text of the docs. */
 const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
   'npm pack': {
-    file: 'test/package.test.ts',
-    runs: ["run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)"],
-    why: "packs this repository; that test packs the built project (the build is npm test's first step, as `npm pack` runs it through prepack)",
+    file: 'test/support/e2e-setup.ts',
+    runs: ["spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work]"],
+    why: "packs this repository; the e2e tier's global setup packs the built project once for every test that installs it (the build is npm test's first step, as `npm pack` runs it through prepack)",
   },
   'npm i -D ../timegrounded/timegrounded-0.1.0.tgz vitest@4.1.12': {
     file: 'test/package.test.ts',
-    runs: ["['install', join(work, info!.filename), `vitest@${packageJson.devDependencies['vitest']}`"],
+    runs: ["['install', tarball, `vitest@${packageJson.devDependencies['vitest']}`"],
     why: 'installs the packed tarball and vitest into a fresh project, as that test does',
   },
   'npx vitest run': {
@@ -459,6 +459,11 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
   },
   'npx jest --shard=1/2': { file: 'test/jest/cjs.test.ts', runs: ["[1, '--shard=1/2']"], why: 'the first shard of the CommonJS fixture project, then merged' },
   'npx jest --shard=2/2': { file: 'test/jest/cjs.test.ts', runs: ["[2, '--shard=2/2']"], why: 'the second shard of the CommonJS fixture project, then merged' },
+  'npm run test:unit': {
+    file: 'test/tiers.test.ts',
+    runs: ["[VITEST, 'list', '--project', name, '--filesOnly', '--json']", "expect(scripts['test:unit']).toBe('vitest run --project unit')"],
+    why: 'runs the unit tier, this file among it; that test lists the files Vitest selects for it and checks none needs the build, the tarball, a fixture project or Chromium',
+  },
   'npx vitest run --root examples/sqlite-bitemporal': {
     file: 'test/examples/sqlite-suite.test.ts',
     runs: ["runVitest(['run', '--root', 'examples/sqlite-bitemporal'], { cwd: REPO"],

@@ -7,48 +7,23 @@
  * in the suite's `beforeAll`; each test awaits its probe's rows, judges them,
  * appends its record to the test file's side file, and passes or throws.
  */
-import { resolve } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
+import { afterAll, beforeAll, describe, test } from '@jest/globals'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { readBaselineMatch } from '../suite/baseline.js'
 import { JEST_COMMANDS } from '../suite/commands.js'
-import { DEFAULT_BASELINE_FILE, resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
+import { resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
 import { checkedMemory, ProbeFailure, planSuite, StoreCloseError, settleProbe, timeGroundedAgentOf } from '../suite/probes.js'
 import { finishedRecord, type ProbeRecord } from '../suite/records.js'
 import { type ScheduledSuite, scheduleEpisodes } from '../suite/scheduler.js'
 import { loadSplitSync, loadVariantSplitSync } from '../tivarq/dataset.js'
-import { appendSideLines, type JestWorkerContext, readWorkerContext, type SideLine } from './channel.js'
+import { appendSideLines, type SideLine } from './channel.js'
+import { currentTestPath, jestContext, warnNoReporter } from './context.js'
 import { currentBlock, selectionOf } from './circus.js'
 import { timeGroundedTests } from './timegrounded.js'
 
 /** Jest reads a timeout of 0 as its default (5 s), not as none: a probe's test waits for its episode's turn, and every store call is bounded on its own. */
 const NO_TIMEOUT = 2 ** 31 - 1
-
-let warnedNoReporter = false
-
-/** The test file running now (Jest's own record of it). */
-export function currentTestPath(): string {
-  const path = expect.getState().testPath
-  if (typeof path !== 'string') throw new Error('timegrounded/jest: no test file is running; call timegroundedSuite() at the top level of a Jest test file')
-  return path
-}
-
-/** Where records go and what the baseline says, as the reporter set it; without the reporter, the default baseline and nowhere. */
-export function jestContext(): { context: JestWorkerContext | null; baselinePath: string | null; update: boolean } {
-  const context = readWorkerContext()
-  if (context !== null) return { context, baselinePath: context.baselinePath, update: context.update }
-  return { context: null, baselinePath: resolve(process.cwd(), DEFAULT_BASELINE_FILE), update: false }
-}
-
-/** Said once per test file when no timegrounded reporter runs: the tests still judge probes, but nothing is scored, gated or recorded. */
-export function warnNoReporter(): void {
-  if (warnedNoReporter) return
-  warnedNoReporter = true
-  process.stderr.write(
-    'timegrounded: no timegrounded reporter in this Jest run, so nothing is scored, gated or recorded (and -u records nothing). Wrap the config: `module.exports = withTimegrounded({ ... })` from timegrounded/jest/config.\n',
-  )
-}
 
 /**
  * Register the TIVARQ probes as Jest tests against `memory`: a store, a

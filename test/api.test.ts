@@ -46,7 +46,8 @@ test.each([
 test('timegrounded/jest, loaded by real Jest (its @jest/globals only works inside a Jest test), exports at run time exactly the values its report lists', () => {
   const dir = mkdtempSync(join(tmpdir(), 'timegrounded-api-jest-'))
   try {
-    // CommonJS, as most Jest projects load it (dist/jest/index.cjs); the test writes what the entry exports.
+    // CommonJS, as most Jest projects load it (dist/jest/index.cjs); the test writes what the entry exports. Jest's defaults otherwise.
+    writeFileSync(join(dir, 'jest.config.json'), '{}\n')
     writeFileSync(
       join(dir, 'keys.test.js'),
       `const loaded = require(${JSON.stringify(join(ROOT, 'dist/jest/index.cjs'))})\n` +

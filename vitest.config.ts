@@ -29,9 +29,10 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, 'test/fixtures/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Vitest's default on 2 cores is one file at a time; the e2e files spend much of their time waiting on
-    // subprocesses (npm installs, inner Vitest and Jest runs), so three at once keep both cores busy.
-    maxWorkers: 3,
+    // Vitest's default on 2 cores is one file at a time (cores - 1); the e2e files spend much of their time
+    // waiting on npm installs and subprocesses, so two at once keep both cores busy. More would make the inner
+    // Vitest and Jest runs, which are CPU-bound, compete past their 60 s limits.
+    maxWorkers: 2,
     reporters: ci ? ['default', 'json'] : ['default'],
     outputFile: ci ? { json: 'tmp/vitest-results.json' } : undefined,
     projects: [

@@ -4,14 +4,46 @@ import { configDefaults, defineConfig } from 'vitest/config'
 // "N passed, N failed" closing line that any CI log reader understands.
 const ci = process.env.CI === 'true'
 
+/**
+ * The e2e tier: every file that needs the build (dist/), the packed tarball, a
+ * fixture project installed from it, real Vitest or Jest on a fixture project,
+ * the built CLI as a subprocess, or Chromium. Everything else is the unit tier,
+ * which runs from the sources alone (`npm run test:unit`); test/tiers.test.ts
+ * checks that no unit file reaches for what only the e2e tier sets up.
+ */
+export const E2E_FILES = [
+  'test/vitest/**/*.test.ts',
+  'test/jest/{cjs,config,esm,jest29,watch}.test.ts',
+  'test/examples/{demo,jest-memory,llm-memory,sqlite-suite}.test.ts',
+  'test/cli/**/*.test.ts',
+  'test/report/html-{browser,package,render,runs}.test.ts',
+  'test/scripts/**/*.test.ts',
+  'test/docs/**/*.test.ts',
+  'test/adapters/serve.test.ts',
+  'test/{api,package,readme}.test.ts',
+]
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Fixture projects hold test files for the runners they are run with (the Jest ones, for Jest), not for this Vitest.
     exclude: [...configDefaults.exclude, 'test/fixtures/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Vitest's default on 2 cores is one file at a time (cores - 1); the e2e files spend much of their time
+    // waiting on npm installs and subprocesses, so two at once keep both cores busy. More would make the inner
+    // Vitest and Jest runs, which are CPU-bound, compete past their 60 s limits.
+    maxWorkers: 2,
     reporters: ci ? ['default', 'json'] : ['default'],
     outputFile: ci ? { json: 'tmp/vitest-results.json' } : undefined,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/fixtures/**', ...E2E_FILES] },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: E2E_FILES, globalSetup: ['test/support/e2e-setup.ts'] },
+      },
+    ],
   },
 })

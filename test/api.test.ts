@@ -6,7 +6,8 @@
  * Needs dist/ (npm test builds it first).
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from 'vitest'
@@ -40,6 +41,31 @@ test.each([
 ])('%s exports at run time exactly the values its report lists; everything else it lists is a type', async (_entry, module, report) => {
   const loaded = (await import(module)) as Record<string, unknown>
   expect(Object.keys(loaded).sort()).toEqual(valuesInReport(report))
+})
+
+test('timegrounded/jest, loaded by real Jest (its @jest/globals only works inside a Jest test), exports at run time exactly the values its report lists', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'timegrounded-api-jest-'))
+  try {
+    // CommonJS, as most Jest projects load it (dist/jest/index.cjs); the test writes what the entry exports. Jest's defaults otherwise.
+    writeFileSync(join(dir, 'jest.config.json'), '{}\n')
+    writeFileSync(
+      join(dir, 'keys.test.js'),
+      `const loaded = require(${JSON.stringify(join(ROOT, 'dist/jest/index.cjs'))})\n` +
+        `test('lists the exports', () => require('node:fs').writeFileSync(${JSON.stringify(join(dir, 'keys.json'))}, JSON.stringify(Object.keys(loaded).sort())))\n`,
+    )
+    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1' }
+    for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key.startsWith('JEST') || key === 'NODE_OPTIONS' || key === 'TEST') delete env[key]
+    const jest = spawnSync(process.execPath, [join(ROOT, 'node_modules/jest/bin/jest.js'), '--rootDir', dir, '--ci', '--no-cache'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env,
+      timeout: 120_000,
+    })
+    expect(jest.status, jest.stderr).toBe(0)
+    expect(JSON.parse(readFileSync(join(dir, 'keys.json'), 'utf8'))).toEqual(valuesInReport('timegrounded-jest.api.md'))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
 
 test('the entry points stay small: names a user needs, not internals', () => {

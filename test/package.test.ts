@@ -1,6 +1,6 @@
 /**
- * The package as a user gets it: `npm pack` the built project, install the
- * tarball into a fresh temp project (dependencies from the local npm cache
+ * The package as a user gets it: the built project packed once for the run
+ * (test/support/e2e-setup.ts), the tarball installed into a fresh temp project (dependencies from the local npm cache
  * where possible), then import `timegrounded` and `timegrounded/vitest` from a
  * plain .mjs script, run the installed bin, and type-check a .ts file against
  * the installed types with the project's own tsc. Needs `dist/` (npm test builds it).
@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { preferOnline, staleMetadata } from './support/npm.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -35,18 +35,15 @@ let packedFiles: string[] = []
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` (or `npm test`, which builds first)')
   work = mkdtempSync(join(tmpdir(), 'timegrounded-pack-'))
-  // --ignore-scripts: pack what is built; `prepack` would rebuild and is not what is under test.
-  const pack = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)
-  if (pack.status !== 0) throw new Error(`npm pack failed: ${explain(pack)}`)
-  const [info] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[]
-  packedFiles = info!.files.map((file) => file.path)
+  const tarball = inject('tarball')
+  packedFiles = inject('packedFiles')
 
   project = join(work, 'fresh-project')
   spawnSync('mkdir', [project])
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fresh-project', version: '1.0.0', private: true, type: 'module' }, null, 2))
   // vitest is the user's own (timegrounded/vitest runs inside it); same version as ours.
   // biome-ignore format lint/complexity/useLiteralKeys: test/readme.test.ts finds this install by its text, on one line.
-  const args = ['install', join(work, info!.filename), `vitest@${packageJson.devDependencies['vitest']}`, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts']
+  const args = ['install', tarball, `vitest@${packageJson.devDependencies['vitest']}`, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts']
   let install = run('npm', args, project)
   if (install.status !== 0 && staleMetadata(install.stderr)) install = run('npm', preferOnline(args), project)
   if (install.status !== 0) throw new Error(`npm install of the tarball failed: ${explain(install)}`)

@@ -28,6 +28,7 @@ import { delimiter, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { jsonSchemas } from '../src/index.js'
 import { DOC_FILES, documentedCommands, readDoc, REPO } from './docs/markdown.js'
+import { expectPublishedMetrics, PUBLISHED_LATEST_SMOKE } from './support/published.js'
 
 const CLI = join(REPO, 'dist/cli/main.js')
 
@@ -140,11 +141,8 @@ function checkLatestSmoke(dir: string, ran: Ran): void {
   expect(ran.stdout).toMatch(/Transition success\s+0\.9 \(10\)/)
   for (const file of ['run_manifest.json', 'predictions.jsonl', 'report.json']) expect(existsSync(join(work, dir, file)), `${dir}/${file}`).toBe(true)
   const { metrics, probe_counts } = readJson(join(dir, 'report.json')) as { metrics: Record<string, unknown>; probe_counts: unknown }
-  expect(probe_counts).toEqual({ total: 60, answered: 54, unsupported: 6, error: 0 })
-  expect(metrics.transition_success_rate).toEqual({ score: 0.9, cases: 10 })
-  expect(metrics.current_state_accuracy).toEqual({ score: 0.944444, cases: 54 })
-  expect(metrics.stale_value_leakage_rate).toEqual({ score: 0.083333, cases: 12 })
-  expect(metrics.unaffected_fact_retention).toEqual({ score: 1, cases: 13 })
+  expect(probe_counts).toEqual(PUBLISHED_LATEST_SMOKE.probe_counts)
+  expectPublishedMetrics(metrics, PUBLISHED_LATEST_SMOKE)
 }
 
 /** The corruption the docs' `validate --dataset ./tivarq` example shows: an unknown op and a wrong gold answer. */
@@ -383,6 +381,8 @@ function copyScript(): void {
 interface CoveredElsewhere {
   /** The test file that runs the command. */
   file: string
+  /** The title of the test in that file that runs it; left out when its setup or a helper runs it for every test of the file. */
+  test?: string
   /** Text of that file that runs it (each must appear). */
   runs: string[]
   /** Why it is not run here. */
@@ -403,13 +403,13 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     why: 'ten seeds per bug and 10,000 timelines per correct store take minutes; that test runs the same script with one seed and 300 timelines',
   },
   'npm pack': {
-    file: 'test/package.test.ts',
-    runs: ["run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)"],
-    why: "packs this repository; that test packs the built project (the build is npm test's first step, as `npm pack` runs it through prepack)",
+    file: 'test/support/e2e-setup.ts',
+    runs: ["spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work]"],
+    why: "packs this repository; the e2e tier's global setup packs the built project once for every test that installs it (the build is npm test's first step, as `npm pack` runs it through prepack)",
   },
   'npm i -D ../timegrounded/timegrounded-0.1.0.tgz vitest@4.1.12': {
     file: 'test/package.test.ts',
-    runs: ["['install', join(work, info!.filename), `vitest@${packageJson.devDependencies['vitest']}`"],
+    runs: ["['install', tarball, `vitest@${packageJson.devDependencies['vitest']}`"],
     why: 'installs the packed tarball and vitest into a fresh project, as that test does',
   },
   'npx vitest run': {
@@ -418,51 +418,75 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     why: 'needs a project with a store; that test runs real Vitest on fixture projects',
   },
   'npx vitest': WATCH_MODE,
-  'npx vitest run -u': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-u']"], why: 'records a baseline of a fixture project' },
+  'npx vitest run -u': {
+    file: 'test/vitest/e2e.test.ts',
+    test: '-u records a baseline; known failures then pass; a newly failing probe and a regressed metric fail',
+    runs: ["run(['-u']"],
+    why: 'records a baseline of a fixture project',
+  },
   'npx vitest run -t replacement-01-q3': {
     file: 'test/vitest/e2e.test.ts',
+    test: '-t selects one probe, one episode or one family, and a partial run is not gated',
     runs: ["run(['-t', 'replacement-00-q3']"],
     why: 'a probe filter on a fixture project (smoke split: the same id, episode 00)',
   },
   'npx vitest run -t replacement-01': {
     file: 'test/vitest/e2e.test.ts',
+    test: '-t selects one probe, one episode or one family, and a partial run is not gated',
     runs: ["run(['-t', 'reversal-00']"],
     why: 'an episode filter (another episode, smoke split)',
   },
-  'npx vitest run -t replacement': { file: 'test/vitest/e2e.test.ts', runs: ["run(['-t', 'withdrawal']"], why: 'a family filter (another family)' },
+  'npx vitest run -t replacement': {
+    file: 'test/vitest/e2e.test.ts',
+    test: '-t selects one probe, one episode or one family, and a partial run is not gated',
+    runs: ["run(['-t', 'withdrawal']"],
+    why: 'a family filter (another family)',
+  },
   'npx vitest run --shard=1/2 --reporter=blob': {
     file: 'test/vitest/e2e.test.ts',
+    test: 'three partition files sharded 1/2 and 2/2 then merged give exactly the unsharded report and gate decision',
     runs: ["for (const shard of ['1/2', '2/2'])", "`--shard=${shard}`, '--reporter=blob'"],
     why: 'shards a fixture project and merges',
   },
   'npx vitest run --shard=2/2 --reporter=blob': {
     file: 'test/vitest/e2e.test.ts',
+    test: 'three partition files sharded 1/2 and 2/2 then merged give exactly the unsharded report and gate decision',
     runs: ["for (const shard of ['1/2', '2/2'])", "`--shard=${shard}`, '--reporter=blob'"],
     why: 'shards a fixture project and merges',
   },
-  'npx vitest --merge-reports': { file: 'test/vitest/e2e.test.ts', runs: ['`--merge-reports=${blobs}`'], why: 'merges the shards above' },
+  'npx vitest --merge-reports': {
+    file: 'test/vitest/e2e.test.ts',
+    test: 'three partition files sharded 1/2 and 2/2 then merged give exactly the unsharded report and gate decision',
+    runs: ['`--merge-reports=${blobs}`'],
+    why: 'merges the shards above',
+  },
   'node scripts/noise-gate.js --runs 100': {
     file: 'test/scripts/noise-gate.test.ts',
+    test: '20 seeded CI runs of a correct but noisy store: the noise-aware gate passes 20 of 20, the exact rule fails some; with the arrival-order bug it fails 20 of 20',
     runs: ["['scripts/noise-gate.js', '--runs', '20']"],
     why: 'a hundred runs take about a minute and a half; that test runs the same script with 20 runs and checks the verdicts the docs quote for them',
   },
   'node scripts/timegrounded-power.js': {
     file: 'test/scripts/timegrounded-power.test.ts',
+    test: 'prints the interval widths and the share of runs that tell two agents apart',
     runs: ["['scripts/timegrounded-power.js', '--replicates'"],
     why: 'takes about twenty minutes with its defaults (100 replicates up to 2,400 questions); that test runs it with two replicates and checks both tables',
   },
   'TIVARQ_BASE_URL=http://127.0.0.1:8080/v1 TIVARQ_MODEL=qwen2.5-7b-instruct npx timegrounded run --split smoke --adapter model:managed --output out/managed': {
     file: 'test/cli/model-run.test.ts',
+    test: 'model:${mode} on smoke: complete, the model and prompts recorded, the tokens add up',
     runs: ["['run', '--split', 'smoke', '--adapter', `model:${mode}`, '--output', out]", 'TIVARQ_BASE_URL: server.baseUrl'],
     why: 'needs a model server; that test runs the built CLI with these variables against a scripted one on 127.0.0.1',
   },
   'OPENAI_BASE_URL=http://127.0.0.1:8080/v1 OPENAI_MODEL=qwen2.5-7b-instruct npx vitest run --root examples/llm-memory': {
     file: 'test/examples/llm-memory.test.ts',
+    test: 'the llm-memory suite and the hybrid model adapter pass every smoke probe against a local server, and the tokens add up',
     runs: ["runVitest(['run', '--root', 'examples/llm-memory']", 'OPENAI_BASE_URL: server.baseUrl'],
     why: 'needs a model server; that test runs exactly this under real Vitest against a scripted one on 127.0.0.1',
   },
   'npx vitest run --root examples/in-memory': {
     file: 'test/vitest/example.test.ts',
+    test: 'the in-memory example passes all 240 dev probes, its thresholds and its committed baseline',
     runs: ["runVitest(['run', '--root', EXAMPLE], { cwd: REPO })", "join(REPO, 'examples/in-memory')"],
     why: '240 probes under real Vitest; that test runs exactly this from the repository root and checks the gate against the committed baseline',
   },
@@ -470,6 +494,7 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
   'npx vitest --root examples/in-memory': WATCH_MODE,
   'npx vitest run -u --root examples/in-memory': {
     file: 'test/vitest/e2e.test.ts',
+    test: '-u records a baseline; known failures then pass; a newly failing probe and a regressed metric fail',
     runs: ["run(['-u']"],
     why: "would rewrite the example's committed baseline; that test records and rewrites the baseline of a fixture project",
   },
@@ -486,6 +511,7 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
   },
   'npx jest': {
     file: 'test/examples/jest-memory.test.ts',
+    test: 'npx jest passes all 60 smoke probes, the threshold and the committed baseline, and writes the report',
     runs: ["spawnSync('npx', ['jest'], { cwd: project"],
     why: 'needs a Jest project with a store; that test runs it in a copy of examples/jest-memory installed from the tarball, passing and with a bug',
   },
@@ -496,21 +522,25 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
   },
   'npx timegrounded merge -u .timegrounded/shards/*.json': {
     file: 'test/vitest/merge-shards.test.ts',
+    test: 'every Vitest shard leaves its file, even one with no timegrounded suite, and the merge scores and gates the set as one run',
     runs: ["merge(['-u', ...files])"],
     why: 'records the baseline from the shard files of that sharded fixture run',
   },
   'npx jest -u': {
     file: 'test/jest/esm.test.ts',
+    test: '`jest -u` and `vitest run -u` write the same baseline, report.json and predictions.jsonl; each runner accepts the other’s baseline',
     runs: ["project.jest(['-u'], { ...STALE, TG_BASELINE: 'jest.baseline.json'"],
     why: 'records the baseline of a Jest fixture project installed from the tarball, and Vitest then accepts it',
   },
   'npx jest --watchAll': {
     file: 'test/jest/watch.test.ts',
+    test: 'watch mode: a change to the store re-runs and is compared with the previous run; `b` writes the baseline; the written files start no new run',
     runs: ["'node_modules/jest/bin/jest.js', '--watchAll', 'whole'"],
     why: 'watch mode needs a terminal: that test drives real Jest in a pseudo-terminal (a re-run after an edit, the b key)',
   },
   'npx jest -t replacement-00-q3': {
     file: 'test/jest/cjs.test.ts',
+    test: '-t replacement-00-q3 runs that one probe, and the store sees only its episode',
     runs: ["project.jest(['whole', '-t', 'replacement-00-q3']"],
     why: 'a probe filter on the CommonJS Jest fixture project; the test also checks the store saw only that episode',
   },
@@ -519,10 +549,26 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     runs: ["fixture === 'esm' ? { NODE_OPTIONS: '--experimental-vm-modules', ...env } : env"],
     why: "how test/jest/esm.test.ts runs Jest on its ES module fixture project (the helper sets the flag for the 'esm' fixture)",
   },
-  'npx jest --shard=1/2': { file: 'test/jest/cjs.test.ts', runs: ["[1, '--shard=1/2']"], why: 'the first shard of the CommonJS fixture project, then merged' },
-  'npx jest --shard=2/2': { file: 'test/jest/cjs.test.ts', runs: ["[2, '--shard=2/2']"], why: 'the second shard of the CommonJS fixture project, then merged' },
+  'npx jest --shard=1/2': {
+    file: 'test/jest/cjs.test.ts',
+    test: '--shard=1/2 and 2/2, then `timegrounded merge`: the same report and baseline as one unsharded run; an incomplete set exits 2',
+    runs: ["[1, '--shard=1/2']"],
+    why: 'the first shard of the CommonJS fixture project, then merged',
+  },
+  'npx jest --shard=2/2': {
+    file: 'test/jest/cjs.test.ts',
+    test: '--shard=1/2 and 2/2, then `timegrounded merge`: the same report and baseline as one unsharded run; an incomplete set exits 2',
+    runs: ["[2, '--shard=2/2']"],
+    why: 'the second shard of the CommonJS fixture project, then merged',
+  },
+  'npm run test:unit': {
+    file: 'test/tiers.test.ts',
+    runs: ["[VITEST, 'list', '--project', name, '--filesOnly', '--json']", "expect(scripts['test:unit']).toBe('vitest run --project unit')"],
+    why: 'runs the unit tier, this file among it; that test lists the files Vitest selects for it and checks none needs the build, the tarball, a fixture project or Chromium',
+  },
   'npx vitest run --root examples/sqlite-bitemporal': {
     file: 'test/examples/sqlite-suite.test.ts',
+    test: 'the sqlite-bitemporal suite passes every probe under real Vitest and the gate holds',
     runs: ["runVitest(['run', '--root', 'examples/sqlite-bitemporal'], { cwd: REPO"],
     why: '900 probes under real Vitest; that test runs exactly this and checks the gate',
   },
@@ -551,6 +597,16 @@ function ciSteps(): string[] {
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'))
+}
+
+/** The source of the test titled `title` (from its title to the next test's), or null when the file has no such test. */
+function testBody(source: string, title: string): string | null {
+  const call = new RegExp(`\\b(?:test|it)(?:\\.\\w+)?\\(\\s*(['"\`])${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\1`)
+  const found = call.exec(source)
+  if (found === null) return null
+  const rest = source.slice(found.index + found[0].length)
+  const next = /\b(?:test|it)(?:\.\w+)?\(\s*['"`]/.exec(rest)
+  return next === null ? rest : rest.slice(0, next.index)
 }
 
 const HOW_TO_COVER =
@@ -638,6 +694,14 @@ describe.sequential('every documented command is covered', () => {
         const source = readFileSync(path, 'utf8')
         for (const text of elsewhere.runs)
           expect(source.includes(text), `${elsewhere.file} should run \`${command}\` with ${text}; update COVERED_ELSEWHERE in test/readme.test.ts`).toBe(true)
+        if (elsewhere.test !== undefined) {
+          const body = testBody(source, elsewhere.test)
+          expect(body, `${elsewhere.file} has no test named ${JSON.stringify(elsewhere.test)}, which should run \`${command}\``).not.toBeNull()
+          expect(
+            body!.includes(elsewhere.runs[0]!),
+            `the test ${JSON.stringify(elsewhere.test)} in ${elsewhere.file} should run \`${command}\` with ${elsewhere.runs[0]}`,
+          ).toBe(true)
+        }
       } else if (ci !== undefined) {
         const steps = ciSteps()
         const step = steps.find((candidate) => candidate === ci.step || candidate.startsWith(`${ci.step} `))

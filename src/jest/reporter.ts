@@ -8,11 +8,12 @@
  * Jest honours even under `--forceExit`. Under `--shard` it writes the
  * shard's file for `timegrounded merge` instead, and never gates.
  */
-import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
 import { jestCommands } from '../suite/commands.js'
 import { finishRun } from '../suite/finish.js'
+import { appendJobSummary } from '../suite/job-summary.js'
 import { type ResolvedReporterOptions, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
 import type { UpdateRequest } from '../suite/outcome.js'
 import { currentRunIdentity } from '../suite/run-identity.js'
@@ -188,8 +189,8 @@ export default class TimegroundedJestReporter {
     if (watching && finished.failed) lines.push(`timegrounded: FAIL: the gate failed this run (${failing.join(', ')}), whatever the test counts above say`)
     if (watching) for (const [suite, metrics] of finished.metrics) previous.set(suite, metrics)
     process.stderr.write(`\n${lines.join('\n')}\n`)
-    const summaryFile = process.env.GITHUB_STEP_SUMMARY
-    if (summaryFile && finished.markdown !== null) appendFileSync(summaryFile, finished.markdown)
+    const summaryWarning = finished.markdown === null ? null : appendJobSummary(finished.markdown)
+    if (summaryWarning !== null) process.stderr.write(`${summaryWarning}\n`)
     if (finished.failed) {
       this.lastError = new Error(`timegrounded: the gate failed for ${failing.join(', ')} (see the lines above)`)
     }

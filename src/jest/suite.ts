@@ -7,7 +7,7 @@
  * in the suite's `beforeAll`; each test awaits its probe's rows, judges them,
  * appends its record to the test file's side file, and passes or throws.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
+import { afterAll, beforeAll, describe, test } from '@jest/globals'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { takeIsolationFailures } from '../harness/runner.js'
@@ -17,44 +17,15 @@ import { resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/opt
 import { baselineCheckOf, checkedMemory, ProbeFailure, planSuite, StoreCloseError, settleProbe, timeGroundedAgentOf } from '../suite/probes.js'
 import { finishedRecord, isolationMessage, type ProbeRecord } from '../suite/records.js'
 import { type ScheduledSuite, scheduleEpisodes } from '../suite/scheduler.js'
-import { type GateAbsence, ungatedNotice } from '../suite/ungated.js'
 import { regressionSplit } from '../tivarq/regression.js'
 import { loadSplitSync, loadVariantSplitSync } from '../tivarq/dataset.js'
-import { appendSideLines, type JestWorkerContext, readWorkerContext, type SideLine } from './channel.js'
+import { appendSideLines, type SideLine } from './channel.js'
+import { currentTestPath, jestContext, warnNoReporter } from './context.js'
 import { currentBlock, selectionOf } from './circus.js'
 import { timeGroundedTests } from './timegrounded.js'
 
 /** Jest reads a timeout of 0 as its default (5 s), not as none: a probe's test waits for its episode's turn, and every store call is bounded on its own. */
 const NO_TIMEOUT = 2 ** 31 - 1
-
-let warnedNoReporter = false
-
-/** The test file running now (Jest's own record of it). */
-export function currentTestPath(): string {
-  const path = expect.getState().testPath
-  if (typeof path !== 'string') throw new Error('timegrounded/jest: no test file is running; call timegroundedSuite() at the top level of a Jest test file')
-  return path
-}
-
-/** Where records go and what the baseline says, as the reporter set it; without the reporter no gate runs, so nowhere and no baseline. */
-export function jestContext(): { context: JestWorkerContext | null; baselinePath: string | null; update: boolean; gated: boolean } {
-  const context = readWorkerContext()
-  if (context !== null) return { context, baselinePath: context.baselinePath, update: context.update, gated: true }
-  return { context: null, baselinePath: null, update: false, gated: false }
-}
-
-/** Why no gate runs and the fix, in Jest's words (the suite core words the rest). */
-const NO_GATE: GateAbsence = {
-  why: 'no timegrounded reporter in this Jest run (the config does not list `timegrounded/jest/reporter`, or `--reporters` on the command line replaced it, or an editor ran Jest with reporters of its own)',
-  fix: "keep the timegrounded reporter beside the others, in jest.config.js `reporters: ['default', 'timegrounded/jest/reporter']` (or `module.exports = withTimegrounded({ ... })` from timegrounded/jest/config), and on the command line `--reporters=default --reporters=timegrounded/jest/reporter`",
-}
-
-/** Said once per test file when no timegrounded reporter runs: the tests judge probes strictly, and nothing is scored, gated or recorded. */
-export function warnNoReporter(suite: string): void {
-  if (warnedNoReporter) return
-  warnedNoReporter = true
-  process.stderr.write(`${ungatedNotice(suite, NO_GATE)}\n`)
-}
 
 /**
  * Register the TIVARQ probes as Jest tests against `memory`: a store, a

@@ -17,7 +17,7 @@ import {
   type TimeGroundedTestsOptions,
 } from '../timegrounded/cases.js'
 import { appendSideLines } from './channel.js'
-import { currentTestPath, jestContext, warnNoReporter } from './suite.js'
+import { currentTestPath, jestContext, warnNoReporter } from './context.js'
 
 /**
  * Declares the time-grounded tests in the calling Jest test file, for an

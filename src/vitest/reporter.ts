@@ -6,10 +6,10 @@
  * prints the text, appends the job summary, and fails the run only through
  * `process.exitCode = 1`, never by throwing.
  */
-import { appendFileSync } from 'node:fs'
 import { isAbsolute, relative, resolve } from 'node:path'
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { finishRun, type GatheredRecord, type SuiteOutcome } from '../suite/finish.js'
+import { appendJobSummary } from '../suite/job-summary.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { type ResolvedReporterOptions, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
 import type { UpdateRequest } from '../suite/outcome.js'
@@ -138,8 +138,8 @@ export class TimegroundedReporter implements Reporter {
       if (finished.text === '') return
       if (watching) for (const [suite, metrics] of finished.metrics) this.previous.set(suite, metrics)
       vitest.logger.log(`\n${finished.text}\n`)
-      const summaryFile = process.env.GITHUB_STEP_SUMMARY
-      if (summaryFile && finished.markdown !== null) appendFileSync(summaryFile, finished.markdown)
+      const summaryWarning = finished.markdown === null ? null : appendJobSummary(finished.markdown)
+      if (summaryWarning !== null) vitest.logger.warn(summaryWarning)
       if (finished.failed) {
         process.exitCode = 1
         // Watch mode's banner reads the run's errors: without one, a run whose tests all passed shows PASS although the gate failed it.

@@ -1,21 +1,17 @@
 /**
  * The time-grounded probe under Vitest: `timeGroundedTests(agent, options)`
  * makes every control and probe question a test (plus the ceiling's, on
- * request), and `TimeGroundedProbeReporter` folds their `task.meta` into control,
- * probe, delta and interval with counts. All computing lives in the
- * framework-free `src/timegrounded/cases.ts`; this file only wires it.
+ * request); the plugin's reporter folds their `task.meta` into control, probe,
+ * delta and interval with counts. All computing lives in the framework-free
+ * `src/timegrounded/cases.ts`; this file only wires it.
  */
 import { describe, test } from 'vitest'
-import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import type { TimeGroundedAgent } from '../timegrounded/agent.js'
 import { RECORD_KEY } from '../suite/records.js'
 import './context.js'
 import {
   checkTimeGroundedOptions,
-  isTimeGroundedCaseRecord,
   planTimeGroundedCases,
-  renderTimeGroundedSummary,
-  summarizeTimeGrounded,
   timeGroundedCaseTimeoutMs,
   TimeGroundedAnswerError,
   timeGroundedFailureMessage,
@@ -52,45 +48,4 @@ export function timeGroundedTests(
       })
     }
   })
-}
-
-/** Every time-grounded question's record carried by these test modules. */
-export function collectTimeGroundedRecords(modules: readonly TestModule[]): TimeGroundedCaseRecord[] {
-  const records: TimeGroundedCaseRecord[] = []
-  for (const module of modules) {
-    for (const testCase of module.children.allTests()) {
-      const value = (testCase.meta() as Record<string, unknown>)[RECORD_KEY]
-      if (isTimeGroundedCaseRecord(value)) records.push(value)
-    }
-  }
-  return records
-}
-
-/** Options of the time-grounded reporter. */
-export interface TimeGroundedProbeReporterOptions {
-  /** Colour the summary. @default process.stdout.isTTY */
-  color?: boolean
-}
-
-/**
- * Prints control, probe, delta and interval with counts after each run, from
- * every module Vitest knows (so watch-mode re-runs of one file still report
- * the whole suite). Prints nothing when no time-grounded tests ran.
- */
-export class TimeGroundedProbeReporter implements Reporter {
-  private vitest: Vitest | null = null
-  constructor(private readonly options: TimeGroundedProbeReporterOptions = {}) {}
-
-  onInit(vitest: Vitest): void {
-    this.vitest = vitest
-  }
-
-  onTestRunEnd(testModules: readonly TestModule[]): void {
-    const modules = this.vitest ? this.vitest.state.getTestModules() : testModules
-    const records = collectTimeGroundedRecords(modules.length > 0 ? modules : testModules)
-    if (records.length === 0) return
-    const text = renderTimeGroundedSummary(summarizeTimeGrounded(records), { color: this.options.color ?? process.stdout.isTTY === true })
-    if (this.vitest) this.vitest.logger.log(`\n${text}\n`)
-    else process.stdout.write(`\n${text}\n`)
-  }
 }

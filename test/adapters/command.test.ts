@@ -20,6 +20,9 @@ import { runSplit } from '../../src/harness/runner.js'
 
 const FAULT_ADAPTER = fileURLToPath(new URL('../fixtures/adapters/fault-adapter.mjs', import.meta.url))
 const FAULTY = 'reversal-00'
+// The per-call limit of the hang scenarios. It bounds the start-up handshake too, so it leaves room for a
+// node process to start on a loaded machine (400 ms did not).
+const HANG_MS = 2_000
 let smoke: LoadedSplit
 let workDir: string
 let clean: PredictionRow[]
@@ -36,14 +39,13 @@ async function runMode(mode: string, timeoutMs = 5_000, concurrency = 1) {
   const log = join(workDir, `${mode}-${Math.random().toString(36).slice(2)}.log`)
   const spec = commandAdapter([process.execPath, FAULT_ADAPTER, mode, FAULTY], { env: { FAULT_LOG: log } })
   const pool = await openPool(spec, { track: 'structured', timeoutMs, concurrency })
-  const started = Date.now()
   const rows = await runSplit({ episodes: smoke.episodes, probes: smoke.probes, pool, options: { track: 'structured' }, concurrency })
   await pool.close()
   const lines = readFileSync(log, 'utf8').split('\n')
   const pids = lines.filter((line) => line.startsWith('start ')).map((line) => line.slice(6))
   const faulty = rows.filter((row) => row.episode_id === FAULTY)
   const others = rows.filter((row) => row.episode_id !== FAULTY)
-  return { rows, faulty, others, pids, elapsedMs: Date.now() - started, lines }
+  return { rows, faulty, others, pids, lines }
 }
 
 beforeAll(async () => {
@@ -66,27 +68,31 @@ test('a clean run of the fault adapter answers all 60 smoke probes from one proc
 
 describe('fatal faults: the process is killed or dead, the episode is abandoned, a new process serves the next episode', () => {
   test('a call past the timeout', async () => {
-    const { faulty, others, pids, elapsedMs } = await runMode('hang-query', 400)
+    const { faulty, others, pids, lines } = await runMode('hang-query', HANG_MS)
     expect(faulty[0]).toMatchObject({ status: 'error', probe_id: 'reversal-00-q1' })
     expect(faulty[0]!.error).toBe(
-      `query: adapter \`${process.execPath} ${FAULT_ADAPTER} hang-query ${FAULTY}\` did not answer query within 400 ms (\`--timeout-ms\` on the CLI, \`timeoutMs\` in code); the process was killed`,
+      `query: adapter \`${process.execPath} ${FAULT_ADAPTER} hang-query ${FAULTY}\` did not answer query within ${HANG_MS} ms (\`--timeout-ms\` on the CLI, \`timeoutMs\` in code); the process was killed`,
     )
-    expect(faulty[0]!.latency_ms).toBeGreaterThanOrEqual(399)
+    // The timed-out call is recorded as timed (its latency kept); how long it took is not asserted (no wall-clock checks).
+    expect(faulty[0]!.latency_ms).toEqual(expect.any(Number))
     for (const row of faulty.slice(1)) {
       expect(row.status).toBe('error')
       expect(row.error).toMatch(
-        /^abandoned: the adapter failed at probe reversal-00-q1 and lost the episode's memory \(query: adapter .* did not answer query within 400 ms/,
+        /^abandoned: the adapter failed at probe reversal-00-q1 and lost the episode's memory \(query: adapter .* did not answer query within 2000 ms/,
       )
     }
     expectOthersUntouched(others)
+    // The hung process was given up on and a second one served every later episode: the second starts after the
+    // first's last request (order, not time; the run finishing at all shows the hang did not stall it).
     expect(pids).toHaveLength(2)
-    expect(elapsedMs).toBeLessThan(4_000)
+    const lastOfFirst = lines.map((line, index) => (line.startsWith(`${pids[0]} `) ? index : -1)).reduce((a, b) => Math.max(a, b))
+    expect(lines.indexOf(`start ${pids[1]}`)).toBeGreaterThan(lastOfFirst)
   })
 
   test('a call past the timeout during ingest', async () => {
-    const { faulty, others, pids } = await runMode('hang-ingest', 400)
+    const { faulty, others, pids } = await runMode('hang-ingest', HANG_MS)
     expect(faulty.map((row) => row.status)).toEqual(['error', 'error', 'error', 'error', 'error'])
-    for (const row of faulty) expect(row.error).toMatch(/^ingest: adapter .* did not answer ingest within 400 ms/)
+    for (const row of faulty) expect(row.error).toMatch(/^ingest: adapter .* did not answer ingest within 2000 ms/)
     expectOthersUntouched(others)
     expect(pids).toHaveLength(2)
   })

@@ -17,6 +17,7 @@ import { runSplit } from '../../src/harness/runner.js'
 import { computeMetrics, isCorrect, scoreRows } from '../../src/tivarq/score.js'
 import { SPLITS, type Split } from '../../src/tivarq/schema.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
+import { expectPublishedMetrics, PUBLISHED_LATEST_SMOKE, PUBLISHED_LATEST_TEST } from '../support/published.js'
 
 async function runBaseline(name: string, split: Split, track: 'structured' | 'conversation' = 'structured'): Promise<PredictionRow[]> {
   const data = await loadSplit(undefined, split)
@@ -96,20 +97,13 @@ test('latest on smoke: 54 answered, 6 unsupported, and the upstream figures', as
   expect(rows.filter((r) => r.status === 'answered')).toHaveLength(54)
   expect(rows.filter((r) => r.status === 'unsupported')).toHaveLength(6)
   expect(rows.filter((r) => r.status === 'error')).toHaveLength(0)
-  const metrics = computeMetrics(rows)
-  expect(metrics.transition_success_rate).toEqual({ score: 0.9, cases: 10 })
-  expect(metrics.current_state_accuracy).toEqual({ score: 0.944444, cases: 54 })
-  expect(metrics.stale_value_leakage_rate).toEqual({ score: 0.083333, cases: 12 })
-  expect(metrics.unaffected_fact_retention).toEqual({ score: 1, cases: 13 })
+  expectPublishedMetrics(computeMetrics(rows), PUBLISHED_LATEST_SMOKE)
 })
 
 test('latest on test: the published upstream figures, 810 answered and 90 unsupported', async () => {
   const report = scoreRows(await runBaseline('latest', 'test'), { seed: 20261001 })
-  expect(report.probe_counts).toEqual({ total: 900, answered: 810, unsupported: 90, error: 0 })
-  expect(report.metrics.transition_success_rate).toEqual({ score: 0.9, cases: 150 })
-  expect(report.metrics.current_state_accuracy).toEqual({ score: 0.944444, cases: 810 })
-  expect(report.metrics.stale_value_leakage_rate).toEqual({ score: 0.083333, cases: 180 })
-  expect(report.metrics.unaffected_fact_retention).toEqual({ score: 1, cases: 195 })
+  expect(report.probe_counts).toEqual(PUBLISHED_LATEST_TEST.probe_counts)
+  expectPublishedMetrics(report.metrics, PUBLISHED_LATEST_TEST)
 })
 
 describe("hybrid: upstream's reference hybrid, answer for answer (test split, conversation track)", () => {

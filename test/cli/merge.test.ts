@@ -122,6 +122,21 @@ describe('timegrounded merge', () => {
     expect(recorded.status).toBe(0)
   })
 
+  test('--no-color wins over a `color: true` the shards ran with; without it, that option colours the report', async () => {
+    const { dir, files } = shardedProject('coloured', await records('oracle', false), false, { ...OPTIONS, color: true })
+    const env: Record<string, string | undefined> = { ...process.env }
+    for (const key of ['NO_COLOR', 'FORCE_COLOR', 'GITHUB_STEP_SUMMARY']) delete env[key]
+    const raw = (...args: string[]) => spawnSync(process.execPath, [CLI, 'merge', ...args], { cwd: dir, encoding: 'utf8', env, timeout: 60_000 })
+    const ESC = String.fromCharCode(27)
+    const plain = raw('--no-color', ...files)
+    expect(plain.status, plain.stderr).toBe(0)
+    expect(plain.stdout).toContain('60 of 60 probes ran: 60 passed')
+    expect(plain.stdout.includes(ESC)).toBe(false)
+    const coloured = raw(...files)
+    expect(coloured.status, coloured.stderr).toBe(0)
+    expect(coloured.stdout.includes(ESC)).toBe(true)
+  })
+
   test('a set that is not whole, mixes shard counts or options, repeats a shard, or holds a file that is not a shard file: exit 2, naming it', async () => {
     const all = await records('oracle', false)
     const { dir, files } = shardedProject('broken', all, false)

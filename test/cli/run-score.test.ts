@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { expectPublishedMetrics, PUBLISHED_LATEST_SMOKE } from '../support/published.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const CLI = join(ROOT, 'dist/cli/main.js')
@@ -21,8 +22,12 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
-function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' } })
+function cli(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: '', ...env },
+  })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'))
@@ -50,11 +55,8 @@ describe('run --adapter builtin:latest on smoke', () => {
   test('report.json carries the published latest figures', () => {
     const report = json(join(out, 'report.json'))
     expect(report.complete).toBe(true)
-    expect(report.probe_counts).toEqual({ total: 60, answered: 54, unsupported: 6, error: 0 })
-    expect(report.metrics.transition_success_rate).toEqual({ score: 0.9, cases: 10 })
-    expect(report.metrics.current_state_accuracy).toEqual({ score: 0.944444, cases: 54 })
-    expect(report.metrics.stale_value_leakage_rate).toEqual({ score: 0.083333, cases: 12 })
-    expect(report.metrics.unaffected_fact_retention).toEqual({ score: 1, cases: 13 })
+    expect(report.probe_counts).toEqual(PUBLISHED_LATEST_SMOKE.probe_counts)
+    expectPublishedMetrics(report.metrics, PUBLISHED_LATEST_SMOKE)
     // Upstream's key holds [low, high]; ours beside it says how the interval was made.
     expect(report.transition_success_95pct_bootstrap_ci).toEqual([report.transition_success_bootstrap.low, report.transition_success_bootstrap.high])
     expect(report.transition_success_bootstrap).toMatchObject({ seed: 20261001, resamples: 1000 })
@@ -161,6 +163,28 @@ describe('run --adapter builtin:latest on smoke', () => {
     expect(report.metrics.transition_success_rate).toEqual(original.metrics.transition_success_rate)
     expect(report.by_family.delayed_arrival).toBeDefined()
     expect(report.metrics.reported_tokens).toEqual({ prompt: 3 * 54, completion: 54, cases_with_usage: 54 })
+  })
+})
+
+describe('the CI job summary', () => {
+  test('run appends its report as Markdown to the file GITHUB_STEP_SUMMARY names', () => {
+    const summary = join(work, 'summary.md')
+    writeFileSync(summary, '# an earlier step\n')
+    const result = cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', join(work, 'summary-run')], { GITHUB_STEP_SUMMARY: summary })
+    expect(result.status, result.stderr).toBe(0)
+    const text = readFileSync(summary, 'utf8')
+    expect(text.startsWith('# an earlier step\n')).toBe(true)
+    expect(text).toContain('| Stale-value leakage | 0.083333 (12) | lower |')
+  })
+
+  test('a summary file that cannot be written: a warning naming it, and the exit code of the results', () => {
+    const summary = join(work, 'no-such-folder', 'summary.md')
+    const result = cli(['run', '--split', 'smoke', '--adapter', 'builtin:oracle', '--output', join(work, 'unwritable-summary')], {
+      GITHUB_STEP_SUMMARY: summary,
+    })
+    expect(result.stderr).toContain(`timegrounded: warning: could not write the job summary to ${summary} (ENOENT`)
+    expect(result.status).toBe(0)
+    expect(existsSync(join(work, 'unwritable-summary', 'report.json'))).toBe(true)
   })
 })
 

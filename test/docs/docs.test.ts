@@ -152,6 +152,21 @@ function sourceText(): string {
   return texts.join('\n')
 }
 
+test('every value the root entry exports (api/timegrounded.api.md) is named in a doc, the README or an example', () => {
+  const report = readFileSync(join(REPO, 'api/timegrounded.api.md'), 'utf8')
+  const values = [...report.matchAll(/^export (?:abstract class|class|function|const) (\w+)/gm)].map((match) => match[1] as string)
+  expect(values.length).toBeGreaterThan(60)
+  const examples = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name)
+      if (['node_modules', 'dist', '.timegrounded'].includes(name)) return []
+      return statSync(path).isDirectory() ? examples(path) : /\.(ts|js|mjs|md)$/.test(name) ? [readFileSync(path, 'utf8')] : []
+    })
+  const text = [...DOC_FILES.map(readDoc), ...examples(join(REPO, 'examples'))].join('\n')
+  const unnamed = values.filter((name) => !new RegExp(`\\b${name}\\b`).test(text))
+  expect(unnamed, 'document these in docs/api.md (or the page of their subject), or stop exporting them').toEqual([])
+})
+
 test('every error code, variable or constant the prose names in CAPITALS exists in the source', () => {
   const source = sourceText()
   const unknown: string[] = []

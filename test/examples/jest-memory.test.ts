@@ -1,6 +1,6 @@
 /**
  * examples/jest-memory as a user has it: a CommonJS ts-jest project that
- * installs timegrounded from the packed tarball (with jest and ts-jest from the
+ * installs timegrounded from the packed tarball (packed once for the run) (with jest and ts-jest from the
  * local npm cache where possible) and runs the real `npx jest`. Its store
  * passes all 60 smoke probes, its threshold and its committed baseline; the
  * same project with the arrival-order bug put into the store fails the run
@@ -10,7 +10,7 @@ import { type SpawnSyncReturns, spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, inject, test } from 'vitest'
 import { REPO } from '../vitest/run-vitest.js'
 import { preferOnline, staleMetadata } from '../support/npm.js'
 
@@ -38,9 +38,8 @@ let project = ''
 beforeAll(() => {
   if (!existsSync(join(REPO, 'dist/jest/index.cjs'))) throw new Error('dist/jest/index.cjs is missing: run `npm run build` first (npm test does)')
   work = mkdtempSync(join(tmpdir(), 'timegrounded-jest-memory-'))
-  const pack = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPO)
-  if (pack.status !== 0) throw new Error(`npm pack failed: ${explain(pack)}`)
-  const tarball = join(work, (JSON.parse(pack.stdout) as { filename: string }[])[0]!.filename)
+  // The run's one tarball of the built repository (test/support/e2e-setup.ts).
+  const tarball = inject('tarball')
 
   // The example's files, without the link to this repository: the tarball takes its place, as in a user's project.
   project = join(work, 'jest-memory')

@@ -11,21 +11,15 @@ import {
   explain,
   REPO as REPO_ROOT,
   installedProject,
-  JEST_30,
+  JEST_30_CJS,
   JEST_FIXTURES,
   JEST_TEST_TIMEOUT,
-  pinned,
   STALE_WRONG,
   withoutTimes,
 } from './run-jest.js'
 
-// babel-jest comes with Jest; Babel's TypeScript preset and CommonJS transform are the user's, for the babel-jest scenario.
-const project = installedProject('cjs', [
-  ...JEST_30,
-  pinned('@babel/core'),
-  pinned('@babel/preset-typescript'),
-  pinned('@babel/plugin-transform-modules-commonjs'),
-])
+// The CommonJS fixture's packages include Babel's, for the babel-jest scenario.
+const project = installedProject('cjs', JEST_30_CJS)
 
 /** Where a scenario's run keeps its baseline and result files (relative to the project, as a config names them). */
 function scenario(name: string, extra: Record<string, string> = {}): Record<string, string> {

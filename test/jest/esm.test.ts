@@ -4,7 +4,7 @@
 // format, so a baseline recorded by one is accepted by the other, and both
 // write the same report.json and predictions.jsonl (measured times aside:
 // latencies differ between any two runs).
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { explain, installedProject, JEST_30, JEST_TEST_TIMEOUT, pinned, STALE_WRONG, withoutTimes } from './run-jest.js'
@@ -55,6 +55,40 @@ describe('timegrounded/jest under real Jest 30 in ES module mode, beside real Vi
     expect(run.stderr).toContain('Tests:       60 passed, 60 total')
     expect(run.stderr).toContain('timegrounded [tivarq] 60 of 60 probes ran: 60 passed, 0 failed, 0 known failures, 0 unsupported (passed as tests), 0 errors')
     expect(run.stderr).toContain('timegrounded [tivarq] gate passed (thresholds; no baseline)')
+  })
+
+  test("the reporter appends its report to the CI job summary; a summary file it cannot write is a warning naming it, and the run's exit code stands", async () => {
+    const summary = join(project.dir(), 'summary.md')
+    writeFileSync(summary, '# an earlier step\n')
+    const written = await project.jest([], { TG_BASELINE: 'summary.baseline.json', TG_OUTPUT: 'summary-out', GITHUB_STEP_SUMMARY: summary })
+    expect(written.code, explain(written)).toBe(0)
+    const text = readFileSync(summary, 'utf8')
+    expect(text.startsWith('# an earlier step\n')).toBe(true)
+    expect(text).toContain('## timegrounded')
+    expect(text).toContain('| Stale-value leakage | 0.0 (15) | lower |')
+
+    const missing = join(project.dir(), 'no-such-folder', 'summary.md')
+    const unwritable = await project.jest([], { TG_BASELINE: 'summary.baseline.json', TG_OUTPUT: 'summary-out', GITHUB_STEP_SUMMARY: missing })
+    expect(unwritable.code, explain(unwritable)).toBe(0)
+    expect(unwritable.stderr).toContain(`timegrounded: warning: could not write the job summary to ${missing} (ENOENT`)
+    expect(unwritable.stderr).toContain('timegrounded [tivarq] gate passed')
+  })
+
+  test('timeGroundedTests: each control and probe question is a Jest test, the reporter prints the delta and writes time-grounded.json', async () => {
+    const only = ['--testMatch', '**/time-grounded/*.tg.ts']
+    const honest = await project.jest(only, { TG_OUTPUT: 'tg-honest-out' })
+    expect(honest.code, explain(honest)).toBe(0)
+    expect(honest.stderr).toContain('Tests:       24 passed, 24 total')
+    expect(honest.stderr).toContain('control (timestamps-and-text)  100.0% (12/12)')
+    expect(honest.stderr).toContain('probe   (timestamps-only)      100.0% (12/12)')
+    expect(honest.stderr).toMatch(/delta\s+\(probe − control\)\s+±0\.0 pts/)
+    expect(JSON.parse(readFileSync(join(project.dir(), 'tg-honest-out/time-grounded.json'), 'utf8')).suites[0].probe.correct).toBe(12)
+
+    const stamped = await project.jest(only, { TG_OUTPUT: 'tg-stamped-out', TG_AGENT: 'ingestion-order' })
+    expect(stamped.code, explain(stamped)).toBe(1)
+    expect(stamped.stderr).toContain('Tests:       7 failed, 17 passed, 24 total')
+    expect(stamped.stderr).toContain('probe   (timestamps-only)      41.7% (5/12)')
+    expect(stamped.stderr).toMatch(/delta\s+\(probe − control\)\s+-58\.3 pts/)
   })
 
   test('`jest -u` and `vitest run -u` write the same baseline, report.json and predictions.jsonl; each runner accepts the other’s baseline', async () => {

@@ -1,14 +1,17 @@
 // Real Jest on a fixture project as a user has it (e2e helper, not a test file):
-// the built repo packed once per test file, installed from the tarball into a
-// fresh project in the OS temp folder with Jest and ts-jest from the registry
-// (the local npm cache first), then commands run in it as subprocesses.
+// the built repo packed once per run (test/support/e2e-setup.ts), installed from
+// the tarball into a fresh project with Jest and ts-jest from the registry (the
+// local npm cache first) once per run for each fixture and package list, copied
+// for each test file (test/support/shared-install.ts), then commands run in it
+// as subprocesses.
 import { spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, inject } from 'vitest'
 import { preferOnline, staleMetadata } from '../support/npm.js'
+import { sharedInstall } from '../support/shared-install.js'
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url))
 export const JEST_FIXTURES = join(REPO, 'test/fixtures/jest-projects')
@@ -30,6 +33,13 @@ export function pinned(name: string): string {
 
 /** What a Jest project needs besides timegrounded: Jest 30, ts-jest, TypeScript and the types the fixture store uses. */
 export const JEST_30 = [pinned('jest'), pinned('ts-jest'), pinned('typescript'), pinned('@types/node'), pinned('@types/seedrandom')]
+
+/**
+ * The CommonJS fixture's packages: Jest 30 and its companions, and Babel's TypeScript preset and CommonJS
+ * transform for the babel-jest scenario (babel-jest comes with Jest). One list for every test file of the
+ * CommonJS fixture, so they share one install.
+ */
+export const JEST_30_CJS = [...JEST_30, pinned('@babel/core'), pinned('@babel/preset-typescript'), pinned('@babel/plugin-transform-modules-commonjs')]
 
 /** The smoke probes the fixture store answers wrongly with its `stale` bug (first write wins), sorted. */
 export const STALE_WRONG = [
@@ -123,9 +133,9 @@ export interface InstalledProject {
 /**
  * One installed copy of the fixture project `fixture` (a folder of
  * test/fixtures/jest-projects, plus the Vitest fixtures' store as src/store.ts) for the
- * calling test file: packed and installed in its beforeAll, removed in its
- * afterAll. `packages` are installed beside the tarball (Jest 30 and its
- * companions unless given).
+ * calling test file: copied in its beforeAll from the run's one install of that fixture
+ * with `packages` (installed beside the tarball, Jest 30 and its companions unless
+ * given), removed in its afterAll.
  */
 export function installedProject(fixture: 'cjs' | 'esm', packages: string[] = JEST_30): InstalledProject {
   let work = ''
@@ -134,19 +144,9 @@ export function installedProject(fixture: 'cjs' | 'esm', packages: string[] = JE
     if (!existsSync(join(REPO, 'dist/jest/index.cjs')))
       throw new Error('dist/jest/index.cjs is missing: run `npm run build` before these tests (npm test does)')
     work = mkdtempSync(join(tmpdir(), `tg-e2e-jest-${fixture}-`))
-    const env = cleanEnv()
-    // --ignore-scripts: pack what is built; `prepack` would rebuild, which is not what is under test.
-    const pack = await runCommand('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: REPO, env, timeoutMs: 120_000 })
-    if (pack.code !== 0) throw new Error(`npm pack failed: ${explain(pack)}`)
-    const [info] = JSON.parse(pack.stdout) as { filename: string }[]
     project = join(work, fixture)
-    cpSync(join(JEST_FIXTURES, fixture), project, { recursive: true })
-    copyStore(join(project, 'src/store.ts'))
-    const args = ['install', join(work, info!.filename), ...packages, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts']
-    let install = await runCommand('npm', args, { cwd: project, env, timeoutMs: 240_000 })
-    if (install.code !== 0 && staleMetadata(install.stderr)) install = await runCommand('npm', preferOnline(args), { cwd: project, env, timeoutMs: 240_000 })
-    if (install.code !== 0) throw new Error(`npm install of the tarball with ${packages.join(' ')} failed: ${explain(install)}`)
-  }, 300_000)
+    await sharedInstall(`jest-project ${fixture} ${packages.join(' ')}`, project, (dir) => installFixture(fixture, packages, dir))
+  }, 600_000)
   afterAll(() => {
     if (work !== '') rmSync(work, { recursive: true, force: true })
   })
@@ -159,4 +159,15 @@ export function installedProject(fixture: 'cjs' | 'esm', packages: string[] = JE
     jest: (args, env = {}, timeoutMs = 120_000) =>
       node(['node_modules/jest/bin/jest.js', ...args], fixture === 'esm' ? { NODE_OPTIONS: '--experimental-vm-modules', ...env } : env, timeoutMs),
   }
+}
+
+/** The fixture project `fixture` in `dir`, with the run's tarball and `packages` installed. */
+async function installFixture(fixture: 'cjs' | 'esm', packages: string[], dir: string): Promise<void> {
+  cpSync(join(JEST_FIXTURES, fixture), dir, { recursive: true })
+  copyStore(join(dir, 'src/store.ts'))
+  const env = cleanEnv()
+  const args = ['install', inject('tarball'), ...packages, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts']
+  let install = await runCommand('npm', args, { cwd: dir, env, timeoutMs: 240_000 })
+  if (install.code !== 0 && staleMetadata(install.stderr)) install = await runCommand('npm', preferOnline(args), { cwd: dir, env, timeoutMs: 240_000 })
+  if (install.code !== 0) throw new Error(`npm install of the tarball with ${packages.join(' ')} failed: ${explain(install)}`)
 }

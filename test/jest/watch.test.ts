@@ -6,10 +6,11 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
-import { cleanEnv, installedProject, JEST_TEST_TIMEOUT, STALE_WRONG } from './run-jest.js'
+import { cleanEnv, installedProject, JEST_30_CJS, JEST_TEST_TIMEOUT, STALE_WRONG } from './run-jest.js'
 import { findTerminal, startInTerminal, type TerminalSession } from '../support/terminal.js'
 
-const project = installedProject('cjs')
+// The CommonJS fixture's package list, so this file shares test/jest/cjs.test.ts's install.
+const project = installedProject('cjs', JEST_30_CJS)
 const terminal = findTerminal()
 let session: TerminalSession | undefined
 

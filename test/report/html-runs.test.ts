@@ -4,23 +4,53 @@
  * baseline recorded under one bug, then a run under another), each page found
  * where the docs say, opened in headless Chromium without a console error or a
  * request, showing that run's figures. The README's screenshot
- * (docs/images/report.png) is a copy of tmp/screenshots/report.png, the top of
- * the Vitest run's page. One browser for the whole file.
+ * (docs/images/report.png) is the top of the Vitest run's page, taken here; beside
+ * it, docs/images/report.json holds the figures it shows, and the test fails when
+ * the page's figures no longer match them (the screenshot is stale). With
+ * TIMEGROUNDED_UPDATE_SCREENSHOT=1 it writes both anew. One browser for the whole file.
  *
  * Needs dist/ (npm test builds first) and Chromium at /usr/bin/chromium (or
  * TIMEGROUNDED_CHROMIUM); without it this fails naming the install command,
  * unless TIMEGROUNDED_SKIP_BROWSER=1.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { launchChromium, openReport, SKIP_BROWSER } from '../support/chromium.js'
 import { assertBuilt, basicScenarios, REPO } from '../vitest/run-vitest.js'
 
 const CLI = join(REPO, 'dist/cli/main.js')
 const SCREENSHOTS = join(REPO, 'tmp/screenshots')
+const COMMITTED_SCREENSHOT = join(REPO, 'docs/images/report.png')
+const COMMITTED_DATA = join(REPO, 'docs/images/report.json')
+const UPDATE_SCREENSHOT = process.env.TIMEGROUNDED_UPDATE_SCREENSHOT === '1'
+
+interface CardData {
+  label: string | null
+  value: string | null
+  detail: string | null
+  interval: string | null
+  baseline: string | null
+}
+
+/** The headline cards at the top of the page, as shown; a measured time (latency, update lag) differs between any two runs, so only its label is kept. */
+async function headlineCards(page: Page): Promise<CardData[]> {
+  const cards = await page.locator('.card').evaluateAll((elements) =>
+    elements.map((card) => {
+      const text = (selector: string) => card.querySelector(selector)?.textContent ?? null
+      return {
+        label: card.getAttribute('aria-label'),
+        value: text('.card-value'),
+        detail: text('.card-detail'),
+        interval: text('.card-interval'),
+        baseline: text('.card-baseline'),
+      }
+    }),
+  )
+  return cards.map((card) => (/latency|lag/i.test(card.label ?? '') ? { label: card.label, value: null, detail: null, interval: null, baseline: null } : card))
+}
 
 let browser: Browser | null = null
 const vitest = basicScenarios('html-runs')
@@ -124,6 +154,17 @@ describe.skipIf(SKIP_BROWSER)('the HTML report of real runs, in headless Chromiu
     await page.evaluate('window.scrollTo(0, 0)')
     await page.setViewportSize({ width: 1280, height: 800 })
     await page.screenshot({ path: join(SCREENSHOTS, 'report.png') })
+    const shown = { cards: await headlineCards(page) }
+    expect(shown.cards.length).toBeGreaterThan(3)
+    if (UPDATE_SCREENSHOT) {
+      copyFileSync(join(SCREENSHOTS, 'report.png'), COMMITTED_SCREENSHOT)
+      writeFileSync(COMMITTED_DATA, `${JSON.stringify(shown, null, 2)}\n`)
+    }
+    const stale =
+      'docs/images/report.png is stale: the figures this page shows differ from docs/images/report.json, those of the page it was taken from; ' +
+      'take both anew with `TIMEGROUNDED_UPDATE_SCREENSHOT=1 npx vitest run test/report/html-runs.test.ts` and commit them'
+    expect(existsSync(COMMITTED_DATA), stale).toBe(true)
+    expect(shown, stale).toEqual(JSON.parse(readFileSync(COMMITTED_DATA, 'utf8')))
     await page.context().close()
   })
 })

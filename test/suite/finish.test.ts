@@ -5,7 +5,7 @@
  * writes the files and words the run. This is the path every runner shell
  * (Vitest today) takes.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -61,6 +61,15 @@ describe('finishRun', () => {
     expect(readFileSync(join(outputDir, 'predictions.jsonl'), 'utf8').trim().split('\n')).toHaveLength(60)
     expect(finished.htmlReports).toEqual([join(outputDir, 'report.html')])
     expect(finished.text).toContain(`timegrounded [tivarq] HTML report in oracle/report.html`)
+  })
+
+  test('the files an earlier run with repeats left are removed, so the folder holds one run; other files stay', async () => {
+    const outputDir = join(root, 'earlier-repeats')
+    mkdirSync(outputDir)
+    for (const name of ['report-1.json', 'report-2.json', 'predictions-1.jsonl', 'predictions-2.jsonl', 'aggregate.json', 'notes.txt'])
+      writeFileSync(join(outputDir, name), '{}\n')
+    finish(await runSuite('oracle'), resolveReporterOptions({ outputDir, baseline: false, html: false }, 'test'))
+    expect(readdirSync(outputDir).sort()).toEqual(['notes.txt', 'predictions.jsonl', 'report.json'])
   })
 
   test('a store that leaks stale values fails a leakage threshold, and -u records a baseline that makes its wrong answers known failures', async () => {

@@ -52,9 +52,10 @@ describe('loadSplit', () => {
     expect(episodes[0]!.episode_id).toBe('replacement-01')
   })
 
-  test('throws a DatasetError naming the line, field and values when the split is invalid', async () => {
+  // The gold_mismatch case (a wrong expected answer) is tested as data in validate.test.ts; here a missing field shows the loader's error.
+  test('throws a DatasetError naming the line and field when the split is invalid', async () => {
     const dir = copyFixtures()
-    editRow(dir, 'probes_dev.jsonl', 7, (row) => (row.expected.value = 'evening'))
+    editRow(dir, 'probes_dev.jsonl', 7, (row) => delete row.role)
     rehash(dir)
     const error = await loadSplit(dir, 'dev').catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(DatasetError)
@@ -63,10 +64,10 @@ describe('loadSplit', () => {
     expect(datasetError.code).toBe('DATASET_INVALID')
     expect(datasetError.name).toBe('DatasetError')
     expect(datasetError.issues).toHaveLength(1)
-    expect(datasetError.issues[0]).toMatchObject({ code: 'gold_mismatch', file: 'probes_dev.jsonl', line: 7, path: 'expected' })
+    expect(datasetError.issues[0]).toMatchObject({ code: 'missing_field', file: 'probes_dev.jsonl', line: 7, path: 'role' })
     expect(datasetError.message).toBe(
       `TIVARQ dataset at ${dir} is invalid (1 issue); fix the files or point to a valid copy:\n` +
-        'probes_dev.jsonl:7: expected: gold resolver says {"state":"known","value":"morning"} but the row says {"state":"known","value":"evening"}',
+        'probes_dev.jsonl:7: role: missing; expected one of target, control, scope_control',
     )
   })
 

@@ -4,6 +4,7 @@ import { classifyRow, computeMetrics, episodeTallies, scoreRows, transitionOutco
 import type { PredictionRow, Prediction } from '../../src/tivarq/results.js'
 import type { Answer } from '../../src/tivarq/schema.js'
 import { simulatedRows } from './score-fixtures.js'
+import { expectPublishedMetrics, PUBLISHED_LATEST_SMOKE } from '../support/published.js'
 
 type Spec = {
   ep: string
@@ -235,11 +236,8 @@ describe('published smoke figures (structured track)', () => {
   test('latest: 0.9 on 10 transitions; 54 answered, 6 unsupported; 0.944444 (54), 0.083333 (12), 1.0 (13)', () => {
     const report = scoreRows(simulatedRows('smoke', 'latest'), { seed: 20261001 })
     expect(report.complete).toBe(true)
-    expect(report.probe_counts).toEqual({ total: 60, answered: 54, unsupported: 6, error: 0 })
-    expect(report.metrics.transition_success_rate).toEqual({ score: 0.9, cases: 10 })
-    expect(report.metrics.current_state_accuracy).toEqual({ score: 0.944444, cases: 54 })
-    expect(report.metrics.stale_value_leakage_rate).toEqual({ score: 0.083333, cases: 12 })
-    expect(report.metrics.unaffected_fact_retention).toEqual({ score: 1, cases: 13 })
+    expect(report.probe_counts).toEqual(PUBLISHED_LATEST_SMOKE.probe_counts)
+    expectPublishedMetrics(report.metrics, PUBLISHED_LATEST_SMOKE)
   })
 
   test.each(['smoke', 'dev', 'test'] as const)('oracle on %s: transition success 1.0, every rate perfect, no leak', (split) => {

@@ -1,5 +1,6 @@
 // End to end: the real Vitest CLI on test/fixtures/vitest-projects/time-grounded,
-// whose agent is chosen by TG_AGENT; checked by output and exit code.
+// whose agent is chosen by TG_AGENT; checked by output and exit code. The fixture
+// uses the public path (`timeGroundedTests` from timegrounded/vitest, the plugin's reporter).
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -16,7 +17,8 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
-const run = (env: Record<string, string>) => runVitest(['run', '--root', PROJECT], { cwd: PROJECT, env: { TG_CACHE_DIR: join(scratch, 'cache'), ...env } })
+const run = (env: Record<string, string>) =>
+  runVitest(['run', '--root', PROJECT], { cwd: PROJECT, env: { TG_CACHE_DIR: join(scratch, 'cache'), TG_OUTPUT: join(scratch, 'out'), ...env } })
 
 describe('time-grounded tests under real Vitest', () => {
   test('an agent that honours timestamps: every question passes; the reporter prints both scores, the delta and the caveat', async () => {

@@ -9,11 +9,11 @@
  * to load, or no shard holds a result), 2 an incomplete or mixed shard set (or
  * a usage error).
  */
-import { appendFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { JEST_COMMANDS, mergeCommands, VITEST_COMMANDS } from '../../suite/commands.js'
 import { finishRun } from '../../suite/finish.js'
+import { appendJobSummary } from '../../suite/job-summary.js'
 import { ReporterOptionError, resolveReporterOptions } from '../../suite/options.js'
 import { combineShards, readShardFile, ShardSetError } from '../../suite/shards.js'
 import { EXIT, fail } from '../exit-codes.js'
@@ -61,8 +61,8 @@ export function registerMerge(program: Command): void {
         commands: mergeCommands(combined.runner === 'jest' ? JEST_COMMANDS : VITEST_COMMANDS, resolved.outputDir),
       })
       process.stdout.write(`${finished.text}\n`)
-      const summaryFile = process.env.GITHUB_STEP_SUMMARY
-      if (summaryFile && finished.markdown !== null) appendFileSync(summaryFile, finished.markdown)
+      const summaryWarning = finished.markdown === null ? null : appendJobSummary(finished.markdown)
+      if (summaryWarning !== null) process.stderr.write(`${summaryWarning}\n`)
       process.exitCode = finished.failed ? EXIT.problems : EXIT.clean
     })
 }

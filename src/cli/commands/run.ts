@@ -3,7 +3,7 @@
  * adapter command, write the upstream result files, print the summary.
  * Exit 0 complete, 1 incomplete (error rows or interrupted), 2 usage or data error.
  */
-import { appendFileSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Command, InvalidArgumentError, Option } from 'commander'
 import { isReferenceStoreName, REFERENCE_STORE_NAMES, REFERENCE_STORES, type ReferenceStoreName, referenceStore } from '../../adapters/reference/index.js'
@@ -30,6 +30,7 @@ import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderMarkdown, renderRepeatsMarkdown } from '../../report/markdown.js'
 import { renderErroredProbes, renderFirstErrors, renderRepeats, renderReport } from '../../report/terminal.js'
 import { DEFAULT_HTML_FILE } from '../../suite/html-report/input.js'
+import { appendJobSummary } from '../../suite/job-summary.js'
 import { HARNESS_VERSION } from '../../version.js'
 import { describeWriteError } from '../fs-errors.js'
 import { type HtmlOption, htmlOption, noHtmlOption, writeCliPage } from '../html.js'
@@ -439,13 +440,8 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   if (page !== null) out += `${page}\n`
   process.stdout.write(out)
   // In GitHub Actions, the same report lands in the job summary.
-  if (process.env.GITHUB_STEP_SUMMARY) {
-    try {
-      appendFileSync(process.env.GITHUB_STEP_SUMMARY, renderMarkdown(last, { title }) + (repeated === null ? '' : `\n${renderRepeatsMarkdown(repeated)}`))
-    } catch {
-      // A summary that cannot be written must not fail the run.
-    }
-  }
+  const summaryWarning = appendJobSummary(renderMarkdown(last, { title }) + (repeated === null ? '' : `\n${renderRepeatsMarkdown(repeated)}`))
+  if (summaryWarning !== null) process.stderr.write(`${summaryWarning}\n`)
   // Interrupted means incomplete, even when the interrupt only met the adapters' shutdown; a store that carried state fails too.
   process.exitCode = interruptedWhileClosing || carried.length > 0 ? EXIT.problems : reportsExitCode(reports)
 }

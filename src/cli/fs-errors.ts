@@ -40,6 +40,7 @@ export function describeWriteError(error: unknown, target: string): string {
     case 'ENOSPC':
       return `no space left on the device holding ${path}; free some space or pick another directory`
     case 'EISDIR':
+    case 'ERR_FS_EISDIR':
       return `${target} is a directory; remove or rename it, or pick another path`
     default:
       return error instanceof Error ? error.message : String(error)

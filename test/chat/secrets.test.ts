@@ -66,7 +66,11 @@ describe('the chat client', () => {
   test('a key the server echoes and the query values are masked in the error', async () => {
     const error = await chatCompletion({ baseUrl: `${server.baseUrl}?api-version=2024-06-01`, model: 'm', apiKey: KEY, retries: 0 }, [
       { role: 'user', content: 'hi' },
-    ]).catch((caught: unknown) => caught as ChatEndpointError)
+    ]).then(
+      () => null,
+      (caught: unknown) => caught as ChatEndpointError,
+    )
+    if (error === null) throw new Error('the call should have failed')
     expect(error).toBeInstanceOf(ChatEndpointError)
     expect(error.message).not.toContain(KEY)
     expect(error.message).not.toContain('2024-06-01')

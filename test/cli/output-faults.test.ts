@@ -72,14 +72,15 @@ describe.runIf(readOnly !== null)('a read-only output folder', () => {
   })
 })
 
-test('report.json is a directory: run ends with I/O error exit 4 naming it; score the same', () => {
+test('report.json is a directory: run refuses the folder up front (usage error, exit 2) naming it; score ends with I/O error exit 4', () => {
   const out = join(work, 'blocked')
   mkdirSync(join(out, 'report.json'), { recursive: true })
   const result = cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', out, '--no-html'])
   expect(result.stderr).toContain(`${join(out, 'report.json')} is a directory; remove or rename it`)
   expect(result.stderr).not.toMatch(/\n\s+at /)
-  expect(result.status).toBe(4)
+  expect(result.status).toBe(2)
   expect(temporaries(out)).toEqual([])
+  writeFileSync(join(out, 'predictions.jsonl'), readFileSync(fileURLToPath(new URL('../fixtures/upstream/predictions.jsonl', import.meta.url))))
   const scored = cli(['score', join(out, 'predictions.jsonl'), '--output', out, '--no-html'])
   expect(scored.stderr).toContain(`${join(out, 'report.json')} is a directory`)
   expect(scored.status).toBe(4)

@@ -461,6 +461,17 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
   },
   'npx jest --shard=1/2': { file: 'test/jest/cjs.test.ts', runs: ["[1, '--shard=1/2']"], why: 'the first shard of the CommonJS fixture project, then merged' },
   'npx jest --shard=2/2': { file: 'test/jest/cjs.test.ts', runs: ["[2, '--shard=2/2']"], why: 'the second shard of the CommonJS fixture project, then merged' },
+  // docs/memory-libraries.md: the reference rows of its table, run in the installed example projects beside the examples' own suites.
+  'npx timegrounded run --split test --adapter builtin:latest --output out/latest': {
+    file: 'test/examples/mcp-memory.test.ts',
+    runs: ["runIn(project, 'npx', ['timegrounded', 'run', '--split', 'test', '--adapter', 'builtin:latest', '--output', 'out/latest'])"],
+    why: "run with the CLI of the packed tarball in a copy of examples/mcp-memory, and compared field for field with the MCP store's report",
+  },
+  'npx timegrounded run --split test --adapter builtin:oracle --output out/oracle': {
+    file: 'test/examples/langgraph-store.test.ts',
+    runs: ["['langgraph-event-log', 'oracle']", "'--adapter', `builtin:${reference}`, '--output', `out/${reference}`"],
+    why: "run with the CLI of the packed tarball in a copy of examples/langgraph-store, and compared field for field with the event log's report",
+  },
   'npx vitest run --root examples/sqlite-bitemporal': {
     file: 'test/examples/sqlite-suite.test.ts',
     runs: ["runVitest(['run', '--root', 'examples/sqlite-bitemporal'], { cwd: REPO"],

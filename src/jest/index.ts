@@ -11,6 +11,8 @@
 export { timegroundedSuite } from './suite.js'
 export { timeGroundedTests } from './timegrounded.js'
 export { commandAdapter } from '../adapters/command.js'
+export { pooledStores } from '../adapters/pooled.js'
+export type { PooledStoresSpec } from '../adapters/pooled.js'
 export { referenceStore } from '../adapters/reference/index.js'
 export type { CommandAdapterSpec } from '../adapters/command.js'
 export type { MemorySource } from '../adapters/source.js'

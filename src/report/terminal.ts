@@ -6,6 +6,7 @@ import type { TivarqReport } from '../tivarq/score.js'
 import type { RunAggregate } from '../tivarq/aggregate.js'
 import {
   describeBootstrap,
+  describeNotMeasured,
   describeProbeRepeats,
   describeRepeatBootstrap,
   listFlakyProbes,
@@ -34,6 +35,8 @@ export interface RenderOptions {
   color?: boolean
   /** First line of the output. @default 'TIVARQ report' */
   title?: string
+  /** The report's rows: with them, what the run did not measure is named beside the headline. @default none */
+  rows?: readonly PredictionRow[]
 }
 
 /** The family breakdown as a table: probes, answered, and the four headline rates per family. */
@@ -62,6 +65,10 @@ export function renderReport(report: TivarqReport, options: RenderOptions = {}):
     if (i === 0) line += `   95% CI ${formatInterval(report)}  (${describeBootstrap(report)})`
     if (h.better === 'lower') line += c.dim('   lower is better')
     lines.push(line)
+    if (i === 0 && options.rows) {
+      const notMeasured = describeNotMeasured(options.rows, m.transition_success_rate.cases)
+      if (notMeasured !== null) lines.push(c.yellow(`  ${notMeasured}`))
+    }
   }
   for (const detection of detectionLines(report)) lines.push(`  ${detection.label.padEnd(width)}${detection.text}`)
   lines.push(`  ${'Query latency'.padEnd(width)}p50 ${formatMs(m.query_latency_ms.p50)}, p95 ${formatMs(m.query_latency_ms.p95)}`)

@@ -327,7 +327,7 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   const color = wantsColor(options.color, process.stdout)
   const data = split.variant === null ? 'TIVARQ' : describeVariant(split.variant)
   const title = `${data} ${settings.split} · ${settings.track} track · ${info.name}${settings.repeat > 1 ? ` · repetition ${reports.length} of ${settings.repeat}` : ''}`
-  let out = `${renderReport(last, { color, title })}\n`
+  let out = `${renderReport(last, { color, title, rows: lastRows })}\n`
   const firstErrors = renderFirstErrors(lastRows, { color })
   if (firstErrors !== '') out += `\n${firstErrors}\n`
   // The exit code's reason in words: an incomplete run never passes, whatever its rates say.
@@ -340,7 +340,10 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   // In GitHub Actions, the same report lands in the job summary.
   if (process.env.GITHUB_STEP_SUMMARY) {
     try {
-      appendFileSync(process.env.GITHUB_STEP_SUMMARY, renderMarkdown(last, { title }) + (repeated === null ? '' : `\n${renderRepeatsMarkdown(repeated)}`))
+      appendFileSync(
+        process.env.GITHUB_STEP_SUMMARY,
+        renderMarkdown(last, { title, rows: lastRows }) + (repeated === null ? '' : `\n${renderRepeatsMarkdown(repeated)}`),
+      )
     } catch {
       // A summary that cannot be written must not fail the run.
     }

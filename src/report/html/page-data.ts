@@ -147,6 +147,8 @@ export interface TivarqPage {
   complete: boolean
   /** `complete`, or why not, with the row counts. */
   status: string
+  /** Which probes and transitions the run did not measure and why (capabilities not declared), or null when it measured all. */
+  notMeasured: string | null
   cards: HeadlineCard[]
   families: string[]
   familyCharts: FamilyChart[]

@@ -41,7 +41,7 @@ test('LangGraph is the exact version the package.json and the committed lockfile
   expect(manifest.devDependencies['@langchain/langgraph']).toBe('1.7.3')
 })
 
-test('the stores type-check against BaseStore as installed', () => {
+test('the stores type-check against BaseStore as installed', { timeout: 240_000 }, () => {
   const checked = runIn(project, 'npx', ['tsc', '--noEmit'])
   expect(checked.status, explain(checked)).toBe(0)
 })

@@ -43,7 +43,7 @@ test('the server and the SDK are the exact versions the package.json and the com
   expect(manifest.devDependencies['@modelcontextprotocol/sdk']).toBe('1.32.2')
 })
 
-test('the store type-checks against the installed SDK and timegrounded', () => {
+test('the store type-checks against the installed SDK and timegrounded', { timeout: 240_000 }, () => {
   const checked = runIn(project, 'npx', ['tsc', '--noEmit'])
   expect(checked.status, explain(checked)).toBe(0)
 })

@@ -347,6 +347,12 @@ class SingleStorePool extends LeasingPool<LeasedStore> {
 async function makeStore(factory: StoreFactory, timeoutMs: number, who = 'the store factory'): Promise<MemoryStore> {
   const store: unknown = await invoke(who, timeoutMs, factory)
   if (isMemoryStore(store)) return store
+  if (typeof store === 'function') {
+    throw new AdapterFault(
+      'ADAPTER_RESTART_FAILED',
+      `${who} returned a function (a factory, not a store): pass that function itself, not one that returns it — \`referenceStore('latest')\` is already a factory, so write \`timegroundedSuite(referenceStore('latest'))\`, not \`timegroundedSuite(() => referenceStore('latest'))\``,
+    )
+  }
   throw new AdapterFault(
     'ADAPTER_RESTART_FAILED',
     `${who} returned ${describeValue(store)}, not a MemoryStore; return an object with ingest() and query() (awaited if the factory is async)`,

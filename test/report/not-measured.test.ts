@@ -9,6 +9,7 @@
  */
 import { beforeAll, describe, expect, test } from 'vitest'
 import { referenceStore } from '../../src/adapters/reference/index.js'
+import { failingCaption } from '../../src/report/html/page-data.js'
 import { renderMarkdown } from '../../src/report/markdown.js'
 import { renderReport } from '../../src/report/terminal.js'
 import { tivarqPage } from '../../src/suite/html-report/tivarq.js'
@@ -60,6 +61,12 @@ describe('a store without clock or history', () => {
   test('the HTML page carries it beside the status', () => {
     const page = pageOf(latest)
     expect(page.notMeasured).toBe(LINE)
+  })
+
+  test('the failing-probes table does not count its 90 unsupported probes among the 135 rows that did not pass', () => {
+    expect(failingCaption(pageOf(latest))).toBe(
+      '45 of 810 measured probes did not pass; 90 more were not measured (unsupported), listed below too. Open a probe (Enter or Space on its id) to see its episode as a timeline.',
+    )
   })
 })
 

@@ -190,3 +190,16 @@ export interface TimeGroundedPage {
   verdict: string | null
   caveat: string
 }
+
+/**
+ * The caption of the failing-probes table. Unsupported probes are listed there
+ * too (so they can be opened), but they were not measured, so they are counted
+ * apart from the probes that failed.
+ */
+export function failingCaption(page: Pick<TivarqPage, 'failing' | 'kindCounts' | 'passed'>): string {
+  const unsupported = page.kindCounts.unsupported
+  const failed = page.failing.length - unsupported
+  const measured = failed + page.passed
+  const notMeasured = unsupported === 0 ? '' : `; ${unsupported} more ${unsupported === 1 ? 'was' : 'were'} not measured (unsupported), listed below too`
+  return `${failed} of ${measured} measured probes did not pass${notMeasured}. Open a probe (Enter or Space on its id) to see its episode as a timeline.`
+}

@@ -126,7 +126,7 @@ export function renderFirstErrors(rows: readonly PredictionRow[], options: { lim
   }
   if (distinct.length > limit) lines.push(`  … and ${distinct.length - limit} more distinct messages (see the \`error\` field of predictions.jsonl)`)
   if (abandoned > 0)
-    lines.push(`  ${abandoned} more ${abandoned === 1 ? 'probe was' : 'probes were'} abandoned after such a failure (the adapter lost the episode's memory)`)
+    lines.push(`  ${abandoned} more ${abandoned === 1 ? 'probe was' : 'probes were'} abandoned after such a failure (the rest of its episode was not asked)`)
   return lines.join('\n')
 }
 

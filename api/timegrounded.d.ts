@@ -1392,6 +1392,7 @@ export declare function renderIssues(issues: readonly DatasetIssue[], omittedIss
 /** A report as Markdown: headline table with denominators, the interval and its seed, family table, counts. */
 export declare function renderMarkdown(report: TivarqReport, options?: {
     title?: string;
+    rows?: readonly PredictionRow[];
 }): string;
 
 /** Options of `renderReport`. */
@@ -1400,6 +1401,8 @@ declare interface RenderOptions {
     color?: boolean;
     /** First line of the output. @default 'TIVARQ report' */
     title?: string;
+    /** The report's rows: with them, what the run did not measure is named beside the headline. @default none */
+    rows?: readonly PredictionRow[];
 }
 
 declare interface RenderOptions_2 {

@@ -49,7 +49,8 @@ test('the entry points stay small: names a user needs, not internals', () => {
   // schemas (issue 14); a budget, so that growth past it is a decision, not drift.
   expect(count('timegrounded.api.md')).toBeLessThanOrEqual(120)
   expect(count('timegrounded-vitest.api.md')).toBeLessThanOrEqual(20)
-  expect(count('timegrounded-jest.api.md')).toBeLessThanOrEqual(20)
+  // Issue 21 added pooledStores and its spec type to both test-file entry points (Jest also lists the store types).
+  expect(count('timegrounded-jest.api.md')).toBeLessThanOrEqual(22)
 })
 
 test('timegrounded/jest (which imports @jest/globals, so only loads inside a Jest test) lists the same test-file names as timegrounded/vitest', () => {

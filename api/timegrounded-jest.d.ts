@@ -301,8 +301,8 @@ declare type MaybePromise<T> = T | Promise<T>;
 
 declare type MaybePromise_2<T> = T | Promise<T>;
 
-/** Anything the harness can run: a store object, a factory of stores, or an adapter command. */
-export declare type MemorySource = MemoryStore | StoreFactory | CommandAdapterSpec;
+/** Anything the harness can run: a store object, a factory of stores, long-lived stores (`pooledStores`), or an adapter command. */
+export declare type MemorySource = MemoryStore | StoreFactory | PooledStoresSpec | CommandAdapterSpec;
 
 /** A conversational memory store under test. */
 export declare interface MemoryStore {
@@ -351,6 +351,20 @@ declare interface Partition {
 declare interface PlainTurn {
     role: string;
     content: string;
+}
+
+/** Long-lived stores, started lazily and reused across episodes: `pooledStores(() => MyServerStore.start(), { size: 2 })`. */
+export declare function pooledStores(start: () => MemoryStore | Promise<MemoryStore>, options?: {
+    size?: number;
+}): PooledStoresSpec;
+
+/** How to start one long-lived store. Made by `pooledStores`. */
+export declare interface PooledStoresSpec {
+    readonly kind: 'pooled';
+    /** Start one store (a process, a connection); called only when every started one is busy. */
+    readonly start: () => MemoryStore | Promise<MemoryStore>;
+    /** The most stores started. @default the run's concurrency */
+    readonly size?: number;
 }
 
 /** Names of the reference stores, as `--adapter builtin:NAME` and `timegrounded reference NAME` take them. */

@@ -1060,8 +1060,8 @@ declare type MaybePromise<T> = T | Promise<T>;
 
 declare type MaybePromise_2<T> = T | Promise<T>;
 
-/** Anything the harness can run: a store object, a factory of stores, or an adapter command. */
-export declare type MemorySource = MemoryStore | StoreFactory | CommandAdapterSpec;
+/** Anything the harness can run: a store object, a factory of stores, long-lived stores (`pooledStores`), or an adapter command. */
+export declare type MemorySource = MemoryStore | StoreFactory | PooledStoresSpec | CommandAdapterSpec;
 
 /** A conversational memory store under test. */
 export declare interface MemoryStore {
@@ -1194,6 +1194,20 @@ declare type OptionErrorCode = CodeOf<'ReporterOptionError' | 'SuiteOptionError'
 declare interface PlainTurn {
     role: string;
     content: string;
+}
+
+/** Long-lived stores, started lazily and reused across episodes: `pooledStores(() => MyServerStore.start(), { size: 2 })`. */
+export declare function pooledStores(start: () => MemoryStore | Promise<MemoryStore>, options?: {
+    size?: number;
+}): PooledStoresSpec;
+
+/** How to start one long-lived store. Made by `pooledStores`. */
+export declare interface PooledStoresSpec {
+    readonly kind: 'pooled';
+    /** Start one store (a process, a connection); called only when every started one is busy. */
+    readonly start: () => MemoryStore | Promise<MemoryStore>;
+    /** The most stores started. @default the run's concurrency */
+    readonly size?: number;
 }
 
 /** Options of `openPool`. */
@@ -1484,6 +1498,7 @@ export declare function renderIssues(issues: readonly DatasetIssue[], omittedIss
 /** A report as Markdown: headline table with denominators, the interval and its seed, family table, counts. */
 export declare function renderMarkdown(report: TivarqReport, options?: {
     title?: string;
+    rows?: readonly PredictionRow[];
 }): string;
 
 /** Options of `renderReport`. */
@@ -1492,6 +1507,8 @@ declare interface RenderOptions {
     color?: boolean;
     /** First line of the output. @default 'TIVARQ report' */
     title?: string;
+    /** The report's rows: with them, what the run did not measure is named beside the headline. @default none */
+    rows?: readonly PredictionRow[];
 }
 
 declare interface RenderOptions_2 {

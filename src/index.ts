@@ -24,6 +24,8 @@ export type {
 } from './adapters/types.js'
 export type { MemorySource } from './adapters/source.js'
 export { commandAdapter } from './adapters/command.js'
+export { pooledStores } from './adapters/pooled.js'
+export type { PooledStoresSpec } from './adapters/pooled.js'
 export type { CommandAdapterSpec } from './adapters/command.js'
 export { serveNdjson } from './adapters/serve.js'
 export { REFERENCE_STORE_NAMES, referenceStore } from './adapters/reference/index.js'

@@ -75,8 +75,9 @@ test('the entry points stay small: names a user needs, not internals', () => {
   // schemas (issue 14); a budget, so that growth past it is a decision, not drift. The test-file
   // entries grew by two in issue 22: `timegroundedProperties` and its options type.
   expect(count('timegrounded.api.md')).toBeLessThanOrEqual(120)
-  expect(count('timegrounded-vitest.api.md')).toBeLessThanOrEqual(22)
-  expect(count('timegrounded-jest.api.md')).toBeLessThanOrEqual(22)
+  expect(count('timegrounded-vitest.api.md')).toBeLessThanOrEqual(24)
+  // Issue 22 added timegroundedProperties and its options; issue 21 added pooledStores and its spec type (Jest also lists the store types).
+  expect(count('timegrounded-jest.api.md')).toBeLessThanOrEqual(24)
 })
 
 test('timegrounded/jest (which imports @jest/globals, so only loads inside a Jest test) lists the same test-file names as timegrounded/vitest', () => {

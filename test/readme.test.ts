@@ -566,6 +566,19 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     runs: ["[VITEST, 'list', '--project', name, '--filesOnly', '--json']", "expect(scripts['test:unit']).toBe('vitest run --project unit')"],
     why: 'runs the unit tier, this file among it; that test lists the files Vitest selects for it and checks none needs the build, the tarball, a fixture project or Chromium',
   },
+  // docs/memory-libraries.md: the reference rows of its table, run in the installed example projects beside the examples' own suites.
+  'npx timegrounded run --split test --adapter builtin:latest --output out/latest': {
+    file: 'test/examples/mcp-memory.test.ts',
+    test: 'the strict mapping equals builtin:latest on every field of report.json but latency (run by the installed CLI)',
+    runs: ["runIn(project, 'npx', ['timegrounded', 'run', '--split', 'test', '--adapter', 'builtin:latest', '--output', 'out/latest'])"],
+    why: "run with the CLI of the packed tarball in a copy of examples/mcp-memory, and compared field for field with the MCP store's report",
+  },
+  'npx timegrounded run --split test --adapter builtin:oracle --output out/oracle': {
+    file: 'test/examples/langgraph-store.test.ts',
+    test: 'the profile equals builtin:latest and the event log builtin:oracle on every field of report.json but latency',
+    runs: ["['langgraph-event-log', 'oracle']", "'--adapter', `builtin:${reference}`, '--output', `out/${reference}`"],
+    why: "run with the CLI of the packed tarball in a copy of examples/langgraph-store, and compared field for field with the event log's report",
+  },
   'npx vitest run --root examples/sqlite-bitemporal': {
     file: 'test/examples/sqlite-suite.test.ts',
     test: 'the sqlite-bitemporal suite passes every probe under real Vitest and the gate holds',

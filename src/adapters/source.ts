@@ -4,11 +4,12 @@
  * of one (the pool, `serveNdjson`) applies before using it.
  */
 import type { CommandAdapterSpec } from './command.js'
+import type { PooledStoresSpec } from './pooled.js'
 import { AdapterRefusedError, showArgument } from './errors.js'
 import type { MemoryStore, StoreFactory } from './types.js'
 
-/** Anything the harness can run: a store object, a factory of stores, or an adapter command. */
-export type MemorySource = MemoryStore | StoreFactory | CommandAdapterSpec
+/** Anything the harness can run: a store object, a factory of stores, long-lived stores (`pooledStores`), or an adapter command. */
+export type MemorySource = MemoryStore | StoreFactory | PooledStoresSpec | CommandAdapterSpec
 
 /** A short description of a value for messages: its type, and for an object which methods it lacks. */
 export function describeValue(value: unknown): string {

@@ -18,8 +18,10 @@ import {
   withDefaults,
   type DeclaredCapabilities,
 } from '../adapters/protocol.js'
+import { isPooledSpec, type PooledStoresSpec } from '../adapters/pooled.js'
 import { describeValue, isCommandSpec, isIsolatedByConstruction, isMemoryStore, type MemorySource, refuseWithoutReset, storeName } from '../adapters/source.js'
 import type { EpisodeContext, MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreFactory, StoreQuery, Track } from '../adapters/types.js'
+import { closeOnInterrupt } from './interrupt.js'
 
 /** Who is under test, as recorded in the run manifest. */
 export interface AdapterInfo {
@@ -97,6 +99,7 @@ export interface PoolOptions {
 /** Open a pool over `source`: reads and checks its capabilities; throws `AdapterRefusedError` (also for a store object without `reset()`), `AdapterStartError`, or `AdapterUsageError` for a bad source or option. */
 export async function openPool(source: MemorySource, options: PoolOptions): Promise<StorePool> {
   if (isCommandSpec(source)) return CommandPool.open(source, options)
+  if (isPooledSpec(source)) return ReusedStorePool.open(source, options)
   if (typeof source === 'function') {
     const pool = await FactoryPool.open(source, options)
     pool.isolatedByConstruction = isIsolatedByConstruction(source)
@@ -105,7 +108,7 @@ export async function openPool(source: MemorySource, options: PoolOptions): Prom
   if (isMemoryStore(source)) return SingleStorePool.open(source, options)
   throw new AdapterUsageError(
     'ADAPTER_SOURCE_INVALID',
-    `openPool(source) got ${describeValue(source)}; pass a MemoryStore (an object with ingest() and query()), a store factory (a function returning one), or commandAdapter(['python3', 'adapter.py'])`,
+    `openPool(source) got ${describeValue(source)}; pass a MemoryStore (an object with ingest() and query()), a store factory (a function returning one), pooledStores(() => start()), or commandAdapter(['python3', 'adapter.py'])`,
   )
 }
 
@@ -352,12 +355,18 @@ class SingleStorePool extends LeasingPool<LeasedStore> {
 }
 
 /** Call the factory and check its product: anything but a store would fail every call with a cryptic "is not a function". */
-async function makeStore(factory: StoreFactory, timeoutMs: number): Promise<MemoryStore> {
-  const store: unknown = await invoke('the store factory', timeoutMs, factory)
+async function makeStore(factory: StoreFactory, timeoutMs: number, who = 'the store factory'): Promise<MemoryStore> {
+  const store: unknown = await invoke(who, timeoutMs, factory)
   if (isMemoryStore(store)) return store
+  if (typeof store === 'function') {
+    throw new AdapterFault(
+      'ADAPTER_RESTART_FAILED',
+      `${who} returned a function (a factory, not a store): pass that function itself, not one that returns it — \`referenceStore('latest')\` is already a factory, so write \`timegroundedSuite(referenceStore('latest'))\`, not \`timegroundedSuite(() => referenceStore('latest'))\``,
+    )
+  }
   throw new AdapterFault(
     'ADAPTER_RESTART_FAILED',
-    `the store factory returned ${describeValue(store)}, not a MemoryStore; return an object with ingest() and query() (awaited if the factory is async)`,
+    `${who} returned ${describeValue(store)}, not a MemoryStore; return an object with ingest() and query() (awaited if the factory is async)`,
   )
 }
 
@@ -410,6 +419,80 @@ class FactoryPool extends LeasingPool<LeasedStore> {
     const spare = this.spare
     this.spare = null
     if (spare) await this.closeStore(spare, null)
+  }
+}
+
+/**
+ * Long-lived stores (`pooledStores`): started when every started one is busy,
+ * up to the pool's capacity; reset and lent again after each episode; closed
+ * once, when the pool closes or the process is interrupted. A store that
+ * failed fatally is closed and replaced by a fresh one at a later lease.
+ */
+class ReusedStorePool extends LeasingPool<LeasedStore> {
+  private readonly idle: LeasedStore[] = []
+  private readonly everyone = new Set<LeasedStore>()
+  private readonly unregister: () => void
+  private constructor(
+    private readonly spec: PooledStoresSpec,
+    private readonly declared: DeclaredCapabilities,
+    private readonly timeoutMs: number,
+    adapterInfo: AdapterInfo,
+    first: LeasedStore,
+    capacity: number,
+  ) {
+    super(capacity, adapterInfo)
+    this.idle.push(first)
+    this.everyone.add(first)
+    // Ctrl-C skips the end of the run: close every started store then, leased or not.
+    this.unregister = closeOnInterrupt(() => Promise.allSettled([...this.everyone].map((store) => store.close())))
+  }
+
+  static async open(spec: PooledStoresSpec, options: PoolOptions): Promise<ReusedStorePool> {
+    const timeoutMs = checkTimeout(options.timeoutMs, 'openPool')
+    const limit = checkConcurrency(options.concurrency, 1)
+    const capacity = Math.min(spec.size ?? limit, limit)
+    const name = options.name ?? storeName(spec, 'pooled stores')
+    let first: MemoryStore
+    let declared: DeclaredCapabilities
+    try {
+      first = await makeStore(spec.start, timeoutMs, 'pooledStores(start)')
+      declared = await readCapabilities(first, timeoutMs)
+    } catch (error) {
+      throw new AdapterStartError(`could not start a store with pooledStores \`${name}\``, toFault(error, 'pooledStores(start)').message)
+    }
+    const wrapped = wrapStore(first, declared, timeoutMs)
+    try {
+      refuseUnlessFit(declared, options.track, `store \`${name}\``, declared)
+      refuseWithoutReset(first, name, declared)
+    } catch (error) {
+      await wrapped.close().catch(() => undefined)
+      throw error
+    }
+    return new ReusedStorePool(spec, declared, timeoutMs, infoOf(name, null, declared), wrapped, Number.isFinite(capacity) ? capacity : 1)
+  }
+  protected async take(): Promise<LeasedStore> {
+    const idle = this.idle.pop()
+    if (idle) return idle
+    const store = wrapStore(await makeStore(this.spec.start, this.timeoutMs, 'pooledStores(start)'), this.declared, this.timeoutMs)
+    this.everyone.add(store)
+    return store
+  }
+  protected storeOf(resource: LeasedStore): LeasedStore {
+    return resource
+  }
+  protected async giveBack(resource: LeasedStore, broken: boolean, episodeId: string): Promise<void> {
+    if (!broken) {
+      this.idle.push(resource)
+      return
+    }
+    this.everyone.delete(resource)
+    await this.closeStore(resource, episodeId)
+  }
+  protected async closeIdle(): Promise<void> {
+    const idle = this.idle.splice(0)
+    for (const store of idle) this.everyone.delete(store)
+    await Promise.all(idle.map((store) => this.closeStore(store, null)))
+    if (this.everyone.size === 0) this.unregister()
   }
 }
 

@@ -147,6 +147,8 @@ export class EpisodeRun {
   private learnt: Probe | null = null
   /** Set by `open`: what the episodes closed on this pool since the last open found (see `checkIsolation`). */
   isolation: IsolationFailure[] = []
+  /** An in-process store keeps its memory after a failed call; an adapter process that failed is killed, and its memory with it. */
+  private inProcess = false
 
   private constructor(
     private readonly episode: Episode,
@@ -166,7 +168,8 @@ export class EpisodeRun {
    */
   static async open(pool: StorePool, episode: Episode, options: RunnerOptions): Promise<EpisodeRun> {
     const checked = checkOptions(options)
-    const { clock, history } = pool.info().capabilities
+    const info = pool.info()
+    const { clock, history } = info.capabilities
     let run: EpisodeRun
     try {
       const lease = await pool.acquire({ episodeId: episode.episode_id, seed: episode.seed })
@@ -176,7 +179,15 @@ export class EpisodeRun {
       run = new EpisodeRun(episode, checked, null, { clock, history }, `reset: ${error.message}`, null)
     }
     run.isolation = takeIsolationFailures(pool)
+    run.inProcess = info.command === null
     return run
+  }
+
+  /** Why the rest of the episode is abandoned after a fatal fault, worded by the kind of store. */
+  private abandonment(where: string, stage: string, fault: AdapterFault): string {
+    if (this.inProcess)
+      return `abandoned: the store failed ${where} (${stage}: ${fault.message}); the call was given up and may still be running, so the rest of the episode is not asked`
+    return `abandoned: the adapter failed ${where} and lost the episode's memory (${stage}: ${fault.message})`
   }
 
   /** Ingest up to the probe's index, then ask it. Never throws for adapter faults; throws `RunnerError` on misuse. */
@@ -209,7 +220,7 @@ export class EpisodeRun {
     if (asked.status === 'fault') {
       const { stage, fault, latencyMs } = asked
       if (fault.fatal) {
-        this.failure = `abandoned: the adapter failed at probe ${probe.probe_id} and lost the episode's memory (${stage}: ${fault.message})`
+        this.failure = this.abandonment(`at probe ${probe.probe_id}`, stage, fault)
         this.abandoned = true
         await this.releaseBroken()
       }
@@ -291,7 +302,7 @@ export class EpisodeRun {
       const asked = await this.ask(probe)
       if (asked.status === 'fault') {
         if (asked.fault.fatal) {
-          this.failure = `abandoned: the adapter failed while polling probe ${probe.probe_id} and lost the episode's memory (${asked.stage}: ${asked.fault.message})`
+          this.failure = this.abandonment(`while polling probe ${probe.probe_id}`, asked.stage, asked.fault)
           this.abandoned = true
           await this.releaseBroken()
         }

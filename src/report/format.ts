@@ -161,3 +161,34 @@ export function listFlakyProbes(aggregate: RunAggregate, limit = 20): string {
   const more = aggregate.flaky_probes.length - listed.length
   return more > 0 ? `${listed.join(', ')}, … (${more} more in aggregate.json)` : listed.join(', ')
 }
+
+/** What a probe needs that a store may not declare, and what to declare to have it measured. */
+const CAPABILITY_GAPS: Readonly<Record<string, string>> = { clock: 'no clock', history: 'no history', inspection: 'no inspection' }
+
+/**
+ * What a run did not measure, beside its headline: the probes recorded
+ * unsupported (the store did not declare the capability they need) and the
+ * transitions they take out of transition success, by capability and family,
+ * with what to declare. Null when every probe was measured. The figures stay
+ * the report's: this only names what they leave out.
+ */
+export function describeNotMeasured(
+  rows: readonly { status: string; capability: string; family: string; episode_id: string; transition_id: string | null }[],
+  measuredTransitions: number,
+): string | null {
+  const unsupported = rows.filter((row) => row.status === 'unsupported')
+  if (unsupported.length === 0) return null
+  const transitions = new Set(unsupported.filter((row) => row.transition_id !== null).map((row) => `${row.episode_id}\u0000${row.transition_id}`)).size
+  const byCapability = new Map<string, { families: string[]; probes: number }>()
+  for (const row of unsupported) {
+    const entry = byCapability.get(row.capability) ?? { families: [], probes: 0 }
+    entry.probes++
+    if (!entry.families.includes(row.family)) entry.families.push(row.family)
+    byCapability.set(row.capability, entry)
+  }
+  const reasons = [...byCapability].map(
+    ([capability, { families, probes }]) =>
+      `${CAPABILITY_GAPS[capability] ?? `no ${capability}`}: ${families.join(', ')} not measured (${probes} ${probes === 1 ? 'probe' : 'probes'}) — declare \`${capability}\` to test them`,
+  )
+  return `Not measured: ${unsupported.length} of ${rows.length} probes and ${transitions} of ${measuredTransitions + transitions} transitions (${reasons.join('; ')})`
+}

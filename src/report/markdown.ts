@@ -1,9 +1,11 @@
 /** GitHub-flavoured Markdown renderings (for a job's step summary or a pull request). */
 import type { RunAggregate } from '../tivarq/aggregate.js'
+import type { PredictionRow } from '../tivarq/results.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import {
   answersWithValue,
   describeBootstrap,
+  describeNotMeasured,
   formatAnswersWithValue,
   describeProbeRepeats,
   describeRepeatBootstrap,
@@ -24,11 +26,13 @@ function cell(text: string): string {
 }
 
 /** A report as Markdown: headline table with denominators, the interval and its seed, family table, counts. */
-export function renderMarkdown(report: TivarqReport, options: { title?: string } = {}): string {
+export function renderMarkdown(report: TivarqReport, options: { title?: string; rows?: readonly PredictionRow[] } = {}): string {
   const lines = [`### ${markdownText(options.title ?? 'TIVARQ report')}`, '', '| Metric | Score (cases) | Better |', '| --- | ---: | --- |']
   for (const h of headlineMetrics(report)) lines.push(`| ${h.label} | ${formatRate(h.rate)} | ${h.better} |`)
   for (const detection of detectionLines(report)) lines.push(`| ${detection.label} | ${cell(detection.text)} | higher |`)
   lines.push('', `Transition success 95% CI ${formatInterval(report)} (${describeBootstrap(report)}).`, '')
+  const notMeasured = options.rows ? describeNotMeasured(options.rows, report.metrics.transition_success_rate.cases) : null
+  if (notMeasured !== null) lines.push(`${notMeasured}.`, '')
   // Abstaining leaks nothing: the leakage figure is read beside how often the store committed to a value.
   lines.push(`Stale-value leakage beside the answers: ${formatAnswersWithValue(answersWithValue(report))}.`, '')
   const { head, rows } = familyRows(report)

@@ -8,6 +8,7 @@ import { terminalText } from './escape.js'
 import {
   answersWithValue,
   describeBootstrap,
+  describeNotMeasured,
   formatAnswersWithValue,
   describeProbeRepeats,
   describeRepeatBootstrap,
@@ -37,6 +38,8 @@ export interface RenderOptions {
   color?: boolean
   /** First line of the output. @default 'TIVARQ report' */
   title?: string
+  /** The report's rows: with them, what the run did not measure is named beside the headline. @default none */
+  rows?: readonly PredictionRow[]
 }
 
 /** The family breakdown as a table: probes, answered, and the four headline rates per family. */
@@ -67,6 +70,10 @@ export function renderReport(report: TivarqReport, options: RenderOptions = {}):
     // Abstaining leaks nothing: the leakage figure is read beside how often the store committed to a value.
     if (h.metric === 'staleValueLeakageRate') line += `   (${formatAnswersWithValue(answersWithValue(report))})`
     lines.push(line)
+    if (i === 0 && options.rows) {
+      const notMeasured = describeNotMeasured(options.rows, m.transition_success_rate.cases)
+      if (notMeasured !== null) lines.push(c.yellow(`  ${notMeasured}`))
+    }
   }
   for (const detection of detectionLines(report)) lines.push(`  ${detection.label.padEnd(width)}${detection.text}`)
   lines.push(`  ${'Query latency'.padEnd(width)}p50 ${formatMs(m.query_latency_ms.p50)}, p95 ${formatMs(m.query_latency_ms.p95)}`)
@@ -124,7 +131,7 @@ export function renderFirstErrors(rows: readonly PredictionRow[], options: { lim
   }
   if (distinct.length > limit) lines.push(`  … and ${distinct.length - limit} more distinct messages (see the \`error\` field of predictions.jsonl)`)
   if (abandoned > 0)
-    lines.push(`  ${abandoned} more ${abandoned === 1 ? 'probe was' : 'probes were'} abandoned after such a failure (the adapter lost the episode's memory)`)
+    lines.push(`  ${abandoned} more ${abandoned === 1 ? 'probe was' : 'probes were'} abandoned after such a failure (the rest of its episode was not asked)`)
   return lines.join('\n')
 }
 

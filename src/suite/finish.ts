@@ -96,6 +96,8 @@ export interface SuiteOutcome {
   report: TivarqReport | null
   /** With repeats, what the repetitions came to together (`aggregate.json`); else null. */
   aggregate: RunAggregate | null
+  /** The rows of `report` (with repeats, the last repetition's), to name what the run did not measure. @default none */
+  rows?: readonly PredictionRow[]
   /** The suite's lines, without the `timegrounded [suite] ` prefix the text gives them. */
   lines: string[]
   failed: boolean
@@ -233,7 +235,15 @@ export function finishRun(input: FinishRunInput): FinishedRun {
       lines.push(writePage(htmlPathOf(input.options.html, input.root, multiple ? name : null), page))
     }
     lines.push(...closing)
-    outcomes.push({ name, data: suite.identity.data, report, aggregate, lines, failed: suite.conflicts.length > 0 || verdict.failed })
+    outcomes.push({
+      name,
+      data: suite.identity.data,
+      report,
+      aggregate,
+      rows: repetitions[repetitions.length - 1]!,
+      lines,
+      failed: suite.conflicts.length > 0 || verdict.failed,
+    })
   }
   if (update && baselinePath !== null && Object.keys(newEntries).length > 0) {
     writeFileAtomic(baselinePath, baselineText(withSuites(baselineFile, HARNESS_VERSION, newEntries)))
@@ -370,7 +380,7 @@ function runText(outcomes: readonly SuiteOutcome[], timeGrounded: TimeGroundedSu
   for (const outcome of outcomes) {
     const data = outcome.data === 'TIVARQ v1' ? '' : ` · ${outcome.data}`
     const repetition = outcome.aggregate === null ? '' : ` · repetition ${outcome.aggregate.repeats} of ${outcome.aggregate.repeats}`
-    if (outcome.report) out.push(renderReport(outcome.report, { color, title: `timegrounded — ${outcome.name}${data}${repetition}` }))
+    if (outcome.report) out.push(renderReport(outcome.report, { color, title: `timegrounded — ${outcome.name}${data}${repetition}`, rows: outcome.rows }))
     if (outcome.aggregate) out.push(renderRepeats(outcome.aggregate, { color }))
     out.push(...outcome.lines.map((line) => `timegrounded [${outcome.name}] ${line}`))
   }
@@ -382,7 +392,7 @@ function runMarkdown(outcomes: readonly SuiteOutcome[], timeGrounded: TimeGround
   const blocks = outcomes.map((outcome) =>
     [
       multiple ? `### Suite \`${outcome.name}\`\n` : '',
-      outcome.report ? renderMarkdown(outcome.report) : '',
+      outcome.report ? renderMarkdown(outcome.report, { rows: outcome.rows }) : '',
       outcome.aggregate ? renderRepeatsMarkdown(outcome.aggregate) : '',
       ...outcome.lines.map((line) => `- ${line}`),
     ]

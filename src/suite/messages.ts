@@ -10,7 +10,8 @@ import { printable } from '../tivarq/row-issues.js'
 
 /** What a wrong answer means. Keyed on `kind`; each carries the facts its sentence needs. */
 export type ProbeDiagnosis =
-  | { kind: 'stale_value_leaked'; returned: AnswerValue; replacedBy: Answer; changedAt: string | null }
+  | { kind: 'stale_value_leaked'; returned: AnswerValue; replacedBy: Answer; changedAt: string | null; arrivedLate: LateArrival | null }
+  | { kind: 'withdrawal_forgotten'; withdrawnAt: string | null }
   | { kind: 'withdrawn_value_served'; returned: AnswerValue; withdrawnAt: string | null }
   | { kind: 'expired_value_served'; returned: AnswerValue; expiredAt: string | null }
   | { kind: 'clarification_missed'; returned: Answer }
@@ -23,6 +24,12 @@ export type ProbeDiagnosis =
   | { kind: 'outdated_value'; returned: AnswerValue; heldFrom: string }
   | { kind: 'history_misreported'; asOf: string }
   | { kind: 'wrong_answer' }
+
+/** A statement that arrived after a newer one yet holds from earlier: it must not win by arriving last. */
+export interface LateArrival {
+  arrivedAt: string
+  effectiveAt: string
+}
 
 /** The probe and the episode events ingested before it, to explain a wrong answer. */
 export interface ProbeContext {
@@ -43,7 +50,13 @@ export function diagnose(row: Pick<PredictionRow, 'expected' | 'old_value' | 'ca
 
   if (prediction.state === 'known') {
     if (expected.state === 'known' && row.old_value !== null && sameValue(prediction.value, row.old_value) && !sameValue(expected.value, row.old_value)) {
-      return { kind: 'stale_value_leaked', returned: prediction.value, replacedBy: expected, changedAt: lastEffective(slotEvents, asOf, null) }
+      return {
+        kind: 'stale_value_leaked',
+        returned: prediction.value,
+        replacedBy: expected,
+        changedAt: lastEffective(slotEvents, asOf, null),
+        arrivedLate: lateArrival(slotEvents, prediction.value, expected.value),
+      }
     }
     if (expected.state === 'withdrawn')
       return { kind: 'withdrawn_value_served', returned: prediction.value, withdrawnAt: lastEffective(slotEvents, asOf, 'withdraw') }
@@ -75,6 +88,8 @@ export function diagnose(row: Pick<PredictionRow, 'expected' | 'old_value' | 'ca
   } else {
     if (expected.state === 'needs_clarification') return { kind: 'clarification_missed', returned: prediction }
     if (prediction.state === 'needs_clarification') return { kind: 'needless_clarification', expected }
+    if (expected.state === 'withdrawn' && prediction.state === 'unknown')
+      return { kind: 'withdrawal_forgotten', withdrawnAt: lastEffective(slotEvents, asOf, 'withdraw') }
     if (expected.state === 'known' && ABSENT_STATES.has(prediction.state)) return { kind: 'known_value_forgotten', returned: prediction }
   }
   if (row.capability === 'history') return { kind: 'history_misreported', asOf: probe.as_of }
@@ -91,6 +106,16 @@ function lastEffective(events: readonly TivarqEvent[], asOf: number, op: string 
     if (latest === null || Date.parse(assertion.effective_at) >= Date.parse(latest)) latest = assertion.effective_at
   }
   return latest
+}
+
+/** The statement of `returned` when it arrived after the statement of `expected` but holds from earlier. */
+function lateArrival(events: readonly TivarqEvent[], returned: AnswerValue, expected: AnswerValue): LateArrival | null {
+  const stating = (value: AnswerValue) => events.filter((event) => event.assertion!.value !== null && sameValue(value, event.assertion!.value)).at(-1)
+  const stale = stating(returned)
+  const newer = stating(expected)
+  if (stale === undefined || newer === undefined || events.indexOf(stale) < events.indexOf(newer)) return null
+  if (Date.parse(stale.assertion!.effective_at) >= Date.parse(newer.assertion!.effective_at)) return null
+  return { arrivedAt: stale.arrived_at, effectiveAt: stale.assertion!.effective_at }
 }
 
 function expiryOf(events: readonly TivarqEvent[], asOf: number): string | null {
@@ -127,8 +152,14 @@ function day(iso: string | null): string {
 /** The meaning of a diagnosis, as one clause ("stale value leaked: returned "email", which was replaced on 2025-01-03"). */
 export function renderDiagnosis(diagnosis: ProbeDiagnosis): string {
   switch (diagnosis.kind) {
-    case 'stale_value_leaked':
-      return `stale value leaked: returned ${formatValue(diagnosis.returned)}, which was replaced by ${formatAnswer(diagnosis.replacedBy)} on ${day(diagnosis.changedAt)}`
+    case 'stale_value_leaked': {
+      const leaked = `stale value leaked: returned ${formatValue(diagnosis.returned)}, which was replaced by ${formatAnswer(diagnosis.replacedBy)} on ${day(diagnosis.changedAt)}`
+      const late = diagnosis.arrivedLate
+      if (late === null) return leaked
+      return `${leaked}; ${formatValue(diagnosis.returned)} arrived late (on ${day(late.arrivedAt)}, about ${day(late.effectiveAt)}), after the newer statement: a statement must not win by arriving last`
+    }
+    case 'withdrawal_forgotten':
+      return `withdrawal forgotten: the value was withdrawn on ${day(diagnosis.withdrawnAt)}, but the store answered unknown, as if nothing had been said: it kept no trace of the withdrawal itself`
     case 'withdrawn_value_served':
       return `withdrawn value still served: returned ${formatValue(diagnosis.returned)}, which was withdrawn on ${day(diagnosis.withdrawnAt)}`
     case 'expired_value_served':

@@ -13,10 +13,18 @@ export const REPO = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/
 export const DOC_FILES: string[] = ['README.md', ...markdownUnder('docs', () => true), ...markdownUnder('examples', (name) => name === 'README.md')]
 
 function markdownUnder(dir: string, keep: (name: string) => boolean): string[] {
-  return readdirSync(join(REPO, dir), { recursive: true, encoding: 'utf8' })
-    .map((path) => join(dir, path))
-    .filter((path) => path.endsWith('.md') && keep(path.split('/').at(-1)!) && !/(^|\/)(node_modules|dist)\//.test(path))
-    .sort()
+  // A walk that never enters node_modules or dist: an example installed in place links timegrounded back to this
+  // repository (file:../..), and a recursive readdir would follow that link round and round.
+  const found: string[] = []
+  const walk = (relative: string): void => {
+    for (const entry of readdirSync(join(REPO, relative), { withFileTypes: true })) {
+      const path = join(relative, entry.name)
+      if (entry.isDirectory() && entry.name !== 'node_modules' && entry.name !== 'dist') walk(path)
+      else if (entry.isFile() && entry.name.endsWith('.md') && keep(entry.name)) found.push(path)
+    }
+  }
+  walk(dir)
+  return found.sort()
 }
 
 export function readDoc(file: string): string {

@@ -17,7 +17,7 @@ test('openPool refuses something that is not a store, a factory or a command, na
   expect(error).toMatchObject({
     code: 'ADAPTER_SOURCE_INVALID',
     message:
-      "openPool(source) got an object without ingest(); pass a MemoryStore (an object with ingest() and query()), a store factory (a function returning one), or commandAdapter(['python3', 'adapter.py'])",
+      "openPool(source) got an object without ingest(); pass a MemoryStore (an object with ingest() and query()), a store factory (a function returning one), pooledStores(() => start()), or commandAdapter(['python3', 'adapter.py'])",
   })
   await expect(openPool('python3 adapter.py' as unknown as MemoryStore, { track: 'structured' })).rejects.toMatchObject({
     code: 'ADAPTER_SOURCE_INVALID',

@@ -86,7 +86,7 @@ describe('renderFirstErrors', () => {
       'First errors (4 error rows, 2 distinct messages):',
       `  ${rows[0]!.probe_id}: ${timeout} (and 1 more like it)`,
       `  ${rows[2]!.probe_id}: query: adapter replied error: database is locked`,
-      "  1 more probe was abandoned after such a failure (the adapter lost the episode's memory)",
+      '  1 more probe was abandoned after such a failure (the rest of its episode was not asked)',
     ])
   })
 

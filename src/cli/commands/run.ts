@@ -428,7 +428,7 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   const color = wantsColor(options.color, process.stdout)
   const data = split.variant === null ? 'TIVARQ' : describeVariant(split.variant)
   const title = `${data} ${settings.split} · ${settings.track} track · ${info.name}${settings.repeat > 1 ? ` · repetition ${reports.length} of ${settings.repeat}` : ''}`
-  let out = `${renderReport(last, { color, title })}\n`
+  let out = `${renderReport(last, { color, title, rows: lastRows })}\n`
   const firstErrors = renderFirstErrors(lastRows, { color })
   if (firstErrors !== '') out += `\n${firstErrors}\n`
   // The exit code's reason in words: an incomplete run never passes, whatever its rates say.
@@ -440,7 +440,7 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   if (page !== null) out += `${page}\n`
   process.stdout.write(out)
   // In GitHub Actions, the same report lands in the job summary.
-  const summaryWarning = appendJobSummary(renderMarkdown(last, { title }) + (repeated === null ? '' : `\n${renderRepeatsMarkdown(repeated)}`))
+  const summaryWarning = appendJobSummary(renderMarkdown(last, { title, rows: lastRows }) + (repeated === null ? '' : `\n${renderRepeatsMarkdown(repeated)}`))
   if (summaryWarning !== null) process.stderr.write(`${summaryWarning}\n`)
   // Interrupted means incomplete, even when the interrupt only met the adapters' shutdown; a store that carried state fails too.
   process.exitCode = interruptedWhileClosing || carried.length > 0 ? EXIT.problems : reportsExitCode(reports)

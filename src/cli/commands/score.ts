@@ -140,7 +140,7 @@ export function registerScore(program: Command): void {
       const color = wantsColor(options.color, process.stdout)
       const title = `TIVARQ report · ${file}${reports.length > 1 ? ` · repetition ${reports.length} of ${reports.length}` : ''}`
       const firstErrors = renderFirstErrors(repetitions[repetitions.length - 1]!, { color })
-      let out = `${renderReport(last, { color, title })}\n`
+      let out = `${renderReport(last, { color, title, rows: repetitions[repetitions.length - 1]! })}\n`
       if (firstErrors !== '') out += `\n${firstErrors}\n`
       if (aggregate !== null) out += `\n${renderRepeats(aggregate, { color })}\n`
       process.stdout.write(`${out}\nWrote ${written.join(', ')} to ${writer.dir}\n${page === null ? '' : `${page}\n`}`)

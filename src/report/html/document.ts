@@ -49,6 +49,7 @@ a { color: var(--accent); }
 .status { font-weight: 600; padding: .4rem .7rem; border-radius: 6px; border: 1px solid var(--grid); background: var(--panel); }
 .status.complete { border-left: 4px solid var(--better); }
 .status.incomplete { border-left: 4px solid var(--worse); }
+.not-measured { padding: .4rem .7rem; border-radius: 6px; border: 1px solid var(--grid); border-left: 4px solid var(--muted, var(--grid)); background: var(--panel); }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); gap: .75rem; }
 .card { display: grid; align-content: start; gap: .1rem; background: var(--panel); border: 1px solid var(--grid); border-radius: 8px; padding: .6rem .8rem; }
 .card.primary { border-color: var(--accent); }

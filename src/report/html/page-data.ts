@@ -147,6 +147,8 @@ export interface TivarqPage {
   complete: boolean
   /** `complete`, or why not, with the row counts. */
   status: string
+  /** Which probes and transitions the run did not measure and why (capabilities not declared), or null when it measured all. */
+  notMeasured: string | null
   cards: HeadlineCard[]
   families: string[]
   familyCharts: FamilyChart[]
@@ -187,4 +189,17 @@ export interface TimeGroundedPage {
   deltaNote: string
   verdict: string | null
   caveat: string
+}
+
+/**
+ * The caption of the failing-probes table. Unsupported probes are listed there
+ * too (so they can be opened), but they were not measured, so they are counted
+ * apart from the probes that failed.
+ */
+export function failingCaption(page: Pick<TivarqPage, 'failing' | 'kindCounts' | 'passed'>): string {
+  const unsupported = page.kindCounts.unsupported
+  const failed = page.failing.length - unsupported
+  const measured = failed + page.passed
+  const notMeasured = unsupported === 0 ? '' : `; ${unsupported} more ${unsupported === 1 ? 'was' : 'were'} not measured (unsupported), listed below too`
+  return `${failed} of ${measured} measured probes did not pass${notMeasured}. Open a probe (Enter or Space on its id) to see its episode as a timeline.`
 }

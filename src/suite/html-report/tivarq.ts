@@ -4,7 +4,7 @@
  * failing probes. Values come from the report (or the baseline) through the
  * metric table; intervals from `intervals.ts`. Pure.
  */
-import { formatCompleteness, formatCounts, formatScore } from '../../report/format.js'
+import { describeNotMeasured, formatCompleteness, formatCounts, formatScore } from '../../report/format.js'
 import type { Change, Comparison, ComparisonCell, FamilyChart, Spread, TivarqPage } from '../../report/html/page-data.js'
 import { renderErroredProbes } from '../../report/terminal.js'
 import { spreadOf as spreadOfScores } from '../../tivarq/aggregate.js'
@@ -148,6 +148,7 @@ export function tivarqPage(run: TivarqRunInput): TivarqPage {
   return {
     complete: report.complete,
     status: statusOf(run),
+    notMeasured: describeNotMeasured(run.rows, report.metrics.transition_success_rate.cases),
     cards: headlineCards(report, scoredMetricsOf(report).metrics, leakage, baseline),
     families: Object.keys(report.by_family),
     familyCharts: [familyChart('transitionSuccessRate', report, intervals, baseline), familyChart('staleValueLeakageRate', report, intervals, baseline)],

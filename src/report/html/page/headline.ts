@@ -29,6 +29,7 @@ export function headlineSection(page: TivarqPage): HTMLElement {
     'tg-headline',
     'Headline',
     el('p', { class: page.complete ? 'status complete' : 'status incomplete', role: 'status' }, page.status),
+    page.notMeasured && el('p', { class: 'not-measured' }, page.notMeasured),
     el('div', { class: 'cards' }, ...page.cards.map(card)),
   )
 }

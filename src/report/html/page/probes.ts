@@ -4,7 +4,7 @@
  * open. `/` jumps to the search box. Rows are built once and hidden or shown,
  * so an opened timeline stays open while the filters change.
  */
-import { FAILURE_KINDS, type FailingProbe, type FailureKind, type TivarqPage } from '../page-data.js'
+import { FAILURE_KINDS, type FailingProbe, type FailureKind, failingCaption, type TivarqPage } from '../page-data.js'
 import { el, section, words } from './dom.js'
 import { timeline } from './timeline.js'
 
@@ -111,7 +111,7 @@ export function failingSection(page: TivarqPage): HTMLElement {
   return section(
     'tg-failing',
     'Failing probes',
-    el('p', {}, `${total} of ${total + page.passed} probes did not pass. Open a probe (Enter or Space on its id) to see its episode as a timeline.`),
+    el('p', {}, failingCaption(page)),
     page.timelineNote && el('p', { class: 'muted', id: 'tg-timeline-note' }, page.timelineNote),
     el('div', { class: 'filters' }, kinds, el('label', {}, 'Family ', family), el('label', {}, 'Search ', search), count),
     el(

@@ -1,0 +1,80 @@
+/**
+ * Issue 21 §2 under real Vitest: a suite over `pooledStores` of stores that
+ * own a server process (test/fixtures/vitest-projects/pooled). Two servers
+ * serve its 28 episodes; on Ctrl-C (SIGINT to the whole process group, as a
+ * terminal sends it) every started server is still closed: no server process
+ * outlives the run and their temporary folders are gone. The servers run in
+ * process groups of their own, so only the store's close() can end them.
+ * Needs dist/.
+ */
+import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { isRunning, startGroup, waitFor } from '../fixtures/processes.js'
+import { assertBuilt, FIXTURES, runVitest, scratchDir, VITEST_BIN } from './run-vitest.js'
+
+const PROJECT = join(FIXTURES, 'pooled')
+let scratch = ''
+beforeAll(() => {
+  assertBuilt()
+  scratch = scratchDir('vitest-pooled')
+})
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+function logged(log: string, word: string): string[][] {
+  if (!existsSync(log)) return []
+  return readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => line.split(' '))
+    .filter(([first]) => first === word)
+    .map(([, ...rest]) => rest)
+}
+
+test('two servers serve 28 episodes, each reset between episodes, closed once at the end', async () => {
+  const log = join(scratch, 'whole.log')
+  const run = await runVitest(['run'], {
+    cwd: PROJECT,
+    env: { SERVER_STORE_LOG: log, POOL_SIZE: '2', TG_OUTPUT: join(scratch, 'whole'), TG_CACHE_DIR: join(scratch, 'cache') },
+    timeoutMs: 240_000,
+  })
+  expect(run.code, run.output).toBe(0)
+  expect(run.output).toContain('timegrounded [pooled] 132 of 132 probes ran: 132 passed, 0 failed')
+  const started = logged(log, 'start')
+  expect(started).toHaveLength(2)
+  expect(logged(log, 'reset')).toHaveLength(28)
+  expect(logged(log, 'close')).toHaveLength(2)
+  for (const [pid, folder] of started) {
+    expect(isRunning(Number(pid)), `server ${pid}`).toBe(false)
+    expect(existsSync(folder!), folder).toBe(false)
+  }
+}, 300_000)
+
+test('Ctrl-C in the middle of the run still closes every started server', async () => {
+  const log = join(scratch, 'interrupted.log')
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    FORCE_COLOR: '0',
+    NO_COLOR: '1',
+    SERVER_STORE_LOG: log,
+    POOL_SIZE: '2',
+    QUERY_DELAY_MS: '200',
+    TG_OUTPUT: join(scratch, 'interrupted'),
+    TG_CACHE_DIR: join(scratch, 'cache'),
+  }
+  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'TEST' || key === 'NODE_ENV') delete env[key]
+  const run = startGroup([process.execPath, VITEST_BIN, 'run'], { cwd: PROJECT, env })
+  // Both servers started and a few episodes under way: the run is in the middle.
+  await waitFor(() => logged(log, 'start').length === 2 && logged(log, 'reset').length >= 4, 120_000, 'two servers and four episodes')
+  run.signal('SIGINT')
+  expect(await run.exit(60_000)).not.toBe(0)
+  expect(logged(log, 'reset').length, 'the run was interrupted before its 28 episodes').toBeLessThan(28)
+  const started = logged(log, 'start')
+  await waitFor(() => started.every(([pid]) => !isRunning(Number(pid))), 10_000, `servers ${started.map(([pid]) => pid).join(', ')} to end`)
+  expect(
+    logged(log, 'close')
+      .map(([pid]) => pid)
+      .sort(),
+  ).toEqual(started.map(([pid]) => pid).sort())
+  for (const [, folder] of started) expect(existsSync(folder!), folder).toBe(false)
+}, 300_000)

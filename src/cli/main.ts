@@ -28,9 +28,11 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
 
 /** The commands to register for `argv`: none for a bare `--version`, the one named, else all of them (help lists them, a typo is matched against them). */
 function commandsFor(argv: readonly string[]): string[] {
-  const first = argv.find((arg) => !arg.startsWith('-'))
-  if (first === undefined) return argv.some((arg) => arg === '-V' || arg === '--version') && argv.length === 1 ? [] : Object.keys(COMMANDS)
-  return Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS)
+  const at = argv.findIndex((arg) => !arg.startsWith('-'))
+  if (at === -1) return argv.length === 1 && (argv[0] === '-V' || argv[0] === '--version') ? [] : Object.keys(COMMANDS)
+  // `--help run` shows the program's help, which lists every command.
+  const first = argv[at] as string
+  return Object.hasOwn(COMMANDS, first) && !argv.slice(0, at).some((arg) => arg === '-h' || arg === '--help') ? [first] : Object.keys(COMMANDS)
 }
 
 const program = new Command()

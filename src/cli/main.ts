@@ -9,17 +9,32 @@
 import { Command, CommanderError } from 'commander'
 import { HARNESS_VERSION } from '../version.js'
 import { EXIT } from './exit-codes.js'
-// Subcommands (one import and one call each; keep them in this order).
+type Register = (program: Command) => void
+// Subcommands, in help order (one line each): each module is imported only when
+// its command runs, or when the command list itself is shown (help, a command
+// we do not know, no command), so `--version` and every command skip the
+// modules of the others.
 // @register-imports
-import { registerCorpus } from './commands/corpus.js'
-import { registerProbe } from './commands/probe.js'
-import { registerRun } from './commands/run.js'
-import { registerScore } from './commands/score.js'
-import { registerReference } from './commands/reference.js'
-import { registerGenerate } from './commands/generate.js'
-import { registerMerge } from './commands/merge.js'
-import { registerValidate } from './commands/validate.js'
-import { registerFuzz } from './commands/fuzz.js'
+const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
+  corpus: async () => (await import('./commands/corpus.js')).registerCorpus,
+  probe: async () => (await import('./commands/probe.js')).registerProbe,
+  run: async () => (await import('./commands/run.js')).registerRun,
+  score: async () => (await import('./commands/score.js')).registerScore,
+  reference: async () => (await import('./commands/reference.js')).registerReference,
+  generate: async () => (await import('./commands/generate.js')).registerGenerate,
+  merge: async () => (await import('./commands/merge.js')).registerMerge,
+  validate: async () => (await import('./commands/validate.js')).registerValidate,
+  fuzz: async () => (await import('./commands/fuzz.js')).registerFuzz,
+}
+
+/** The commands to register for `argv`: none for a bare `--version`, the one named, else all of them (help lists them, a typo is matched against them). */
+function commandsFor(argv: readonly string[]): string[] {
+  const at = argv.findIndex((arg) => !arg.startsWith('-'))
+  if (at === -1) return argv.length === 1 && (argv[0] === '-V' || argv[0] === '--version') ? [] : Object.keys(COMMANDS)
+  // `--help run` shows the program's help, which lists every command.
+  const first = argv[at] as string
+  return Object.hasOwn(COMMANDS, first) && !argv.slice(0, at).some((arg) => arg === '-h' || arg === '--help') ? [first] : Object.keys(COMMANDS)
+}
 
 const program = new Command()
 program
@@ -31,15 +46,8 @@ program
   .configureOutput({ writeErr: (text) => process.stderr.write(text) })
 
 // @register-calls
-registerCorpus(program)
-registerProbe(program)
-registerRun(program)
-registerScore(program)
-registerReference(program)
-registerGenerate(program)
-registerMerge(program)
-registerValidate(program)
-registerFuzz(program)
+const names = commandsFor(process.argv.slice(2))
+for (const register of await Promise.all(names.map((name) => (COMMANDS[name] as () => Promise<Register>)()))) register(program)
 
 try {
   await program.parseAsync(process.argv)

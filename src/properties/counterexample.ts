@@ -19,6 +19,7 @@ export type CounterexampleDiagnosis =
 /** The family a pasted regression episode is filed under, from what went wrong. */
 const FAMILY_BY_DIAGNOSIS: Readonly<Record<ProbeDiagnosis['kind'], Family>> = {
   stale_value_leaked: 'replacement',
+  withdrawal_forgotten: 'withdrawal',
   withdrawn_value_served: 'withdrawal',
   expired_value_served: 'expiration',
   clarification_missed: 'ambiguity',

@@ -60,6 +60,27 @@ function bounds(values: readonly number[], level: number): { low: number | null;
 }
 
 /**
+ * The percentile interval of a statistic of resampled unit indices: each of
+ * `resamples` resamples draws `count` indices below `count` from the seeded
+ * stream, in bulk, and `statistic` reads the units at those indices. Every
+ * interval of this module is drawn here, so they all consume the stream alike.
+ */
+function resampledInterval(count: number, statistic: (indices: Int32Array) => number | null, options: BootstrapOptions): BootstrapInterval {
+  const { seed, resamples, level } = resolve(options)
+  const random = seededRandom(seed)
+  const values: number[] = []
+  const indices = new Int32Array(count)
+  if (count > 0) {
+    for (let r = 0; r < resamples; r++) {
+      random.fillBelow(indices, count)
+      const value = statistic(indices)
+      if (value !== null && Number.isFinite(value)) values.push(value)
+    }
+  }
+  return { ...bounds(values, level), level, seed, resamples, defined: values.length }
+}
+
+/**
  * Percentile bootstrap interval of `statistic` over `units`. Each resample
  * draws `units.length` units with replacement and passes them as an array in
  * which every draw is its own element: a unit drawn twice appears twice and
@@ -71,18 +92,42 @@ export function bootstrapPercentileInterval<T>(
   statistic: (draws: readonly T[]) => number | null,
   options: BootstrapOptions,
 ): BootstrapInterval {
-  const { seed, resamples, level } = resolve(options)
-  const random = seededRandom(seed)
-  const values: number[] = []
   const draws: T[] = new Array<T>(units.length)
-  if (units.length > 0) {
-    for (let r = 0; r < resamples; r++) {
-      for (let i = 0; i < units.length; i++) draws[i] = units[random.below(units.length)] as T
-      const value = statistic(draws)
-      if (value !== null && Number.isFinite(value)) values.push(value)
-    }
+  return resampledInterval(
+    units.length,
+    (indices) => {
+      for (let i = 0; i < indices.length; i++) draws[i] = units[indices[i] as number] as T
+      return statistic(draws)
+    },
+    options,
+  )
+}
+
+/** Σ values[i] / n over the drawn indices, summed in draw order as `mean` sums an array. */
+function drawnMean(values: Float64Array, indices: Int32Array): number {
+  let total = 0
+  for (let i = 0; i < indices.length; i++) total += values[indices[i] as number] as number
+  return total / indices.length
+}
+
+/** Σ numerators / Σ denominators over the drawn indices (summed in draw order, as `pooledRatio` sums), or null when the denominators sum to 0. */
+function drawnRatio(numerators: Float64Array, denominators: Float64Array, indices: Int32Array): number | null {
+  let numerator = 0
+  let denominator = 0
+  for (let i = 0; i < indices.length; i++) {
+    const unit = indices[i] as number
+    numerator += numerators[unit] as number
+    denominator += denominators[unit] as number
   }
-  return { ...bounds(values, level), level, seed, resamples, defined: values.length }
+  return denominator === 0 ? null : numerator / denominator
+}
+
+/** The numerators and denominators of `units` as typed arrays, read once instead of on every resample. */
+function countArrays(units: readonly RatioCounts[]): { numerators: Float64Array; denominators: Float64Array } {
+  return {
+    numerators: Float64Array.from(units, (unit) => unit.numerator),
+    denominators: Float64Array.from(units, (unit) => unit.denominator),
+  }
 }
 
 /** A paired difference of means with its bootstrap interval. */
@@ -109,7 +154,8 @@ export function pairedBootstrapDelta(control: readonly number[], probe: readonly
     throw new BootstrapOptionError(`paired bootstrap needs matched items: \`control\` has ${control.length} scores and \`probe\` has ${probe.length}.`)
   }
   const differences = probe.map((score, i) => score - (control[i] as number))
-  const interval = bootstrapPercentileInterval(differences, mean, options)
+  const values = Float64Array.from(differences)
+  const interval = resampledInterval(values.length, (indices) => drawnMean(values, indices), options)
   return {
     delta: mean(differences),
     low: interval.low,
@@ -144,7 +190,8 @@ export function pooledRatio(units: readonly RatioCounts[]): number | null {
  * hold, so a unit carrying several repetitions' counts carries all of them.
  */
 export function ratioInterval(units: readonly RatioCounts[], options: BootstrapOptions): BootstrapInterval {
-  return bootstrapPercentileInterval(units, pooledRatio, options)
+  const { numerators, denominators } = countArrays(units)
+  return resampledInterval(units.length, (indices) => drawnRatio(numerators, denominators, indices), options)
 }
 
 /** One unit measured twice: the same episode in the baseline (`before`) and in this run (`after`). */
@@ -169,10 +216,13 @@ export interface RatioDifference extends BootstrapInterval {
  * drawn.
  */
 export function pairedRatioDifference(units: readonly PairedRatios[], options: BootstrapOptions): RatioDifference {
-  const difference = (draws: readonly PairedRatios[]): number | null => {
-    const after = pooledRatio(draws.map((draw) => draw.after))
-    const before = pooledRatio(draws.map((draw) => draw.before))
-    return after === null || before === null ? null : after - before
+  const after = countArrays(units.map((unit) => unit.after))
+  const before = countArrays(units.map((unit) => unit.before))
+  const difference = (indices: Int32Array): number | null => {
+    const a = drawnRatio(after.numerators, after.denominators, indices)
+    const b = drawnRatio(before.numerators, before.denominators, indices)
+    return a === null || b === null ? null : a - b
   }
-  return { ...bootstrapPercentileInterval(units, difference, options), difference: difference(units), units: units.length }
+  const all = Int32Array.from(units, (_, i) => i)
+  return { ...resampledInterval(units.length, difference, options), difference: difference(all), units: units.length }
 }

@@ -12,6 +12,8 @@ export interface SeededRandom {
   next(): number
   /** The next integer in [0, bound). */
   below(bound: number): number
+  /** Fills `into` with the next `into.length` integers in [0, bound): the same numbers as that many `below(bound)` calls. */
+  fillBelow(into: Int32Array, bound: number): void
 }
 
 /** A seeded random stream; the same seed always yields the same sequence. */
@@ -21,5 +23,8 @@ export function seededRandom(seed: number | string): SeededRandom {
     seed,
     next: () => prng(),
     below: (bound: number) => Math.floor(prng() * bound),
+    fillBelow: (into: Int32Array, bound: number) => {
+      for (let i = 0; i < into.length; i++) into[i] = Math.floor(prng() * bound)
+    },
   }
 }

@@ -195,15 +195,24 @@ export const QUESTION_BANK: readonly QuestionPhrase[] = [
   (q) => `Tell me my ${q.scope} ${q.words} as it stood on ${q.date}.`,
 ]
 
-const monthName = new Intl.DateTimeFormat('en', { timeZone: 'UTC', month: 'long' })
-const weekdayName = new Intl.DateTimeFormat('en', { timeZone: 'UTC', weekday: 'long' })
+// Built on first use: an Intl formatter costs milliseconds to make, and most commands import this module without writing a variant.
+let monthFormat: Intl.DateTimeFormat | undefined
+let weekdayFormat: Intl.DateTimeFormat | undefined
+const monthName = (dayMs: number): string => {
+  monthFormat ??= new Intl.DateTimeFormat('en', { timeZone: 'UTC', month: 'long' })
+  return monthFormat.format(dayMs)
+}
+const weekdayName = (dayMs: number): string => {
+  weekdayFormat ??= new Intl.DateTimeFormat('en', { timeZone: 'UTC', weekday: 'long' })
+  return weekdayFormat.format(dayMs)
+}
 
 /** How a variant writes a day in its texts (always the UTC calendar day): `2025-03-04`, `4 March 2025`, `March 4, 2025`, `Tuesday 4 March 2025`. */
 export const DATE_STYLES: readonly ((dayMs: number) => string)[] = [
   isoDay,
-  (dayMs) => `${new Date(dayMs).getUTCDate()} ${monthName.format(dayMs)} ${new Date(dayMs).getUTCFullYear()}`,
-  (dayMs) => `${monthName.format(dayMs)} ${new Date(dayMs).getUTCDate()}, ${new Date(dayMs).getUTCFullYear()}`,
-  (dayMs) => `${weekdayName.format(dayMs)} ${new Date(dayMs).getUTCDate()} ${monthName.format(dayMs)} ${new Date(dayMs).getUTCFullYear()}`,
+  (dayMs) => `${new Date(dayMs).getUTCDate()} ${monthName(dayMs)} ${new Date(dayMs).getUTCFullYear()}`,
+  (dayMs) => `${monthName(dayMs)} ${new Date(dayMs).getUTCDate()}, ${new Date(dayMs).getUTCFullYear()}`,
+  (dayMs) => `${weekdayName(dayMs)} ${new Date(dayMs).getUTCDate()} ${monthName(dayMs)} ${new Date(dayMs).getUTCFullYear()}`,
 ]
 
 /** The UTC offsets instants are written with (`Z` and `+00:00` are both UTC), in minutes east of UTC. */

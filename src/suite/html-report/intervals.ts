@@ -5,7 +5,7 @@
  * and resamples of the report, so the page adds uncertainty to the report's
  * values without scoring anything a second time. Pure.
  */
-import { bootstrapPercentileInterval, type BootstrapInterval } from '../../stats/bootstrap.js'
+import { type BootstrapInterval, ratioInterval } from '../../stats/bootstrap.js'
 import { roundHalfEven } from '../../stats/quantile.js'
 import type { PredictionRow } from '../../tivarq/results.js'
 import { familyOf, isStaleLeak, isStaleRisk, transitionSuccessInterval, type TransitionSuccessInterval } from '../../tivarq/score.js'
@@ -36,12 +36,6 @@ function leakageTallies(rows: readonly PredictionRow[]): LeakageTally[] {
   return [...tallies.values()]
 }
 
-/** Leaks over stale-risk answers, pooled over the drawn episodes; null when they hold none. */
-function pooledLeakage(draws: readonly LeakageTally[]): number | null {
-  const risk = draws.reduce((total, draw) => total + draw.risk, 0)
-  return risk === 0 ? null : draws.reduce((total, draw) => total + draw.leaks, 0) / risk
-}
-
 /**
  * Episode-level 95% percentile bootstrap of stale-value leakage (leaks over
  * stale-risk answers). An episode drawn twice counts twice, as in the
@@ -49,7 +43,9 @@ function pooledLeakage(draws: readonly LeakageTally[]): number | null {
  * out (`defined`). Bounds rounded to 6 decimals, as the scorer rounds.
  */
 export function staleValueLeakageInterval(rows: readonly PredictionRow[], options: IntervalOptions): BootstrapInterval {
-  const interval = bootstrapPercentileInterval(leakageTallies(rows), pooledLeakage, { seed: options.seed, resamples: options.resamples, level: 0.95 })
+  // Leaks over stale-risk answers pooled over the drawn episodes is a ratio of sums: the bootstrap's typed-array path draws it.
+  const units = leakageTallies(rows).map((tally) => ({ numerator: tally.leaks, denominator: tally.risk }))
+  const interval = ratioInterval(units, { seed: options.seed, resamples: options.resamples, level: 0.95 })
   const round = (value: number | null) => (value === null ? null : roundHalfEven(value, 6))
   return { ...interval, low: round(interval.low), high: round(interval.high) }
 }

@@ -1,0 +1,85 @@
+// The floor and our commands against it, on the work of issue 24 (test split,
+// structured track, default settings: 1,000 resamples, page written):
+//   floor: `node -e 0`, and a bare Node loop (bench/fixtures/floor-loop.mjs) that
+//          writes the very requests a run sends to the same adapter process
+//          (bench/fixtures/latest-adapter.mjs) and reads its replies;
+//   ours:  `timegrounded --version`, `validate`, `run --adapter builtin:latest`,
+//          `run -- node latest-adapter.mjs`, `score` of that run's predictions.
+// Every command runs as its own process, the floor and ours alternating in each
+// round; prints medians (and min–max) of ROUNDS rounds, each as ours ÷ floor, and
+// the peak RSS of the process (from /usr/bin/time when present).
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { median } from './samples.js'
+
+const ROUNDS = Number(process.env.TG_BENCH_ROUNDS ?? 5)
+const node = process.execPath
+const here = (path) => fileURLToPath(new URL(path, import.meta.url))
+const CLI = here('../dist/cli/main.js')
+const ADAPTER = here('./fixtures/latest-adapter.mjs')
+const LOOP = here('./fixtures/floor-loop.mjs')
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null
+const dir = mkdtempSync(join(tmpdir(), 'tg-floor-'))
+const requests = join(dir, 'requests.jsonl')
+const out = (name) => join(dir, name)
+
+/** Runs argv once; wall time in ms and peak RSS in MiB (null without /usr/bin/time). */
+function once(argv) {
+  const [command, args] = TIME ? [TIME, ['-f', 'tg-peak-kib %M', ...argv]] : [argv[0], argv.slice(1)]
+  const started = performance.now()
+  const result = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
+  const ms = performance.now() - started
+  if (result.status !== 0) throw new Error(`\`${argv.join(' ')}\` exited ${result.status}:\n${result.stderr}`)
+  const peak = /tg-peak-kib (\d+)/.exec(result.stderr)
+  return { ms, mib: peak ? Number(peak[1]) / 1024 : null }
+}
+
+const WORK = ['--split', 'test', '--track', 'structured']
+const commands = {
+  'node -e 0': [node, '-e', '0'],
+  'floor loop (same requests, same adapter)': [node, LOOP, requests, node, ADAPTER],
+  'timegrounded --version': [node, CLI, '--version'],
+  'timegrounded validate': [node, CLI, 'validate'],
+  'run --adapter builtin:latest': [node, CLI, 'run', ...WORK, '--adapter', 'builtin:latest', '--output', out('builtin')],
+  'run -- node latest-adapter.mjs': [node, CLI, 'run', ...WORK, '--output', out('process'), '--', node, ADAPTER],
+  score: [node, CLI, 'score', out('process/predictions.jsonl'), '--output', out('score')],
+}
+const FLOOR_OF = {
+  'timegrounded --version': 'node -e 0',
+  'timegrounded validate': 'node -e 0',
+  'run --adapter builtin:latest': 'node -e 0',
+  'run -- node latest-adapter.mjs': 'floor loop (same requests, same adapter)',
+  score: 'node -e 0',
+}
+
+// Record the requests a run sends, then check the floor loop answers every one.
+once([node, CLI, 'run', ...WORK, '--no-html', '--output', out('record'), '--', node, ADAPTER, '--record', requests])
+const recorded = readFileSync(requests, 'utf8').split('\n').filter(Boolean).length
+
+const samples = Object.fromEntries(Object.keys(commands).map((name) => [name, []]))
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [name, argv] of Object.entries(commands)) samples[name].push(once(argv))
+}
+rmSync(dir, { recursive: true, force: true })
+
+const seconds = (ms) => `${(ms / 1000).toFixed(3)} s`
+const summary = (name) => {
+  const times = samples[name].map((s) => s.ms)
+  const peaks = samples[name].map((s) => s.mib).filter((mib) => mib !== null)
+  return { ms: median(times), min: Math.min(...times), max: Math.max(...times), mib: peaks.length ? median(peaks) : null }
+}
+process.stdout.write(
+  `${ROUNDS} rounds, floor and ours alternating; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} at the end; ${recorded} requests recorded from one run\n`,
+)
+for (const name of Object.keys(commands)) {
+  const s = summary(name)
+  const floor = FLOOR_OF[name]
+  const ratio = floor ? `, ${(s.ms / summary(floor).ms).toFixed(2)}× the floor (${floor})` : ''
+  const memory = s.mib === null ? 'peak RSS not measured (no /usr/bin/time)' : `peak RSS ${s.mib.toFixed(1)} MiB`
+  process.stdout.write(`${name}: median ${seconds(s.ms)} (${seconds(s.min)}–${seconds(s.max)})${ratio}; ${memory}\n`)
+}

@@ -1,0 +1,67 @@
+/**
+ * The CLI registers only the command that runs: these check, against the built
+ * CLI, that the command list is still whole wherever it is shown (the
+ * program's help, `help`, `--help run`, a mistyped command's suggestion) and
+ * that `--version` answers without any command's module.
+ */
+import { spawnSync } from 'node:child_process'
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, expect, test } from 'vitest'
+
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
+const COUNTER = fileURLToPath(new URL('../../bench/fixtures/count-modules.mjs', import.meta.url))
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
+const COMMANDS = ['corpus', 'probe', 'run', 'score', 'reference', 'generate', 'merge', 'validate', 'fuzz']
+const dir = mkdtempSync(join(tmpdir(), 'tg-main-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+function timegrounded(args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []) {
+  const result = spawnSync(process.execPath, [...nodeArgs, CLI, ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1', ...env } })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+/** The command names in a help text's Commands section, in order. */
+function listed(help: string): string[] {
+  const section = help.slice(help.indexOf('Commands:'))
+  return [...section.matchAll(/^ {2}(\w+)/gm)].map((match) => match[1] as string).filter((name) => name !== 'help')
+}
+
+test.each([[['--help']], [['help']], [['--help', 'run']], [[]]])('timegrounded %j lists every command, in order', (args) => {
+  const run = timegrounded(args)
+  expect(listed(run.stdout + run.stderr)).toEqual(COMMANDS)
+})
+
+test('a mistyped command is still matched against every command', () => {
+  const run = timegrounded(['valdate'])
+  expect(run.status).toBe(2)
+  expect(run.stderr).toContain("unknown command 'valdate'")
+  expect(run.stderr).toContain('(Did you mean validate?)')
+})
+
+test("a command's own help shows its options", () => {
+  const run = timegrounded(['validate', '--help'])
+  expect(run.status).toBe(0)
+  expect(run.stdout).toContain('Usage: timegrounded validate')
+  expect(run.stdout).toContain('--dataset')
+})
+
+test("--version prints the version and loads no command's module", () => {
+  const log = join(dir, 'version.log')
+  const run = timegrounded(['--version'], { TG_MODULE_LOG: log }, ['--import', COUNTER])
+  expect(run.status).toBe(0)
+  expect(run.stdout.trim()).toBe(VERSION)
+  const loaded = readFileSync(log, 'utf8')
+  expect(loaded).toContain('/dist/cli/main.js')
+  expect(loaded).not.toContain('/dist/cli/commands/')
+})
+
+test('validate loads its own module and no other command', () => {
+  const log = join(dir, 'validate.log')
+  const run = timegrounded(['validate'], { TG_MODULE_LOG: log }, ['--import', COUNTER])
+  expect(run.status).toBe(0)
+  const commands = [...readFileSync(log, 'utf8').matchAll(/\/dist\/cli\/commands\/(\w+)\.js/g)].map((match) => match[1])
+  expect(commands).toEqual(['validate'])
+})

@@ -462,7 +462,7 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
   },
   'node scripts/noise-gate.js --runs 100': {
     file: 'test/scripts/noise-gate.test.ts',
-    test: '20 seeded CI runs of a correct but noisy store: the noise-aware gate passes 20 of 20, the exact rule fails some; with the arrival-order bug it fails 20 of 20',
+    test: '20 seeded CI runs per noise level and repetitions: no probe test fails the correct store on its own (the old rule did), the arrival-order bug fails every run',
     runs: ["['scripts/noise-gate.js', '--runs', '20']"],
     why: 'a hundred runs take about a minute and a half; that test runs the same script with 20 runs and checks the verdicts the docs quote for them',
   },

@@ -19,7 +19,7 @@ export const E2E_FILES = [
   'test/report/html-{browser,package,render,runs}.test.ts',
   'test/scripts/**/*.test.ts',
   'test/docs/**/*.test.ts',
-  'test/adapters/serve.test.ts',
+  'test/adapters/{serve,process-children,process-children-shells}.test.ts',
   'test/{api,package,readme}.test.ts',
 ]
 

@@ -13,10 +13,13 @@ const ci = process.env.CI === 'true'
  */
 export const E2E_FILES = [
   'test/vitest/**/*.test.ts',
-  'test/jest/{cjs,config,esm,jest29,watch}.test.ts',
-  'test/examples/{demo,jest-memory,llm-memory,sqlite-suite}.test.ts',
+  'test/jest/{cjs,config,esm,jest29,properties,watch}.test.ts',
+  'test/examples/{demo,jest-memory,langgraph-store,llm-memory,mcp-memory,sqlite-suite}.test.ts',
   'test/cli/**/*.test.ts',
-  'test/report/html-{browser,package,render,runs}.test.ts',
+  'test/report/{html-browser,html-package,html-render,html-runs,escape}.test.ts',
+  'test/chat/secrets.test.ts',
+  'test/harness/{doctored-predictions,pooled-stores}.test.ts',
+  'test/tivarq/dataset-folder.test.ts',
   'test/scripts/**/*.test.ts',
   'test/docs/**/*.test.ts',
   'test/adapters/{serve,process-children,process-children-shells}.test.ts',

@@ -220,7 +220,7 @@ function importCircles(files: readonly string[]): string[][] {
  * test; a removed one fails it too, until it is struck from here.
  */
 const KNOWN_CIRCLES: readonly (readonly string[])[] = [
-  ['suite/baseline.ts', 'suite/commands.ts', 'suite/gate.ts', 'suite/html-report/input.ts', 'suite/options.ts', 'suite/records.ts'],
+  ['suite/baseline.ts', 'suite/commands.ts', 'suite/gate.ts', 'suite/html-report/input.ts', 'suite/options.ts', 'suite/probe-evidence.ts', 'suite/records.ts'],
   ['timegrounded/run.ts', 'timegrounded/verdict.ts'],
 ]
 

@@ -16,8 +16,8 @@
 //    with `-u` (each probe's outcome, the flaky probes, the counts per episode and repetition).
 // 2. --runs CI runs with seeds 2, 3, …, each judged by the whole verdict a suite gives: every probe's test
 //    by the per-probe policy (`judgeProbe`, the function the tests call, with its binomial rule for a probe
-//    wrong in every repetition), then the metric gate (the noise-aware rule: a paired episode bootstrap,
-//    one-sided 99% for the run). A run fails when a probe's test fails or the gate finds a violation.
+//    wrong in every repetition), then the metric gate (the noise-aware rule: a two-sample test whose
+//    variance counts both sides' noise, measured between repetitions, one-sided 99% for the run). A run fails when a probe's test fails or the gate finds a violation.
 //    Beside it, for comparison: the per-probe rule before the binomial test (a probe wrong in every
 //    repetition fails), the exact metric rule on one run against a one-run baseline, and on pooled values.
 // 3. The same --runs runs of the store with the arrival-order bug, judged by the whole verdict.
@@ -25,14 +25,15 @@ import seedrandom from 'seedrandom'
 import { referenceStore } from '../dist/adapters/reference/index.js'
 import { openPool } from '../dist/harness/pool.js'
 import { runSplit } from '../dist/harness/runner.js'
-import { baselineEntry, baselineSample, repeatsEntry } from '../dist/suite/baseline.js'
+import { baselineSample } from '../dist/suite/baseline.js'
+import { entryOfRepetitions } from '../dist/suite/baseline-evidence.js'
 import { evaluateGate } from '../dist/suite/gate.js'
 import { describeRule } from '../dist/suite/gate-lines.js'
 import { NOISE_CONFIDENCE, sampleOf } from '../dist/suite/noise.js'
-import { judgeProbe, outcomeOfResult, resultOf } from '../dist/suite/records.js'
+import { judgeProbe } from '../dist/suite/records.js'
 import { loadSplit } from '../dist/tivarq/dataset.js'
 import { QUALITY_METRICS } from '../dist/tivarq/metrics.js'
-import { countRepetitions, identicalAnswers, pooledMetrics, probeRepetitions } from '../dist/tivarq/repeats.js'
+import { countRepetitions, identicalAnswers, pooledMetrics } from '../dist/tivarq/repeats.js'
 
 const args = process.argv.slice(2)
 const option = (name, fallback) => {
@@ -102,13 +103,9 @@ function measured(repetitions) {
 
 const identity = { name: 'tivarq', datasetHash: 'noise-gate', data: 'TIVARQ v1', split: SPLIT, track: 'structured', families: null }
 
-/** A baseline entry as `-u` writes it (with repeats, its counts per episode and repetition). */
+/** A baseline entry as `-u` writes it (each probe's answer per repetition, and the figures they give). */
 function recordBaseline(repetitions) {
-  const run = measured(repetitions)
-  const outcomes = {}
-  for (const [probeId, rows] of rowsByProbe(repetitions)) outcomes[probeId] = outcomeOfResult(resultOf(rows))
-  const repeats = repetitions.length > 1 ? repeatsEntry(run.counted, run.identical, probeRepetitions(repetitions)) : undefined
-  return baselineEntry(identity, outcomes, run.scored, repeats)
+  return entryOfRepetitions(identity, repetitions)
 }
 
 /** Each probe's rows, one per repetition. */
@@ -125,7 +122,7 @@ function probeFailures(baseline, repetitions) {
   let now = 0
   let before = 0
   for (const rows of byProbe.values()) {
-    const verdict = judgeProbe(rows, match, false, 'report', byProbe.size)
+    const verdict = judgeProbe(rows, match, false, 'report', true, byProbe.size)
     if (verdict.decision === 'fail') now++
     if (verdict.decision === 'fail' || verdict.decision === 'suspect') before++
   }

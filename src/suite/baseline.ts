@@ -11,7 +11,7 @@ import type { RatioCounts } from '../stats/bootstrap.js'
 import { repetitionValues, spreadOf } from '../tivarq/aggregate.js'
 import type { MetricValue, MetricValues, ScoredMetrics } from '../tivarq/metrics.js'
 import { isQuality, type MetricName, QUALITY_METRICS, type QualityMetricName } from '../tivarq/metrics.js'
-import { episodeRatios, isFlaky, type ProbeRepetitions, type RepeatedCounts, sumRatios } from '../tivarq/repeats.js'
+import { episodeRatios, isFlaky, type ProbeRepetitions, type RepeatedCounts } from '../tivarq/repeats.js'
 import { type RunnerCommands, VITEST_COMMANDS } from './commands.js'
 import type { RepetitionSample } from './noise.js'
 import { type Answer, answerSchema } from '../tivarq/schema.js'
@@ -239,14 +239,12 @@ export function baselineSample(entry: BaselineSuite): RepetitionSample | null {
   if (repeats === undefined) return null
   const episodes: RepetitionSample['episodes'] = {}
   for (const [episode, metrics] of Object.entries(repeats.episodes)) {
-    const sums: Partial<Record<QualityMetricName, RatioCounts>> = {}
+    const sums: Partial<Record<QualityMetricName, RatioCounts[]>> = {}
     for (const [metric, text] of Object.entries(metrics) as [QualityMetricName, string][]) {
-      sums[metric] = sumRatios(
-        text.split(' ').map((part) => {
-          const [numerator, denominator] = part.split('/').map(Number)
-          return { numerator: numerator!, denominator: denominator! }
-        }),
-      )
+      sums[metric] = text.split(' ').map((part) => {
+        const [numerator, denominator] = part.split('/').map(Number)
+        return { numerator: numerator!, denominator: denominator! }
+      })
     }
     episodes[episode] = sums
   }

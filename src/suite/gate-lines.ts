@@ -126,12 +126,13 @@ function percent(level: number): string {
 
 /**
  * Which regression rule judged the run, in words: `exact rule: one repetition in the baseline
- * and in this run`, or `noise-aware rule: paired episode bootstrap of this run (5 repetitions)
- * against the baseline (5), one-sided 99% for the run, 1000 resamples, seed 7`.
+ * and in this run`, or `noise-aware rule: two-sample test of this run (5 repetitions) against
+ * the baseline (5), noise of both measured between the repetitions of each episode, one-sided
+ * 99% for the run`.
  */
 export function describeRule(rule: RegressionRule): string {
   if (rule.kind === 'noise-aware') {
-    return `noise-aware rule: paired episode bootstrap of this run (${rule.runRepetitions} repetitions) against the baseline (${rule.baselineRepetitions}), one-sided ${percent(NOISE_CONFIDENCE)} for the run, ${rule.resamples} resamples, seed ${rule.seed}`
+    return `noise-aware rule: two-sample test of this run (${rule.runRepetitions} repetitions) against the baseline (${rule.baselineRepetitions}), noise of both measured between the repetitions of each episode, one-sided ${percent(NOISE_CONFIDENCE)} for the run`
   }
   switch (rule.why) {
     case 'one-repetition':

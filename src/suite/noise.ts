@@ -1,14 +1,15 @@
 /**
  * The noise-aware regression rule, for stores that answer differently from run
  * to run (a model in the loop). A metric regressed only when its worsening
- * since the baseline is beyond the measured noise: a paired episode bootstrap
+ * since the baseline is beyond the measured noise: a one-sided two-sample test
  * of (this run − baseline), each side pooled over its repetitions, whose
- * one-sided bound lies above zero (and above the tolerance), at 99% for the
- * run as a whole (each of the k metrics compared at 1 − 1%/k). A store that
- * answers alike in every repetition keeps the exact rule: any worsening beyond
- * the tolerance. Pure.
+ * variance counts both sides' noise as measured between the repetitions of
+ * each episode, at 99% for the run as a whole (each of the k metrics compared
+ * at 1 − 1%/k). A store that answers alike in every repetition keeps the exact
+ * rule: any worsening beyond the tolerance. Pure.
  */
-import { type PairedRatios, pairedRatioDifference, type RatioCounts } from '../stats/bootstrap.js'
+import type { RatioCounts } from '../stats/bootstrap.js'
+import { normalQuantile } from '../stats/normal.js'
 import { type QualityMetricName, worseBy } from '../tivarq/metrics.js'
 import { type EpisodeRepetitions, episodeRatios, type RepeatedCounts, sumRatios } from '../tivarq/repeats.js'
 import { familyOf } from '../tivarq/score.js'
@@ -34,13 +35,13 @@ export function perMetricConfidence(tests: number): number {
  */
 export const MIN_NOISE_EPISODES = 20
 
-/** Each episode's numerator and denominator of every quality metric, summed over the repetitions of one side (baseline, or this run). */
+/** Each episode's numerator and denominator of every quality metric in every repetition of one side (baseline, or this run). */
 export interface RepetitionSample {
   repetitions: number
   /** Every repetition answered every probe alike (a deterministic store). */
   identical: boolean
-  /** By episode id, then metric; a metric without cases in an episode may be left out. */
-  episodes: Record<string, Partial<Record<QualityMetricName, RatioCounts>>>
+  /** By episode id, then metric: one entry per repetition; a metric without cases in an episode may be left out. */
+  episodes: Record<string, Partial<Record<QualityMetricName, RatioCounts[]>>>
 }
 
 /** The sample of this run: its counts per episode, summed over its repetitions. */
@@ -50,10 +51,10 @@ export function sampleOf(run: RepeatedCounts, metrics: readonly QualityMetricNam
   return { repetitions: run.repetitions, identical, episodes }
 }
 
-function episodeSums(episode: EpisodeRepetitions, metrics: readonly QualityMetricName[]): Partial<Record<QualityMetricName, RatioCounts>> {
-  const sums: Partial<Record<QualityMetricName, RatioCounts>> = {}
-  for (const metric of metrics) sums[metric] = sumRatios(episodeRatios(episode, metric))
-  return sums
+function episodeSums(episode: EpisodeRepetitions, metrics: readonly QualityMetricName[]): Partial<Record<QualityMetricName, RatioCounts[]>> {
+  const counts: Partial<Record<QualityMetricName, RatioCounts[]>> = {}
+  for (const metric of metrics) counts[metric] = episodeRatios(episode, metric)
+  return counts
 }
 
 /** Which regression rule applied, and why. Keyed on `kind`. */
@@ -84,33 +85,71 @@ export type NoiseChange =
       kind: 'measured'
       /** How much worse the pooled value is (negative when better). */
       worse: number
-      /** One-sided lower bound of `worse` at `confidence`: the low end of the two-sided interval at 2·confidence − 1. */
+      /** One-sided lower bound of `worse` at `confidence`: worse − z·se, the low end of the two-sided interval at 2·confidence − 1. */
       low: number
       /** The high end of that interval. */
       high: number
       /** The one-sided confidence of `low` (99% shared by the metrics compared, see `perMetricConfidence`). */
       confidence: number
-      /** Episodes resampled (those carrying the metric on either side). */
+      /** Episodes compared (those carrying the metric on either side). */
       episodes: number
     }
   /** Fewer than `MIN_NOISE_EPISODES` episodes carry the metric: its noise cannot be measured, so it is not gated against the baseline. */
   | { kind: 'too-few-episodes'; episodes: number }
 
-/** The episodes carrying `metric` (in `family`, or all) on either side, each with its counts on both: the units the bootstrap draws. */
-export function pairedEpisodes(metric: QualityMetricName, family: string | null, run: RepetitionSample, baseline: RepetitionSample): PairedRatios[] {
-  const none: RatioCounts = { numerator: 0, denominator: 0 }
+/** One episode of one metric on both sides: each repetition's counts in the baseline (`before`) and in this run (`after`). */
+export interface EpisodeCounts {
+  before: RatioCounts[]
+  after: RatioCounts[]
+}
+
+/** The episodes carrying `metric` (in `family`, or all) on either side, each with its counts of every repetition on both. */
+export function pairedEpisodes(metric: QualityMetricName, family: string | null, run: RepetitionSample, baseline: RepetitionSample): EpisodeCounts[] {
   const ids = new Set([...Object.keys(baseline.episodes), ...Object.keys(run.episodes)])
   return [...ids]
     .filter((id) => family === null || familyOf({ episode_id: id }) === family)
     .sort()
-    .map((id) => ({ before: baseline.episodes[id]?.[metric] ?? none, after: run.episodes[id]?.[metric] ?? none }))
-    .filter((unit) => unit.before.denominator > 0 || unit.after.denominator > 0)
+    .map((id) => ({ before: baseline.episodes[id]?.[metric] ?? [], after: run.episodes[id]?.[metric] ?? [] }))
+    .filter((unit) => sumRatios(unit.before).denominator > 0 || sumRatios(unit.after).denominator > 0)
 }
 
 /**
- * The paired episode bootstrap of one metric (in one family, or overall):
- * each resample draws episodes with replacement, each carrying its counts of
- * every repetition on both sides, and pools each side.
+ * The variance of pooled(after) − pooled(before) from the repetitions'
+ * spread. Each side's pooled ratio N/D moves, to first order, as Σ u / D with
+ * u = numerator − p·denominator per repetition (p: the rate of both sides
+ * together, the common rate if nothing changed). Within an episode the
+ * repetitions of both sides are independent draws of the same noise when
+ * nothing changed, so the episode's variance of u is estimated from all of
+ * them around each side's own mean (pooled, as in a two-sample t-test); an
+ * episode repeated R times on a side adds R times that variance to the side's
+ * Σ u. Both sides count: the baseline is a noisy draw too.
+ */
+function differenceVariance(units: readonly EpisodeCounts[], after: RatioCounts, before: RatioCounts): { variance: number; freedom: number } {
+  const rate = (after.numerator + before.numerator) / (after.denominator + before.denominator)
+  let variance = 0
+  let freedom = 0
+  for (const unit of units) {
+    const sides = [unit.after, unit.before].map((counts) => counts.map((count) => count.numerator - rate * count.denominator))
+    const squares = sides.reduce((total, values) => total + sumOfSquares(values), 0)
+    const unitFreedom = sides.reduce((total, values) => total + Math.max(0, values.length - 1), 0)
+    if (unitFreedom === 0) continue
+    const spread = squares / unitFreedom
+    variance += spread * (unit.after.length / after.denominator ** 2 + unit.before.length / before.denominator ** 2)
+    freedom += unitFreedom
+  }
+  return { variance, freedom }
+}
+
+function sumOfSquares(values: readonly number[]): number {
+  const centre = values.reduce((total, value) => total + value, 0) / Math.max(1, values.length)
+  return values.reduce((total, value) => total + (value - centre) ** 2, 0)
+}
+
+/**
+ * The worsening of one metric (in one family, or overall) with its one-sided
+ * bound: a two-sample z-test of the pooled difference, its variance measured
+ * between repetitions (see `differenceVariance`). `seed` and `resamples` name
+ * the rule in the report; the test draws nothing.
  */
 export function noiseChange(
   metric: QualityMetricName,
@@ -122,11 +161,13 @@ export function noiseChange(
   const units = pairedEpisodes(metric, family, run, baseline)
   if (units.length < MIN_NOISE_EPISODES) return { kind: 'too-few-episodes', episodes: units.length }
   const confidence = perMetricConfidence(bootstrap.tests)
-  const change = pairedRatioDifference(units, { seed: bootstrap.seed, resamples: bootstrap.resamples, level: 2 * confidence - 1 })
-  // Both sides have cases overall (the gate checks that first), so only a degenerate resampling leaves no interval.
-  if (change.difference === null || change.low === null || change.high === null) return { kind: 'too-few-episodes', episodes: units.length }
+  const after = sumRatios(units.flatMap((unit) => unit.after))
+  const before = sumRatios(units.flatMap((unit) => unit.before))
+  const { variance, freedom } = differenceVariance(units, after, before)
+  // Both sides have cases overall (the gate checks that first); with no repetition to compare on either side, no noise is measured.
+  if (after.denominator === 0 || before.denominator === 0 || freedom === 0) return { kind: 'too-few-episodes', episodes: units.length }
   // after − before, as "how much worse": for a lower-is-better metric a rise is worse.
-  const worse = (delta: number): number => worseBy(metric, 0, delta)
-  const ends = [worse(change.low), worse(change.high)].sort((a, b) => a - b)
-  return { kind: 'measured', worse: worse(change.difference), low: ends[0]!, high: ends[1]!, confidence, episodes: units.length }
+  const worse = worseBy(metric, before.numerator / before.denominator, after.numerator / after.denominator)
+  const margin = normalQuantile(confidence) * Math.sqrt(variance)
+  return { kind: 'measured', worse, low: worse - margin, high: worse + margin, confidence, episodes: units.length }
 }

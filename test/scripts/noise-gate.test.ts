@@ -59,6 +59,9 @@ test('20 seeded CI runs per noise level and repetitions: no probe test fails the
   }
   // Before the binomial rule, a probe wrong in all 3 repetitions by chance failed some of the 10% runs.
   expect(rows.find((row) => row.share === '0.1' && row.repetitions === '3')!.before).toBeGreaterThan(0)
+  // The metric gate counts both sides' noise: at most one chance failure in 20 runs of any setting (the
+  // paired episode bootstrap it replaced failed 3 of these 20 at 10% noise and 3 repetitions).
+  for (const row of rows) expect(row.byGate).toBeLessThanOrEqual(1)
   // With 5 repetitions the whole verdict passes every run of the correct store.
   for (const row of rows.filter((candidate) => candidate.repetitions === '5')) expect(row.whole).toBe(0)
 })

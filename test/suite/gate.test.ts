@@ -178,14 +178,14 @@ test('partitions are disjoint and together hold every episode, in file order', (
 })
 
 describe('with repeats: which rule, and what the noise-aware rule cannot gate', () => {
-  // Each episode's stale-leakage counts summed over its repetitions: `leaks` of `cases` per episode.
+  // Each episode's stale-leakage counts in each repetition, one case per repetition: its first `leaks` repetitions leaked.
   const sample = (episodes: number, leaks: (episode: number) => number, repetitions: number, identical = false): RepetitionSample => ({
     repetitions,
     identical,
     episodes: Object.fromEntries(
       Array.from({ length: episodes }, (_, i) => [
         `replacement-${String(i).padStart(2, '0')}`,
-        { staleValueLeakageRate: { numerator: leaks(i), denominator: repetitions } },
+        { staleValueLeakageRate: Array.from({ length: repetitions }, (_, r) => ({ numerator: r < leaks(i) ? 1 : 0, denominator: 1 })) },
       ]),
     ),
   })

@@ -43,7 +43,7 @@ describe('timegroundedSuite with repeats', () => {
     const rerun = await run([], { ...variables, TG_NOISE: noise(2), CI: 'true' })
     expect(rerun.output).toContain('Over 3 repetitions')
     expect(rerun.output).toMatch(
-      /gate passed \(no thresholds set; baseline .*; noise-aware rule: paired episode bootstrap of this run \(3 repetitions\) against the baseline \(3\), one-sided 99% for the run/,
+      /gate passed \(no thresholds set; baseline .*; noise-aware rule: two-sample test of this run \(3 repetitions\) against the baseline \(3\), noise of both measured between the repetitions of each episode, one-sided 99% for the run/,
     )
     expect(rerun.code).toBe(0)
 

@@ -42,6 +42,8 @@ export interface AdapterInfo {
 /** A leased store: every method present and async; failures are `AdapterFault`s. */
 export interface LeasedStore extends MemoryStore {
   capabilities: StoreCapabilities
+  /** False for an in-process store without `reset()` (a factory's, used for one episode and dropped): nothing to check after a reset. */
+  readonly resets?: boolean
   reset(context: EpisodeContext): Promise<void>
   ingest(event: StoreEvent): Promise<void>
   advanceClock(asOf: string): Promise<void>
@@ -309,6 +311,7 @@ async function readCapabilities(store: MemoryStore, timeoutMs: number): Promise<
 function wrapStore(store: MemoryStore, declared: DeclaredCapabilities, timeoutMs: number): LeasedStore {
   return {
     capabilities: publicCapabilities(declared),
+    resets: typeof store.reset === 'function',
     reset: (context) => invoke('store.reset', timeoutMs, () => store.reset?.({ ...context })),
     ingest: (event) => invoke('store.ingest', timeoutMs, () => store.ingest(structuredClone(event))),
     advanceClock: (asOf) => invoke('store.advanceClock', timeoutMs, () => store.advanceClock?.(asOf)),

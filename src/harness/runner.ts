@@ -252,7 +252,8 @@ export class EpisodeRun {
     if (lease === null) return
     const pool = this.pool
     let broken = false
-    if (this.options.isolationCheck && this.learnt !== null && pool !== null && pool.isolatedByConstruction !== true) {
+    const checkable = pool !== null && pool.isolatedByConstruction !== true && lease.store.resets !== false
+    if (this.options.isolationCheck && this.learnt !== null && checkable) {
       const checked = await checkIsolation(lease, this.episode, this.learnt, this.options)
       broken = checked.broken
       if (checked.failure !== null) pendingIsolation.set(pool, [...(pendingIsolation.get(pool) ?? []), checked.failure])

@@ -108,7 +108,11 @@ export function formatCompleteness(report: TivarqReport): string {
   if (report.interrupted !== undefined) {
     return `INCOMPLETE: interrupted after ${report.interrupted.finished_probes} of ${report.interrupted.expected_probes} probes`
   }
-  if (!report.complete) return `INCOMPLETE: ${report.probe_counts.error} ${report.probe_counts.error === 1 ? 'probe' : 'probes'} errored`
+  if (report.probe_counts.error > 0) return `INCOMPLETE: ${report.probe_counts.error} ${report.probe_counts.error === 1 ? 'probe' : 'probes'} errored`
+  if (report.selected !== undefined) {
+    return `partial run: ${report.selected.selected_probes} of ${report.selected.expected_probes} probes selected (\`-t\`, files left out); metrics not gated`
+  }
+  if (!report.complete) return 'INCOMPLETE'
   return 'complete'
 }
 

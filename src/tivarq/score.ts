@@ -10,7 +10,7 @@ import type { Answer, AnswerValue } from './schema.js'
 import { sameAnswer, sameValue } from './gold.js'
 import type { AnsweredRow, PredictionRow } from './results.js'
 import { DEFAULT_RESAMPLES, type BootstrapInterval, ratioInterval } from '../stats/bootstrap.js'
-import { quantileSorted, roundHalfEven, sortSamples } from '../stats/quantile.js'
+import { percentileIndex, quantileSorted, roundHalfEven, sortSamples } from '../stats/quantile.js'
 
 // ─── Report shape ────────────────────────────────────────────────────────────
 
@@ -282,6 +282,11 @@ function correctCount(rows: readonly AnsweredRow[]): Count {
   let hits = 0
   for (const row of rows) if (isCorrect(row)) hits++
   return { hits, cases: rows.length }
+}
+
+/** Which sorted sample (1 = the smallest) a report's p-th percentile of n samples is, for the renderers to say beside it. */
+export function percentileRank(n: number, p: number): number {
+  return percentileIndex(n, p) + 1
 }
 
 function percentile3(values: readonly number[], p: number): number | null {

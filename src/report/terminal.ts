@@ -98,7 +98,10 @@ export function renderReport(report: TivarqReport, options: RenderOptions = {}):
   // One line: the counts, then whether the run is complete (the word a reader looks for).
   const counts = formatCounts(report)
   const completeness = formatCompleteness(report)
-  lines.push(`${report.probe_counts.error > 0 ? c.red(counts) : counts}; ${report.complete ? c.green(completeness) : c.red(completeness)}`)
+  // A chosen subset is not a fault, only not a verdict: yellow, as the not-measured line.
+  const chosen = report.selected !== undefined && report.probe_counts.error === 0
+  const shade = report.complete ? c.green : chosen ? c.yellow : c.red
+  lines.push(`${report.probe_counts.error > 0 ? c.red(counts) : counts}; ${shade(completeness)}`)
   return lines.join('\n')
 }
 

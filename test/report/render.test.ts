@@ -49,6 +49,8 @@ describe('renderReport', () => {
     expect(text).toContain('4 probes: 4 answered, 0 unsupported, 0 errors; partial run: 4 of 60 probes selected (`-t`, files left out); metrics not gated')
     expect(text).not.toContain('INCOMPLETE')
     expect(text).not.toContain('interrupted')
+    // Yellow (33), not the red (31) of a fault.
+    expect(renderReport(chosen, { color: true })).toContain('\u001b[33mpartial run: 4 of 60 probes selected')
   })
 })
 

@@ -1631,6 +1631,12 @@ export declare interface ScoreOptions {
     resamples?: number;
     /** Rows a finished run would have; fewer rows make the report incomplete and `interrupted`. @default rows.length */
     expectedProbes?: number;
+    /**
+     * Why fewer rows than `expectedProbes` may be present: the run stopped early
+     * (`interrupted`), or it ran to the end on a subset its user chose (`selected`).
+     * @default 'interrupted'
+     */
+    missingRows?: 'interrupted' | 'selected';
 }
 
 /** Score prediction rows into `report.json` (section 5), with a seeded episode-level bootstrap. */
@@ -1953,10 +1959,15 @@ export declare interface TivarqReport {
     /** Ours: the same interval with how it was made (level, resamples, seed, unit, repeated-draw rule, defined resamples). */
     transition_success_bootstrap: TransitionSuccessInterval;
     by_family: Record<string, FamilyReport>;
-    /** Present only when fewer rows than expected were scored (an interrupted run). */
+    /** Present only when fewer rows than expected were scored because the run stopped early. */
     interrupted?: {
         expected_probes: number;
         finished_probes: number;
+    };
+    /** Present instead of `interrupted` when the run finished but was given fewer probes to run (`-t`, files left out). */
+    selected?: {
+        expected_probes: number;
+        selected_probes: number;
     };
 }
 

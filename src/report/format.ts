@@ -3,7 +3,7 @@
  * denominator, and a null rate is a dash, never a 0.
  */
 import { DETECTION_GROUPS, FAMILY_COLUMNS, HEADLINE_METRICS, type MetricValue, metricSpec, QUALITY_METRICS } from '../tivarq/metrics.js'
-import type { DetectionMetrics, Rate, TivarqReport } from '../tivarq/score.js'
+import { type DetectionMetrics, percentileRank, type Rate, type TivarqReport } from '../tivarq/score.js'
 import { reportName, type RunAggregate } from '../tivarq/aggregate.js'
 
 /** A score as Python prints it: `1.0`, `0.9`, `0.944444`; `—` for null. */
@@ -97,6 +97,29 @@ export function formatAnswersWithValue(counts: { valued: number; answered: numbe
   return `${counts.valued} of ${counts.answered} answers carried a value`
 }
 
+/** `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`. */
+function ordinal(n: number): string {
+  const tens = n % 100
+  if (tens >= 11 && tens <= 13) return `${n}th`
+  return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`
+}
+
+/**
+ * Which sample each percentile is, as upstream's rule picks it (index
+ * min(n−1, floor((n−1)·p)), no interpolation): `the 14th of 15 sorted lags, no
+ * interpolation`. Said beside the figure because on a few skewed samples the p95
+ * can sit below the mean (one slow outlier lifts the mean, not the 14th of 15);
+ * null when there are no samples.
+ */
+export function describePercentiles(n: number, ps: readonly number[], samples: string): string | null {
+  if (n < 1) return null
+  const ranks = ps.map((p) => ordinal(percentileRank(n, p)))
+  // Few samples can put two percentiles on one sample: say so once.
+  if (ranks.length > 1 && new Set(ranks).size === 1) return `each the ${ranks[0]} of ${n} sorted ${samples}, no interpolation`
+  const listed = ranks.length > 1 ? `${ranks.slice(0, -1).join(', ')} and ${ranks[ranks.length - 1]}` : ranks[0]
+  return `the ${listed} of ${n} sorted ${samples}, no interpolation`
+}
+
 /** `60 probes: 54 answered, 6 unsupported, 0 errors`. */
 export function formatCounts(report: TivarqReport): string {
   const c = report.probe_counts
@@ -108,7 +131,11 @@ export function formatCompleteness(report: TivarqReport): string {
   if (report.interrupted !== undefined) {
     return `INCOMPLETE: interrupted after ${report.interrupted.finished_probes} of ${report.interrupted.expected_probes} probes`
   }
-  if (!report.complete) return `INCOMPLETE: ${report.probe_counts.error} ${report.probe_counts.error === 1 ? 'probe' : 'probes'} errored`
+  if (report.probe_counts.error > 0) return `INCOMPLETE: ${report.probe_counts.error} ${report.probe_counts.error === 1 ? 'probe' : 'probes'} errored`
+  if (report.selected !== undefined) {
+    return `partial run: ${report.selected.selected_probes} of ${report.selected.expected_probes} probes selected (\`-t\`, files left out); metrics not gated`
+  }
+  if (!report.complete) return 'INCOMPLETE'
   return 'complete'
 }
 

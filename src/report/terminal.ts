@@ -16,6 +16,7 @@ import {
   repeatRows,
   detectionLines,
   familyRows,
+  describePercentiles,
   formatCompleteness,
   formatCounts,
   formatInterval,
@@ -76,11 +77,15 @@ export function renderReport(report: TivarqReport, options: RenderOptions = {}):
     }
   }
   for (const detection of detectionLines(report)) lines.push(`  ${detection.label.padEnd(width)}${detection.text}`)
-  lines.push(`  ${'Query latency'.padEnd(width)}p50 ${formatMs(m.query_latency_ms.p50)}, p95 ${formatMs(m.query_latency_ms.p95)}`)
+  const latencyRanks = describePercentiles(m.query_latency_ms.cases, [0.5, 0.95], 'latencies')
+  lines.push(
+    `  ${'Query latency'.padEnd(width)}p50 ${formatMs(m.query_latency_ms.p50)}, p95 ${formatMs(m.query_latency_ms.p95)}${latencyRanks === null ? '' : ` (${latencyRanks})`}`,
+  )
   const lag = m.update_lag_ms
   if (lag.observed + lag.censored > 0) {
+    const lagRank = describePercentiles(lag.observed, [0.95], 'lags')
     lines.push(
-      `  ${'Update lag'.padEnd(width)}mean ${formatMs(lag.observed_mean)}, p95 ${formatMs(lag.observed_p95)} (${lag.observed} observed, ${lag.censored} censored, of ${lag.post_change_cases} post-change)`,
+      `  ${'Update lag'.padEnd(width)}mean ${formatMs(lag.observed_mean)}, p95 ${formatMs(lag.observed_p95)} (${lagRank === null ? '' : `p95 is ${lagRank}; `}${lag.observed} observed, ${lag.censored} censored, of ${lag.post_change_cases} post-change)`,
     )
   }
   if (m.reported_tokens.cases_with_usage > 0 || m.reported_cost_usd.cases_with_cost > 0) {
@@ -93,7 +98,10 @@ export function renderReport(report: TivarqReport, options: RenderOptions = {}):
   // One line: the counts, then whether the run is complete (the word a reader looks for).
   const counts = formatCounts(report)
   const completeness = formatCompleteness(report)
-  lines.push(`${report.probe_counts.error > 0 ? c.red(counts) : counts}; ${report.complete ? c.green(completeness) : c.red(completeness)}`)
+  // A chosen subset is not a fault, only not a verdict: yellow, as the not-measured line.
+  const chosen = report.selected !== undefined && report.probe_counts.error === 0
+  const shade = report.complete ? c.green : chosen ? c.yellow : c.red
+  lines.push(`${report.probe_counts.error > 0 ? c.red(counts) : counts}; ${shade(completeness)}`)
   return lines.join('\n')
 }
 

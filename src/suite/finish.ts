@@ -185,7 +185,8 @@ export function finishRun(input: FinishRunInput): FinishedRun {
     for (const error of suite.blockErrors) lines.push(`suite error: ${error}`)
     const { seed, resamples } = input.options
     const repetitions = Array.from({ length: suite.repeats }, (_, repetition) => ran.map((record) => record.rows![repetition] as PredictionRow))
-    const reports = repetitions.map((rows) => scoreRows(rows, { seed, resamples, expectedProbes: suite.probeTotal }))
+    // The run reached its end: probes that did not run were left out by the user's choice, not cut short.
+    const reports = repetitions.map((rows) => scoreRows(rows, { seed, resamples, expectedProbes: suite.probeTotal, missingRows: 'selected' }))
     const report = reports[reports.length - 1]!
     const counted = countRepetitions(repetitions)
     const outputDir = multiple ? resolve(outputRoot, name) : outputRoot

@@ -10,7 +10,7 @@ import type { Answer, AnswerValue } from './schema.js'
 import { sameAnswer, sameValue } from './gold.js'
 import type { AnsweredRow, PredictionRow } from './results.js'
 import { DEFAULT_RESAMPLES, type BootstrapInterval, ratioInterval } from '../stats/bootstrap.js'
-import { quantileSorted, roundHalfEven, sortSamples } from '../stats/quantile.js'
+import { percentileIndex, quantileSorted, roundHalfEven, sortSamples } from '../stats/quantile.js'
 
 // ─── Report shape ────────────────────────────────────────────────────────────
 
@@ -116,8 +116,10 @@ export interface TivarqReport {
   /** Ours: the same interval with how it was made (level, resamples, seed, unit, repeated-draw rule, defined resamples). */
   transition_success_bootstrap: TransitionSuccessInterval
   by_family: Record<string, FamilyReport>
-  /** Present only when fewer rows than expected were scored (an interrupted run). */
+  /** Present only when fewer rows than expected were scored because the run stopped early. */
   interrupted?: { expected_probes: number; finished_probes: number }
+  /** Present instead of `interrupted` when the run finished but was given fewer probes to run (`-t`, files left out). */
+  selected?: { expected_probes: number; selected_probes: number }
 }
 
 /** Options of `scoreRows`. */
@@ -128,6 +130,12 @@ export interface ScoreOptions {
   resamples?: number
   /** Rows a finished run would have; fewer rows make the report incomplete and `interrupted`. @default rows.length */
   expectedProbes?: number
+  /**
+   * Why fewer rows than `expectedProbes` may be present: the run stopped early
+   * (`interrupted`), or it ran to the end on a subset its user chose (`selected`).
+   * @default 'interrupted'
+   */
+  missingRows?: 'interrupted' | 'selected'
 }
 
 // ─── Row-level judgements (shared with the Vitest reporter) ─────────────────
@@ -274,6 +282,11 @@ function correctCount(rows: readonly AnsweredRow[]): Count {
   let hits = 0
   for (const row of rows) if (isCorrect(row)) hits++
   return { hits, cases: rows.length }
+}
+
+/** Which sorted sample (1 = the smallest) a report's p-th percentile of n samples is, for the renderers to say beside it. */
+export function percentileRank(n: number, p: number): number {
+  return percentileIndex(n, p) + 1
 }
 
 function percentile3(values: readonly number[], p: number): number | null {
@@ -489,6 +502,9 @@ export function scoreRows(rows: readonly PredictionRow[], options: ScoreOptions)
     transition_success_bootstrap: interval,
     by_family: byFamily,
   }
-  if (rows.length < expected) report.interrupted = { expected_probes: expected, finished_probes: rows.length }
+  if (rows.length < expected) {
+    if (options.missingRows === 'selected') report.selected = { expected_probes: expected, selected_probes: rows.length }
+    else report.interrupted = { expected_probes: expected, finished_probes: rows.length }
+  }
   return report
 }

@@ -138,6 +138,9 @@ describe('timegrounded/jest under real Jest 30, CommonJS mode', { timeout: JEST_
     expect(run.stderr).toContain('Tests:       59 skipped, 1 passed, 60 total')
     expect(run.stderr).toContain('timegrounded [tivarq] 1 of 60 probes ran: 1 passed')
     expect(run.stderr).toContain('timegrounded [tivarq] partial run (1 of 60 probes): metrics are not gated')
+    // The run reached its end on the probe it was given: chosen, not interrupted.
+    expect(run.stderr).toContain('partial run: 1 of 60 probes selected (`-t`, files left out); metrics not gated')
+    expect(run.stderr).not.toContain('interrupted')
     const calls = readFileSync(trace, 'utf8').trim().split('\n')
     // The probe, then the isolation check asking the reset store the same question again (docs/gating.md).
     expect(calls.filter((call) => call.startsWith('query '))).toEqual([

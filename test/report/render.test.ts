@@ -42,6 +42,16 @@ describe('renderReport', () => {
     const partial = scoreRows(simulatedRows('smoke', 'latest').slice(0, 20), { seed: 1, expectedProbes: 60 })
     expect(renderReport(partial)).toContain('INCOMPLETE: interrupted after 20 of 60 probes')
   })
+
+  test('a chosen subset says it was selected, not interrupted', () => {
+    const chosen = scoreRows(simulatedRows('smoke', 'latest').slice(0, 4), { seed: 1, expectedProbes: 60, missingRows: 'selected' })
+    const text = renderReport(chosen)
+    expect(text).toContain('4 probes: 4 answered, 0 unsupported, 0 errors; partial run: 4 of 60 probes selected (`-t`, files left out); metrics not gated')
+    expect(text).not.toContain('INCOMPLETE')
+    expect(text).not.toContain('interrupted')
+    // Yellow (33), not the red (31) of a fault.
+    expect(renderReport(chosen, { color: true })).toContain('\u001b[33mpartial run: 4 of 60 probes selected')
+  })
 })
 
 test('renderMarkdown: tables with denominators and the seed', () => {

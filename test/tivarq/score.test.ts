@@ -311,6 +311,14 @@ describe('interrupted runs', () => {
     expect(report.interrupted).toEqual({ expected_probes: 60, finished_probes: 25 })
     expect(report.probe_counts.total).toBe(25)
   })
+
+  test('fewer rows because the user chose a subset: incomplete and `selected`, never `interrupted`', () => {
+    const rows = simulatedRows('smoke', 'oracle').slice(0, 4)
+    const report = scoreRows(rows, { seed: 1, expectedProbes: 60, missingRows: 'selected' })
+    expect(report.complete).toBe(false)
+    expect(report.interrupted).toBeUndefined()
+    expect(report.selected).toEqual({ expected_probes: 60, selected_probes: 4 })
+  })
 })
 
 describe('update lag (spec section 5)', () => {

@@ -178,6 +178,15 @@ describe('timegrounded under real Vitest', () => {
     const family = await run(['-t', 'withdrawal'], { ...env, TG_BUG: 'stale' })
     expect(family.output).toContain('Tests  4 passed | 56 skipped (60)')
     expect(family.code).toBe(0)
+    // Nothing was cut short: the report says what was chosen, and its file records it the same way.
+    expect(family.output).toContain(
+      '4 probes: 4 answered, 0 unsupported, 0 errors; partial run: 4 of 60 probes selected (`-t`, files left out); metrics not gated',
+    )
+    expect(family.output).not.toContain('interrupted')
+    const written = readJson(join(paths('filter').output, 'report.json'))
+    expect(written.complete).toBe(false)
+    expect(written.selected).toEqual({ expected_probes: 60, selected_probes: 4 })
+    expect(written.interrupted).toBeUndefined()
   })
 
   test('three partition files sharded 1/2 and 2/2 then merged give exactly the unsharded report and gate decision', async () => {

@@ -3,7 +3,7 @@
  * intervals, and the baseline's value beside each one it recorded. Labels,
  * directions and denominators come from the metric table. Pure.
  */
-import { formatMs, formatScore } from '../../report/format.js'
+import { describePercentiles, formatMs, formatScore } from '../../report/format.js'
 import type { Change, HeadlineCard } from '../../report/html/page-data.js'
 import type { BootstrapInterval } from '../../stats/bootstrap.js'
 import {
@@ -63,6 +63,11 @@ function detectionCard(label: string, detection: DetectionMetrics, baseline: Bas
 }
 
 /** `transitions` for any number of cases but one, `transition` for one. */
+/** ` (the 14th of 15 sorted lags, no interpolation)`, or nothing when there was no sample. */
+function withRanks(ranks: string | null): string {
+  return ranks === null ? '' : ` (${ranks})`
+}
+
 function casesWord(plural: string, cases: number): string {
   return cases === 1 ? plural.replace(/s$/, '') : plural
 }
@@ -97,7 +102,7 @@ export function headlineCards(report: TivarqReport, current: MetricValues, leaka
   cards.push({
     label: 'Query latency',
     value: `p50 ${formatMs(m.query_latency_ms.p50)}`,
-    detail: `p95 ${formatMs(m.query_latency_ms.p95)}, over ${m.query_latency_ms.cases} answers`,
+    detail: `p95 ${formatMs(m.query_latency_ms.p95)}, over ${m.query_latency_ms.cases} answers${withRanks(describePercentiles(m.query_latency_ms.cases, [0.5, 0.95], 'latencies'))}`,
     interval: null,
     better: 'lower',
     baseline: null,
@@ -108,7 +113,7 @@ export function headlineCards(report: TivarqReport, current: MetricValues, leaka
     cards.push({
       label: 'Update lag',
       value: `mean ${formatMs(lag.observed_mean)}`,
-      detail: `p95 ${formatMs(lag.observed_p95)}; ${lag.observed} observed, ${lag.censored} censored, of ${lag.post_change_cases} post-change answers`,
+      detail: `p95 ${formatMs(lag.observed_p95)}${withRanks(describePercentiles(lag.observed, [0.95], 'lags'))}; ${lag.observed} observed, ${lag.censored} censored, of ${lag.post_change_cases} post-change answers`,
       interval: null,
       better: 'lower',
       baseline: null,

@@ -883,6 +883,8 @@ declare interface JudgeRecord {
 /** A leased store: every method present and async; failures are `AdapterFault`s. */
 declare interface LeasedStore extends MemoryStore {
     capabilities: StoreCapabilities;
+    /** False for an in-process store without `reset()` (a factory's, used for one episode and dropped): nothing to check after a reset. */
+    readonly resets?: boolean;
     reset(context: EpisodeContext): Promise<void>;
     ingest(event: StoreEvent): Promise<void>;
     advanceClock(asOf: string): Promise<void>;

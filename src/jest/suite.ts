@@ -11,14 +11,24 @@ import { afterAll, beforeAll, describe, test } from '@jest/globals'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { takeIsolationFailures } from '../harness/runner.js'
-import { readBaselineMatch } from '../suite/baseline.js'
+import { type BaselineMatch, readBaselineMatch } from '../suite/baseline.js'
 import { JEST_COMMANDS } from '../suite/commands.js'
-import { resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
-import { baselineCheckOf, checkedMemory, ProbeFailure, planSuite, StoreCloseError, settleProbe, timeGroundedAgentOf } from '../suite/probes.js'
+import { type ResolvedSuiteOptions, resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
+import {
+  baselineCheckOf,
+  checkedMemory,
+  type PlannedProbe,
+  ProbeFailure,
+  planSuite,
+  StoreCloseError,
+  type SuitePlan,
+  settleProbe,
+  timeGroundedAgentOf,
+} from '../suite/probes.js'
 import { finishedRecord, isolationMessage, type ProbeRecord } from '../suite/records.js'
 import { type ScheduledSuite, scheduleEpisodes } from '../suite/scheduler.js'
-import { regressionSplit } from '../tivarq/regression.js'
-import { loadSplitSync, loadVariantSplitSync } from '../tivarq/dataset.js'
+import { loadSuiteSplitSync } from '../suite/split.js'
+import type { Episode } from '../tivarq/schema.js'
 import { appendSideLines, type SideLine } from './channel.js'
 import { currentTestPath, jestContext, warnNoReporter } from './context.js'
 import { currentBlock, selectionOf } from './circus.js'
@@ -42,39 +52,28 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
     const grounded = timeGroundedAgentOf(memory, settings.timeGrounded)
     timeGroundedTests(grounded.agent, grounded.options)
   }
-  const loaded =
-    settings.episodes !== undefined
-      ? regressionSplit(settings.episodes, 'timegroundedSuite(memory, { episodes })')
-      : settings.variant === undefined
-        ? loadSplitSync(settings.datasetDir, settings.split)
-        : loadVariantSplitSync(settings.variant, settings.split)
-  const plan = planSuite(loaded, settings)
+  const plan = planSuite(loadSuiteSplitSync(settings), settings)
   const { context, baselinePath, update, gated } = jestContext()
-  const baseline = readBaselineMatch(baselinePath, plan.identity, JEST_COMMANDS, baselineCheckOf(plan), update)
   const testPath = currentTestPath()
-  const record = (lines: SideLine[]): void => {
-    if (context !== null) appendSideLines(context.runDir, lines)
+  const suite: JestSuite = {
+    settings,
+    plan,
+    testPath,
+    update,
+    gated,
+    baseline: readBaselineMatch(baselinePath, plan.identity, JEST_COMMANDS, baselineCheckOf(plan), update),
+    record: (lines) => {
+      if (context !== null) appendSideLines(context.runDir, lines)
+    },
   }
-
   describe(plan.title, () => {
     const block = currentBlock()
     let pool: StorePool | undefined
     let scheduled: ScheduledSuite | undefined
-
     beforeAll(async () => {
       if (!gated) warnNoReporter(plan.identity.name)
       const selected = selectionOf(block)
-      try {
-        pool = await openPool(checked, { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, name: settings.name })
-      } catch (error) {
-        // Recorded, never dropped: every selected probe's record, unanswered, with why the store could not start.
-        const message = error instanceof Error ? error.message : String(error)
-        record([
-          { testPath, suite: plan.identity.name, blockError: message },
-          ...plan.episodes.flatMap(({ probes }) => probes.filter(({ name }) => selected(name)).map((probe) => ({ testPath, record: probe.record }))),
-        ])
-        throw error
-      }
+      pool = await openSuitePool(suite, checked, selected)
       scheduled = scheduleEpisodes({
         pool,
         episodes: plan.episodes,
@@ -84,42 +83,76 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
         repeats: settings.repeats,
       })
     }, settings.timeoutMs * 2)
-
-    afterAll(async () => {
-      const closeFailures = (await scheduled?.done) ?? []
-      const problems = (await pool?.close()) ?? []
-      const closeError = problems.length > 0 ? new StoreCloseError(problems) : null
-      const messages = closeFailures.map((failure) => (failure instanceof Error ? failure.message : String(failure)))
-      if (closeError !== null) messages.push(closeError.message)
-      // The last episodes' isolation checks ran as they closed, with no later episode to carry them.
-      const carried = pool === undefined ? null : isolationMessage(takeIsolationFailures(pool))
-      if (carried !== null) messages.push(carried)
-      if (messages.length === 0) return
-      record(messages.map((message) => ({ testPath, suite: plan.identity.name, blockError: message })))
-      throw closeError ?? new Error(messages.join('\n'))
-    }, NO_TIMEOUT)
-
+    afterAll(() => closeSuite(suite, pool, scheduled), NO_TIMEOUT)
     for (const { episode, probes } of plan.episodes) {
       describe(episode.episode_id, () => {
-        for (const { probe, name, record: collected } of probes) {
-          test(
-            name,
-            async () => {
-              const rows = scheduled ? await scheduled.rows(probe.probe_id) : []
-              if (rows.length === 0) throw new Error(`timegrounded: ${probe.probe_id} was not asked (its suite did not start); see the suite's error`)
-              const settled = settleProbe(rows, episode, probe, baseline, update, settings.flaky, gated, collected.probeTotal)
-              const isolation = scheduled ? await scheduled.isolation(probe.probe_id) : []
-              record([{ testPath, record: finishedRecord(collected as ProbeRecord, rows, settled, isolation) }])
-              const carried = isolationMessage(isolation)
-              if (carried !== null) throw new ProbeFailure(carried)
-              if (settled.decision === 'fail') throw new ProbeFailure(settled.message())
-            },
-            NO_TIMEOUT,
-          )
-        }
+        for (const planned of probes) registerProbe(suite, episode, planned, () => scheduled)
       })
     }
   })
+}
+
+/** What the tests of one suite share once it is registered. */
+interface JestSuite {
+  settings: ResolvedSuiteOptions
+  plan: SuitePlan
+  testPath: string
+  update: boolean
+  gated: boolean
+  baseline: BaselineMatch
+  /** Append lines to the test file's side file (nothing when no reporter runs). */
+  record: (lines: SideLine[]) => void
+}
+
+/** Open the suite's stores; when they cannot start, every selected probe's record is kept, unanswered, with why. */
+async function openSuitePool(suite: JestSuite, checked: MemorySource, selected: (name: string) => boolean): Promise<StorePool> {
+  const { settings, plan, testPath } = suite
+  try {
+    return await openPool(checked, { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, name: settings.name })
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    suite.record([
+      { testPath, suite: plan.identity.name, blockError: message },
+      ...plan.episodes.flatMap(({ probes }) => probes.filter(({ name }) => selected(name)).map((probe) => ({ testPath, record: probe.record }))),
+    ])
+    throw error
+  }
+}
+
+/** Wait for the episodes, close the stores, and record (then throw) every problem of the whole suite. */
+async function closeSuite(suite: JestSuite, pool: StorePool | undefined, scheduled: ScheduledSuite | undefined): Promise<void> {
+  const closeFailures = (await scheduled?.done) ?? []
+  const problems = (await pool?.close()) ?? []
+  const closeError = problems.length > 0 ? new StoreCloseError(problems) : null
+  const messages = closeFailures.map((failure) => (failure instanceof Error ? failure.message : String(failure)))
+  if (closeError !== null) messages.push(closeError.message)
+  // The last episodes' isolation checks ran as they closed, with no later episode to carry them.
+  const carried = pool === undefined ? null : isolationMessage(takeIsolationFailures(pool))
+  if (carried !== null) messages.push(carried)
+  if (messages.length === 0) return
+  suite.record(messages.map((message) => ({ testPath: suite.testPath, suite: suite.plan.identity.name, blockError: message })))
+  throw closeError ?? new Error(messages.join('\n'))
+}
+
+/** One probe's test: await its rows, judge them, append its record to the side file, and pass or throw. */
+function registerProbe(suite: JestSuite, episode: Episode, planned: PlannedProbe, scheduledOf: () => ScheduledSuite | undefined): void {
+  const { probe, name, record: collected } = planned
+  const { settings, baseline, update, gated, testPath } = suite
+  test(
+    name,
+    async () => {
+      const scheduled = scheduledOf()
+      const rows = scheduled ? await scheduled.rows(probe.probe_id) : []
+      if (rows.length === 0) throw new Error(`timegrounded: ${probe.probe_id} was not asked (its suite did not start); see the suite's error`)
+      const settled = settleProbe(rows, episode, probe, baseline, update, settings.flaky, gated, collected.probeTotal)
+      const isolation = scheduled ? await scheduled.isolation(probe.probe_id) : []
+      suite.record([{ testPath, record: finishedRecord(collected as ProbeRecord, rows, settled, isolation) }])
+      const carried = isolationMessage(isolation)
+      if (carried !== null) throw new ProbeFailure(carried)
+      if (settled.decision === 'fail') throw new ProbeFailure(settled.message())
+    },
+    NO_TIMEOUT,
+  )
 }
 
 export type { TimegroundedSuiteOptions } from '../suite/options.js'

@@ -9,15 +9,16 @@ import { afterAll, beforeAll, describe, inject, test } from 'vitest'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { EpisodeRun, type RunnerOptions, takeIsolationFailures } from '../harness/runner.js'
-import { readBaselineMatch } from '../suite/baseline.js'
+import { type BaselineMatch, readBaselineMatch } from '../suite/baseline.js'
 import { VITEST_COMMANDS } from '../suite/commands.js'
-import { resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
+import { type ResolvedSuiteOptions, resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
 import {
   type AskedEpisode,
   answerProbe,
   askEpisode,
   checkedMemory,
   type PlannedEpisode,
+  type PlannedProbe,
   baselineCheckOf,
   planSuite,
   ProbeFailure,
@@ -28,8 +29,8 @@ import {
 } from '../suite/probes.js'
 import { finishedRecord, isolationMessage, RECORD_KEY, type WorkerContext } from '../suite/records.js'
 import { type GateAbsence, ungatedNotice } from '../suite/ungated.js'
-import { regressionSplit } from '../tivarq/regression.js'
-import { loadSplit, loadVariantSplit } from '../tivarq/dataset.js'
+import { loadSuiteSplit } from '../suite/split.js'
+import type { Episode } from '../tivarq/schema.js'
 import './context.js'
 import { timeGroundedTests } from './timegrounded.js'
 
@@ -47,6 +48,15 @@ function workerContext(): WorkerContext & { gated: boolean } {
   return { baselinePath: null, update: false, gated: false }
 }
 
+/** What every episode and probe of one suite share once the suite is collected. */
+interface CollectedSuite {
+  settings: ResolvedSuiteOptions
+  context: WorkerContext & { gated: boolean }
+  baseline: BaselineMatch
+  runnerOptions: RunnerOptions
+  pool: () => StorePool
+}
+
 /**
  * Register the TIVARQ probes as Vitest tests against `memory`: a store, a
  * factory of stores (a fresh one per episode), or `commandAdapter([...])`.
@@ -62,83 +72,85 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
     timeGroundedTests(grounded.agent, grounded.options)
   }
   describe(suiteTitle(settings), async () => {
-    const loaded =
-      settings.episodes !== undefined
-        ? regressionSplit(settings.episodes, 'timegroundedSuite(memory, { episodes })')
-        : settings.variant === undefined
-          ? await loadSplit(settings.datasetDir, settings.split)
-          : await loadVariantSplit(settings.variant, settings.split)
-    const plan = planSuite(loaded, settings)
+    const plan = planSuite(await loadSuiteSplit(settings), settings)
     const context = workerContext()
     // Said at collection, once per test file (each file runs in its own worker), on Vitest's stderr for the file.
     if (!context.gated) console.warn(ungatedNotice(settings.name, NO_GATE))
     const baseline = readBaselineMatch(context.baselinePath, plan.identity, VITEST_COMMANDS, baselineCheckOf(plan), context.update)
     const runnerOptions: RunnerOptions = { track: settings.track, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs }
     let pool: StorePool | undefined
-
     beforeAll(async () => {
       pool = await openPool(checked, { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, name: settings.name })
     }, settings.timeoutMs * 2)
+    afterAll(() => closePool(pool), settings.timeoutMs * 2)
+    const suite: CollectedSuite = { settings, context, baseline, runnerOptions, pool: () => pool! }
+    for (const planned of plan.episodes) registerEpisode(suite, planned)
+  })
+}
+
+/** Close the suite's stores; a problem of the whole suite is thrown from afterAll, which is how Vitest reports one. */
+async function closePool(pool: StorePool | undefined): Promise<void> {
+  const problems = (await pool?.close()) ?? []
+  if (problems.length > 0) throw new StoreCloseError(problems)
+  // The last episodes' isolation checks ran as they closed, with no later episode to carry them.
+  const carried = pool === undefined ? null : isolationMessage(takeIsolationFailures(pool))
+  if (carried !== null) throw new ProbeFailure(carried)
+}
+
+/** One concurrent group per episode: its selected probes asked in every repetition, then one test per probe in order. */
+function registerEpisode(suite: CollectedSuite, { episode, probes }: PlannedEpisode): void {
+  const { settings, runnerOptions } = suite
+  describe.concurrent(episode.episode_id, () => {
+    let asked: AskedEpisode | undefined
+    // The pool leases at most `concurrency` stores (one for a single store object), so an episode may wait
+    // here as long as other episodes run: no timeout on this hook (each store call has its own).
+    // Vitest parses the first parameter as a fixture pattern: it must be a (here empty) destructuring.
+    // biome-ignore lint/correctness/noEmptyPattern: Vitest reads this parameter as the (empty) list of fixtures the hook uses.
+    beforeAll(async ({}, group: RunnerTestSuite) => {
+      // Only the probes the run selected (`-t`) are asked, in every repetition.
+      const selected = new Set(group.tasks.filter((task) => task.mode !== 'skip' && task.mode !== 'todo').map((task) => task.name))
+      if (selected.size === 0) return
+      asked = askEpisode(
+        (repetition) => EpisodeRun.open(suite.pool(), episode, { ...runnerOptions, repetition }),
+        episode,
+        probes.filter(({ name }) => selected.has(name)).map(({ probe }) => probe),
+        settings.repeats,
+      )
+      await asked.started
+    }, 0)
+    // By now every selected probe has its rows: what is left is closing the last repetition's store.
     afterAll(async () => {
-      const problems = (await pool?.close()) ?? []
-      // Recorded, never dropped: a failing afterAll is how Vitest reports a problem of the whole suite.
-      if (problems.length > 0) throw new StoreCloseError(problems)
-      // The last episodes' isolation checks ran as they closed, with no later episode to carry them.
-      const carried = pool === undefined ? null : isolationMessage(takeIsolationFailures(pool))
-      if (carried !== null) throw new ProbeFailure(carried)
+      await asked?.done
     }, settings.timeoutMs * 2)
+    for (const planned of probes) registerProbe(suite, episode, planned, () => asked)
+  })
+}
 
-    for (const planned of plan.episodes) registerEpisode(planned)
-
-    function registerEpisode({ episode, probes }: PlannedEpisode): void {
-      describe.concurrent(episode.episode_id, () => {
-        let asked: AskedEpisode | undefined
-        // The pool leases at most `concurrency` stores (one for a single store object), so an episode may wait
-        // here as long as other episodes run: no timeout on this hook (each store call has its own).
-        // Vitest parses the first parameter as a fixture pattern: it must be a (here empty) destructuring.
-        // biome-ignore lint/correctness/noEmptyPattern: Vitest reads this parameter as the (empty) list of fixtures the hook uses.
-        beforeAll(async ({}, suite: RunnerTestSuite) => {
-          // Only the probes the run selected (`-t`) are asked, in every repetition.
-          const selected = new Set(suite.tasks.filter((task) => task.mode !== 'skip' && task.mode !== 'todo').map((task) => task.name))
-          if (selected.size === 0) return
-          asked = askEpisode(
-            (repetition) => EpisodeRun.open(pool!, episode, { ...runnerOptions, repetition }),
-            episode,
-            probes.filter(({ name }) => selected.has(name)).map(({ probe }) => probe),
-            settings.repeats,
-          )
-          await asked.started
-        }, 0)
-        // By now every selected probe has its rows: what is left is closing the last repetition's store.
-        afterAll(async () => {
-          await asked?.done
-        }, settings.timeoutMs * 2)
-
-        for (const { probe, name, record, timeoutMs } of probes) {
-          test.sequential(name, { meta: { [RECORD_KEY]: record }, timeout: timeoutMs }, async ({ task, skip, annotate }) => {
-            const rows = asked ? await asked.rows(probe.probe_id) : [await answerProbe(undefined, episode, probe)]
-            const settled = settleProbe(rows, episode, probe, baseline, context.update, settings.flaky, context.gated, record.probeTotal)
-            const isolation = asked?.isolation(probe.probe_id) ?? []
-            task.meta[RECORD_KEY] = finishedRecord(record, rows, settled, isolation)
-            const carried = isolationMessage(isolation)
-            if (carried !== null) throw new ProbeFailure(carried)
-            switch (settled.decision) {
-              case 'pass':
-                return
-              case 'skip':
-                skip(settled.message())
-                return
-              case 'known_failure':
-              case 'flaky':
-              case 'suspect':
-                await annotate(settled.message(), 'timegrounded')
-                return
-              case 'fail':
-                throw new ProbeFailure(settled.message())
-            }
-          })
-        }
-      })
+/** One probe's test: judge its rows, record them in `task.meta` for the reporter, and pass, skip, annotate or fail. */
+function registerProbe(suite: CollectedSuite, episode: Episode, planned: PlannedProbe, askedOf: () => AskedEpisode | undefined): void {
+  const { probe, name, record, timeoutMs } = planned
+  const { settings, context, baseline } = suite
+  test.sequential(name, { meta: { [RECORD_KEY]: record }, timeout: timeoutMs }, async ({ task, skip, annotate }) => {
+    const asked = askedOf()
+    const rows = asked ? await asked.rows(probe.probe_id) : [await answerProbe(undefined, episode, probe)]
+    const settled = settleProbe(rows, episode, probe, baseline, context.update, settings.flaky, context.gated, record.probeTotal)
+    const isolation = asked?.isolation(probe.probe_id) ?? []
+    task.meta[RECORD_KEY] = finishedRecord(record, rows, settled, isolation)
+    const carried = isolationMessage(isolation)
+    if (carried !== null) throw new ProbeFailure(carried)
+    switch (settled.decision) {
+      case 'pass':
+        return
+      case 'skip':
+        skip(settled.message())
+        return
+      case 'known_failure':
+      case 'flaky':
+      case 'suspect':
+        await annotate(settled.message(), 'timegrounded')
+        return
+      case 'fail':
+        throw new ProbeFailure(settled.message())
     }
   })
 }

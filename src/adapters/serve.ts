@@ -1,7 +1,7 @@
 /**
  * The protocol server: run any `MemoryStore` (or a factory of them) as a
  * `tivarq.adapter.v1` process. `timegrounded reference NAME` is this loop over
- * a baseline, so the baselines double as protocol examples. The same rules as
+ * a reference store, so the reference stores double as protocol examples. The same rules as
  * in process: one store object needs `reset()`, and every answer passes `checkAnswer`.
  */
 import type { Readable, Writable } from 'node:stream'

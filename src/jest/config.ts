@@ -8,7 +8,7 @@
  */
 import { isAbsolute } from 'node:path'
 import { ReporterOptionError, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
-import { isRecordKey, RECORD_KEY_RULE } from './record-key.js'
+import { isWatchKey, WATCH_KEY_RULE } from './record-request.js'
 
 /** The reporter's and watch plugin's module names, as Jest resolves them from the project. */
 export const JEST_REPORTER = 'timegrounded/jest/reporter'
@@ -48,9 +48,9 @@ function moduleOf(entry: string | [string, unknown]): string {
 export function withTimegrounded<T extends JestConfigLike>(config: T, options: WithTimegroundedOptions = {}): T {
   const { recordKey, ...reporterOptions } = options
   const resolved = resolveReporterOptions(reporterOptions, 'withTimegrounded(config, options) in jest.config')
-  if (recordKey !== undefined && !isRecordKey(recordKey)) {
+  if (recordKey !== undefined && !isWatchKey(recordKey)) {
     throw new ReporterOptionError(
-      `withTimegrounded(config, options) in jest.config: \`recordKey\` must be ${RECORD_KEY_RULE}, got ${JSON.stringify(recordKey)}`,
+      `withTimegrounded(config, options) in jest.config: \`recordKey\` must be ${WATCH_KEY_RULE}, got ${JSON.stringify(recordKey)}`,
     )
   }
   const reporters = (config.reporters ?? ['default']).filter((entry) => moduleOf(entry) !== JEST_REPORTER)

@@ -20,7 +20,7 @@ import { currentRunIdentity } from '../suite/run-identity.js'
 import { shardFilePath, writeShardFile } from '../suite/shards.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { CONTEXT_VARIABLE, clearSideFile, type JestWorkerContext, readSideFiles } from './channel.js'
-import { takeRecordRequest } from './record-key.js'
+import { takeRecordRequest } from './record-request.js'
 
 export type { TimegroundedReporterOptions } from '../suite/options.js'
 

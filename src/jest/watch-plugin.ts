@@ -5,7 +5,7 @@
  * with wrong answers recorded as known failures, and the reporter of that
  * run writes the baseline.
  */
-import { isRecordKey, RECORD_KEY_RULE, requestRecord } from './record-key.js'
+import { isWatchKey, WATCH_KEY_RULE, requestRecord } from './record-request.js'
 
 /** Options of the watch plugin, from `watchPlugins: [['timegrounded/jest/watch-plugin', { key: 'b' }]]`. */
 export interface TimegroundedWatchPluginOptions {
@@ -22,7 +22,7 @@ export default class TimegroundedWatchPlugin {
 
   constructor({ config = {} }: { config?: TimegroundedWatchPluginOptions } = {}) {
     const key = config.key ?? 'b'
-    if (!isRecordKey(key)) throw new Error(`timegrounded/jest/watch-plugin: \`key\` must be ${RECORD_KEY_RULE}, got ${JSON.stringify(key)}`)
+    if (!isWatchKey(key)) throw new Error(`timegrounded/jest/watch-plugin: \`key\` must be ${WATCH_KEY_RULE}, got ${JSON.stringify(key)}`)
     this.key = key
   }
 

@@ -14,7 +14,7 @@ type Config = { rootDir: string; updateSnapshot: 'all' | 'new' | 'none'; watch: 
 async function session() {
   vi.resetModules()
   const { default: Reporter } = await import('../../src/jest/reporter.js')
-  const { requestRecord } = await import('../../src/jest/record-key.js')
+  const { requestRecord } = await import('../../src/jest/record-request.js')
   return {
     press: requestRecord,
     run(config: Partial<Config>): boolean | undefined {

@@ -7,10 +7,10 @@
 const RECORD_REQUEST = Symbol.for('timegrounded.jest.recordBaseline')
 
 /** What a key that records the baseline must be: one character, and not `u`, which Jest keeps for itself. */
-export const RECORD_KEY_RULE = 'one character other than u (Jest keeps u)'
+export const WATCH_KEY_RULE = 'one character other than u (Jest keeps u)'
 
-/** Whether `key` can be the watch-mode key that records the baseline (see RECORD_KEY_RULE). */
-export function isRecordKey(key: unknown): key is string {
+/** Whether `key` can be the watch-mode key that records the baseline (see WATCH_KEY_RULE). */
+export function isWatchKey(key: unknown): key is string {
   return typeof key === 'string' && [...key].length === 1 && key !== 'u'
 }
 

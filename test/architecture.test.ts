@@ -28,10 +28,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   chat: ['errors'],
   adapters: ['tivarq', 'chat', 'errors', 'version'],
   harness: ['adapters', 'tivarq', 'stats', 'errors', 'version'],
-  // version: the HTML renderer reads its built page script from the package root.
-  report: ['tivarq', 'errors', 'version'],
   timegrounded: ['adapters', 'chat', 'tivarq', 'stats', 'errors', 'options', 'version'],
-  suite: ['harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
+  suite: ['harness', 'adapters', 'tivarq', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
+  // The end of a run and the page's model sit above the suite core and the probe: they word and write what those decide.
+  // version: the HTML renderer reads its built page script from the package root.
+  report: ['suite', 'timegrounded', 'harness', 'adapters', 'tivarq', 'stats', 'chat', 'errors', 'options', 'version'],
   properties: ['suite', 'harness', 'adapters', 'tivarq', 'stats', 'errors', 'options', 'version'],
   index: ['harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
   vitest: ['properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'timegrounded', 'stats', 'chat', 'errors', 'options', 'version'],
@@ -140,7 +141,7 @@ describe('the framework-free core', () => {
 
   test('the suite core (src/suite/) never imports a test framework', () => {
     const suite = importGraph(filesUnder(join(SRC, 'suite')))
-    expect([...suite.keys()].map((file) => relative(SRC, file))).toEqual(expect.arrayContaining(['suite/finish.ts', 'tivarq/score.ts']))
+    expect([...suite.keys()].map((file) => relative(SRC, file))).toEqual(expect.arrayContaining(['suite/outcome.ts', 'tivarq/score.ts']))
     const frameworks = [...suite].flatMap(([file, bare]) =>
       bare.filter((name) => /^(vitest|@vitest\/|jest|@jest\/)/.test(name)).map((name) => `${relative(SRC, file)} imports ${name}`),
     )
@@ -157,7 +158,7 @@ describe('the framework-free core', () => {
       ...(relative(SRC, file).startsWith(`jest${sep}`) ? [`${relative(SRC, file)} is reachable from src/vitest/`] : []),
       ...bare.filter((name) => /^(jest|@jest\/)/.test(name)).map((name) => `${relative(SRC, file)} imports ${name}`),
     ])
-    expect([...shell('jest').keys()].map((file) => relative(SRC, file))).toEqual(expect.arrayContaining(['jest/suite.ts', 'suite/finish.ts']))
+    expect([...shell('jest').keys()].map((file) => relative(SRC, file))).toEqual(expect.arrayContaining(['jest/suite.ts', 'report/finish-run.ts']))
     expect([...jest, ...vitest]).toEqual([])
   })
 
@@ -220,7 +221,7 @@ function importCircles(files: readonly string[]): string[][] {
  * test; a removed one fails it too, until it is struck from here.
  */
 const KNOWN_CIRCLES: readonly (readonly string[])[] = [
-  ['suite/baseline.ts', 'suite/commands.ts', 'suite/gate.ts', 'suite/html-report/input.ts', 'suite/options.ts', 'suite/probe-evidence.ts', 'suite/records.ts'],
+  ['suite/baseline.ts', 'suite/commands.ts', 'suite/gate.ts', 'suite/options.ts', 'suite/probe-evidence.ts', 'suite/records.ts'],
   ['timegrounded/run.ts', 'timegrounded/verdict.ts'],
 ]
 

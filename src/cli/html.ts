@@ -5,8 +5,8 @@
  */
 import { Option } from 'commander'
 import { HtmlReportError } from '../report/html/errors.js'
-import { writeHtmlReport } from '../suite/html-report/build.js'
-import type { HtmlReportInput } from '../suite/html-report/input.js'
+import { writeHtmlReport } from '../report/html/model/build.js'
+import type { HtmlReportInput } from '../report/html/model/input.js'
 import { describeWriteError } from './fs-errors.js'
 
 /** `--html FILE` as given, `false` for `--no-html`, undefined for the command's default place. */

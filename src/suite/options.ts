@@ -18,7 +18,7 @@ import { TIME_GROUNDED_OPTION_SHAPE, type TimeGroundedTestsOptions } from '../ti
 import { METRIC_NAMES, type MetricName, metricSpec, QUALITY_METRICS } from '../tivarq/metrics.js'
 import { DATASET_SEED, FAMILIES, SPLITS, type Family, type Split } from '../tivarq/schema.js'
 import type { FamilyThresholds, RegressionPolicy, Thresholds } from './gate.js'
-import { DEFAULT_HTML_FILE } from './html-report/input.js'
+import { DEFAULT_HTML_FILE } from '../harness/result-files.js'
 import type { FlakyPolicy, Partition } from './records.js'
 
 /** Baseline file name, relative to the project root. @default 'timegrounded.baseline.json' */

@@ -8,7 +8,8 @@
  */
 import { isAbsolute, relative, resolve } from 'node:path'
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
-import { finishRun, type GatheredRecord, type SuiteOutcome } from '../suite/finish.js'
+import { finishRun, type SuiteOutcome } from '../report/finish-run.js'
+import type { GatheredRecord } from '../suite/gather.js'
 import { appendJobSummary } from '../suite/job-summary.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { type ResolvedReporterOptions, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'

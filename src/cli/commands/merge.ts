@@ -12,7 +12,7 @@
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { JEST_COMMANDS, mergeCommands, VITEST_COMMANDS } from '../../suite/commands.js'
-import { finishRun } from '../../suite/finish.js'
+import { finishRun } from '../../report/finish-run.js'
 import { appendJobSummary } from '../../suite/job-summary.js'
 import { ReporterOptionError, resolveReporterOptions } from '../../suite/options.js'
 import { combineShards, readShardFile, ShardSetError } from '../../suite/shards.js'

@@ -6,12 +6,12 @@
  * questions alone gets one page of its own.
  */
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
-import type { TimeGroundedSuiteSummary } from '../../timegrounded/cases.js'
-import type { PredictionRow } from '../../tivarq/results.js'
-import type { TivarqReport } from '../../tivarq/score.js'
-import { HARNESS_VERSION } from '../../version.js'
-import type { BaselineSuite, SuiteIdentity } from '../baseline.js'
-import type { ProbeDecision, ProbeRecord } from '../records.js'
+import type { TimeGroundedSuiteSummary } from '../../../timegrounded/cases.js'
+import type { PredictionRow } from '../../../tivarq/results.js'
+import type { TivarqReport } from '../../../tivarq/score.js'
+import { HARNESS_VERSION } from '../../../version.js'
+import type { BaselineSuite, SuiteIdentity } from '../../../suite/baseline.js'
+import type { ProbeDecision, ProbeRecord } from '../../../suite/records.js'
 import { writeHtmlReport } from './build.js'
 import type { HtmlReportInput } from './input.js'
 import { suiteTimelines } from './timelines.js'

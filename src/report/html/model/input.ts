@@ -5,16 +5,13 @@
  * suites. The CLI's `run`, `score` and `probe` and the end of a test run
  * (`finishRun`) each fill it in.
  */
-import { HtmlReportError } from '../../report/html/errors.js'
-import type { TimeGroundedSuiteSummary } from '../../timegrounded/cases.js'
-import type { PredictionRow } from '../../tivarq/results.js'
-import type { Episode, Probe } from '../../tivarq/schema.js'
-import type { TivarqReport } from '../../tivarq/score.js'
-import type { BaselineSuite } from '../baseline.js'
-import type { ProbeDecision } from '../records.js'
-
-/** The page's file name, next to report.json (or in the output directory of a run without one). */
-export const DEFAULT_HTML_FILE = 'report.html'
+import { HtmlReportError } from '../errors.js'
+import type { TimeGroundedSuiteSummary } from '../../../timegrounded/cases.js'
+import type { PredictionRow } from '../../../tivarq/results.js'
+import type { Episode, Probe } from '../../../tivarq/schema.js'
+import type { TivarqReport } from '../../../tivarq/score.js'
+import type { BaselineSuite } from '../../../suite/baseline.js'
+import type { ProbeDecision } from '../../../suite/records.js'
 
 /** What ran on what, for the page's header. */
 export interface TivarqRunIdentity {

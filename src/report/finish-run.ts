@@ -32,16 +32,7 @@ import { countRepetitions, identicalAnswers, pooledMetrics, probeRepetitions, ty
 import { type PredictionRow, runFileNames } from '../tivarq/results.js'
 import { computeMetrics, familyOf, scoreRows, type TivarqReport } from '../tivarq/score.js'
 import { HARNESS_VERSION } from '../version.js'
-import {
-  type BaselineFile,
-  type BaselineMatch,
-  type BaselineSuite,
-  baselineText,
-  matchBaseline,
-  parseBaseline,
-  type SuiteIdentity,
-  withSuites,
-} from '../suite/baseline.js'
+import { type BaselineFile, type BaselineMatch, type BaselineSuite, baselineText, matchBaseline, parseBaseline, withSuites } from '../suite/baseline.js'
 import { baseOfRow, entryProblem } from '../suite/baseline-evidence.js'
 import { type RunnerCommands, VITEST_COMMANDS } from '../suite/commands.js'
 import type { HtmlReportInput } from './html/model/input.js'
@@ -50,7 +41,6 @@ import type { ResolvedReporterOptions } from '../suite/options.js'
 import { decideSuite, type UpdateRequest } from '../suite/outcome.js'
 import { sampleOf } from '../suite/noise.js'
 import { gatherSuites, type GatheredRecord, type SuiteRecords } from '../suite/gather.js'
-import type { ProbeRecord } from '../suite/records.js'
 
 /** Everything the end of a run needs. */
 export interface FinishRunInput {

@@ -11,7 +11,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
-import { jestCommands } from '../suite/commands.js'
+import { jestCommands } from './commands.js'
 import { finishRun } from '../report/finish-run.js'
 import { appendJobSummary } from '../suite/job-summary.js'
 import { type ResolvedReporterOptions, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'

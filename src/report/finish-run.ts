@@ -34,7 +34,7 @@ import { computeMetrics, familyOf, scoreRows, type TivarqReport } from '../tivar
 import { HARNESS_VERSION } from '../version.js'
 import { type BaselineFile, type BaselineMatch, type BaselineSuite, baselineText, matchBaseline, parseBaseline, withSuites } from '../suite/baseline.js'
 import { baseOfRow, entryProblem } from '../suite/baseline-evidence.js'
-import { type RunnerCommands, VITEST_COMMANDS } from '../suite/commands.js'
+import type { RunnerCommands } from '../suite/commands.js'
 import type { HtmlReportInput } from './html/model/input.js'
 import { htmlPathOf, suitePageInput, timeGroundedPageInput, writeRunPage } from './html/model/test-run.js'
 import type { ResolvedReporterOptions } from '../suite/options.js'
@@ -57,8 +57,8 @@ export interface FinishRunInput {
   shard: { index: number; count: number } | null
   /** Whether the text is coloured. */
   color: boolean
-  /** What the messages tell the user to run. @default VITEST_COMMANDS */
-  commands?: RunnerCommands
+  /** What the messages tell the user to run: the calling shell's commands. */
+  commands: RunnerCommands
   /** Paths in messages are shown relative to it when inside it. @default process.cwd() */
   cwd?: string
   /**
@@ -102,7 +102,7 @@ export interface FinishedRun {
 
 /** Score, gate, write and word one run. Throws only on a bug or an unwritable output directory. */
 export function finishRun(input: FinishRunInput): FinishedRun {
-  const commands = input.commands ?? VITEST_COMMANDS
+  const { commands } = input
   const cwd = input.cwd ?? process.cwd()
   const shown = (path: string): string => shownPath(path, cwd)
   const suites = gatherSuites(input.records)

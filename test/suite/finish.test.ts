@@ -19,6 +19,7 @@ import { type ResolvedReporterOptions, resolveReporterOptions, resolveSuiteOptio
 import { answerProbe, openEpisode, planSuite, settleProbe } from '../../src/suite/probes.js'
 import { finishedRecord } from '../../src/suite/records.js'
 import { loadSplit } from '../../src/tivarq/dataset.js'
+import { VITEST_COMMANDS } from '../../src/vitest/commands.js'
 
 let root: string
 beforeAll(() => {
@@ -46,7 +47,18 @@ async function runSuite(store: 'oracle' | 'latest', baseline: BaselineMatch = { 
 
 /** finishRun with the plain run's settings, overridden where a test says. */
 function finish(records: GatheredRecord[], options: ResolvedReporterOptions, overrides: Partial<FinishRunInput> = {}): FinishedRun {
-  return finishRun({ records, root, options, update: { kind: 'none' }, previous: null, shard: null, color: false, cwd: root, ...overrides })
+  return finishRun({
+    records,
+    root,
+    options,
+    update: { kind: 'none' },
+    previous: null,
+    shard: null,
+    color: false,
+    commands: VITEST_COMMANDS,
+    cwd: root,
+    ...overrides,
+  })
 }
 
 describe('finishRun', () => {

@@ -208,6 +208,20 @@ describe('the framework-free core', () => {
   })
 })
 
+describe('one writer of a scored run', () => {
+  test("exactly one module writes report.json, aggregate.json and their numbered forms, and removes an earlier run's", () => {
+    // RunWriter (harness/result-files.ts) knows the file names; only the one writer of a scored run calls it for reports.
+    const calls = /\.(writeReport|writeAggregate|removeEarlierResults)\(/
+    const writers = ALL_FILES.filter((file) => calls.test(readFileSync(file, 'utf8'))).map((file) => relative(SRC, file).split(sep).join('/'))
+    expect(writers).toEqual(['report/scored-run.ts'])
+    // The scan sees what it should: the writer's methods are where the names are defined.
+    expect(readFileSync(join(SRC, 'harness', 'result-files.ts'), 'utf8')).toMatch(/writeReport\(report: TivarqReport/)
+    // Nothing else names the files in a write of its own.
+    const named = ALL_FILES.filter((file) => /write\w*\([^)]*['"`](report|aggregate)[^'"`]*\.json/.test(readFileSync(file, 'utf8')))
+    expect(named.map((file) => relative(SRC, file).split(sep).join('/'))).toEqual(['harness/result-files.ts'])
+  })
+})
+
 /** Every import circle among the source files (each strongly connected set of two or more files), sorted; type imports count. */
 function importCircles(files: readonly string[]): string[][] {
   const edges = new Map(

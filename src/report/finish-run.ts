@@ -26,21 +26,24 @@ import {
   type TimeGroundedCaseRecord,
   type TimeGroundedSummary,
 } from '../timegrounded/cases.js'
-import { aggregateRepetitions, type RunAggregate } from '../tivarq/aggregate.js'
+import type { RunAggregate } from '../tivarq/aggregate.js'
 import { isQuality, type MetricName, metricValuesOf, QUALITY_METRICS, type ScoredMetrics, scoredMetricsOf } from '../tivarq/metrics.js'
 import { countRepetitions, identicalAnswers, pooledMetrics, probeRepetitions, type RepeatedCounts } from '../tivarq/repeats.js'
-import { type PredictionRow, runFileNames } from '../tivarq/results.js'
+import type { PredictionRow } from '../tivarq/results.js'
 import { computeMetrics, familyOf, scoreRows, type TivarqReport } from '../tivarq/score.js'
 import { HARNESS_VERSION } from '../version.js'
 import { type BaselineFile, type BaselineMatch, type BaselineSuite, baselineText, matchBaseline, parseBaseline, withSuites } from '../suite/baseline.js'
 import { baseOfRow, entryProblem } from '../suite/baseline-evidence.js'
 import type { RunnerCommands } from '../suite/commands.js'
 import type { HtmlReportInput } from './html/model/input.js'
-import { htmlPathOf, suitePageInput, timeGroundedPageInput, writeRunPage } from './html/model/test-run.js'
+import { htmlPathOf, suitePageInput, timeGroundedRunPageInput } from './html/model/test-run.js'
+import { writeReportPage } from './html/write-page.js'
+import { writeScoredRun } from './scored-run.js'
 import type { ResolvedReporterOptions } from '../suite/options.js'
 import { decideSuite, type UpdateRequest } from '../suite/outcome.js'
 import { sampleOf } from '../suite/noise.js'
 import { gatherSuites, type GatheredRecord, type SuiteRecords } from '../suite/gather.js'
+import type { ProbeRecord } from '../suite/records.js'
 
 /** Everything the end of a run needs. */
 export interface FinishRunInput {
@@ -100,139 +103,182 @@ export interface FinishedRun {
   metrics: Map<string, ScoredMetrics>
 }
 
+/** What every suite of one run shares as it is finished. */
+interface RunContext {
+  input: FinishRunInput
+  commands: RunnerCommands
+  shown: (path: string) => string
+  outputRoot: string
+  /** Several suites: each writes into `outputDir/<suite>`, and its page beside the `html` option's path. */
+  multiple: boolean
+  baseline: LoadedBaseline
+  timeGrounded: TimeGroundedSummary | null
+  /** The HTML reports written so far (absolute paths). */
+  htmlReports: string[]
+}
+
+/** The baseline file of the run, read once: its path (null when baselines are off), its content, or why it cannot be used. */
+interface LoadedBaseline {
+  path: string | null
+  file: BaselineFile | null
+  problem: string | null
+}
+
+/** One suite finished: its outcome, its metrics for watch mode, and its new baseline entry under `-u`. */
+interface FinishedSuite {
+  outcome: SuiteOutcome
+  scored: ScoredMetrics | null
+  entry: BaselineSuite | null
+}
+
 /** Score, gate, write and word one run. Throws only on a bug or an unwritable output directory. */
 export function finishRun(input: FinishRunInput): FinishedRun {
-  const { commands } = input
-  const cwd = input.cwd ?? process.cwd()
-  const shown = (path: string): string => shownPath(path, cwd)
+  const shown = (path: string): string => shownPath(path, input.cwd ?? process.cwd())
   const suites = gatherSuites(input.records)
   const questions = input.records.map((gathered) => gathered.record).filter(isTimeGroundedCaseRecord)
   const empty: FinishedRun = { failed: false, text: '', markdown: null, suites: [], timeGrounded: null, htmlReports: [], metrics: new Map() }
   if (suites.size === 0 && questions.length === 0) return empty
-  if (input.shard !== null) return { ...empty, text: shardLines(input.shard, suites, questions, input.update, commands).join('\n') }
+  if (input.shard !== null) return { ...empty, text: shardLines(input.shard, suites, questions, input.update, input.commands).join('\n') }
   if (input.cancelled === true) return cancelledRun(input, suites, shown)
 
-  const baselinePath = input.options.baseline === false ? null : resolvePath(input.root, input.options.baseline)
-  let baselineFile: BaselineFile | null = null
-  let baselineProblem: string | null = null
-  if (baselinePath !== null && existsSync(baselinePath)) {
-    try {
-      baselineFile = parseBaseline(readFileSync(baselinePath, 'utf8'), shown(baselinePath), commands)
-    } catch (error) {
-      baselineProblem = (error as Error).message
-    }
+  const context: RunContext = {
+    input,
+    commands: input.commands,
+    shown,
+    outputRoot: resolve(input.root, input.options.outputDir),
+    multiple: suites.size > 1,
+    baseline: loadBaseline(input, shown),
+    timeGrounded: questions.length > 0 ? summarizeTimeGrounded(questions) : null,
+    htmlReports: [],
   }
-  const multiple = suites.size > 1
-  const outputRoot = resolve(input.root, input.options.outputDir)
-  const update = input.update.kind === 'update'
-  const outcomes: SuiteOutcome[] = []
+  const finished = [...suites].map(([name, suite]) => finishSuite(context, name, suite))
+  recordBaseline(context, finished)
+  const timeGroundedLines = finishTimeGrounded(context, suites.size === 0)
+  const outcomes = finished.map((suite) => suite.outcome)
   const metrics = new Map<string, ScoredMetrics>()
-  const newEntries: Record<string, BaselineSuite> = {}
-  const timeGrounded = questions.length > 0 ? summarizeTimeGrounded(questions) : null
-  const htmlReports: string[] = []
-  const writePage = (path: string, page: HtmlReportInput): string => {
-    const written = writeRunPage(path, page, shown)
-    if (written.path !== null) htmlReports.push(written.path)
-    return written.line
-  }
-  for (const [name, suite] of suites) {
-    const lines: string[] = [...suite.conflicts]
-    const ran = suite.records.filter((record) => record.rows).sort((a, b) => a.order - b.order)
-    const [firstError] = suite.blockErrors
-    if (ran.length === 0) {
-      // The probes' own hook failed before any probe ran: that is the store failing to start.
-      lines.push(
-        `no probe ran (${suite.records.length} collected): ${firstError === undefined ? 'nothing to score' : `the store could not start: ${firstError}`}`,
-      )
-      outcomes.push({ name, data: suite.identity.data, report: null, aggregate: null, lines, failed: suite.conflicts.length > 0 })
-      continue
-    }
-    // After probes ran, a block error is e.g. a store that failed to close: shown here too, not only above.
-    for (const error of suite.blockErrors) lines.push(`suite error: ${error}`)
-    const { seed, resamples } = input.options
-    const repetitions = Array.from({ length: suite.repeats }, (_, repetition) => ran.map((record) => record.rows![repetition] as PredictionRow))
-    // The run reached its end: probes that did not run were left out by the user's choice, not cut short.
-    const reports = repetitions.map((rows) => scoreRows(rows, { seed, resamples, expectedProbes: suite.probeTotal, missingRows: 'selected' }))
-    const report = reports[reports.length - 1]!
-    const counted = countRepetitions(repetitions)
-    const outputDir = multiple ? resolve(outputRoot, name) : outputRoot
-    const aggregate = writeRunFiles(outputDir, repetitions, reports, { seed, resamples })
-    const scored = suite.repeats === 1 ? scoredMetricsOf(report) : pooledScore(counted, repetitions)
-
-    // The stored entry is rebuilt from its answers with this run's gold: whole when every probe ran.
-    const bases = ran.map((record) => baseOfRow(record.rows![0]!))
-    const check = (entry: BaselineSuite) => entryProblem(entry, bases, ran.length === suite.probeTotal)
-    const match: BaselineMatch =
-      baselineFile && baselinePath !== null ? matchBaseline(baselineFile, suite.identity, shown(baselinePath), commands, check) : { status: 'missing' }
-    const verdict = decideSuite({
-      identity: suite.identity,
-      probeTotal: suite.probeTotal,
-      records: ran,
-      repetitions,
-      scored,
-      counted,
-      probes: probeRepetitions(repetitions),
-      sample: sampleOf(counted, QUALITY_METRICS, identicalAnswers(repetitions)),
-      bootstrap: { seed, resamples },
-      match,
-      baselineProblem,
-      baselinePath: baselinePath === null ? null : shown(baselinePath),
-      reportPath:
-        suite.repeats === 1 ? `${shown(outputDir)}/report.json` : `${shown(outputDir)}/ (report-1.json … report-${suite.repeats}.json, aggregate.json)`,
-      update: input.update,
-      previous: input.previous === null ? null : (input.previous.get(name) ?? null),
-      options: input.options,
-      commands,
-      conflicts: suite.conflicts.length,
-    })
-    metrics.set(name, scored)
-    if (verdict.entry !== null) newEntries[name] = verdict.entry
-    // The verdict's closing line stays the suite's last: the page's line goes before it.
-    const closing = verdict.lines.slice(-1)
-    lines.push(...verdict.lines.slice(0, -1))
-    if (input.options.html !== false) {
-      const page = suitePageInput({
-        identity: suite.identity,
-        records: ran,
-        rows: repetitions[repetitions.length - 1]!,
-        report,
-        baseline: match.status === 'ok' ? match.entry : null,
-        timeGrounded: timeGrounded?.suites ?? [],
-      })
-      lines.push(writePage(htmlPathOf(input.options.html, input.root, multiple ? name : null), page))
-    }
-    lines.push(...closing)
-    outcomes.push({
-      name,
-      data: suite.identity.data,
-      report,
-      aggregate,
-      rows: repetitions[repetitions.length - 1]!,
-      lines,
-      failed: suite.conflicts.length > 0 || verdict.failed,
-    })
-  }
-  if (update && baselinePath !== null && Object.keys(newEntries).length > 0) {
-    writeFileAtomic(baselinePath, baselineText(withSuites(baselineFile, HARNESS_VERSION, newEntries)))
-  }
-
-  const timeGroundedLines: string[] = []
-  if (timeGrounded !== null) {
-    writeFileAtomic(join(outputRoot, 'time-grounded.json'), `${JSON.stringify(timeGrounded, null, 2)}\n`)
-    // With a TIVARQ suite the summary is on its page; alone, it gets one of its own.
-    if (suites.size === 0 && input.options.html !== false) {
-      timeGroundedLines.push(`time-grounded: ${writePage(htmlPathOf(input.options.html, input.root, null), timeGroundedPageInput(timeGrounded.suites))}`)
-    }
-  }
+  for (const suite of finished) if (suite.scored !== null) metrics.set(suite.outcome.name, suite.scored)
   return {
     failed: outcomes.some((outcome) => outcome.failed),
-    text: runText(outcomes, timeGrounded, timeGroundedLines, input.color),
-    markdown: runMarkdown(outcomes, timeGrounded, multiple),
+    text: runText(outcomes, context.timeGrounded, timeGroundedLines, input.color),
+    markdown: runMarkdown(outcomes, context.timeGrounded, context.multiple),
     suites: outcomes,
-    timeGrounded,
-    htmlReports,
+    timeGrounded: context.timeGrounded,
+    htmlReports: context.htmlReports,
     metrics,
   }
+}
+
+/** The baseline file, when there is one: a file that cannot be parsed is a problem every suite names, not a throw. */
+function loadBaseline(input: FinishRunInput, shown: (path: string) => string): LoadedBaseline {
+  const path = input.options.baseline === false ? null : resolvePath(input.root, input.options.baseline)
+  if (path === null || !existsSync(path)) return { path, file: null, problem: null }
+  try {
+    return { path, file: parseBaseline(readFileSync(path, 'utf8'), shown(path), input.commands), problem: null }
+  } catch (error) {
+    return { path, file: null, problem: (error as Error).message }
+  }
+}
+
+/** One suite: score its repetitions, write its files, gate it, write its page, word it. */
+function finishSuite(context: RunContext, name: string, suite: SuiteRecords): FinishedSuite {
+  const lines: string[] = [...suite.conflicts]
+  const ran = suite.records.filter((record) => record.rows).sort((a, b) => a.order - b.order)
+  const [firstError] = suite.blockErrors
+  if (ran.length === 0) {
+    // The probes' own hook failed before any probe ran: that is the store failing to start.
+    lines.push(
+      `no probe ran (${suite.records.length} collected): ${firstError === undefined ? 'nothing to score' : `the store could not start: ${firstError}`}`,
+    )
+    const outcome = { name, data: suite.identity.data, report: null, aggregate: null, lines, failed: suite.conflicts.length > 0 }
+    return { outcome, scored: null, entry: null }
+  }
+  // After probes ran, a block error is e.g. a store that failed to close: shown here too, not only above.
+  for (const error of suite.blockErrors) lines.push(`suite error: ${error}`)
+  const { input } = context
+  const { seed, resamples } = input.options
+  const repetitions = Array.from({ length: suite.repeats }, (_, repetition) => ran.map((record) => record.rows![repetition] as PredictionRow))
+  // The run reached its end: probes that did not run were left out by the user's choice, not cut short.
+  const reports = repetitions.map((rows) => scoreRows(rows, { seed, resamples, expectedProbes: suite.probeTotal, missingRows: 'selected' }))
+  const report = reports[reports.length - 1]!
+  const rows = repetitions[repetitions.length - 1]!
+  const outputDir = context.multiple ? resolve(context.outputRoot, name) : context.outputRoot
+  const { aggregate } = writeScoredRun(new RunWriter(outputDir), { repetitions, reports, bootstrap: { seed, resamples } }, { predictions: 'write' })
+  const counted = countRepetitions(repetitions)
+  const scored = suite.repeats === 1 ? scoredMetricsOf(report) : pooledScore(counted, repetitions)
+  const { match, verdict } = judgeSuite(context, suite, ran, { repetitions, counted, scored, outputDir })
+  // The verdict's closing line stays the suite's last: the page's line goes before it.
+  lines.push(...verdict.lines.slice(0, -1))
+  if (input.options.html !== false) {
+    const baseline = match.status === 'ok' ? match.entry : null
+    const page = suitePageInput({ identity: suite.identity, records: ran, rows, report, baseline, timeGrounded: context.timeGrounded?.suites ?? [] })
+    lines.push(writePage(context, htmlPathOf(input.options.html, input.root, context.multiple ? name : null), page))
+  }
+  lines.push(...verdict.lines.slice(-1))
+  const failed = suite.conflicts.length > 0 || verdict.failed
+  return { outcome: { name, data: suite.identity.data, report, aggregate, rows, lines, failed }, scored, entry: verdict.entry }
+}
+
+/** The suite's baseline entry (rebuilt from its answers with this run's gold: whole when every probe ran) and the gate's verdict. */
+function judgeSuite(
+  context: RunContext,
+  suite: SuiteRecords,
+  ran: readonly ProbeRecord[],
+  run: { repetitions: PredictionRow[][]; counted: RepeatedCounts; scored: ScoredMetrics; outputDir: string },
+): { match: BaselineMatch; verdict: ReturnType<typeof decideSuite> } {
+  const { input, shown, commands, baseline } = context
+  const { seed, resamples } = input.options
+  const bases = ran.map((record) => baseOfRow(record.rows![0]!))
+  const check = (entry: BaselineSuite) => entryProblem(entry, bases, ran.length === suite.probeTotal)
+  const match: BaselineMatch =
+    baseline.file && baseline.path !== null ? matchBaseline(baseline.file, suite.identity, shown(baseline.path), commands, check) : { status: 'missing' }
+  const dir = shown(run.outputDir)
+  const verdict = decideSuite({
+    identity: suite.identity,
+    probeTotal: suite.probeTotal,
+    records: ran,
+    repetitions: run.repetitions,
+    scored: run.scored,
+    counted: run.counted,
+    probes: probeRepetitions(run.repetitions),
+    sample: sampleOf(run.counted, QUALITY_METRICS, identicalAnswers(run.repetitions)),
+    bootstrap: { seed, resamples },
+    match,
+    baselineProblem: baseline.problem,
+    baselinePath: baseline.path === null ? null : shown(baseline.path),
+    reportPath: suite.repeats === 1 ? `${dir}/report.json` : `${dir}/ (report-1.json … report-${suite.repeats}.json, aggregate.json)`,
+    update: input.update,
+    previous: input.previous === null ? null : (input.previous.get(suite.identity.name) ?? null),
+    options: input.options,
+    commands,
+    conflicts: suite.conflicts.length,
+  })
+  return { match, verdict }
+}
+
+/** Under `-u`, the baseline file with every suite's new entry (the others kept as they were). */
+function recordBaseline(context: RunContext, finished: readonly FinishedSuite[]): void {
+  const { path, file } = context.baseline
+  if (context.input.update.kind !== 'update' || path === null) return
+  const entries: Record<string, BaselineSuite> = {}
+  for (const suite of finished) if (suite.entry !== null) entries[suite.outcome.name] = suite.entry
+  if (Object.keys(entries).length > 0) writeFileAtomic(path, baselineText(withSuites(file, HARNESS_VERSION, entries)))
+}
+
+/** `time-grounded.json`, and, when no TIVARQ suite ran (whose page shows the summary), a page of its own; the lines to print. */
+function finishTimeGrounded(context: RunContext, alone: boolean): string[] {
+  const { timeGrounded, input } = context
+  if (timeGrounded === null) return []
+  writeFileAtomic(join(context.outputRoot, 'time-grounded.json'), `${JSON.stringify(timeGrounded, null, 2)}\n`)
+  if (!alone || input.options.html === false) return []
+  return [`time-grounded: ${writePage(context, htmlPathOf(input.options.html, input.root, null), timeGroundedRunPageInput(timeGrounded.suites))}`]
+}
+
+/** Write a page (never throws: the run's results stand either way); the line that says where it went or why it did not. */
+function writePage(context: RunContext, path: string, page: HtmlReportInput): string {
+  const written = writeReportPage(path, page)
+  if (written.path === null) return `HTML report not written to ${context.shown(path)}: ${written.problem}`
+  context.htmlReports.push(written.path)
+  return `HTML report in ${context.shown(written.path)}`
 }
 
 /**
@@ -249,7 +295,7 @@ function cancelledRun(input: FinishRunInput, suites: ReadonlyMap<string, SuiteRe
     const repetitions = Array.from({ length: suite.repeats }, (_, repetition) => ran.map((record) => record.rows![repetition] as PredictionRow))
     const reports = repetitions.map((rows) => scoreRows(rows, { seed, resamples, expectedProbes: suite.probeTotal }))
     const outputDir = suites.size > 1 ? resolve(outputRoot, name) : outputRoot
-    writeRunFiles(outputDir, repetitions, reports, { seed, resamples })
+    writeScoredRun(new RunWriter(outputDir), { repetitions, reports, bootstrap: { seed, resamples } }, { predictions: 'write' })
     const kept = input.update.kind === 'update' ? ', the baseline not written' : ''
     const line = `run cancelled before the end (\`--bail\`, or stopped): ${ran.length} of ${suite.probeTotal} probes ran; not gated${kept}; the incomplete results are in ${shown(outputDir)}/`
     outcomes.push({ name, data: suite.identity.data, report: null, aggregate: null, lines: [...suite.conflicts, line], failed: true })
@@ -257,33 +303,6 @@ function cancelledRun(input: FinishRunInput, suites: ReadonlyMap<string, SuiteRe
   const text = outcomes.flatMap((outcome) => outcome.lines.map((line) => `timegrounded [${outcome.name}] ${line}`))
   if (outcomes.length === 0) text.push('timegrounded: run cancelled before the end (`--bail`, or stopped): not gated')
   return { failed: true, text: text.join('\n'), markdown: null, suites: outcomes, timeGrounded: null, htmlReports: [], metrics: new Map() }
-}
-
-/**
- * The result files of one suite: `report.json` and `predictions.jsonl` for one
- * repetition; with repeats, as `run --repeat` writes them, `report-K.json`,
- * `predictions-K.jsonl` and `aggregate.json` (returned). The other layout's
- * files, left by an earlier run with other `repeats`, are removed so the
- * directory holds one run.
- */
-function writeRunFiles(
-  dir: string,
-  repetitions: readonly (readonly PredictionRow[])[],
-  reports: readonly TivarqReport[],
-  bootstrap: { seed: number; resamples: number },
-): RunAggregate | null {
-  const files = new RunWriter(dir)
-  const repeats = repetitions.length
-  reports.forEach((report, repetition) => {
-    files.writeReport(report, repetition, repeats)
-    files.writePredictions(repetitions[repetition]!, repetition, repeats)
-  })
-  const aggregate = repeats > 1 ? aggregateRepetitions(repetitions, reports, bootstrap) : null
-  if (aggregate !== null) files.writeAggregate(aggregate)
-  const kept = new Set(repetitions.flatMap((_, repetition) => Object.values(runFileNames(repetition, repeats))))
-  if (aggregate !== null) kept.add('aggregate.json')
-  files.removeEarlierResults((name) => kept.has(name))
-  return aggregate
 }
 
 /**

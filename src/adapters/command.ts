@@ -212,7 +212,7 @@ export class AdapterProcess {
       const timer = setTimeout(() => {
         this.fail(
           'ADAPTER_TIMEOUT',
-          `${this.noun} \`${this.command}\` did not answer ${label} within ${timeoutMs} ms (\`--timeout-ms\` on the CLI, \`timeoutMs\` in code); the process was killed${this.quoteStderr()}`,
+          `${this.noun} \`${this.command}\` did not answer ${label} within ${timeoutMs} ms (its call timeout, \`timeoutMs\`); the process was killed${this.quoteStderr()}`,
         )
       }, timeoutMs)
       this.pending.push({ label, resolve, reject, timer })

@@ -1,13 +1,11 @@
 /**
  * The HTML report of `run`, `score` and `probe`: the `--html FILE` and
- * `--no-html` options, and writing the page, where a failure is a warning
- * (the run's own result files and exit code stand).
+ * `--no-html` options, and the line (or the warning on stderr) that says how
+ * writing the page went (`writeReportPage` writes it and never throws).
  */
 import { Option } from 'commander'
-import { HtmlReportError } from '../report/html/errors.js'
-import { writeHtmlReport } from '../suite/html-report/build.js'
-import type { HtmlReportInput } from '../suite/html-report/input.js'
-import { describeWriteError } from './fs-errors.js'
+import type { HtmlReportInput } from '../report/html/model/input.js'
+import { writeReportPage } from '../report/html/write-page.js'
 
 /** `--html FILE` as given, `false` for `--no-html`, undefined for the command's default place. */
 export type HtmlOption = string | false | undefined
@@ -24,11 +22,8 @@ export function noHtmlOption(): Option {
 
 /** Write the page; returns the line that says where it is, or null after a warning on stderr naming what went wrong. */
 export function writeCliPage(command: string, path: string, input: HtmlReportInput): string | null {
-  try {
-    return `HTML report: ${writeHtmlReport(path, input)}`
-  } catch (error) {
-    const why = error instanceof HtmlReportError ? error.message : describeWriteError(error, path)
-    process.stderr.write(`timegrounded ${command}: warning: the HTML report was not written to ${path}: ${why}\n`)
-    return null
-  }
+  const written = writeReportPage(path, input)
+  if (written.path !== null) return `HTML report: ${written.path}`
+  process.stderr.write(`timegrounded ${command}: warning: the HTML report was not written to ${path}: ${written.problem}\n`)
+  return null
 }

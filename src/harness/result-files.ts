@@ -153,6 +153,9 @@ export class PredictionsFile {
   }
 }
 
+/** The HTML report's file name, next to report.json (or in the output directory of a run without one). */
+export const DEFAULT_HTML_FILE = 'report.html'
+
 /** A result file of a run (`report.json`, `predictions.jsonl`, their numbered forms, `aggregate.json`), by its name. */
 export function isResultFileName(name: string): boolean {
   return /^(report(-\d+)?\.json|predictions(-\d+)?\.jsonl|aggregate\.json)$/.test(name)

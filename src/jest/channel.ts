@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto'
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import type { GatheredRecord } from '../suite/finish.js'
+import type { GatheredRecord } from '../suite/gather.js'
 import type { WorkerContext } from '../suite/records.js'
 
 /** The environment variable the reporter sets and the workers read. */

@@ -12,7 +12,7 @@ import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { takeIsolationFailures } from '../harness/runner.js'
 import { type BaselineMatch, readBaselineMatch } from '../suite/baseline.js'
-import { JEST_COMMANDS } from '../suite/commands.js'
+import { JEST_COMMANDS } from './commands.js'
 import { type ResolvedSuiteOptions, resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
 import {
   baselineCheckOf,

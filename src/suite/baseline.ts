@@ -12,7 +12,7 @@ import { repetitionValues, spreadOf } from '../tivarq/aggregate.js'
 import type { MetricValue, MetricValues, ScoredMetrics } from '../tivarq/metrics.js'
 import { isQuality, type MetricName, QUALITY_METRICS, type QualityMetricName } from '../tivarq/metrics.js'
 import { episodeRatios, isFlaky, type ProbeRepetitions, type RepeatedCounts } from '../tivarq/repeats.js'
-import { type RunnerCommands, VITEST_COMMANDS } from './commands.js'
+import type { RunnerCommands } from './commands.js'
 import type { RepetitionSample } from './noise.js'
 import { type Answer, answerSchema } from '../tivarq/schema.js'
 
@@ -95,7 +95,7 @@ export class BaselineError extends TimegroundedError<CodeOf<'BaselineError'>> {
 }
 
 /** Parse a baseline file's text; throws BaselineError naming the file and each bad field. */
-export function parseBaseline(text: string, file: string, commands: RunnerCommands = VITEST_COMMANDS): BaselineFile {
+export function parseBaseline(text: string, file: string, commands: RunnerCommands): BaselineFile {
   let json: unknown
   try {
     json = JSON.parse(text)
@@ -143,7 +143,7 @@ export function matchBaseline(
   file: BaselineFile | null,
   identity: SuiteIdentity,
   path: string,
-  commands: RunnerCommands = VITEST_COMMANDS,
+  commands: RunnerCommands,
   check: EntryCheck | null = null,
 ): BaselineMatch {
   const entry = file?.suites[identity.name]
@@ -286,7 +286,7 @@ export function datasetHashOf(fileHashes: Record<string, string>): string {
 export function readBaselineMatch(
   path: string | null,
   identity: SuiteIdentity,
-  commands: RunnerCommands = VITEST_COMMANDS,
+  commands: RunnerCommands,
   check: EntryCheck | null = null,
   update = false,
 ): BaselineMatch {

@@ -5,7 +5,7 @@
  * ends with the next step. Pure string functions over `gate.ts`'s data.
  */
 import { type MetricName, type MetricValue, metricSpec } from '../tivarq/metrics.js'
-import { type RunnerCommands, VITEST_COMMANDS } from './commands.js'
+import type { RunnerCommands } from './commands.js'
 import type { FamilyMove, MetricChange, NotGated, Violation } from './gate.js'
 import { MIN_NOISE_EPISODES, NOISE_CONFIDENCE, type RegressionRule } from './noise.js'
 
@@ -76,12 +76,12 @@ function nextStep(kind: Violation['kind'], commands: RunnerCommands): string {
 }
 
 /** One line per violation, `[suite] ` first: the metric, both values with their counts, the families that moved, the next step. */
-export function renderViolation(violation: Violation, commands: RunnerCommands = VITEST_COMMANDS): string {
+export function renderViolation(violation: Violation, commands: RunnerCommands): string {
   return `[${violation.suite}] ${renderViolationInSuite(violation, commands)}`
 }
 
 /** `renderViolation` without the `[suite] ` prefix, for a line that already names the suite (the reporter's). */
-export function renderViolationInSuite(violation: Violation, commands: RunnerCommands = VITEST_COMMANDS): string {
+export function renderViolationInSuite(violation: Violation, commands: RunnerCommands): string {
   const where = `${violation.family === null ? '' : `family ${violation.family}: `}${violation.metric}`
   switch (violation.kind) {
     case 'threshold': {

@@ -18,7 +18,7 @@ import { TIME_GROUNDED_OPTION_SHAPE, type TimeGroundedTestsOptions } from '../ti
 import { METRIC_NAMES, type MetricName, metricSpec, QUALITY_METRICS } from '../tivarq/metrics.js'
 import { DATASET_SEED, FAMILIES, SPLITS, type Family, type Split } from '../tivarq/schema.js'
 import type { FamilyThresholds, RegressionPolicy, Thresholds } from './gate.js'
-import { DEFAULT_HTML_FILE } from './html-report/input.js'
+import { DEFAULT_HTML_FILE } from '../harness/result-files.js'
 import type { FlakyPolicy, Partition } from './records.js'
 
 /** Baseline file name, relative to the project root. @default 'timegrounded.baseline.json' */
@@ -32,14 +32,14 @@ export interface TimegroundedReporterOptions {
   thresholds?: Thresholds
   /** Bounds per family and metric: `{ expiration: { expirationAccuracy: { min: 1 } } }`. @default none */
   familyThresholds?: FamilyThresholds
-  /** Baseline file, relative to the Vitest root; `false` turns baselines off. @default 'timegrounded.baseline.json' */
+  /** Baseline file, relative to the project root; `false` turns baselines off. @default 'timegrounded.baseline.json' */
   baseline?: string | false
   /** Which metrics the baseline gates, with what tolerance. @default every quality metric in the baseline, tolerance 0 */
   regression?: RegressionPolicy
-  /** Where report.json and predictions.jsonl go, relative to the Vitest root. @default '.timegrounded' */
+  /** Where report.json and predictions.jsonl go, relative to the project root. @default '.timegrounded' */
   outputDir?: string
   /**
-   * The HTML report: its path relative to the Vitest root, or `false` for none. With several suites each gets
+   * The HTML report: its path relative to the project root, or `false` for none. With several suites each gets
    * its own page, in a folder named after the suite beside this path (as report.json does in `outputDir`).
    * @default 'report.html' in `outputDir`
    */
@@ -200,7 +200,7 @@ function refuseIdleRegression(
     })
 }
 
-const HTML_OPTION_HINT = `a file path relative to the Vitest root, or false for no HTML report (leave it out for ${DEFAULT_HTML_FILE} in \`outputDir\`)`
+const HTML_OPTION_HINT = `a file path relative to the project root, or false for no HTML report (leave it out for ${DEFAULT_HTML_FILE} in \`outputDir\`)`
 
 const REPORTER_OPTION_NAMES = ['thresholds', 'familyThresholds', 'baseline', 'regression', 'outputDir', 'html', 'seed', 'resamples', 'color'] as const
 
@@ -208,9 +208,9 @@ const reporterOptionsSchema = z.strictObject(
   {
     thresholds: thresholdsSchema.optional(),
     familyThresholds: z.partialRecord(z.enum(FAMILIES), familyBoundsSchema(thresholdsSchema), { error: namedChoices('a family', FAMILIES) }).optional(),
-    baseline: z.union([z.string().min(1), z.literal(false)], { error: 'a path relative to the Vitest root, or false to turn baselines off' }).optional(),
+    baseline: z.union([z.string().min(1), z.literal(false)], { error: 'a path relative to the project root, or false to turn baselines off' }).optional(),
     regression: regressionSchema.optional(),
-    outputDir: z.string('a directory, relative to the Vitest root').min(1, 'a directory, relative to the Vitest root').optional(),
+    outputDir: z.string('a directory, relative to the project root').min(1, 'a directory, relative to the project root').optional(),
     html: z.union([z.string().min(1, HTML_OPTION_HINT), z.literal(false)], { error: HTML_OPTION_HINT }).optional(),
     seed: z.number().int('a whole number ≥ 0').min(0, 'a whole number ≥ 0').optional(),
     resamples: z.number().int(`a whole number of at least ${MIN_RESAMPLES}`).min(MIN_RESAMPLES, `a whole number of at least ${MIN_RESAMPLES}`).optional(),

@@ -10,7 +10,7 @@
  * names its counts, its families and the next step.
  */
 import { describeIsolationFailure } from '../harness/runner.js'
-import { listProbes, renderErroredProbes } from '../report/terminal.js'
+import { listProbes, renderErroredProbes } from './probe-lists.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { isFlaky, type ProbeRepetitions, type RepeatedCounts } from '../tivarq/repeats.js'
 import type { PredictionRow } from '../tivarq/results.js'

@@ -8,7 +8,9 @@
  */
 import { isAbsolute, relative, resolve } from 'node:path'
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
-import { finishRun, type GatheredRecord, type SuiteOutcome } from '../suite/finish.js'
+import { finishRun, type SuiteOutcome } from '../report/finish-run.js'
+import type { GatheredRecord } from '../suite/gather.js'
+import { VITEST_COMMANDS } from './commands.js'
 import { appendJobSummary } from '../suite/job-summary.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { type ResolvedReporterOptions, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
@@ -132,6 +134,7 @@ export class TimegroundedReporter implements Reporter {
         previous: watching ? this.previous : null,
         shard,
         color: this.options.color ?? process.stdout.isTTY === true,
+        commands: VITEST_COMMANDS,
         // `--bail`, or a stop: the suite core writes what ran as incomplete and fails the run ungated.
         cancelled: reason === 'interrupted',
       })

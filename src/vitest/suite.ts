@@ -10,7 +10,7 @@ import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { EpisodeRun, type RunnerOptions, takeIsolationFailures } from '../harness/runner.js'
 import { type BaselineMatch, readBaselineMatch } from '../suite/baseline.js'
-import { VITEST_COMMANDS } from '../suite/commands.js'
+import { VITEST_COMMANDS } from './commands.js'
 import { type ResolvedSuiteOptions, resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
 import {
   type AskedEpisode,

@@ -71,7 +71,7 @@ describe('fatal faults: the process is killed or dead, the episode is abandoned,
     const { faulty, others, pids, lines } = await runMode('hang-query', HANG_MS)
     expect(faulty[0]).toMatchObject({ status: 'error', probe_id: 'reversal-00-q1' })
     expect(faulty[0]!.error).toBe(
-      `query: adapter \`${process.execPath} ${FAULT_ADAPTER} hang-query ${FAULTY}\` did not answer query within ${HANG_MS} ms (\`--timeout-ms\` on the CLI, \`timeoutMs\` in code); the process was killed`,
+      `query: adapter \`${process.execPath} ${FAULT_ADAPTER} hang-query ${FAULTY}\` did not answer query within ${HANG_MS} ms (its call timeout, \`timeoutMs\`); the process was killed`,
     )
     // The timed-out call is recorded as timed (its latency kept); how long it took is not asserted (no wall-clock checks).
     expect(faulty[0]!.latency_ms).toEqual(expect.any(Number))

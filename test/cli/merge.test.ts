@@ -13,8 +13,10 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { referenceStore } from '../../src/adapters/reference/index.js'
 import { openPool } from '../../src/harness/pool.js'
-import { JEST_COMMANDS } from '../../src/suite/commands.js'
-import { finishRun, type GatheredRecord } from '../../src/suite/finish.js'
+import { JEST_COMMANDS } from '../../src/jest/commands.js'
+import { VITEST_COMMANDS } from '../../src/vitest/commands.js'
+import { finishRun } from '../../src/report/finish-run.js'
+import type { GatheredRecord } from '../../src/suite/gather.js'
 import { resolveReporterOptions, resolveSuiteOptions, type TimegroundedReporterOptions } from '../../src/suite/options.js'
 import { planSuite, settleProbe } from '../../src/suite/probes.js'
 import { finishedRecord } from '../../src/suite/records.js'
@@ -93,6 +95,7 @@ describe('timegrounded merge', () => {
       previous: null,
       shard: null,
       color: false,
+      commands: VITEST_COMMANDS,
     })
     for (const file of ['report.json', 'predictions.jsonl']) {
       expect(readFileSync(join(dir, '.timegrounded', file), 'utf8')).toBe(readFileSync(join(single, '.timegrounded', file), 'utf8'))

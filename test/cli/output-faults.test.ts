@@ -118,3 +118,18 @@ test('a run owns its output folder: after --repeat 3, a plain run removes the ea
     .map((name) => join(out, name))
   expect(cli(['score', ...files, '--output', join(work, 'owned-scored'), '--no-html']).status).toBe(0)
 })
+
+test('score owns its output folder too: after scoring three repetitions, scoring one removes report-K.json and aggregate.json, keeps the predictions', () => {
+  const out = join(work, 'score-owned-run')
+  expect(cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', out, '--repeat', '3', '--no-html']).status).toBe(0)
+  const scored = join(work, 'score-owned')
+  const numbered = ['predictions-1.jsonl', 'predictions-2.jsonl', 'predictions-3.jsonl'].map((name) => join(out, name))
+  expect(cli(['score', ...numbered, '--output', scored, '--no-html']).status).toBe(0)
+  expect(readdirSync(scored).sort()).toEqual(['aggregate.json', 'report-1.json', 'report-2.json', 'report-3.json'])
+  // A predictions file in the folder is never touched: it may be what is being scored.
+  writeFileSync(join(scored, 'predictions.jsonl'), readFileSync(numbered[0]!, 'utf8'))
+  const again = cli(['score', join(scored, 'predictions.jsonl'), '--output', scored, '--no-html'])
+  expect(again.stderr).toContain(`timegrounded score: removed aggregate.json, report-1.json, report-2.json, report-3.json left in ${scored} by an earlier run`)
+  expect(again.status).toBe(0)
+  expect(readdirSync(scored).sort()).toEqual(['predictions.jsonl', 'report.json'])
+})

@@ -91,6 +91,18 @@ describe('timegrounded/jest under real Jest 30 in ES module mode, beside real Vi
     expect(stamped.stderr).toMatch(/delta\s+\(probe − control\)\s+-58\.3 pts/)
   })
 
+  test('each runner names its own commands: a Jest user is told `npx jest -u`, a Vitest user `npx vitest run -u`', async () => {
+    // The stale store without a baseline: its wrong answers fail, and the verdict names the command that records them.
+    const jest = await project.jest([], { ...STALE, TG_BASELINE: 'commands.baseline.json', TG_OUTPUT: 'commands-jest-out' })
+    expect(jest.code, explain(jest)).not.toBe(0)
+    expect(jest.stderr).toContain('record one with `npx jest -u`')
+    expect(jest.stdout + jest.stderr).not.toMatch(/npx vitest|vitest\.config/)
+    const onVitest = await vitest([], { ...STALE, TG_BASELINE: 'commands.baseline.json', TG_OUTPUT: 'commands-vitest-out' })
+    expect(onVitest.code, explain(onVitest)).not.toBe(0)
+    expect(onVitest.stdout + onVitest.stderr).toContain('record one with `npx vitest run -u`')
+    expect(onVitest.stdout + onVitest.stderr).not.toMatch(/npx jest|jest\.config\.js/)
+  })
+
   test('`jest -u` and `vitest run -u` write the same baseline, report.json and predictions.jsonl; each runner accepts the other’s baseline', async () => {
     const fromJest = await project.jest(['-u'], { ...STALE, TG_BASELINE: 'jest.baseline.json', TG_OUTPUT: 'jest-out' })
     expect(fromJest.code, explain(fromJest)).toBe(0)

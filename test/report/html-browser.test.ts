@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { PageData } from '../../src/report/html/index.js'
-import { pageData, writeHtmlReport } from '../../src/suite/html-report/build.js'
+import { pageData, writeHtmlReport } from '../../src/report/html/model/build.js'
 import { launchChromium, openReport, SKIP_BROWSER } from '../support/chromium.js'
 import { reportInput } from '../support/html-report-input.js'
 

@@ -26,7 +26,7 @@ test('the built renderer reads the page script from its package, run from anothe
   const elsewhere = mkdtempSync(join(tmpdir(), 'timegrounded-html-dist-'))
   try {
     const script = `
-import { renderHtmlReport } from ${JSON.stringify(join(ROOT, 'dist/suite/html-report/build.js'))}
+import { renderHtmlReport } from ${JSON.stringify(join(ROOT, 'dist/report/html/model/build.js'))}
 import { HARNESS_VERSION } from ${JSON.stringify(join(ROOT, 'dist/version.js'))}
 const suite = { suite: 's', agent: 'a', dataset_id: 'd', total: 1, control: { correct: 1, questions: 1, accuracy: 1, errors: 0 }, probe: { correct: 1, questions: 1, accuracy: 1, errors: 0 }, ceiling: null, delta: null, verdict: null, caveat: 'c' }
 process.stdout.write(renderHtmlReport({ harnessVersion: HARNESS_VERSION, timeGrounded: [suite] }))

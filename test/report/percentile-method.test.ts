@@ -6,7 +6,7 @@
  */
 import { expect, test } from 'vitest'
 import { renderReport } from '../../src/report/terminal.js'
-import { tivarqPage } from '../../src/suite/html-report/tivarq.js'
+import { tivarqPage } from '../../src/report/html/model/tivarq.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
 import { scoreRows } from '../../src/tivarq/score.js'
 import { fixtureSplit, simulatedRows } from '../tivarq/score-fixtures.js'

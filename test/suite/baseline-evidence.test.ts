@@ -16,8 +16,9 @@ import { openPool } from '../../src/harness/pool.js'
 import { EpisodeRun } from '../../src/harness/runner.js'
 import { type BaselineFile, baselineText, readBaselineMatch } from '../../src/suite/baseline.js'
 import { baseOfRow, entryOfRepetitions, entryProblem } from '../../src/suite/baseline-evidence.js'
-import { VITEST_COMMANDS } from '../../src/suite/commands.js'
-import { type FinishedRun, finishRun, type GatheredRecord } from '../../src/suite/finish.js'
+import { VITEST_COMMANDS } from '../../src/vitest/commands.js'
+import { type FinishedRun, finishRun } from '../../src/report/finish-run.js'
+import type { GatheredRecord } from '../../src/suite/gather.js'
 import { resolveReporterOptions, resolveSuiteOptions } from '../../src/suite/options.js'
 import { answerProbe, baselineCheckOf, openEpisode, planSuite, type SuitePlan, settleProbe } from '../../src/suite/probes.js'
 import { finishedRecord, isProbeRecord } from '../../src/suite/records.js'
@@ -51,7 +52,17 @@ async function runSuite(store: 'oracle' | 'latest', baselinePath: string, update
 
 function finish(records: GatheredRecord[], baseline: string, update = false): FinishedRun {
   const options = resolveReporterOptions({ outputDir: join(root, 'out'), baseline, html: false }, 'test')
-  return finishRun({ records, root, options, update: { kind: update ? 'update' : 'none' }, previous: null, shard: null, color: false, cwd: root })
+  return finishRun({
+    records,
+    root,
+    options,
+    update: { kind: update ? 'update' : 'none' },
+    previous: null,
+    shard: null,
+    color: false,
+    commands: VITEST_COMMANDS,
+    cwd: root,
+  })
 }
 
 /** Record a baseline of `store` with `-u` into `name`, and return its parsed file. */
@@ -166,7 +177,7 @@ describe('a baseline is evidence', () => {
   test('a baseline of the earlier format (figures without answers) is refused, naming the fix', async () => {
     const { answers: _answers, ...figures } = correct.suites.tivarq!
     writeFileSync(join(root, 'v1.json'), `${JSON.stringify({ format: 'timegrounded.baseline.v1', harness_version: '0.1.0', suites: { tivarq: figures } })}\n`)
-    expect(() => readBaselineMatch(join(root, 'v1.json'), plan.identity)).toThrow(
+    expect(() => readBaselineMatch(join(root, 'v1.json'), plan.identity, VITEST_COMMANDS)).toThrow(
       /v1\.json is a baseline of an earlier format \(timegrounded\.baseline\.v1\).*Re-record it with `npx vitest run -u`\./,
     )
     const finished = finish(await runSuite('oracle', join(root, 'missing.json')), 'v1.json')

@@ -13,11 +13,13 @@ import { referenceStore } from '../../src/adapters/reference/index.js'
 import { openPool } from '../../src/harness/pool.js'
 import { EpisodeRun } from '../../src/harness/runner.js'
 import type { BaselineMatch } from '../../src/suite/baseline.js'
-import { type FinishedRun, type FinishRunInput, finishRun, type GatheredRecord } from '../../src/suite/finish.js'
+import { type FinishedRun, type FinishRunInput, finishRun } from '../../src/report/finish-run.js'
+import type { GatheredRecord } from '../../src/suite/gather.js'
 import { type ResolvedReporterOptions, resolveReporterOptions, resolveSuiteOptions } from '../../src/suite/options.js'
 import { answerProbe, openEpisode, planSuite, settleProbe } from '../../src/suite/probes.js'
 import { finishedRecord } from '../../src/suite/records.js'
 import { loadSplit } from '../../src/tivarq/dataset.js'
+import { VITEST_COMMANDS } from '../../src/vitest/commands.js'
 
 let root: string
 beforeAll(() => {
@@ -45,7 +47,18 @@ async function runSuite(store: 'oracle' | 'latest', baseline: BaselineMatch = { 
 
 /** finishRun with the plain run's settings, overridden where a test says. */
 function finish(records: GatheredRecord[], options: ResolvedReporterOptions, overrides: Partial<FinishRunInput> = {}): FinishedRun {
-  return finishRun({ records, root, options, update: { kind: 'none' }, previous: null, shard: null, color: false, cwd: root, ...overrides })
+  return finishRun({
+    records,
+    root,
+    options,
+    update: { kind: 'none' },
+    previous: null,
+    shard: null,
+    color: false,
+    commands: VITEST_COMMANDS,
+    cwd: root,
+    ...overrides,
+  })
 }
 
 describe('finishRun', () => {

@@ -9,6 +9,7 @@ import { resolveSuiteOptions, SuiteOptionError } from '../../src/suite/options.j
 import { partitionEpisodes } from '../../src/suite/probes.js'
 import { decideProbe, strictDecision } from '../../src/suite/records.js'
 import type { ScoredMetrics } from '../../src/tivarq/metrics.js'
+import { VITEST_COMMANDS } from '../../src/vitest/commands.js'
 
 /** The violations of a gate decision (the rule and what it could not gate are tested with repeats). */
 function evaluateGate(input: GateInput) {
@@ -40,7 +41,7 @@ const baseline = baselineEntry(
 describe('thresholds', () => {
   test('{ max } fails a lower-is-better metric above it, with its value and denominator', () => {
     const violations = evaluateGate({ suite: 'tivarq', current: scored(0.083333, 12, 1), baseline: null, thresholds: { staleValueLeakageRate: { max: 0.05 } } })
-    expect(violations.map((violation) => renderViolation(violation))).toEqual([
+    expect(violations.map((violation) => renderViolation(violation, VITEST_COMMANDS))).toEqual([
       '[tivarq] staleValueLeakageRate is 1 of 12 (0.083333), above the threshold (max 0.05). Fix the store, or change the threshold in vitest.config.ts (`-u` never lifts a threshold).',
     ])
   })
@@ -52,7 +53,7 @@ describe('thresholds', () => {
       baseline: null,
       thresholds: { currentStateAccuracy: { min: 0.9 }, staleValueLeakageRate: { max: 0.05 } },
     })
-    expect(violations.map((violation) => renderViolation(violation))).toEqual([
+    expect(violations.map((violation) => renderViolation(violation, VITEST_COMMANDS))).toEqual([
       '[s] currentStateAccuracy is 0.8 (58 cases), below the threshold (min 0.9). Fix the store, or change the threshold in vitest.config.ts (`-u` never lifts a threshold).',
     ])
   })
@@ -65,7 +66,7 @@ describe('thresholds', () => {
       baseline: null,
       familyThresholds: { replacement: { staleValueLeakageRate: { max: 0 } }, expiration: { staleValueLeakageRate: { max: 0 } } },
     })
-    expect(violations.map((violation) => renderViolation(violation))).toEqual([
+    expect(violations.map((violation) => renderViolation(violation, VITEST_COMMANDS))).toEqual([
       '[s] family replacement: staleValueLeakageRate is 2 of 4 (0.5), above the threshold (max 0). Fix the store, or change the threshold in vitest.config.ts (`-u` never lifts a threshold).',
       '[s] family expiration: staleValueLeakageRate has a threshold but was not measured in this run (no cases: is the capability declared?)',
     ])
@@ -75,7 +76,7 @@ describe('thresholds', () => {
 describe('regressions against the baseline', () => {
   test('every quality metric in the baseline is gated; latency is not; the families that moved are named', () => {
     const violations = evaluateGate({ suite: 'tivarq', current: scored(0.2, 20, 0.9, 50, { replacement: 0.5, reversal: 0.25 }), baseline })
-    expect(violations.map((violation) => renderViolation(violation))).toEqual([
+    expect(violations.map((violation) => renderViolation(violation, VITEST_COMMANDS))).toEqual([
       '[tivarq] staleValueLeakageRate rose from 2 of 20 to 4 of 20 (0.1 → 0.2) since the baseline; families: replacement 0/4 → 2/4. Fix the store, or accept with `npx vitest run -u`.',
     ])
   })
@@ -97,7 +98,7 @@ describe('regressions against the baseline', () => {
       baseline,
       regression: { families: true },
     })
-    expect(violations.map((violation) => renderViolation(violation))).toEqual([
+    expect(violations.map((violation) => renderViolation(violation, VITEST_COMMANDS))).toEqual([
       '[s] family replacement: staleValueLeakageRate rose from 0 of 4 to 1 of 4 (0 → 0.25) since the baseline. Fix the store, or accept with `npx vitest run -u`.',
     ])
   })
@@ -105,14 +106,14 @@ describe('regressions against the baseline', () => {
 
 describe('the baseline file', () => {
   test('round-trips through parseBaseline and matches its own suite', () => {
-    const file = parseBaseline(JSON.stringify(withSuites(null, '0.1.0', { tivarq: baseline })), 'timegrounded.baseline.json')
-    const match = matchBaseline(file, identity, 'timegrounded.baseline.json')
+    const file = parseBaseline(JSON.stringify(withSuites(null, '0.1.0', { tivarq: baseline })), 'timegrounded.baseline.json', VITEST_COMMANDS)
+    const match = matchBaseline(file, identity, 'timegrounded.baseline.json', VITEST_COMMANDS)
     expect(match.status).toBe('ok')
     expect(isKnownFailure(match, 'a-q1')).toBe(false)
     expect(isKnownFailure(match, 'a-q2')).toBe(true)
     expect(isKnownFailure(match, 'a-q3')).toBe(false) // an error is never a known failure
     expect(isKnownFailure(match, 'new-probe')).toBe(false)
-    expect(matchBaseline(file, { ...identity, name: 'other' }, 'b.json')).toEqual({ status: 'missing' })
+    expect(matchBaseline(file, { ...identity, name: 'other' }, 'b.json', VITEST_COMMANDS)).toEqual({ status: 'missing' })
   })
 
   test('a baseline on another dataset, or other families, is refused with the fix', () => {
@@ -121,6 +122,7 @@ describe('the baseline file', () => {
       file,
       { ...identity, datasetHash: 'sha256:bbb', data: 'TIVARQ variant 7 (timegrounded-variant v1)' },
       'timegrounded.baseline.json',
+      VITEST_COMMANDS,
     )
     expect(other).toEqual({
       status: 'refused',
@@ -129,18 +131,18 @@ describe('the baseline file', () => {
     })
     // A baseline written before variants names no data: the hash alone still refuses it.
     const older = withSuites(null, '0.1.0', { tivarq: { ...baseline, data: undefined } })
-    expect(matchBaseline(older, { ...identity, datasetHash: 'sha256:bbb' }, 'b.json')).toMatchObject({
+    expect(matchBaseline(older, { ...identity, datasetHash: 'sha256:bbb' }, 'b.json', VITEST_COMMANDS)).toMatchObject({
       status: 'refused',
       reason: expect.stringContaining('recorded on dataset sha256:aaa'),
     })
-    expect(matchBaseline(file, { ...identity, families: ['expiration'] }, 'b.json').status).toBe('refused')
+    expect(matchBaseline(file, { ...identity, families: ['expiration'] }, 'b.json', VITEST_COMMANDS).status).toBe('refused')
   })
 
   test('a malformed file is reported field by field with its path', () => {
-    expect(() => parseBaseline('{"format":"timegrounded.baseline.v2","harness_version":"1","suites":{"x":{"split":3}}}', 'tg.json')).toThrow(
+    expect(() => parseBaseline('{"format":"timegrounded.baseline.v2","harness_version":"1","suites":{"x":{"split":3}}}', 'tg.json', VITEST_COMMANDS)).toThrow(
       /tg\.json: suites\.x\.dataset_hash: /,
     )
-    expect(() => parseBaseline('not json', 'tg.json')).toThrow(/^tg\.json: not JSON/)
+    expect(() => parseBaseline('not json', 'tg.json', VITEST_COMMANDS)).toThrow(/^tg\.json: not JSON/)
   })
 })
 

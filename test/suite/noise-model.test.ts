@@ -22,6 +22,7 @@ import { countRepetitions, identicalAnswers, isFlaky, pooledMetrics, probeRepeti
 import type { PredictionRow } from '../../src/tivarq/results.js'
 import { type ChatServer, startChatServer } from '../support/chat-server.js'
 import { tivarqModel } from '../support/tivarq-model.js'
+import { VITEST_COMMANDS } from '../../src/vitest/commands.js'
 
 let server: ChatServer
 let split: LoadedSplit
@@ -57,7 +58,7 @@ test('a correct but noisy model: the exact rule fails the unchanged store, the n
   expect(probeRepetitions(before).filter(isFlaky).length).toBeGreaterThan(0)
   // The baseline as -u writes it, through the file format and back.
   const entry = baselineEntry(identity, {}, {}, recorded.scored, repeatsEntry(recorded.counted, recorded.identical, probeRepetitions(before)))
-  const file = parseBaseline(JSON.stringify(withSuites(null, 'test', { tivarq: entry })), 'timegrounded.baseline.json')
+  const file = parseBaseline(JSON.stringify(withSuites(null, 'test', { tivarq: entry })), 'timegrounded.baseline.json', VITEST_COMMANDS)
   const baseline = file.suites.tivarq!
   expect(baseline.repeats?.repetitions).toBe(3)
 

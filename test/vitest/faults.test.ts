@@ -64,7 +64,7 @@ describe('a faulty memory under real Vitest', () => {
     ['command-exit', /ingest: adapter process `.*fault-adapter\.mjs exit` exited with code 3; stderr ends with: fault-adapter: giving up on purpose/],
     [
       'command-hang',
-      /query: adapter `.*fault-adapter\.mjs hang-query` did not answer query within 1000 ms \(`--timeout-ms` on the CLI, `timeoutMs` in code\); the process was killed/,
+      /query: adapter `.*fault-adapter\.mjs hang-query` did not answer query within 1000 ms \(its call timeout, `timeoutMs`\); the process was killed/,
     ],
     ['command-garbage', /query: adapter `.*fault-adapter\.mjs non-json` answered query with a line that is not JSON: "thinking about it\.\.\."/],
     ['command-flood', /query: adapter process `.*fault-adapter\.mjs flood-crash` exited with code 4; stderr ends with: \.\.\.x+\nfinal words before exiting/],

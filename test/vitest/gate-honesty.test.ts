@@ -109,7 +109,7 @@ describe('plugin, reporter and suite options are checked when the config loads',
     expect(result.output).toContain('  `familyThresholds.withdrawl`: not a family; did you mean `withdrawal`? Valid: `replacement`, `reversal`, `withdrawal`,')
     expect(result.output).toContain('  `regression.tolerance` is -1: a tolerance is an allowed worsening, from 0 to 1')
     expect(result.output).toContain(
-      '  `html` is "": a file path relative to the Vitest root, or false for no HTML report (leave it out for report.html in `outputDir`)',
+      '  `html` is "": a file path relative to the project root, or false for no HTML report (leave it out for report.html in `outputDir`)',
     )
     expect(result.output).not.toContain('gate passed')
     expect(result.output).not.toContain('probes ran')

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { basicScenarios, FIXTURES, runVitest } from './run-vitest.js'
 import { renderViolation } from '../../src/suite/gate-lines.js'
+import { VITEST_COMMANDS } from '../../src/vitest/commands.js'
 
 const PROJECT = join(FIXTURES, 'basic')
 const { scratch, env, run } = basicScenarios('vitest-newcomer')
@@ -79,25 +80,31 @@ describe('a newcomer following the README', () => {
   })
 
   test('a precision that lost all its cases says the store stopped giving that answer, not that a capability was dropped', () => {
-    const line = renderViolation({
-      kind: 'unmeasured',
-      suite: 'tivarq',
-      metric: 'abstentionPrecision',
-      family: null,
-      cause: 'baseline',
-      baseline: { value: 1, cases: 4 },
-    })
+    const line = renderViolation(
+      {
+        kind: 'unmeasured',
+        suite: 'tivarq',
+        metric: 'abstentionPrecision',
+        family: null,
+        cause: 'baseline',
+        baseline: { value: 1, cases: 4 },
+      },
+      VITEST_COMMANDS,
+    )
     expect(line).toBe(
       '[tivarq] abstentionPrecision was 4 of 4 (1) in the baseline but is not measured in this run (no cases: the store never answered unknown, withdrawn or expired in this run). Declare the capability again, or accept with `npx vitest run -u`.',
     )
-    const recall = renderViolation({
-      kind: 'unmeasured',
-      suite: 'tivarq',
-      metric: 'historicalAccuracy',
-      family: null,
-      cause: 'baseline',
-      baseline: { value: 1, cases: 4 },
-    })
+    const recall = renderViolation(
+      {
+        kind: 'unmeasured',
+        suite: 'tivarq',
+        metric: 'historicalAccuracy',
+        family: null,
+        cause: 'baseline',
+        baseline: { value: 1, cases: 4 },
+      },
+      VITEST_COMMANDS,
+    )
     expect(recall).toContain('(no cases: was a capability dropped?)')
   })
 })

@@ -16,7 +16,7 @@ import { TimegroundedError } from '../../errors.js'
 import { buildCorpus, checkCorpus, generateCorpus, renderCorpusCheck } from '../../timegrounded/corpus/index.js'
 import { loadLongMemEval } from '../../timegrounded/longmemeval.js'
 import { DEFAULT_CORPUS_SEED } from '../../timegrounded/corpus/generate.js'
-import { describeWriteError } from '../fs-errors.js'
+import { describeWriteError } from '../../harness/write-errors.js'
 import { EXIT, fail, wholeNumberArgument } from '../exit-codes.js'
 
 interface CorpusCommandOptions {

@@ -11,7 +11,7 @@ import { writeDataset } from '../../tivarq/generate.js'
 import type { GenerateOptions, WrittenDatasetFile } from '../../tivarq/generate.js'
 import { VARIATIONS, describeVariant, resolveVariant, type VariantOptions, type VariationName } from '../../tivarq/variant.js'
 import { VARIANT_GENERATOR, VARIANT_GENERATOR_VERSION } from '../../tivarq/variant.js'
-import { describeWriteError } from '../fs-errors.js'
+import { describeWriteError } from '../../harness/write-errors.js'
 import { EXIT, fail, UsageError, wholeNumberArgument } from '../exit-codes.js'
 
 interface GenerateCommandOptions {

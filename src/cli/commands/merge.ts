@@ -11,8 +11,10 @@
  */
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
-import { JEST_COMMANDS, mergeCommands, VITEST_COMMANDS } from '../../suite/commands.js'
-import { finishRun } from '../../suite/finish.js'
+import { JEST_COMMANDS } from '../../jest/commands.js'
+import { mergeCommands } from '../../suite/commands.js'
+import { VITEST_COMMANDS } from '../../vitest/commands.js'
+import { finishRun } from '../../report/finish-run.js'
 import { appendJobSummary } from '../../suite/job-summary.js'
 import { ReporterOptionError, resolveReporterOptions } from '../../suite/options.js'
 import { combineShards, readShardFile, ShardSetError } from '../../suite/shards.js'

@@ -16,7 +16,7 @@ import { TRACKS } from '../../adapters/protocol.js'
 import type { Track } from '../../adapters/types.js'
 import { TimegroundedError } from '../../errors.js'
 import { loadSplit, loadVariantSplit, MANIFEST_FILE } from '../../tivarq/dataset.js'
-import { aggregateRepetitions, type RunAggregate } from '../../tivarq/aggregate.js'
+import type { RunAggregate } from '../../tivarq/aggregate.js'
 import { buildRunManifest, closeErrorRecords, harnessCommit, manifestEnvironment, type RunManifest } from '../../harness/manifest.js'
 import { runFileNames } from '../../tivarq/results.js'
 import { ResultWriteError, RunWriter, type PredictionsFile } from '../../harness/result-files.js'
@@ -28,11 +28,13 @@ import { describeVariant } from '../../tivarq/variant.js'
 import { regressionSplit } from '../../tivarq/regression.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderMarkdown, renderRepeatsMarkdown } from '../../report/markdown.js'
-import { renderErroredProbes, renderFirstErrors, renderRepeats, renderReport } from '../../report/terminal.js'
-import { DEFAULT_HTML_FILE } from '../../suite/html-report/input.js'
+import { renderFirstErrors, renderRepeats, renderReport } from '../../report/terminal.js'
+import { renderErroredProbes } from '../../suite/probe-lists.js'
+import { DEFAULT_HTML_FILE } from '../../harness/result-files.js'
+import { runPageInput } from '../../report/html/model/input.js'
+import { clearEarlierRun, writeScoredRun } from '../../report/scored-run.js'
 import { appendJobSummary } from '../../suite/job-summary.js'
-import { HARNESS_VERSION } from '../../version.js'
-import { describeWriteError } from '../fs-errors.js'
+import { describeWriteError } from '../../harness/write-errors.js'
 import { type HtmlOption, htmlOption, noHtmlOption, writeCliPage } from '../html.js'
 import { terminalText } from '../../report/escape.js'
 import { checkOutputPath, EXIT, type ExitCode, fail, reportsExitCode, UsageError, wholeNumberArgument } from '../exit-codes.js'
@@ -275,7 +277,7 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   })
   try {
     // The folder holds this run's files only: an earlier run's (another --repeat layout included) go first.
-    const removed = writer.removeEarlierResults()
+    const removed = clearEarlierRun(writer)
     if (removed.length > 0) process.stderr.write(`timegrounded run: removed ${removed.join(', ')} left in ${writer.dir} by an earlier run\n`)
     writer.writeManifest(manifest)
   } catch (error) {
@@ -297,27 +299,33 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   /** The HTML report of the last repetition's rows, with the spread of all repetitions; the line that says where it went (null when none). */
   const writePage = (rows: readonly PredictionRow[], report: TivarqReport, all: readonly TivarqReport[]): string | null => {
     if (htmlPath === null) return null
-    return writeCliPage('run', htmlPath, {
-      title: `timegrounded — ${info.name} on ${dataName} ${settings.split}`,
-      harnessVersion: HARNESS_VERSION,
-      tivarq: {
+    return writeCliPage(
+      'run',
+      htmlPath,
+      runPageInput({
+        title: `timegrounded — ${info.name} on ${dataName} ${settings.split}`,
         identity: {
           subject: { label: 'store', value: info.name },
           data: { name: dataName, revision: manifest.dataset_revision, split: settings.split, track: settings.track },
         },
         report,
         rows,
-        episodes: split.episodes,
-        probes: split.probes,
+        timelines: { episodes: split.episodes, probes: split.probes },
         repetitions: all,
-      },
-    })
+      }),
+    )
   }
 
   const expected = split.probes.length
   const reports: TivarqReport[] = []
   const repetitions: (readonly PredictionRow[])[] = []
-  const aggregate = () => aggregateRepetitions(repetitions, reports, { seed, resamples: settings.resamples })
+  /** Every report so far (and `aggregate.json` once the last repetition, or an interrupt, ends the run), through the one writer of a scored run. */
+  const writeScored = (partial: boolean) =>
+    writeScoredRun(
+      writer,
+      { repetitions, reports, repeats: settings.repeat, bootstrap: { seed, resamples: settings.resamples } },
+      { predictions: 'written', partial },
+    )
   let repeated: RunAggregate | null = null
   const written: string[] = ['run_manifest.json']
   const progress = startProgress(expected * settings.repeat, process.stderr, { label: 'run', unit: 'probes' })
@@ -349,10 +357,9 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
     if (current !== null) {
       current.file.close()
       const partial = scoreRows(current.file.rows(), { seed, resamples: settings.resamples, expectedProbes: expected })
-      writer.writeReport(partial, current.repetition, settings.repeat)
       reports.push(partial)
       repetitions.push(current.file.rows())
-      if (settings.repeat > 1) writer.writeAggregate(aggregate())
+      writeScored(true)
       const names = runFileNames(current.repetition, settings.repeat)
       const page = writePage(current.file.rows(), partial, reports)
       process.stderr.write(
@@ -393,16 +400,10 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
       file.close(rows)
       repetitions.push(rows)
       current = null
-      const report = scoreRows(rows, { seed, resamples: settings.resamples, expectedProbes: expected })
-      writer.writeReport(report, repetition, settings.repeat)
-      reports.push(report)
-      const names = runFileNames(repetition, settings.repeat)
-      written.push(names.predictions, names.report)
-    }
-    if (settings.repeat > 1) {
-      repeated = aggregate()
-      writer.writeAggregate(repeated)
-      written.push('aggregate.json')
+      reports.push(scoreRows(rows, { seed, resamples: settings.resamples, expectedProbes: expected }))
+      const files = writeScored(false)
+      written.splice(1, written.length - 1, ...files.written)
+      repeated = files.aggregate
     }
   } catch (error) {
     if (!(error instanceof ResultWriteError)) throw error

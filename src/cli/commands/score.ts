@@ -12,9 +12,7 @@
 import { join, resolve } from 'node:path'
 import type { Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
-import { aggregateRepetitions } from '../../tivarq/aggregate.js'
 import { readPredictionFiles, repetitionsOf } from '../../harness/predictions.js'
-import { runFileNames } from '../../tivarq/results.js'
 import { RunWriter } from '../../harness/result-files.js'
 import { DATASET_SEED } from '../../tivarq/schema.js'
 import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
@@ -22,12 +20,13 @@ import type { PredictionRow } from '../../tivarq/results.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderFirstErrors, renderRepeats, renderReport } from '../../report/terminal.js'
 import { EXIT, fail, reportsExitCode, wholeNumberArgument } from '../exit-codes.js'
-import { DEFAULT_HTML_FILE } from '../../suite/html-report/input.js'
-import { matchedTimelines } from '../../suite/html-report/timelines.js'
+import { DEFAULT_HTML_FILE } from '../../harness/result-files.js'
+import { matchedTimelines } from '../../report/html/model/timelines.js'
+import { runPageInput } from '../../report/html/model/input.js'
+import { type WrittenRun, writeScoredRun } from '../../report/scored-run.js'
 import { type LoadedDataset, loadDataset } from '../../tivarq/dataset.js'
 import type { Episode, Probe } from '../../tivarq/schema.js'
-import { HARNESS_VERSION } from '../../version.js'
-import { describeWriteError } from '../fs-errors.js'
+import { describeWriteError } from '../../harness/write-errors.js'
 import { type HtmlOption, htmlOption, noHtmlOption, writeCliPage } from '../html.js'
 import { wantsColor } from '../color.js'
 
@@ -52,20 +51,18 @@ function writePage(
   all: readonly TivarqReport[],
 ): string | null {
   const source = options.dataset === undefined ? 'the bundled TIVARQ v1' : `the TIVARQ data in ${options.dataset}`
-  const timelines = matchedTimelines(rows, allSplits(dataset), source)
-  return writeCliPage('score', typeof options.html === 'string' ? options.html : join(dir, DEFAULT_HTML_FILE), {
-    title: `timegrounded — ${file}`,
-    harnessVersion: HARNESS_VERSION,
-    tivarq: {
+  return writeCliPage(
+    'score',
+    typeof options.html === 'string' ? options.html : join(dir, DEFAULT_HTML_FILE),
+    runPageInput({
+      title: `timegrounded — ${file}`,
       identity: { subject: { label: 'predictions', value: file }, data: null },
       report,
       rows,
-      episodes: timelines.episodes,
-      probes: timelines.probes,
-      ...(timelines.note === undefined ? {} : { episodesNote: timelines.note }),
+      timelines: matchedTimelines(rows, allSplits(dataset), source),
       repetitions: all,
-    },
-  })
+    }),
+  )
 }
 
 /** Every episode and probe of a dataset, over its splits. */
@@ -109,32 +106,31 @@ export function registerScore(program: Command): void {
       // Rows of one repetition are scored together, never with another repetition's.
       const repetitions = repetitionsOf(rows)
       const reports = repetitions.map((group) => scoreRows(group, { seed, resamples }))
-      const aggregate = reports.length > 1 ? aggregateRepetitions(repetitions, reports, { seed, resamples }) : null
-      const written: string[] = []
-      let writer: RunWriter
+      let writer: RunWriter | null = null
+      let result: WrittenRun
       try {
         writer = new RunWriter(options.output)
+        const dir = writer.dir
         // Reports of another layout (report-K.json and aggregate.json beside a single report.json, or the
         // reverse) would be read as one run with these; the predictions being scored are never touched.
         const given = new Set(files.map((path) => resolve(path)))
-        const kept = new Set(reports.map((_, repetition) => runFileNames(repetition, reports.length).report))
-        const removed = writer.removeEarlierResults((name) => kept.has(name) || name.startsWith('predictions') || given.has(join(writer.dir, name)))
-        if (removed.length > 0) process.stderr.write(`timegrounded score: removed ${removed.join(', ')} left in ${writer.dir} by an earlier run\n`)
-        reports.forEach((report, repetition) => {
-          writer.writeReport(report, repetition, reports.length)
-          written.push(runFileNames(repetition, reports.length).report)
-        })
-        if (aggregate !== null) {
-          writer.writeAggregate(aggregate)
-          written.push('aggregate.json')
-        }
+        result = writeScoredRun(
+          writer,
+          { repetitions, reports, bootstrap: { seed, resamples } },
+          {
+            predictions: 'read',
+            keep: (name) => name.startsWith('predictions') || given.has(join(dir, name)),
+          },
+        )
       } catch (error) {
         return fail(
           'score',
-          `cannot write ${written.length === 0 ? 'report.json' : 'the reports'} to \`--output ${options.output}\`: ${describeWriteError(error, options.output)}.`,
+          `cannot write ${writer === null ? 'report.json' : 'the reports'} to \`--output ${options.output}\`: ${describeWriteError(error, options.output)}.`,
           EXIT.io,
         )
       }
+      if (result.removed.length > 0) process.stderr.write(`timegrounded score: removed ${result.removed.join(', ')} left in ${writer.dir} by an earlier run\n`)
+      const { aggregate, written } = result
       const last = reports[reports.length - 1]!
       const page = dataset === null ? null : writePage(file, options, writer.dir, dataset, repetitions[repetitions.length - 1]!, last, reports)
       const color = wantsColor(options.color, process.stdout)

@@ -1,6 +1,6 @@
 /**
  * The HTML report's view model: what the page script receives as JSON. The
- * suite core (`src/suite/html-report/`) computes every figure and words every
+ * page's model (`src/report/html/model/`) computes every figure and words every
  * sentence from the run's data; the page only lays them out, draws the charts
  * and filters the table. Shared by the renderer (Node) and the page script
  * (browser), so it imports nothing.

@@ -2,7 +2,7 @@
  * `renderReportPage`: a report's view model as one self-contained HTML page
  * (the data inline, the charting script inline, a CSP that forbids every
  * request). Pure apart from reading the built page script once per process.
- * The view model itself is made by the suite core (`src/suite/html-report/`)
+ * The view model itself is made by `src/report/html/model/`
  * from the same data as report.json.
  */
 import { pageScript } from './asset.js'

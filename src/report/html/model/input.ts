@@ -5,16 +5,15 @@
  * suites. The CLI's `run`, `score` and `probe` and the end of a test run
  * (`finishRun`) each fill it in.
  */
-import { HtmlReportError } from '../../report/html/errors.js'
-import type { TimeGroundedSuiteSummary } from '../../timegrounded/cases.js'
-import type { PredictionRow } from '../../tivarq/results.js'
-import type { Episode, Probe } from '../../tivarq/schema.js'
-import type { TivarqReport } from '../../tivarq/score.js'
-import type { BaselineSuite } from '../baseline.js'
-import type { ProbeDecision } from '../records.js'
-
-/** The page's file name, next to report.json (or in the output directory of a run without one). */
-export const DEFAULT_HTML_FILE = 'report.html'
+import { HtmlReportError } from '../errors.js'
+import type { TimeGroundedSuiteSummary } from '../../../timegrounded/cases.js'
+import type { PredictionRow } from '../../../tivarq/results.js'
+import type { Episode, Probe } from '../../../tivarq/schema.js'
+import type { TivarqReport } from '../../../tivarq/score.js'
+import type { BaselineSuite } from '../../../suite/baseline.js'
+import type { ProbeDecision } from '../../../suite/records.js'
+import { HARNESS_VERSION } from '../../../version.js'
+import type { Timelines } from './timelines.js'
 
 /** What ran on what, for the page's header. */
 export interface TivarqRunIdentity {
@@ -62,6 +61,42 @@ export interface HtmlReportInput {
   tivarq?: TivarqRunInput
   /** The time-grounded suites (`summarizeTimeGrounded(…).suites`, or `comparisonSummary` of a `probe`), when any ran. @default none */
   timeGrounded?: readonly TimeGroundedSuiteSummary[]
+}
+
+/** One TIVARQ run's page, as every caller has it: what ran on what, the scored report and its rows, the timelines found for them. */
+export interface RunPage extends Pick<TivarqRunInput, 'report' | 'rows' | 'baseline' | 'decisions' | 'repetitions'> {
+  title: string
+  identity: TivarqRunIdentity
+  /** The episodes and probes the rows asked (or why some are missing). */
+  timelines: Timelines
+  /** The run's time-grounded suites, shown on the page too. @default none */
+  timeGrounded?: readonly TimeGroundedSuiteSummary[]
+}
+
+/** The page input of a TIVARQ run: built here for `run`, `score` and the end of a test run alike. */
+export function runPageInput(page: RunPage): HtmlReportInput {
+  const { timelines } = page
+  return {
+    title: page.title,
+    harnessVersion: HARNESS_VERSION,
+    tivarq: {
+      identity: page.identity,
+      report: page.report,
+      rows: page.rows,
+      episodes: timelines.episodes,
+      probes: timelines.probes,
+      ...(timelines.note === undefined ? {} : { episodesNote: timelines.note }),
+      ...(page.baseline === undefined ? {} : { baseline: page.baseline }),
+      ...(page.decisions === undefined ? {} : { decisions: page.decisions }),
+      ...(page.repetitions === undefined ? {} : { repetitions: page.repetitions }),
+    },
+    ...(page.timeGrounded === undefined ? {} : { timeGrounded: page.timeGrounded }),
+  }
+}
+
+/** The page of time-grounded suites alone (`probe`, or a test run of time-grounded questions only). */
+export function timeGroundedPageInput(title: string, suites: readonly TimeGroundedSuiteSummary[]): HtmlReportInput {
+  return { title, harnessVersion: HARNESS_VERSION, timeGrounded: suites }
 }
 
 /** Refuse input whose figures could not agree with each other; throws HtmlReportError naming the field. */

@@ -4,13 +4,13 @@
  * failing probes. Values come from the report (or the baseline) through the
  * metric table; intervals from `intervals.ts`. Pure.
  */
-import { describeNotMeasured, formatCompleteness, formatCounts, formatScore } from '../../report/format.js'
-import type { Change, Comparison, ComparisonCell, FamilyChart, Spread, TivarqPage } from '../../report/html/page-data.js'
-import { renderErroredProbes } from '../../report/terminal.js'
-import { spreadOf as spreadOfScores } from '../../tivarq/aggregate.js'
-import { METRIC_NAMES, type MetricName, type MetricValue, type MetricValues, metricSpec, scoredMetricsOf } from '../../tivarq/metrics.js'
-import type { TivarqReport } from '../../tivarq/score.js'
-import type { BaselineSuite } from '../baseline.js'
+import { describeNotMeasured, formatCompleteness, formatCounts, formatScore } from '../../format.js'
+import type { Change, Comparison, ComparisonCell, FamilyChart, Spread, TivarqPage } from '../page-data.js'
+import { renderErroredProbes } from '../../../suite/probe-lists.js'
+import { spreadOf as spreadOfScores } from '../../../tivarq/aggregate.js'
+import { METRIC_NAMES, type MetricName, type MetricValue, type MetricValues, metricSpec, scoredMetricsOf } from '../../../tivarq/metrics.js'
+import type { TivarqReport } from '../../../tivarq/score.js'
+import type { BaselineSuite } from '../../../suite/baseline.js'
 import { changeOf, headlineCards } from './cards.js'
 import { failingProbes, knownFailureRule } from './failing.js'
 import type { TivarqRunInput } from './input.js'

@@ -5,9 +5,9 @@
  * the end of a test run (`finishRun`) all write it through here.
  */
 import { resolve } from 'node:path'
-import { writeFileAtomic } from '../../harness/result-files.js'
-import type { PageData } from '../../report/html/page-data.js'
-import { renderReportPage } from '../../report/html/render.js'
+import { writeFileAtomic } from '../../../harness/result-files.js'
+import type { PageData } from '../page-data.js'
+import { renderReportPage } from '../render.js'
 import { checkHtmlReportInput, type HtmlReportInput } from './input.js'
 import { timeGroundedPage } from './time-grounded.js'
 import { tivarqPage } from './tivarq.js'

@@ -4,13 +4,13 @@
  * Every judgement is the scorer's (`classifyRow`) or the failure messages'
  * (`diagnose`): nothing is scored here. Pure.
  */
-import { type EpisodeView, type EventView, FAILURE_KINDS, type FailingProbe, type FailureKind } from '../../report/html/page-data.js'
-import type { PredictionRow } from '../../tivarq/results.js'
-import type { AnswerValue, Assertion, Episode, Probe } from '../../tivarq/schema.js'
-import { classifyRow } from '../../tivarq/score.js'
-import type { BaselineSuite } from '../baseline.js'
-import { diagnose, formatAnswer, renderDiagnosis } from '../messages.js'
-import type { ProbeDecision } from '../records.js'
+import { type EpisodeView, type EventView, FAILURE_KINDS, type FailingProbe, type FailureKind } from '../page-data.js'
+import type { PredictionRow } from '../../../tivarq/results.js'
+import type { AnswerValue, Assertion, Episode, Probe } from '../../../tivarq/schema.js'
+import { classifyRow } from '../../../tivarq/score.js'
+import type { BaselineSuite } from '../../../suite/baseline.js'
+import { diagnose, formatAnswer, renderDiagnosis } from '../../../suite/messages.js'
+import type { ProbeDecision } from '../../../suite/records.js'
 
 /** What the store said in its own words is kept to this many characters on the page. @default 160 */
 const RAW_ANSWER_CHARS = 160

@@ -3,9 +3,9 @@
  * intervals, and the baseline's value beside each one it recorded. Labels,
  * directions and denominators come from the metric table. Pure.
  */
-import { describePercentiles, formatMs, formatScore } from '../../report/format.js'
-import type { Change, HeadlineCard } from '../../report/html/page-data.js'
-import type { BootstrapInterval } from '../../stats/bootstrap.js'
+import { describePercentiles, formatMs, formatScore } from '../../format.js'
+import type { Change, HeadlineCard } from '../page-data.js'
+import type { BootstrapInterval } from '../../../stats/bootstrap.js'
 import {
   DETECTION_GROUPS,
   HEADLINE_METRICS,
@@ -15,9 +15,9 @@ import {
   type MetricValues,
   metricSpec,
   worseBy,
-} from '../../tivarq/metrics.js'
-import type { DetectionMetrics, TivarqReport } from '../../tivarq/score.js'
-import type { BaselineSuite } from '../baseline.js'
+} from '../../../tivarq/metrics.js'
+import type { DetectionMetrics, TivarqReport } from '../../../tivarq/score.js'
+import type { BaselineSuite } from '../../../suite/baseline.js'
 
 /** The two metrics the page leads with: the primary one, and the one the CI gate cares about most. */
 const LEADING: readonly MetricName[] = ['transitionSuccessRate', 'staleValueLeakageRate']

@@ -6,14 +6,12 @@
  * questions alone gets one page of its own.
  */
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
-import type { TimeGroundedSuiteSummary } from '../../timegrounded/cases.js'
-import type { PredictionRow } from '../../tivarq/results.js'
-import type { TivarqReport } from '../../tivarq/score.js'
-import { HARNESS_VERSION } from '../../version.js'
-import type { BaselineSuite, SuiteIdentity } from '../baseline.js'
-import type { ProbeDecision, ProbeRecord } from '../records.js'
-import { writeHtmlReport } from './build.js'
-import type { HtmlReportInput } from './input.js'
+import type { TimeGroundedSuiteSummary } from '../../../timegrounded/cases.js'
+import type { PredictionRow } from '../../../tivarq/results.js'
+import type { TivarqReport } from '../../../tivarq/score.js'
+import type { BaselineSuite, SuiteIdentity } from '../../../suite/baseline.js'
+import type { ProbeDecision, ProbeRecord } from '../../../suite/records.js'
+import { type HtmlReportInput, runPageInput, timeGroundedPageInput } from './input.js'
 import { suiteTimelines } from './timelines.js'
 
 /**
@@ -44,51 +42,29 @@ export function suitePageInput(run: SuitePageRun): HtmlReportInput {
   const { identity } = run
   const datasetDir = run.records.find((record) => record.datasetDir !== undefined)?.datasetDir
   const variant = run.records.find((record) => record.variant !== undefined)?.variant
-  const timelines = suiteTimelines({ dir: datasetDir, variant }, identity.split, identity.datasetHash)
   const decisions: Record<string, ProbeDecision> = {}
   for (const record of run.records) if (record.decision !== undefined) decisions[record.probeId] = record.decision
-  return {
+  return runPageInput({
     title: `timegrounded — ${identity.name}`,
-    harnessVersion: HARNESS_VERSION,
-    tivarq: {
-      identity: {
-        subject: { label: 'suite', value: identity.name },
-        data: {
-          name: datasetDir === undefined ? identity.data : `TIVARQ data in ${datasetDir}`,
-          revision: identity.datasetHash,
-          split: identity.split,
-          track: identity.track,
-        },
+    identity: {
+      subject: { label: 'suite', value: identity.name },
+      data: {
+        name: datasetDir === undefined ? identity.data : `TIVARQ data in ${datasetDir}`,
+        revision: identity.datasetHash,
+        split: identity.split,
+        track: identity.track,
       },
-      report: run.report,
-      rows: run.rows,
-      episodes: timelines.episodes,
-      probes: timelines.probes,
-      ...(timelines.note === undefined ? {} : { episodesNote: timelines.note }),
-      baseline: run.baseline,
-      decisions,
     },
+    report: run.report,
+    rows: run.rows,
+    timelines: suiteTimelines({ dir: datasetDir, variant }, identity.split, identity.datasetHash),
+    baseline: run.baseline,
+    decisions,
     timeGrounded: run.timeGrounded,
-  }
+  })
 }
 
 /** The page of a run that held time-grounded questions only. */
-export function timeGroundedPageInput(suites: readonly TimeGroundedSuiteSummary[]): HtmlReportInput {
-  return { title: 'timegrounded — time-grounded probe', harnessVersion: HARNESS_VERSION, timeGrounded: suites }
-}
-
-/** A page written (its absolute path) or not, and the line that says where it went or why it did not. */
-export interface WrittenPage {
-  path: string | null
-  line: string
-}
-
-/** Write a page; never throws (the run's results stand either way). */
-export function writeRunPage(path: string, input: HtmlReportInput, shown: (path: string) => string): WrittenPage {
-  try {
-    const written = writeHtmlReport(path, input)
-    return { path: written, line: `HTML report in ${shown(written)}` }
-  } catch (error) {
-    return { path: null, line: `HTML report not written to ${shown(path)}: ${(error as Error).message}` }
-  }
+export function timeGroundedRunPageInput(suites: readonly TimeGroundedSuiteSummary[]): HtmlReportInput {
+  return timeGroundedPageInput('timegrounded — time-grounded probe', suites)
 }

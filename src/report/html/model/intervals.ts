@@ -5,10 +5,10 @@
  * and resamples of the report, so the page adds uncertainty to the report's
  * values without scoring anything a second time. Pure.
  */
-import { type BootstrapInterval, ratioInterval } from '../../stats/bootstrap.js'
-import { roundHalfEven } from '../../stats/quantile.js'
-import type { PredictionRow } from '../../tivarq/results.js'
-import { familyOf, isStaleLeak, isStaleRisk, transitionSuccessInterval, type TransitionSuccessInterval } from '../../tivarq/score.js'
+import { type BootstrapInterval, ratioInterval } from '../../../stats/bootstrap.js'
+import { roundHalfEven } from '../../../stats/quantile.js'
+import type { PredictionRow } from '../../../tivarq/results.js'
+import { familyOf, isStaleLeak, isStaleRisk, transitionSuccessInterval, type TransitionSuccessInterval } from '../../../tivarq/score.js'
 
 /** How an interval is drawn: the report's seed and resamples. */
 export interface IntervalOptions {

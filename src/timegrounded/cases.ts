@@ -16,22 +16,10 @@ import { assertJudgeable, deterministicJudge, llmJudge, UNJUDGED_POLICIES, unjud
 import type { ChatEndpoint } from '../chat/client.js'
 import { renderComparisonLines, renderNotes } from './render.js'
 import { timeGroundedVerdict, type TimeGroundedVerdict } from './verdict.js'
-import {
-  askQuestion,
-  DEFAULT_AGENT_TIMEOUT_MS,
-  DEFAULT_JUDGE_TIMEOUT_MS,
-  DEFAULT_PROBE_SEED,
-  judgeRecord,
-  loadGroundedDataset,
-  loadGroundedDatasetSync,
-  type GroundedDataset,
-  pairedDelta,
-  probeCaveat,
-  summarizeRows,
-  type DeltaRecord,
-  type JudgeRecord,
-  type QuestionRow,
-} from './run.js'
+import { probeCaveat } from './caveat.js'
+import { loadGroundedDataset, loadGroundedDatasetSync, type GroundedDataset } from './dataset.js'
+import { DEFAULT_PROBE_SEED, pairedDelta, type DeltaRecord } from './delta.js'
+import { askQuestion, DEFAULT_AGENT_TIMEOUT_MS, DEFAULT_JUDGE_TIMEOUT_MS, judgeRecord, summarizeRows, type JudgeRecord, type QuestionRow } from './question.js'
 
 /** The runs a suite can hold: control and probe always, ceiling on request. */
 export type TimeGroundedRunName = 'control' | 'probe' | 'ceiling'

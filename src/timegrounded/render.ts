@@ -5,7 +5,10 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk'
 import type { GroundingRecord } from './grounding.js'
-import { DELTA_MEANING, type DeltaRecord, type GroundedRunResult, type JudgeRecord, type ProbeComparison } from './run.js'
+import type { ProbeComparison } from './comparison.js'
+import { DELTA_MEANING, type DeltaRecord } from './delta.js'
+import type { JudgeRecord } from './question.js'
+import type { GroundedRunResult } from './run.js'
 
 export interface RenderOptions {
   /** Colour the output (ANSI). @default false */

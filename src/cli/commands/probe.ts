@@ -37,18 +37,11 @@ import {
 import { assertJudgeable, deterministicJudge, llmJudge, UNJUDGED_POLICIES, type Judge, type UnjudgedPolicy } from '../../timegrounded/judges.js'
 import { readLongMemEval } from '../../timegrounded/longmemeval.js'
 import { renderGroundedRun, renderGroundingRecord, renderProbeComparison } from '../../timegrounded/render.js'
-import {
-  DEFAULT_AGENT_TIMEOUT_MS,
-  DEFAULT_JUDGE_TIMEOUT_MS,
-  DEFAULT_PROBE_SEED,
-  loadGroundedDataset,
-  runGrounded,
-  runProbeVersusControl,
-  type GroundedDataset,
-  type GroundedRunResult,
-  type ProbeComparison,
-  type QuestionRow,
-} from '../../timegrounded/run.js'
+import { runProbeVersusControl, type ProbeComparison } from '../../timegrounded/comparison.js'
+import { loadGroundedDataset, type GroundedDataset } from '../../timegrounded/dataset.js'
+import { DEFAULT_PROBE_SEED } from '../../timegrounded/delta.js'
+import { DEFAULT_AGENT_TIMEOUT_MS, DEFAULT_JUDGE_TIMEOUT_MS, type QuestionRow } from '../../timegrounded/question.js'
+import { runGrounded, type GroundedRunResult } from '../../timegrounded/run.js'
 
 const MODE_CHOICES = ['compare', ...GROUNDING_MODES] as const
 type ModeChoice = (typeof MODE_CHOICES)[number]

@@ -2,7 +2,9 @@
 import type { TimeGroundedArm, TimeGroundedPage } from '../../report/html/page-data.js'
 import type { TimeGroundedRunScore, TimeGroundedSuiteSummary } from '../../timegrounded/cases.js'
 import { CONTROL_MODE, PROBE_MODE } from '../../timegrounded/grounding.js'
-import { DELTA_MEANING, type GroundedRunResult, type ProbeComparison } from '../../timegrounded/run.js'
+import type { ProbeComparison } from '../../timegrounded/comparison.js'
+import { DELTA_MEANING } from '../../timegrounded/delta.js'
+import type { GroundedRunResult } from '../../timegrounded/run.js'
 
 function arm(name: TimeGroundedArm['arm'], mode: string, score: TimeGroundedRunScore): TimeGroundedArm {
   // The page's count is what the rate rests on: questions the judge could not grade are in no rate.

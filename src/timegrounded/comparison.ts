@@ -1,19 +1,27 @@
 /**
  * Probe versus control over the same agent, with a paired bootstrap interval
- * over questions, and the ceiling on request. Computing only: nothing here prints.
+ * over questions, and the ceiling on request: the plan of cases the test
+ * runners run (`cases.ts`), run here in order and folded with every row.
+ * Computing only: nothing here prints.
  */
 import { agentName, agentNotes, type TimeGroundedAgent } from './agent.js'
-import type { Answerer } from './agents.js'
 import { probeCaveat } from './caveat.js'
+import { casesOf, RUN_MODES, type TimeGroundedCaseRecord, type TimeGroundedPlan, type TimeGroundedRunName } from './cases.js'
 import type { GroundedDataset } from './dataset.js'
 import { DELTA_MEANING, pairedDelta, type DeltaRecord } from './delta.js'
-import { CONTROL_MODE, PROBE_MODE, groundingRecord, type GroundingMode, type GroundingRecord } from './grounding.js'
+import { CONTROL_MODE, PROBE_MODE, groundingRecord, type GroundingMode } from './grounding.js'
 import type { Judge } from './judges.js'
-import { askQuestion, judgeRecord, judgedCount, type AskingOptions, type QuestionRow } from './question.js'
-import { groundedRunResult, prepareGroundedRun, runCeiling, type GroundedRunOptions, type GroundedRunResult } from './run.js'
+import type { ComparisonOptions } from './probe-options.js'
+import { judgedCount, type QuestionRow } from './question.js'
+import { groundedRunResult, prepareGroundedRun, type GroundedRunResult } from './run.js'
+import { recordsByRun, rowsOf } from './summary.js'
 import { timeGroundedVerdict, type TimeGroundedVerdict } from './verdict.js'
 
-/** Control, probe, their delta and (optionally) the ceiling. */
+/**
+ * Control, probe, their delta and (optionally) the ceiling, with every row:
+ * the figures of the suite summary (`TimeGroundedSuiteSummary`, folded from
+ * the same records) plus each run's rows, grounding and judge.
+ */
 export interface ProbeComparison {
   agent: string
   control: GroundedRunResult
@@ -30,16 +38,6 @@ export interface ProbeComparison {
   notes: string[]
 }
 
-/** What a comparison runs besides control and probe, and how its delta is drawn: the options every way of running one shares. */
-export interface ComparisonOptions extends AskingOptions {
-  /** Also run the reference reader (timestamps-only) as a ceiling; an answerer replaces its scripted one. @default false */
-  ceiling?: boolean | { answerer: Answerer }
-  /** Paired-bootstrap seed. @default 20240101 */
-  seed?: number
-  /** Paired-bootstrap resamples. @default 1000 */
-  resamples?: number
-}
-
 /** Options of a probe-versus-control comparison. */
 export interface ProbeOptions extends ComparisonOptions {
   judge: Judge
@@ -47,14 +45,10 @@ export interface ProbeOptions extends ComparisonOptions {
   onRow?: (row: QuestionRow, mode: GroundingMode) => void
 }
 
-async function askAll(agent: TimeGroundedAgent, dataset: GroundedDataset, options: GroundedRunOptions, grounding: GroundingRecord): Promise<GroundedRunResult> {
-  const rows: QuestionRow[] = []
-  for (const entry of dataset.items) {
-    const row = await askQuestion(agent, entry, options)
-    rows.push(row)
-    options.onRow?.(row)
-  }
-  return groundedRunResult(agentName(agent), options.mode, grounding, judgeRecord(options.judge), rows, agentNotes(agent))
+/** A comparison and the records of the cases it ran, which the suite summary folds (`summarizeTimeGrounded`). */
+export interface ComparisonRun {
+  comparison: ProbeComparison
+  records: TimeGroundedCaseRecord[]
 }
 
 /**
@@ -63,22 +57,45 @@ async function askAll(agent: TimeGroundedAgent, dataset: GroundedDataset, option
  * control's first call.
  */
 export async function runProbeVersusControl(agent: TimeGroundedAgent, dataset: GroundedDataset, options: ProbeOptions): Promise<ProbeComparison> {
+  return (await runComparison(agent, dataset, options)).comparison
+}
+
+/** runProbeVersusControl, keeping the records of its cases. */
+export async function runComparison(agent: TimeGroundedAgent, dataset: GroundedDataset, options: ProbeOptions): Promise<ComparisonRun> {
   // Both modes need the typed channel, and both read the same dates: one check for both, before any call.
-  const probeGrounding = prepareGroundedRun(agent, dataset, PROBE_MODE, options)
-  const controlGrounding = groundingRecord(dataset, CONTROL_MODE)
-  const common = { judge: options.judge, agentTimeoutMs: options.agentTimeoutMs, judgeTimeoutMs: options.judgeTimeoutMs, unjudged: options.unjudged }
-  const control = await askAll(agent, dataset, { ...common, mode: CONTROL_MODE, onRow: (row) => options.onRow?.(row, CONTROL_MODE) }, controlGrounding)
-  const probe = await askAll(agent, dataset, { ...common, mode: PROBE_MODE, onRow: (row) => options.onRow?.(row, PROBE_MODE) }, probeGrounding)
-  const ceiling = options.ceiling
-    ? await runCeiling(dataset, {
-        ...common,
-        answerer: typeof options.ceiling === 'object' ? options.ceiling.answerer : undefined,
-        onRow: (row) => options.onRow?.(row, PROBE_MODE),
-      })
-    : null
-  const delta = pairedDelta(control.rows, probe.rows, options)
+  const probe = prepareGroundedRun(agent, dataset, PROBE_MODE, options)
+  const grounding = { control: groundingRecord(dataset, CONTROL_MODE), probe }
+  const plan = casesOf({ dataset, options, judge: options.judge, grounding, subject: () => Promise.resolve(agent), knownName: agentName(agent) })
+  const records: TimeGroundedCaseRecord[] = []
+  for (const planned of plan.cases) {
+    const record = await planned.run()
+    records.push(record)
+    options.onRow?.(record.row, record.mode)
+  }
+  return { comparison: comparisonOf(plan, records, agentNotes(agent), options), records }
+}
+
+/** The records of a whole comparison, in the shape `runProbeVersusControl` returns; `notes` are the agent's once every run is done. */
+function comparisonOf(
+  plan: TimeGroundedPlan,
+  records: readonly TimeGroundedCaseRecord[],
+  notes: string[],
+  bootstrap: { seed?: number; resamples?: number },
+): ProbeComparison {
+  const runs = recordsByRun(records)
+  const result = (run: TimeGroundedRunName, agent: string): GroundedRunResult => {
+    const own = runs[run]
+    // A run's notes are its agent's when it ended: those after its last question.
+    const last = own[own.length - 1]
+    const grounding = run === 'control' ? plan.grounding.control : plan.grounding.probe
+    return groundedRunResult(agent, RUN_MODES[run], grounding, plan.judge, rowsOf(own), last?.notes ?? [])
+  }
+  const control = result('control', plan.agent)
+  const probe = result('probe', plan.agent)
+  const ceiling = plan.ceilingAgent === null ? null : result('ceiling', plan.ceilingAgent)
+  const delta = pairedDelta(control.rows, probe.rows, bootstrap)
   return {
-    agent: agentName(agent),
+    agent: plan.agent,
     control,
     probe,
     delta,
@@ -86,6 +103,6 @@ export async function runProbeVersusControl(agent: TimeGroundedAgent, dataset: G
     ceiling,
     verdict: timeGroundedVerdict({ control: control.rows, probe: probe.rows, ceiling: ceiling?.rows ?? null, delta }),
     caveat: probeCaveat(judgedCount(control.rows)),
-    notes: agentNotes(agent),
+    notes,
   }
 }

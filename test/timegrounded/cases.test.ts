@@ -2,13 +2,10 @@ import { describe, expect, test } from 'vitest'
 import type { TimeGroundedAgent } from '../../src/timegrounded/agent.js'
 import { honestAgent, ingestionOrderAgent } from '../../src/timegrounded/agents.js'
 import { GroundingModeError } from '../../src/timegrounded/agent.js'
-import {
-  planTimeGroundedCases,
-  renderTimeGroundedSummary,
-  summarizeTimeGrounded,
-  timeGroundedFailureMessage,
-  type TimeGroundedCaseRecord,
-} from '../../src/timegrounded/cases.js'
+import { timeGroundedFailureMessage } from '../../src/timegrounded/case-failure.js'
+import { planTimeGroundedCases, type TimeGroundedCaseRecord } from '../../src/timegrounded/cases.js'
+import { renderTimeGroundedSummary } from '../../src/timegrounded/render.js'
+import { summarizeTimeGrounded } from '../../src/timegrounded/summary.js'
 
 async function runAll(agent: TimeGroundedAgent, options = {}): Promise<TimeGroundedCaseRecord[]> {
   const plan = await planTimeGroundedCases(agent, options)

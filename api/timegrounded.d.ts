@@ -1287,7 +1287,11 @@ export declare function prettyJson(value: unknown, options?: CanonicalJsonOption
 /** A parsed probe. */
 export declare type Probe = z.infer<typeof probeSchema>;
 
-/** Control, probe, their delta and (optionally) the ceiling. */
+/**
+ * Control, probe, their delta and (optionally) the ceiling, with every row:
+ * the figures of the suite summary (`TimeGroundedSuiteSummary`, folded from
+ * the same records) plus each run's rows, grounding and judge.
+ */
 export declare interface ProbeComparison {
     agent: string;
     control: GroundedRunResult;

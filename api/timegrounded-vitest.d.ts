@@ -30,6 +30,21 @@ declare type AnswerValue = z.infer<typeof answerValueSchema>;
 /** A known value is a string or a list of strings; every other state carries null. */
 declare const answerValueSchema: z.ZodUnion<readonly [z.ZodString, z.ZodArray<z.ZodString>, z.ZodNull]>;
 
+/** How every question of a run is asked and judged: the options each kind of run shares. */
+declare interface AskingOptions {
+    /** Milliseconds an agent call may take before the question is marked `agent-error`. @default 120000 */
+    agentTimeoutMs?: number;
+    /** Milliseconds one grading may take before the question is marked `judge-error` (a backstop: the LLM judge bounds its own attempts). @default 600000 */
+    judgeTimeoutMs?: number;
+    /**
+     * Entries the judge cannot grade (the deterministic judge on an entry
+     * without `machine_gold`): `refuse` fails the run before any agent call
+     * (`UnjudgeableEntriesError`); `skip` asks them and leaves them out of every
+     * rate, counted as `unjudged`. @default 'refuse'
+     */
+    unjudged?: UnjudgedPolicy;
+}
+
 /** `{ max }` for lower-is-better metrics (e.g. staleValueLeakageRate), `{ min }` otherwise; both allowed. */
 export declare interface Bound {
     min?: number;
@@ -99,6 +114,18 @@ export declare interface CommandAdapterSpec {
     readonly env?: Record<string, string>;
     /** Per-call timeout in ms (overrides the pool's). @default the pool's `timeoutMs` (30000) */
     readonly timeoutMs?: number;
+}
+
+/** What a comparison runs besides control and probe, and how its delta is drawn: the options every way of running one shares. */
+declare interface ComparisonOptions extends AskingOptions {
+    /** Also run the reference reader (timestamps-only) as a ceiling; an answerer replaces its scripted one. @default false */
+    ceiling?: boolean | {
+        answerer: Answerer;
+    };
+    /** Paired-bootstrap seed. @default 20240101 */
+    seed?: number;
+    /** Paired-bootstrap resamples. @default 1000 */
+    resamples?: number;
 }
 
 /** The hits among the cases of a rate: the exact numbers a `Rate` rounds. */
@@ -911,31 +938,13 @@ export declare interface TimegroundedSuiteOptions {
 export declare function timeGroundedTests(agent: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>), given?: TimeGroundedTestsOptions): void;
 
 /** Options of `timeGroundedTests(agent, options)`, and of `timeGrounded` in `timegroundedSuite(memory, { timeGrounded: { … } })`. */
-export declare interface TimeGroundedTestsOptions {
+export declare interface TimeGroundedTestsOptions extends ComparisonOptions {
     /** Suite name in reports. @default 'time-grounded' */
     name?: string;
     /** A LongMemEval-shaped file. @default the embedded corpus (12 questions) */
     dataset?: string;
     /** `deterministic`, an OpenAI-compatible endpoint for the LLM judge, or a judge object. @default 'deterministic' */
     judge?: 'deterministic' | ChatEndpoint | Judge;
-    /** Also run the reference reader as a ceiling (`true`, or a model to answer with). @default false */
-    ceiling?: boolean | {
-        answerer: Answerer;
-    };
-    /** Paired-bootstrap seed. @default 20240101 */
-    seed?: number;
-    /** Paired-bootstrap resamples. @default 1000 */
-    resamples?: number;
-    /** Milliseconds per agent call. @default 120000 */
-    agentTimeoutMs?: number;
-    /** Milliseconds one grading may take before the question is a judge error. @default 600000 */
-    judgeTimeoutMs?: number;
-    /**
-     * Entries the judge cannot grade (no `machine_gold` for the deterministic
-     * judge): `refuse` fails the file before any agent call; `skip` asks them,
-     * skips their tests and leaves them out of every rate. @default 'refuse'
-     */
-    unjudged?: UnjudgedPolicy;
 }
 
 /** Every metric of section 5, over one set of rows. */

@@ -95,6 +95,21 @@ export declare type AnswerValue = z.infer<typeof answerValueSchema>;
 /** A known value is a string or a list of strings; every other state carries null. */
 declare const answerValueSchema: z.ZodUnion<readonly [z.ZodString, z.ZodArray<z.ZodString>, z.ZodNull]>;
 
+/** How every question of a run is asked and judged: the options each kind of run shares. */
+declare interface AskingOptions {
+    /** Milliseconds an agent call may take before the question is marked `agent-error`. @default 120000 */
+    agentTimeoutMs?: number;
+    /** Milliseconds one grading may take before the question is marked `judge-error` (a backstop: the LLM judge bounds its own attempts). @default 600000 */
+    judgeTimeoutMs?: number;
+    /**
+     * Entries the judge cannot grade (the deterministic judge on an entry
+     * without `machine_gold`): `refuse` fails the run before any agent call
+     * (`UnjudgeableEntriesError`); `skip` asks them and leaves them out of every
+     * rate, counted as `unjudged`. @default 'refuse'
+     */
+    unjudged?: UnjudgedPolicy;
+}
+
 /** A parsed assertion. */
 export declare type Assertion = z.infer<typeof assertionSchema>;
 
@@ -291,6 +306,18 @@ declare interface CommandAgentOptions {
     env?: Record<string, string>;
     /** Milliseconds per request before the process is killed. @default 30000 */
     timeoutMs?: number;
+}
+
+/** What a comparison runs besides control and probe, and how its delta is drawn: the options every way of running one shares. */
+declare interface ComparisonOptions extends AskingOptions {
+    /** Also run the reference reader (timestamps-only) as a ceiling; an answerer replaces its scripted one. @default false */
+    ceiling?: boolean | {
+        answerer: Answerer;
+    };
+    /** Paired-bootstrap seed. @default 20240101 */
+    seed?: number;
+    /** Paired-bootstrap resamples. @default 1000 */
+    resamples?: number;
 }
 
 /** What `checkCorpus` found (JSON-ready). */
@@ -718,39 +745,17 @@ declare interface GroundedDataset {
 }
 
 /** Options of a grounded run. */
-declare interface GroundedRunOptions {
-    mode: GroundingMode;
-    judge: Judge;
-    /** Milliseconds an agent call may take before the question is marked `agent-error`. @default 120000 */
-    agentTimeoutMs?: number;
-    /** Milliseconds one grading may take before the question is marked `judge-error` (a backstop: the LLM judge bounds its own attempts). @default 600000 */
-    judgeTimeoutMs?: number;
+declare interface GroundedRunOptions extends QuestionOptions {
     /** Called with each row as it is decided. @default none */
     onRow?: (row: QuestionRow) => void;
-    /**
-     * Entries the judge cannot grade (the deterministic judge on an entry
-     * without `machine_gold`): `refuse` fails the run before any agent call
-     * (`UnjudgeableEntriesError`); `skip` asks them and leaves them out of every
-     * rate, counted as `unjudged`. @default 'refuse'
-     */
-    unjudged?: UnjudgedPolicy;
 }
 
 /** The result of one grounded run (JSON-ready, snake_case). */
-export declare interface GroundedRunResult {
+export declare interface GroundedRunResult extends RowTotals {
     agent: string;
     mode: GroundingMode;
     grounding: GroundingRecord;
     judge: JudgeRecord;
-    /** Questions asked. */
-    questions: number;
-    correct: number;
-    /** correct / (questions − unjudged); errors count as incorrect. Null when no question was judged. */
-    accuracy: number | null;
-    agent_errors: number;
-    judge_errors: number;
-    /** Questions asked but left out of every rate: the judge cannot grade them (`unjudged: 'skip'`). */
-    unjudged: number;
     rows: QuestionRow[];
     /** How far a score over this many questions goes (see `probeCaveat`). */
     caveat: string;
@@ -1282,7 +1287,11 @@ export declare function prettyJson(value: unknown, options?: CanonicalJsonOption
 /** A parsed probe. */
 export declare type Probe = z.infer<typeof probeSchema>;
 
-/** Control, probe, their delta and (optionally) the ceiling. */
+/**
+ * Control, probe, their delta and (optionally) the ceiling, with every row:
+ * the figures of the suite summary (`TimeGroundedSuiteSummary`, folded from
+ * the same records) plus each run's rows, grounding and judge.
+ */
 export declare interface ProbeComparison {
     agent: string;
     control: GroundedRunResult;
@@ -1308,24 +1317,10 @@ declare interface ProbeCounts {
 }
 
 /** Options of a probe-versus-control comparison. */
-declare interface ProbeOptions {
+declare interface ProbeOptions extends ComparisonOptions {
     judge: Judge;
-    /** Bootstrap seed. @default 20240101 */
-    seed?: number;
-    /** Bootstrap resamples. @default 1000 */
-    resamples?: number;
-    /** Milliseconds an agent call may take before the question is marked `agent-error`. @default 120000 */
-    agentTimeoutMs?: number;
-    /** Milliseconds one grading may take. @default 600000 */
-    judgeTimeoutMs?: number;
-    /** Also run the reference reader (timestamps-only) as a ceiling; an answerer replaces its scripted one. @default false */
-    ceiling?: boolean | {
-        answerer: Answerer;
-    };
     /** Called with each row as it is decided, with its mode (the ceiling's rows come under `timestamps-only`). @default none */
     onRow?: (row: QuestionRow, mode: GroundingMode) => void;
-    /** Entries the judge cannot grade: refuse the run before any agent call, or ask them and leave them out of every rate (see `GroundedRunOptions`). @default 'refuse' */
-    unjudged?: UnjudgedPolicy;
 }
 
 /** One row of `probes_<split>.jsonl`. */
@@ -1368,6 +1363,12 @@ export declare const probeSchema: z.ZodObject<{
     }>;
     old_value: z.ZodUnion<readonly [z.ZodString, z.ZodArray<z.ZodString>, z.ZodNull]>;
 }, z.core.$strict>;
+
+/** How one question is asked: under which mode, graded by which judge. */
+declare interface QuestionOptions extends AskingOptions {
+    mode: GroundingMode;
+    judge: Judge;
+}
 
 /** One question's outcome, keyed on `status`. */
 declare type QuestionRow = {
@@ -1549,14 +1550,22 @@ export declare function resolveGold(events: readonly Pick<TivarqEvent, 'event_id
 /** What one row came to, for messages: a stale leak is a wrong answer worth naming. */
 declare type RowOutcome = 'correct' | 'stale_leak' | 'wrong' | 'unsupported' | 'error';
 
+/** The totals of a set of rows (JSON-ready, snake_case). */
+declare interface RowTotals {
+    /** Questions asked. */
+    questions: number;
+    correct: number;
+    /** correct / (questions − unjudged); errors count as incorrect. Null when no question was judged. */
+    accuracy: number | null;
+    agent_errors: number;
+    judge_errors: number;
+    /** Questions asked but left out of every rate: the judge cannot grade them (`unjudged: 'skip'`). */
+    unjudged: number;
+}
+
 /** The ceiling: the reference reader under `timestamps-only`. It places every turn in time by construction. */
-export declare function runCeiling(dataset: GroundedDataset, options: {
-    judge: Judge;
+export declare function runCeiling(dataset: GroundedDataset, options: Omit<GroundedRunOptions, 'mode'> & {
     answerer?: Answerer;
-    agentTimeoutMs?: number;
-    judgeTimeoutMs?: number;
-    onRow?: (row: QuestionRow) => void;
-    unjudged?: UnjudgedPolicy;
 }): Promise<GroundedRunResult>;
 
 /**

@@ -49,9 +49,7 @@ export function withTimegrounded<T extends JestConfigLike>(config: T, options: W
   const { recordKey, ...reporterOptions } = options
   const resolved = resolveReporterOptions(reporterOptions, 'withTimegrounded(config, options) in jest.config')
   if (recordKey !== undefined && !isWatchKey(recordKey)) {
-    throw new ReporterOptionError(
-      `withTimegrounded(config, options) in jest.config: \`recordKey\` must be ${WATCH_KEY_RULE}, got ${JSON.stringify(recordKey)}`,
-    )
+    throw new ReporterOptionError(`withTimegrounded(config, options) in jest.config: \`recordKey\` must be ${WATCH_KEY_RULE}, got ${JSON.stringify(recordKey)}`)
   }
   const reporters = (config.reporters ?? ['default']).filter((entry) => moduleOf(entry) !== JEST_REPORTER)
   const watchPlugins = (config.watchPlugins ?? []).filter((entry) => moduleOf(entry) !== JEST_WATCH_PLUGIN)

@@ -22,7 +22,7 @@ export type { ReferenceStoreName } from '../adapters/reference/index.js'
 export type { TimegroundedSuiteOptions } from '../suite/options.js'
 export type { TimegroundedPropertyOptions } from '../properties/options.js'
 export type { AnswerContext, TimeGroundedAgent, TimestampedHistoryAgent } from '../timegrounded/agent.js'
-export type { TimeGroundedTestsOptions } from '../timegrounded/cases.js'
+export type { TimeGroundedTestsOptions } from '../timegrounded/probe-options.js'
 
 // ─── Errors ──────────────────────────────────────────────────────────────────
 

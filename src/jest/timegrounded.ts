@@ -4,18 +4,13 @@
  * request), declared synchronously and run in order; each question's record
  * goes to the test file's side file, where the reporter folds them into
  * control, probe, delta and interval. All computing lives in
- * `src/timegrounded/cases.ts`.
+ * `src/timegrounded/` (the plan in `cases.ts`, the fold in `summary.ts`).
  */
 import { describe, test } from '@jest/globals'
 import type { TimeGroundedAgent } from '../timegrounded/agent.js'
-import {
-  checkTimeGroundedOptions,
-  planTimeGroundedCasesSync,
-  timeGroundedCaseTimeoutMs,
-  TimeGroundedAnswerError,
-  timeGroundedFailureMessage,
-  type TimeGroundedTestsOptions,
-} from '../timegrounded/cases.js'
+import { TimeGroundedAnswerError, timeGroundedFailureMessage } from '../timegrounded/case-failure.js'
+import { planTimeGroundedCasesSync, timeGroundedCaseTimeoutMs } from '../timegrounded/cases.js'
+import { checkTimeGroundedOptions, type TimeGroundedTestsOptions } from '../timegrounded/probe-options.js'
 import { appendSideLines } from './channel.js'
 import { currentTestPath, jestContext, warnNoReporter } from './context.js'
 

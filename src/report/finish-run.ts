@@ -19,13 +19,9 @@ import { isAbsolute, join, relative, resolve } from 'node:path'
 import { writeFileAtomic, RunWriter } from '../harness/result-files.js'
 import { renderMarkdown, renderRepeatsMarkdown } from './markdown.js'
 import { renderRepeats, renderReport } from './terminal.js'
-import {
-  isTimeGroundedCaseRecord,
-  renderTimeGroundedSummary,
-  summarizeTimeGrounded,
-  type TimeGroundedCaseRecord,
-  type TimeGroundedSummary,
-} from '../timegrounded/cases.js'
+import { isTimeGroundedCaseRecord, type TimeGroundedCaseRecord } from '../timegrounded/cases.js'
+import { renderTimeGroundedSummary } from '../timegrounded/render.js'
+import { summarizeTimeGrounded, type TimeGroundedSummary } from '../timegrounded/summary.js'
 import type { RunAggregate } from '../tivarq/aggregate.js'
 import { isQuality, type MetricName, metricValuesOf, QUALITY_METRICS, type ScoredMetrics, scoredMetricsOf } from '../tivarq/metrics.js'
 import { countRepetitions, identicalAnswers, pooledMetrics, probeRepetitions, type RepeatedCounts } from '../tivarq/repeats.js'

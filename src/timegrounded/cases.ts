@@ -1,68 +1,27 @@
 /**
- * The time-grounded probe as test cases, for any test runner: a plan of one
- * case per question per run (control, probe, and the optional ceiling), each
- * with an async `run()` that returns a plain-JSON record; a summary folded
- * from those records (so it survives blob reports and merges); and its
- * rendering. Imports no test framework.
+ * The time-grounded probe as test cases, for any test runner and for
+ * `runProbeVersusControl`: a plan of one case per question per run (control,
+ * probe, and the optional ceiling), each with an async `run()` that returns a
+ * plain-JSON record (so it survives blob reports and merges). The one engine
+ * of the probe. Imports no test framework.
  */
-import { Chalk } from 'chalk'
-import { z } from 'zod'
-import { checkOptions, namedChoices, OptionError } from '../options.js'
-import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../stats/bootstrap.js'
+import { DEFAULT_RESAMPLES } from '../stats/bootstrap.js'
 import { agentName, agentNotes, assertGroundingChannel, type TimeGroundedAgent } from './agent.js'
-import { referenceReader, type Answerer } from './agents.js'
+import { referenceReader } from './agents.js'
+import { probeCaveat } from './caveat.js'
+import { loadGroundedDataset, loadGroundedDatasetSync, type GroundedDataset } from './dataset.js'
+import { DEFAULT_PROBE_SEED } from './delta.js'
 import { CONTROL_MODE, PROBE_MODE, groundingRecord, type GroundingMode, type GroundingRecord } from './grounding.js'
-import { assertJudgeable, deterministicJudge, llmJudge, UNJUDGED_POLICIES, unjudgeableEntries, type Judge, type UnjudgedPolicy } from './judges.js'
-import type { ChatEndpoint } from '../chat/client.js'
-import { renderComparisonLines, renderNotes } from './render.js'
-import { timeGroundedVerdict, type TimeGroundedVerdict } from './verdict.js'
-import {
-  askQuestion,
-  DEFAULT_AGENT_TIMEOUT_MS,
-  DEFAULT_JUDGE_TIMEOUT_MS,
-  DEFAULT_PROBE_SEED,
-  judgeRecord,
-  loadGroundedDataset,
-  loadGroundedDatasetSync,
-  type GroundedDataset,
-  pairedDelta,
-  probeCaveat,
-  summarizeRows,
-  type DeltaRecord,
-  type JudgeRecord,
-  type QuestionRow,
-} from './run.js'
+import { assertJudgeable, unjudgeableEntries, type Judge } from './judges.js'
+import type { LongMemEvalEntry } from './longmemeval.js'
+import { checkTimeGroundedOptions, resolveJudge, type ComparisonOptions, type TimeGroundedTestsOptions } from './probe-options.js'
+import { askQuestion, DEFAULT_AGENT_TIMEOUT_MS, DEFAULT_JUDGE_TIMEOUT_MS, judgeRecord, type JudgeRecord, type QuestionRow } from './question.js'
 
 /** The runs a suite can hold: control and probe always, ceiling on request. */
 export type TimeGroundedRunName = 'control' | 'probe' | 'ceiling'
 
-const RUN_MODES: Record<TimeGroundedRunName, GroundingMode> = { control: CONTROL_MODE, probe: PROBE_MODE, ceiling: PROBE_MODE }
-
-/** Options of `timeGroundedTests(agent, options)`, and of `timeGrounded` in `timegroundedSuite(memory, { timeGrounded: { … } })`. */
-export interface TimeGroundedTestsOptions {
-  /** Suite name in reports. @default 'time-grounded' */
-  name?: string
-  /** A LongMemEval-shaped file. @default the embedded corpus (12 questions) */
-  dataset?: string
-  /** `deterministic`, an OpenAI-compatible endpoint for the LLM judge, or a judge object. @default 'deterministic' */
-  judge?: 'deterministic' | ChatEndpoint | Judge
-  /** Also run the reference reader as a ceiling (`true`, or a model to answer with). @default false */
-  ceiling?: boolean | { answerer: Answerer }
-  /** Paired-bootstrap seed. @default 20240101 */
-  seed?: number
-  /** Paired-bootstrap resamples. @default 1000 */
-  resamples?: number
-  /** Milliseconds per agent call. @default 120000 */
-  agentTimeoutMs?: number
-  /** Milliseconds one grading may take before the question is a judge error. @default 600000 */
-  judgeTimeoutMs?: number
-  /**
-   * Entries the judge cannot grade (no `machine_gold` for the deterministic
-   * judge): `refuse` fails the file before any agent call; `skip` asks them,
-   * skips their tests and leaves them out of every rate. @default 'refuse'
-   */
-  unjudged?: UnjudgedPolicy
-}
+/** The mode each run asks under. */
+export const RUN_MODES: Record<TimeGroundedRunName, GroundingMode> = { control: CONTROL_MODE, probe: PROBE_MODE, ceiling: PROBE_MODE }
 
 /** The record of one time-grounded question's test (plain JSON; in Vitest, `task.meta.timegrounded`). */
 export interface TimeGroundedCaseRecord {
@@ -85,7 +44,7 @@ export interface TimeGroundedCaseRecord {
   /** Whether the control answered this question correctly (probe cases, when the control ran first). */
   control_correct: boolean | null
   caveat: string
-  /** The agent's notes after this question (`agent.notes()`): said once by the reporter. */
+  /** The notes of the run's agent after this question (`agent.notes()`; the ceiling's are the reference reader's): said once by the reporter. */
   notes?: string[]
   /** Seed and resamples of the paired bootstrap the suite asked for, so the reporter draws the interval the user configured. */
   bootstrap?: { seed: number; resamples: number }
@@ -112,61 +71,12 @@ export interface TimeGroundedPlan {
   datasetSha256: string
   /** Grounding records of the runs, known before any agent call. */
   grounding: Record<'control' | 'probe', GroundingRecord>
+  /** The judge every case is graded by, as results record it. */
+  judge: JudgeRecord
+  /** The name of the ceiling's agent (the reference reader) when the ceiling runs. */
+  ceilingAgent: string | null
   /** Control cases first, then probe, then ceiling: run them in this order. */
   cases: TimeGroundedCase[]
-}
-
-/** An option of `timeGroundedTests` (or `timeGrounded` of a suite) that cannot work. */
-export class TimeGroundedOptionError extends OptionError<'TIME_GROUNDED_OPTION_INVALID'> {
-  constructor(message: string) {
-    super('TIME_GROUNDED_OPTION_INVALID', message)
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-const positiveMs = (what: string) => z.number(`${what} in ms`).positive(`${what} in ms, more than 0`).finite(`${what} in ms, more than 0`)
-
-/** The time-grounded suite options as zod checks them (the agent, where a suite takes one, is checked by its caller). */
-export const TIME_GROUNDED_OPTION_SHAPE = {
-  name: z.string('a suite name').min(1, 'a suite name').optional(),
-  dataset: z.string('a LongMemEval-shaped file').min(1, 'a LongMemEval-shaped file').optional(),
-  judge: z
-    .custom<TimeGroundedTestsOptions['judge']>(
-      (value) =>
-        value === 'deterministic' ||
-        (isRecord(value) && (typeof value.grade === 'function' || (typeof value.baseUrl === 'string' && typeof value.model === 'string'))),
-      "'deterministic', an endpoint { baseUrl, model } or a judge object with grade()",
-    )
-    .optional(),
-  ceiling: z
-    .custom<TimeGroundedTestsOptions['ceiling']>(
-      (value) => typeof value === 'boolean' || (isRecord(value) && typeof (value.answerer as { answer?: unknown } | undefined)?.answer === 'function'),
-      'true, false or { answerer }',
-    )
-    .optional(),
-  seed: z.number('a whole number ≥ 0').int('a whole number ≥ 0').min(0, 'a whole number ≥ 0').optional(),
-  resamples: z.number().int(`a whole number of at least ${MIN_RESAMPLES}`).min(MIN_RESAMPLES, `a whole number of at least ${MIN_RESAMPLES}`).optional(),
-  agentTimeoutMs: positiveMs('a time').optional(),
-  judgeTimeoutMs: positiveMs('a time').optional(),
-  unjudged: z.enum(UNJUDGED_POLICIES as [UnjudgedPolicy, ...UnjudgedPolicy[]], "'refuse' or 'skip'").optional(),
-}
-
-const timeGroundedOptionsSchema = z.strictObject(TIME_GROUNDED_OPTION_SHAPE, {
-  error: namedChoices('an option of the time-grounded probe', Object.keys(TIME_GROUNDED_OPTION_SHAPE)),
-})
-
-/** Check the options of `timeGroundedTests` / `planTimeGroundedCases`; throws `TimeGroundedOptionError` naming each bad option. */
-export function checkTimeGroundedOptions(options: TimeGroundedTestsOptions | undefined, where: string): TimeGroundedTestsOptions {
-  return checkOptions(timeGroundedOptionsSchema, options, where, (message) => new TimeGroundedOptionError(message)) as TimeGroundedTestsOptions
-}
-
-function resolveJudge(judge: TimeGroundedTestsOptions['judge']): Judge {
-  if (judge === undefined || judge === 'deterministic') return deterministicJudge()
-  if ('grade' in judge) return judge
-  return llmJudge(judge)
 }
 
 /** Runs one job at a time: an agent holds one history at a time, so inject-then-answer pairs must not interleave. */
@@ -195,7 +105,7 @@ export async function planTimeGroundedCases(
   const subject = typeof agent === 'function' ? await agent() : agent
   // Control and probe both need the typed channel; checked (and named) as the control, which runs first.
   assertGroundingChannel(subject, CONTROL_MODE)
-  return casesOf(dataset, options, judge, () => Promise.resolve(subject), agentName(subject))
+  return casesOf({ dataset, options, judge, grounding: groundingOf(dataset), subject: () => Promise.resolve(subject), knownName: agentName(subject) })
 }
 
 /**
@@ -213,7 +123,7 @@ export function planTimeGroundedCasesSync(
   const judge = judgeFor(dataset, options)
   if (typeof agent !== 'function') {
     assertGroundingChannel(agent, CONTROL_MODE)
-    return casesOf(dataset, options, judge, () => Promise.resolve(agent), agentName(agent))
+    return casesOf({ dataset, options, judge, grounding: groundingOf(dataset), subject: () => Promise.resolve(agent), knownName: agentName(agent) })
   }
   let made: Promise<TimeGroundedAgent> | undefined
   const subject = () =>
@@ -223,7 +133,7 @@ export function planTimeGroundedCasesSync(
         assertGroundingChannel(value, CONTROL_MODE)
         return value
       }))
-  return casesOf(dataset, options, judge, subject, null)
+  return casesOf({ dataset, options, judge, grounding: groundingOf(dataset), subject, knownName: null })
 }
 
 /** The suite's judge, once the dataset is known to hold nothing it cannot grade (or the suite was told to skip those). */
@@ -233,93 +143,149 @@ function judgeFor(dataset: GroundedDataset, options: TimeGroundedTestsOptions): 
   return judge
 }
 
-/** The cases of a plan over a loaded dataset; `subject` gives the agent (made once), `knownName` its name when already known. */
-function casesOf(
-  dataset: GroundedDataset,
-  options: TimeGroundedTestsOptions,
-  judge: Judge,
-  subject: () => Promise<TimeGroundedAgent>,
-  knownName: string | null,
-): TimeGroundedPlan {
-  const suite = options.name ?? 'time-grounded'
-  const bootstrap = { seed: options.seed ?? DEFAULT_PROBE_SEED, resamples: options.resamples ?? DEFAULT_RESAMPLES }
-  const controlRecord = groundingRecord(dataset, CONTROL_MODE)
-  const probeRecord = groundingRecord(dataset, PROBE_MODE)
-  const ceilingAgent = options.ceiling ? referenceReader({ answerer: typeof options.ceiling === 'object' ? options.ceiling.answerer : undefined }) : null
-  const queue = new SerialQueue()
-  const controlCorrect = new Map<string, boolean>()
-  // Known before any call: the test name says so, since a runner without a runtime skip (Jest) lets such a test pass.
-  const unjudgeable = new Set(unjudgeableEntries(dataset.items, judge))
-  const caveat = probeCaveat(dataset.items.length - unjudgeable.size)
-  let name = knownName ?? 'agent'
-  const runs: TimeGroundedRunName[] = ceilingAgent ? ['control', 'probe', 'ceiling'] : ['control', 'probe']
-  const cases: TimeGroundedCase[] = []
-  /** The agent of a run, or the row saying why it could not be made. */
-  const runnerOf = async (run: TimeGroundedRunName): Promise<TimeGroundedAgent | string> => {
-    if (run === 'ceiling') return ceilingAgent as TimeGroundedAgent
+/** The grounding records of control and probe (reading every date: `SessionDateError` before any agent call). */
+export function groundingOf(dataset: GroundedDataset): Record<'control' | 'probe', GroundingRecord> {
+  return { control: groundingRecord(dataset, CONTROL_MODE), probe: groundingRecord(dataset, PROBE_MODE) }
+}
+
+/** What a plan is made of, once the dataset is loaded and checked. */
+export interface PlanInput {
+  dataset: GroundedDataset
+  options: ComparisonOptions & { name?: string }
+  judge: Judge
+  grounding: Record<'control' | 'probe', GroundingRecord>
+  /** Gives the agent under test (made once). */
+  subject: () => Promise<TimeGroundedAgent>
+  /** The agent's name when already known. */
+  knownName: string | null
+}
+
+/** The agent of each run, and the name the agent under test goes by (known once it is made). */
+class Runners {
+  name: string
+  constructor(
+    private readonly subject: () => Promise<TimeGroundedAgent>,
+    knownName: string | null,
+    readonly ceiling: TimeGroundedAgent | null,
+  ) {
+    this.name = knownName ?? 'agent'
+  }
+
+  /** The agent of a run, or the error saying why it could not be made. */
+  async of(run: TimeGroundedRunName): Promise<TimeGroundedAgent | string> {
+    if (run === 'ceiling') return this.ceiling as TimeGroundedAgent
     try {
-      const agent = await subject()
-      name = agentName(agent)
+      const agent = await this.subject()
+      this.name = agentName(agent)
       return agent
     } catch (error) {
       return `the agent could not be made: ${error instanceof Error ? error.message : String(error)}`
     }
   }
-  for (const run of runs) {
-    const mode = RUN_MODES[run]
-    dataset.items.forEach((entry, order) => {
-      cases.push({
-        id: `${suite}/${run}/${entry.question_id}`,
-        name: `${run} (${mode}) › ${entry.question_id}: ${entry.question}${unjudgeable.has(entry.question_id) ? ' (not judged: no machine-checkable gold)' : ''}`,
-        runName: run,
-        questionId: entry.question_id,
-        run: () =>
-          queue.run(async () => {
-            const runner = await runnerOf(run)
-            const row: QuestionRow =
-              typeof runner === 'string'
-                ? { question_id: entry.question_id, question_type: entry.question_type, status: 'agent-error', error: runner }
-                : await askQuestion(runner, entry, {
-                    mode,
-                    judge,
-                    agentTimeoutMs: options.agentTimeoutMs,
-                    judgeTimeoutMs: options.judgeTimeoutMs,
-                    unjudged: options.unjudged,
-                  })
-            const correct = row.status === 'judged' && row.correct
-            if (run === 'control') controlCorrect.set(entry.question_id, correct)
-            const meta: TimeGroundedCaseRecord = {
-              kind: 'timegrounded-question',
-              suite,
-              agent: run === 'ceiling' ? (ceilingAgent as TimeGroundedAgent).name : name,
-              run,
-              mode,
-              question_id: entry.question_id,
-              question_type: entry.question_type,
-              order,
-              total: dataset.items.length,
-              dataset_id: dataset.datasetId,
-              dataset_sha256: dataset.datasetSha256,
-              judge: judgeRecord(judge),
-              grounding: order === 0 ? (run === 'control' ? controlRecord : probeRecord) : null,
-              control_correct: run === 'probe' ? (controlCorrect.get(entry.question_id) ?? null) : null,
-              caveat,
-              notes: typeof runner === 'string' || run === 'ceiling' ? [] : agentNotes(runner),
-              bootstrap,
-              row,
-            }
-            return meta
-          }),
-      })
-    })
+}
+
+/** What every case of a plan shares. */
+interface PlanContext {
+  suite: string
+  input: PlanInput
+  runners: Runners
+  queue: SerialQueue
+  /** Whether the control answered each question correctly, filled as the control runs. */
+  controlCorrect: Map<string, boolean>
+  /** Entries the judge cannot grade: known before any call. */
+  unjudgeable: ReadonlySet<string>
+  caveat: string
+  bootstrap: { seed: number; resamples: number }
+}
+
+/** The cases of a plan over a loaded dataset, checked before. */
+export function casesOf(input: PlanInput): TimeGroundedPlan {
+  const { dataset, options, judge } = input
+  const suite = options.name ?? 'time-grounded'
+  const ceiling = options.ceiling ? referenceReader({ answerer: typeof options.ceiling === 'object' ? options.ceiling.answerer : undefined }) : null
+  const unjudgeable = new Set(unjudgeableEntries(dataset.items, judge))
+  const context: PlanContext = {
+    suite,
+    input,
+    runners: new Runners(input.subject, input.knownName, ceiling),
+    queue: new SerialQueue(),
+    controlCorrect: new Map(),
+    // Known before any call: the test name says so, since a runner without a runtime skip (Jest) lets such a test pass.
+    unjudgeable,
+    caveat: probeCaveat(dataset.items.length - unjudgeable.size),
+    bootstrap: { seed: options.seed ?? DEFAULT_PROBE_SEED, resamples: options.resamples ?? DEFAULT_RESAMPLES },
   }
+  const runs: TimeGroundedRunName[] = ceiling ? ['control', 'probe', 'ceiling'] : ['control', 'probe']
   return {
     suite,
-    agent: name,
+    agent: context.runners.name,
     datasetId: dataset.datasetId,
     datasetSha256: dataset.datasetSha256,
-    grounding: { control: controlRecord, probe: probeRecord },
-    cases,
+    grounding: input.grounding,
+    judge: judgeRecord(judge),
+    ceilingAgent: ceiling?.name ?? null,
+    cases: runs.flatMap((run) => dataset.items.map((entry, order) => caseOf(context, run, entry, order))),
+  }
+}
+
+/** One question of one run as a test case. */
+function caseOf(context: PlanContext, run: TimeGroundedRunName, entry: LongMemEvalEntry, order: number): TimeGroundedCase {
+  const mode = RUN_MODES[run]
+  const unjudged = context.unjudgeable.has(entry.question_id) ? ' (not judged: no machine-checkable gold)' : ''
+  return {
+    id: `${context.suite}/${run}/${entry.question_id}`,
+    name: `${run} (${mode}) › ${entry.question_id}: ${entry.question}${unjudged}`,
+    runName: run,
+    questionId: entry.question_id,
+    run: () => context.queue.run(() => askCase(context, run, entry, order)),
+  }
+}
+
+/** Asks one case's question with its run's agent and records the outcome. */
+async function askCase(context: PlanContext, run: TimeGroundedRunName, entry: LongMemEvalEntry, order: number): Promise<TimeGroundedCaseRecord> {
+  const { options, judge } = context.input
+  const mode = RUN_MODES[run]
+  const runner = await context.runners.of(run)
+  const row: QuestionRow =
+    typeof runner === 'string'
+      ? { question_id: entry.question_id, question_type: entry.question_type, status: 'agent-error', error: runner }
+      : await askQuestion(runner, entry, {
+          mode,
+          judge,
+          agentTimeoutMs: options.agentTimeoutMs,
+          judgeTimeoutMs: options.judgeTimeoutMs,
+          unjudged: options.unjudged,
+        })
+  if (run === 'control') context.controlCorrect.set(entry.question_id, row.status === 'judged' && row.correct)
+  return recordOf(context, { run, entry, order, row, agent: run === 'ceiling' ? (runner as TimeGroundedAgent).name : context.runners.name, runner })
+}
+
+/** The plain-JSON record of one asked case. */
+function recordOf(
+  context: PlanContext,
+  asked: { run: TimeGroundedRunName; entry: LongMemEvalEntry; order: number; row: QuestionRow; agent: string; runner: TimeGroundedAgent | string },
+): TimeGroundedCaseRecord {
+  const { dataset, judge, grounding } = context.input
+  const { run, entry, order } = asked
+  return {
+    kind: 'timegrounded-question',
+    suite: context.suite,
+    agent: asked.agent,
+    run,
+    mode: RUN_MODES[run],
+    question_id: entry.question_id,
+    question_type: entry.question_type,
+    order,
+    total: dataset.items.length,
+    dataset_id: dataset.datasetId,
+    dataset_sha256: dataset.datasetSha256,
+    judge: judgeRecord(judge),
+    grounding: order === 0 ? (run === 'control' ? grounding.control : grounding.probe) : null,
+    control_correct: run === 'probe' ? (context.controlCorrect.get(entry.question_id) ?? null) : null,
+    caveat: context.caveat,
+    notes: typeof asked.runner === 'string' ? [] : agentNotes(asked.runner),
+    bootstrap: context.bootstrap,
+    row: asked.row,
   }
 }
 
@@ -336,138 +302,4 @@ export function timeGroundedCaseTimeoutMs(options: Pick<TimeGroundedTestsOptions
 /** Whether a record is a time-grounded question's. */
 export function isTimeGroundedCaseRecord(value: unknown): value is TimeGroundedCaseRecord {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'timegrounded-question'
-}
-
-/** The error a question's test throws when it was answered wrongly, or not at all: the message is the whole story, so no stack into the harness. */
-export class TimeGroundedAnswerError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'TimeGroundedAnswerError'
-    this.stack = `${this.name}: ${message}`
-  }
-}
-
-/** Why a question's test fails, or null when it passes (judged correct). */
-export function timeGroundedFailureMessage(meta: TimeGroundedCaseRecord): string | null {
-  const row = meta.row
-  const where = `${meta.run} question ${meta.question_id} (${meta.mode})`
-  if (row.status === 'agent-error') return `${where}: the agent failed: ${row.error}`
-  if (row.status === 'judge-error') return `${where}: the judge failed: ${row.error}`
-  // Not judged is not wrong: the shell skips the test (Vitest) or lets it pass (Jest), and no rate counts it.
-  if (row.status === 'unjudged' || row.correct) return null
-  const hint =
-    meta.run === 'probe' && meta.control_correct === true
-      ? ' The control answered it correctly with dates printed in the prompt, so this answer depended on text dates, not on the timestamps delivered through the typed channel.'
-      : ''
-  return `${where}: answered ${JSON.stringify(row.response)}, judged incorrect (${row.judge_detail}).${hint}`
-}
-
-/** Score of one run in a summary. */
-export interface TimeGroundedRunScore {
-  correct: number
-  /** Questions with a result in this report. */
-  questions: number
-  accuracy: number | null
-  errors: number
-  /** Questions asked but left out of every rate: the judge cannot grade them. */
-  unjudged: number
-}
-
-/** The folded result of one time-grounded suite. */
-export interface TimeGroundedSuiteSummary {
-  suite: string
-  agent: string
-  dataset_id: string
-  /** Questions in the dataset. */
-  total: number
-  control: TimeGroundedRunScore
-  probe: TimeGroundedRunScore
-  ceiling: TimeGroundedRunScore | null
-  /** Null until both control and probe have every question (e.g. a filtered or sharded run). */
-  delta: DeltaRecord | null
-  /** What the comparison shows (null with the delta). */
-  verdict: TimeGroundedVerdict | null
-  caveat: string
-  /** The agent's notes (`agent.notes()`), each once. */
-  notes: string[]
-}
-
-export interface TimeGroundedSummary {
-  suites: TimeGroundedSuiteSummary[]
-}
-
-function score(metas: readonly TimeGroundedCaseRecord[]): TimeGroundedRunScore {
-  const totals = summarizeRows(metas.map((m) => m.row))
-  return {
-    correct: totals.correct,
-    questions: totals.questions,
-    accuracy: totals.accuracy,
-    errors: totals.agent_errors + totals.judge_errors,
-    unjudged: totals.unjudged,
-  }
-}
-
-/** Folds the metas of every question test into per-suite control, probe, ceiling and delta. */
-export function summarizeTimeGrounded(metas: readonly TimeGroundedCaseRecord[], options: { seed?: number; resamples?: number } = {}): TimeGroundedSummary {
-  const bySuite = new Map<string, TimeGroundedCaseRecord[]>()
-  for (const meta of metas) {
-    const list = bySuite.get(meta.suite) ?? []
-    list.push(meta)
-    bySuite.set(meta.suite, list)
-  }
-  const suites: TimeGroundedSuiteSummary[] = []
-  for (const [suite, list] of [...bySuite.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    const pick = (run: TimeGroundedRunName) => list.filter((m) => m.run === run).sort((a, b) => a.order - b.order)
-    const control = pick('control')
-    const probe = pick('probe')
-    const ceiling = pick('ceiling')
-    const first = list[0] as TimeGroundedCaseRecord
-    const paired = control.length === first.total && probe.length === first.total && control.every((m, i) => probe[i]?.question_id === m.question_id)
-    const rows = (metas: readonly TimeGroundedCaseRecord[]) => metas.map((m) => m.row)
-    // Explicit options win; otherwise the seed and resamples the suite was planned with.
-    const delta = paired
-      ? pairedDelta(rows(control), rows(probe), { seed: options.seed ?? first.bootstrap?.seed, resamples: options.resamples ?? first.bootstrap?.resamples })
-      : null
-    const ceilingPaired = ceiling.length === first.total && ceiling.every((m, i) => control[i]?.question_id === m.question_id)
-    suites.push({
-      suite,
-      agent: (control[0] ?? probe[0] ?? first).agent,
-      dataset_id: first.dataset_id,
-      total: first.total,
-      control: score(control),
-      probe: score(probe),
-      ceiling: ceiling.length > 0 ? score(ceiling) : null,
-      delta,
-      verdict:
-        delta === null ? null : timeGroundedVerdict({ control: rows(control), probe: rows(probe), ceiling: ceilingPaired ? rows(ceiling) : null, delta }),
-      caveat: first.caveat,
-      notes: [...new Set(list.flatMap((m) => m.notes ?? []))],
-    })
-  }
-  return { suites }
-}
-
-/** The reporter's block: control, probe, delta with interval, counts, and the caveat. */
-export function renderTimeGroundedSummary(summary: TimeGroundedSummary, options: { color?: boolean } = {}): string {
-  const c = new Chalk({ level: options.color ? 1 : 0 })
-  const blocks = summary.suites.map((s) => {
-    const lines = [
-      c.bold(`time-grounded [${s.suite}]: ${s.agent} on ${s.dataset_id}`),
-      ...renderComparisonLines(
-        {
-          control: s.control,
-          probe: s.probe,
-          ceiling: s.ceiling,
-          delta: s.delta ?? `not computed: ${s.control.questions} control and ${s.probe.questions} probe results of ${s.total} questions in this report`,
-          errors: s.control.errors + s.probe.errors,
-        },
-        c,
-      ),
-      ...(s.verdict === null ? [] : [`  ${s.verdict.text}`]),
-      ...renderNotes(s.notes),
-      `  ${s.caveat}`,
-    ]
-    return lines.join('\n')
-  })
-  return blocks.join('\n\n')
 }

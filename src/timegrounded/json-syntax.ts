@@ -21,97 +21,122 @@ function shown(char: string | undefined): string {
 
 /** Scans `text`; null when it is one well-formed JSON value. */
 export function jsonSyntaxError(text: string): JsonSyntaxError | null {
-  let i = 0
-  const stack: string[] = []
-  const fail = (reason: string): JsonSyntaxError => ({ index: i, reason })
-  const skipSpace = (): void => {
-    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++
-  }
-  const readString = (): JsonSyntaxError | null => {
-    i++
+  return new SyntaxScan(text).run()
+}
+
+/** One pass over the text: `i` is the position, `stack` the containers open there. */
+class SyntaxScan {
+  private i = 0
+  private readonly stack: string[] = []
+  constructor(private readonly text: string) {}
+
+  run(): JsonSyntaxError | null {
     for (;;) {
-      if (i >= text.length) return fail('the text ends inside a string')
-      const char = text[i]!
+      const read = this.readValue()
+      if (typeof read === 'object') return read
+      if (read === 'opened') continue
+      const after = this.afterValue()
+      if (after !== 'next') return after
+    }
+  }
+
+  private fail(reason: string): JsonSyntaxError {
+    return { index: this.i, reason }
+  }
+
+  private skipSpace(): void {
+    const { text } = this
+    while (this.i < text.length && (text[this.i] === ' ' || text[this.i] === '\t' || text[this.i] === '\n' || text[this.i] === '\r')) this.i++
+  }
+
+  private readString(): JsonSyntaxError | null {
+    const { text } = this
+    this.i++
+    for (;;) {
+      if (this.i >= text.length) return this.fail('the text ends inside a string')
+      const char = text[this.i]!
       if (char === '"') {
-        i++
+        this.i++
         return null
       }
-      if (char.charCodeAt(0) < 0x20) return fail(`${shown(char)} inside a string (write it as an escape such as \\n)`)
+      if (char.charCodeAt(0) < 0x20) return this.fail(`${shown(char)} inside a string (write it as an escape such as \\n)`)
       if (char === '\\') {
-        const next = text[i + 1]
+        const next = text[this.i + 1]
         if (next === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return fail('a \\u escape without four hex digits')
-          i += 6
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(this.i + 2, this.i + 6))) return this.fail('a \\u escape without four hex digits')
+          this.i += 6
           continue
         }
-        if (next === undefined || !ESCAPES.has(next)) return fail(`an unknown escape \\${next ?? ''}`)
-        i += 2
+        if (next === undefined || !ESCAPES.has(next)) return this.fail(`an unknown escape \\${next ?? ''}`)
+        this.i += 2
         continue
       }
-      i++
+      this.i++
     }
   }
-  const readKey = (): JsonSyntaxError | null => {
-    skipSpace()
-    if (text[i] !== '"') return fail(`expected a key in double quotes, found ${shown(text[i])}`)
-    const broken = readString()
+
+  private readKey(): JsonSyntaxError | null {
+    this.skipSpace()
+    if (this.text[this.i] !== '"') return this.fail(`expected a key in double quotes, found ${shown(this.text[this.i])}`)
+    const broken = this.readString()
     if (broken !== null) return broken
-    skipSpace()
-    if (text[i] !== ':') return fail(`expected ':' after the key, found ${shown(text[i])}`)
-    i++
+    this.skipSpace()
+    if (this.text[this.i] !== ':') return this.fail(`expected ':' after the key, found ${shown(this.text[this.i])}`)
+    this.i++
     return null
   }
-  /** One scalar, or the opening of a container (pushed); false when the value is empty container that closed at once. */
-  const readValue = (): JsonSyntaxError | 'opened' | 'done' => {
-    skipSpace()
-    const char = text[i]
+
+  /** One scalar, or the opening of a container (pushed); 'done' too for an empty container that closed at once. */
+  private readValue(): JsonSyntaxError | 'opened' | 'done' {
+    const { text } = this
+    this.skipSpace()
+    const char = text[this.i]
     if (char === '{' || char === '[') {
-      i++
-      skipSpace()
-      if (text[i] === (char === '{' ? '}' : ']')) {
-        i++
+      this.i++
+      this.skipSpace()
+      if (text[this.i] === (char === '{' ? '}' : ']')) {
+        this.i++
         return 'done'
       }
-      stack.push(char)
-      if (char === '{') return readKey() ?? 'opened'
+      this.stack.push(char)
+      if (char === '{') return this.readKey() ?? 'opened'
       return 'opened'
     }
-    if (char === '"') return readString() ?? 'done'
+    if (char === '"') return this.readString() ?? 'done'
     for (const word of ['true', 'false', 'null']) {
-      if (text.startsWith(word, i)) {
-        i += word.length
+      if (text.startsWith(word, this.i)) {
+        this.i += word.length
         return 'done'
       }
     }
-    NUMBER.lastIndex = i
+    NUMBER.lastIndex = this.i
     if (char !== undefined && NUMBER.test(text)) {
-      i = NUMBER.lastIndex
+      this.i = NUMBER.lastIndex
       return 'done'
     }
-    return fail(`expected a value, found ${shown(char)}`)
+    return this.fail(`expected a value, found ${shown(char)}`)
   }
-  for (;;) {
-    const read = readValue()
-    if (typeof read === 'object') return read
-    if (read === 'opened') continue
-    // After a value: close what ends here, then a comma leads to the next value.
+
+  /** After a value: close what ends here, then a comma leads to the next value ('next'); null at a clean end. */
+  private afterValue(): JsonSyntaxError | null | 'next' {
+    const { text } = this
     for (;;) {
-      skipSpace()
-      const top = stack[stack.length - 1]
-      if (top === undefined) return i < text.length ? fail(`unexpected ${shown(text[i])} after the end of the JSON value`) : null
+      this.skipSpace()
+      const top = this.stack[this.stack.length - 1]
+      if (top === undefined) return this.i < text.length ? this.fail(`unexpected ${shown(text[this.i])} after the end of the JSON value`) : null
       const close = top === '{' ? '}' : ']'
-      if (text[i] === close) {
-        i++
-        stack.pop()
+      if (text[this.i] === close) {
+        this.i++
+        this.stack.pop()
         continue
       }
-      if (text[i] !== ',') return fail(`expected ',' or '${close}', found ${shown(text[i])}`)
-      i++
+      if (text[this.i] !== ',') return this.fail(`expected ',' or '${close}', found ${shown(text[this.i])}`)
+      this.i++
       if (top === '{') {
-        const broken = readKey()
+        const broken = this.readKey()
         if (broken !== null) return broken
       }
-      break
+      return 'next'
     }
   }
 }

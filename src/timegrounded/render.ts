@@ -1,11 +1,15 @@
 /**
- * Pure string renderings of grounded runs and of probe-versus-control
- * comparisons. Scores always carry their counts; the comparison always ends
+ * Pure string renderings of grounded runs, of probe-versus-control
+ * comparisons and of suite summaries. Scores always carry their counts; the comparison always ends
  * with the caveat that a dozen questions is a probe, not a ranking.
  */
 import { Chalk, type ChalkInstance } from 'chalk'
 import type { GroundingRecord } from './grounding.js'
-import { DELTA_MEANING, type DeltaRecord, type GroundedRunResult, type JudgeRecord, type ProbeComparison } from './run.js'
+import type { ProbeComparison } from './comparison.js'
+import { DELTA_MEANING, type DeltaRecord } from './delta.js'
+import type { JudgeRecord } from './question.js'
+import type { GroundedRunResult } from './run.js'
+import type { TimeGroundedSummary } from './summary.js'
 
 export interface RenderOptions {
   /** Colour the output (ANSI). @default false */
@@ -116,4 +120,29 @@ export function renderProbeComparison(comparison: ProbeComparison, options: Rend
     `  ${comparison.caveat}`,
   ]
   return lines.join('\n')
+}
+
+/** The reporter's block: control, probe, delta with interval, counts, and the caveat. */
+export function renderTimeGroundedSummary(summary: TimeGroundedSummary, options: RenderOptions = {}): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 })
+  const blocks = summary.suites.map((s) => {
+    const lines = [
+      c.bold(`time-grounded [${s.suite}]: ${s.agent} on ${s.dataset_id}`),
+      ...renderComparisonLines(
+        {
+          control: s.control,
+          probe: s.probe,
+          ceiling: s.ceiling,
+          delta: s.delta ?? `not computed: ${s.control.questions} control and ${s.probe.questions} probe results of ${s.total} questions in this report`,
+          errors: s.control.errors + s.probe.errors,
+        },
+        c,
+      ),
+      ...(s.verdict === null ? [] : [`  ${s.verdict.text}`]),
+      ...renderNotes(s.notes),
+      `  ${s.caveat}`,
+    ]
+    return lines.join('\n')
+  })
+  return blocks.join('\n\n')
 }

@@ -28,7 +28,8 @@
  * Pure: the CLI, the API and the Vitest and Jest reporters print the same `text`.
  */
 import { UNKNOWN_ANSWER } from './agents.js'
-import { judgedPairs, pairedDelta, type DeltaRecord, type QuestionRow } from './run.js'
+import { judgedPairs, pairedDelta, type DeltaRecord } from './delta.js'
+import type { QuestionRow } from './question.js'
 
 /** The three things a comparison can show. */
 export type VerdictKind = 'drop' | 'timestamps_honoured' | 'cannot_tell'

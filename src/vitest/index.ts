@@ -16,7 +16,7 @@ export type { CommandAdapterSpec } from '../adapters/command.js'
 export type { MemorySource } from '../adapters/source.js'
 export type { TimegroundedSuiteOptions } from '../suite/options.js'
 export type { TimegroundedPropertyOptions } from '../properties/options.js'
-export type { TimeGroundedTestsOptions } from '../timegrounded/cases.js'
+export type { TimeGroundedTestsOptions } from '../timegrounded/probe-options.js'
 
 // ─── In vitest.config.ts ─────────────────────────────────────────────────────
 

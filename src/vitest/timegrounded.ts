@@ -3,21 +3,16 @@
  * makes every control and probe question a test (plus the ceiling's, on
  * request); the plugin's reporter folds their `task.meta` into control, probe,
  * delta and interval with counts. All computing lives in the framework-free
- * `src/timegrounded/cases.ts`; this file only wires it.
+ * `src/timegrounded/` (the plan in `cases.ts`, the fold in `summary.ts`); this
+ * file only wires it.
  */
 import { describe, test } from 'vitest'
 import type { TimeGroundedAgent } from '../timegrounded/agent.js'
 import { RECORD_KEY } from '../suite/records.js'
 import './context.js'
-import {
-  checkTimeGroundedOptions,
-  planTimeGroundedCases,
-  timeGroundedCaseTimeoutMs,
-  TimeGroundedAnswerError,
-  timeGroundedFailureMessage,
-  type TimeGroundedCaseRecord,
-  type TimeGroundedTestsOptions,
-} from '../timegrounded/cases.js'
+import { TimeGroundedAnswerError, timeGroundedFailureMessage } from '../timegrounded/case-failure.js'
+import { planTimeGroundedCases, timeGroundedCaseTimeoutMs, type TimeGroundedCaseRecord } from '../timegrounded/cases.js'
+import { checkTimeGroundedOptions, type TimeGroundedTestsOptions } from '../timegrounded/probe-options.js'
 
 /**
  * Declares the time-grounded tests in the calling test file, for an agent on

@@ -1,14 +1,15 @@
+import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import type { TimeGroundedAgent } from '../../src/timegrounded/agent.js'
 import { honestAgent, ingestionOrderAgent } from '../../src/timegrounded/agents.js'
 import { GroundingModeError } from '../../src/timegrounded/agent.js'
-import {
-  planTimeGroundedCases,
-  renderTimeGroundedSummary,
-  summarizeTimeGrounded,
-  timeGroundedFailureMessage,
-  type TimeGroundedCaseRecord,
-} from '../../src/timegrounded/cases.js'
+import { timeGroundedFailureMessage } from '../../src/timegrounded/case-failure.js'
+import { planTimeGroundedCases, type TimeGroundedCaseRecord } from '../../src/timegrounded/cases.js'
+import { runProbeVersusControl } from '../../src/timegrounded/comparison.js'
+import { loadGroundedDataset } from '../../src/timegrounded/dataset.js'
+import { deterministicJudge } from '../../src/timegrounded/judges.js'
+import { renderTimeGroundedSummary } from '../../src/timegrounded/render.js'
+import { summarizeTimeGrounded } from '../../src/timegrounded/summary.js'
 
 async function runAll(agent: TimeGroundedAgent, options = {}): Promise<TimeGroundedCaseRecord[]> {
   const plan = await planTimeGroundedCases(agent, options)
@@ -92,5 +93,47 @@ describe('the suite options `seed` and `resamples` reach the reported interval',
 
   test('too few resamples is refused when the suite is planned, not when the reporter prints', async () => {
     await expect(planTimeGroundedCases(honestAgent(), { resamples: 100 })).rejects.toMatchObject({ code: 'TIME_GROUNDED_OPTION_INVALID' })
+  })
+})
+
+describe('one engine: the test runners and runProbeVersusControl run the same cases', () => {
+  const MIXED = fileURLToPath(new URL('./fixtures/peer-mixed-gold.json', import.meta.url))
+  /** Answers "No." to everything, and fails on one of the two entries the deterministic judge cannot grade. */
+  const failingOnUngradable = (): TimeGroundedAgent => ({
+    ...honestAgent(),
+    name: 'failing',
+    answer: (_question, context) => {
+      if (context.questionId === 'pf-prospective-03') throw new Error('model down')
+      return 'No.'
+    },
+  })
+
+  test('a whole suite’s caveat counts the questions its rate rests on, as the comparison’s does (an error on an ungradable entry counts)', async () => {
+    const metas = await runAll(failingOnUngradable(), { dataset: MIXED, unjudged: 'skip' })
+    // Planned: six entries less the two the judge cannot grade.
+    expect(metas[0]!.caveat).toMatch(/^Four questions is a probe/)
+    const suite = summarizeTimeGrounded(metas).suites[0]!
+    expect(suite.control).toMatchObject({ questions: 6, unjudged: 1, errors: 1, correct: 2 })
+    expect(suite.caveat).toMatch(/^Five questions is a probe/)
+    const comparison = await runProbeVersusControl(failingOnUngradable(), await loadGroundedDataset(MIXED), { judge: deterministicJudge(), unjudged: 'skip' })
+    expect(comparison.control).toMatchObject({ questions: 6, unjudged: 1, agent_errors: 1, correct: 2 })
+    expect(comparison.caveat).toMatch(/^Five questions is a probe/)
+  })
+
+  test('the ceiling’s records carry the reference reader’s notes; the summary keeps the agent’s own, the comparison each run’s', async () => {
+    const metas = await runAll(honestAgent(), { dataset: MIXED, unjudged: 'skip', ceiling: true })
+    const ceilingNotes = metas.filter((m) => m.run === 'ceiling').at(-1)!.notes!
+    expect(ceilingNotes).toHaveLength(1)
+    expect(ceilingNotes[0]).toMatch(/^agent "reference-reader" does not know question "pf-asof-01"/)
+    const summary = summarizeTimeGrounded(metas).suites[0]!
+    expect(summary.notes).toHaveLength(1)
+    expect(summary.notes[0]).toMatch(/^agent "honest" does not know question "pf-asof-01"/)
+    const comparison = await runProbeVersusControl(honestAgent(), await loadGroundedDataset(MIXED), {
+      judge: deterministicJudge(),
+      unjudged: 'skip',
+      ceiling: true,
+    })
+    expect(comparison.ceiling?.notes).toEqual(ceilingNotes)
+    expect(comparison.notes).toEqual(summary.notes)
   })
 })

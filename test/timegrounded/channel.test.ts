@@ -4,7 +4,8 @@ import { SessionDateError } from '../../src/timegrounded/dates.js'
 import { timeGroundedCorpus } from '../../src/timegrounded/corpus/index.js'
 import { deterministicJudge } from '../../src/timegrounded/judges.js'
 import type { LongMemEvalEntry } from '../../src/timegrounded/longmemeval.js'
-import { runGrounded, runProbeVersusControl } from '../../src/timegrounded/run.js'
+import { runProbeVersusControl } from '../../src/timegrounded/comparison.js'
+import { runGrounded } from '../../src/timegrounded/run.js'
 
 function textOnlyAgent(calls: string[]): TimeGroundedAgent {
   return {

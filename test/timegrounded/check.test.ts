@@ -12,7 +12,8 @@ import {
 import { honestAgent } from '../../src/timegrounded/agents.js'
 import { deterministicJudge, UnjudgeableEntriesError } from '../../src/timegrounded/judges.js'
 import { loadLongMemEval, type LongMemEvalEntry } from '../../src/timegrounded/longmemeval.js'
-import { runGrounded, runProbeVersusControl } from '../../src/timegrounded/run.js'
+import { runProbeVersusControl } from '../../src/timegrounded/comparison.js'
+import { runGrounded } from '../../src/timegrounded/run.js'
 
 const FREE_TEXT = new URL('./fixtures/peer-free-text.json', import.meta.url).pathname
 const MIXED = new URL('./fixtures/peer-mixed-gold.json', import.meta.url).pathname

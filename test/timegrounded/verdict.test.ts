@@ -3,7 +3,8 @@
 // ceiling, the drop), and the wording of each reason.
 import { describe, expect, test } from 'vitest'
 import { UNKNOWN_ANSWER } from '../../src/timegrounded/agents.js'
-import { pairedDelta, type QuestionRow } from '../../src/timegrounded/run.js'
+import { pairedDelta } from '../../src/timegrounded/delta.js'
+import type { QuestionRow } from '../../src/timegrounded/question.js'
 import { timeGroundedVerdict, VERDICT_FLOOR } from '../../src/timegrounded/verdict.js'
 
 /** n judged rows, the first `correct` of them right (so a run with fewer right is nested in one with more). */

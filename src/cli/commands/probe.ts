@@ -17,7 +17,6 @@ import { wantsColor } from '../color.js'
 import { EXIT, fail, UsageError, wholeNumberArgument } from '../exit-codes.js'
 import { startProgress } from '../progress.js'
 import { type HtmlOption, htmlOption, noHtmlOption, writeCliPage } from '../html.js'
-import { comparisonSummary } from '../../report/html/model/time-grounded.js'
 import { DEFAULT_HTML_FILE } from '../../harness/result-files.js'
 import { HARNESS_VERSION } from '../../version.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
@@ -37,18 +36,12 @@ import {
 import { assertJudgeable, deterministicJudge, llmJudge, UNJUDGED_POLICIES, type Judge, type UnjudgedPolicy } from '../../timegrounded/judges.js'
 import { readLongMemEval } from '../../timegrounded/longmemeval.js'
 import { renderGroundedRun, renderGroundingRecord, renderProbeComparison } from '../../timegrounded/render.js'
-import {
-  DEFAULT_AGENT_TIMEOUT_MS,
-  DEFAULT_JUDGE_TIMEOUT_MS,
-  DEFAULT_PROBE_SEED,
-  loadGroundedDataset,
-  runGrounded,
-  runProbeVersusControl,
-  type GroundedDataset,
-  type GroundedRunResult,
-  type ProbeComparison,
-  type QuestionRow,
-} from '../../timegrounded/run.js'
+import { runComparison, type ComparisonRun } from '../../timegrounded/comparison.js'
+import { loadGroundedDataset, type GroundedDataset } from '../../timegrounded/dataset.js'
+import { DEFAULT_PROBE_SEED } from '../../timegrounded/delta.js'
+import { DEFAULT_AGENT_TIMEOUT_MS, DEFAULT_JUDGE_TIMEOUT_MS, type QuestionRow } from '../../timegrounded/question.js'
+import { runGrounded, type GroundedRunResult } from '../../timegrounded/run.js'
+import { summarizeTimeGrounded } from '../../timegrounded/summary.js'
 
 const MODE_CHOICES = ['compare', ...GROUNDING_MODES] as const
 type ModeChoice = (typeof MODE_CHOICES)[number]
@@ -158,7 +151,8 @@ async function dryRun(options: ProbeCommandOptions): Promise<void> {
 /** Options the user typed on the command line (not defaults), by their flag. */
 type Given = ReadonlySet<'--seed' | '--resamples'>
 
-async function run(options: ProbeCommandOptions, command: string[], given: Given): Promise<void> {
+/** Refuses flag combinations that would do nothing silently, before any file is read. */
+function checkFlags(options: ProbeCommandOptions, command: string[], given: Given): void {
   // The bootstrap interval is of the probe − control delta: a single mode has none, so a seed would do nothing.
   if (options.mode !== 'compare' && given.size > 0) {
     const flags = [...given].map((flag) => `\`${flag}\``).join(' and ')
@@ -174,7 +168,7 @@ async function run(options: ProbeCommandOptions, command: string[], given: Given
   }
   if (options.dryRun) {
     if (command.length > 0 || options.agent !== undefined) throw new UsageError('`--dry-run` calls no agent; drop `--agent` and the command after `--`.')
-    return dryRun(options)
+    return
   }
   // Silently dropping a flag would leave the user believing the ceiling ran.
   if (options.ceiling === true && options.mode !== 'compare') {
@@ -182,6 +176,11 @@ async function run(options: ProbeCommandOptions, command: string[], given: Given
       `\`--ceiling\` runs beside control and probe, so it needs \`--mode compare\` (the default); drop \`--mode ${options.mode}\` or \`--ceiling\`.`,
     )
   }
+}
+
+async function run(options: ProbeCommandOptions, command: string[], given: Given): Promise<void> {
+  checkFlags(options, command, given)
+  if (options.dryRun) return dryRun(options)
   const judge = judgeOf(options)
   const dataset: GroundedDataset = await loadGroundedDataset(options.dataset)
   // Before the agent is even started: an unreadable date fails every mode, `none` included;
@@ -200,60 +199,75 @@ async function run(options: ProbeCommandOptions, command: string[], given: Given
   process.once('SIGTERM', onInterrupt)
   try {
     for (const mode of modesOf(options.mode)) assertGroundingChannel(agent, mode)
-    const color = wantsColor(options.color, process.stdout)
-    const runs = options.mode === 'compare' ? (options.ceiling === true ? 3 : 2) : 1
-    const progress = startProgress(dataset.items.length * runs, process.stderr, { label: 'probe', unit: 'questions', everyPercent: 25 })
-    const tick = (row: QuestionRow): void => progress.tick(row.status === 'agent-error' || row.status === 'judge-error')
-    if (options.mode === 'compare') {
-      let comparison: ProbeComparison
-      try {
-        comparison = await runProbeVersusControl(agent, dataset, {
-          judge,
-          seed: options.seed,
-          resamples: options.resamples,
-          agentTimeoutMs: options.timeoutMs,
-          judgeTimeoutMs: options.judgeTimeoutMs,
-          ceiling: options.ceiling === true,
-          unjudged: options.unjudged,
-          onRow: tick,
-        })
-      } finally {
-        progress.stop()
-      }
-      const page =
-        options.html === false
-          ? null
-          : writeCliPage('probe', options.html ?? PROBE_HTML_DEFAULT, {
-              title: `timegrounded — time-grounded probe of ${comparison.agent}`,
-              harnessVersion: HARNESS_VERSION,
-              timeGrounded: [comparisonSummary(comparison, dataset.datasetId)],
-            })
-      process.stdout.write(options.json ? `${JSON.stringify(comparison, null, 2)}\n` : `${renderProbeComparison(comparison, { color })}\n`)
-      // With --json, stdout is the JSON alone.
-      if (page !== null) (options.json ? process.stderr : process.stdout).write(`${page}\n`)
-      process.exitCode = probeExitCode([comparison.control, comparison.probe, ...(comparison.ceiling ? [comparison.ceiling] : [])])
-    } else {
-      let result: GroundedRunResult
-      try {
-        result = await runGrounded(agent, dataset, {
-          mode: options.mode,
-          judge,
-          agentTimeoutMs: options.timeoutMs,
-          judgeTimeoutMs: options.judgeTimeoutMs,
-          unjudged: options.unjudged,
-          onRow: tick,
-        })
-      } finally {
-        progress.stop()
-      }
-      process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${renderGroundedRun(result, { color })}\n`)
-      process.exitCode = probeExitCode([result])
-    }
+    const { mode } = options
+    process.exitCode = mode === 'compare' ? await compare(options, agent, dataset, judge) : await single(options, mode, agent, dataset, judge)
   } finally {
     process.removeListener('SIGINT', onInterrupt)
     process.removeListener('SIGTERM', onInterrupt)
     await agent.close?.()
   }
+}
+
+/** The progress of `runs` runs over the dataset, on stderr, and the callback each decided row ticks. */
+function progressOf(dataset: GroundedDataset, runs: number): { tick: (row: QuestionRow) => void; stop: () => void } {
+  const progress = startProgress(dataset.items.length * runs, process.stderr, { label: 'probe', unit: 'questions', everyPercent: 25 })
+  return { tick: (row) => progress.tick(row.status === 'agent-error' || row.status === 'judge-error'), stop: () => progress.stop() }
+}
+
+/** `--mode compare`: control, probe and the optional ceiling; prints the comparison, writes the page; returns the exit code. */
+async function compare(options: ProbeCommandOptions, agent: TimeGroundedAgent, dataset: GroundedDataset, judge: Judge): Promise<0 | 1> {
+  const progress = progressOf(dataset, options.ceiling === true ? 3 : 2)
+  let ran: ComparisonRun
+  try {
+    ran = await runComparison(agent, dataset, {
+      judge,
+      seed: options.seed,
+      resamples: options.resamples,
+      agentTimeoutMs: options.timeoutMs,
+      judgeTimeoutMs: options.judgeTimeoutMs,
+      ceiling: options.ceiling === true,
+      unjudged: options.unjudged,
+      onRow: progress.tick,
+    })
+  } finally {
+    progress.stop()
+  }
+  const { comparison } = ran
+  const page =
+    options.html === false
+      ? null
+      : writeCliPage('probe', options.html ?? PROBE_HTML_DEFAULT, {
+          title: `timegrounded — time-grounded probe of ${comparison.agent}`,
+          harnessVersion: HARNESS_VERSION,
+          // The page reads the suite summary, folded from the same records as the comparison.
+          timeGrounded: summarizeTimeGrounded(ran.records).suites,
+        })
+  const color = wantsColor(options.color, process.stdout)
+  process.stdout.write(options.json ? `${JSON.stringify(comparison, null, 2)}\n` : `${renderProbeComparison(comparison, { color })}\n`)
+  // With --json, stdout is the JSON alone.
+  if (page !== null) (options.json ? process.stderr : process.stdout).write(`${page}\n`)
+  return probeExitCode([comparison.control, comparison.probe, ...(comparison.ceiling ? [comparison.ceiling] : [])])
+}
+
+/** A single grounding mode: that run alone, printed; returns the exit code. */
+async function single(options: ProbeCommandOptions, mode: GroundingMode, agent: TimeGroundedAgent, dataset: GroundedDataset, judge: Judge): Promise<0 | 1> {
+  const progress = progressOf(dataset, 1)
+  let result: GroundedRunResult
+  try {
+    result = await runGrounded(agent, dataset, {
+      mode,
+      judge,
+      agentTimeoutMs: options.timeoutMs,
+      judgeTimeoutMs: options.judgeTimeoutMs,
+      unjudged: options.unjudged,
+      onRow: progress.tick,
+    })
+  } finally {
+    progress.stop()
+  }
+  const color = wantsColor(options.color, process.stdout)
+  process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${renderGroundedRun(result, { color })}\n`)
+  return probeExitCode([result])
 }
 
 /** Register `probe` on the CLI program. */

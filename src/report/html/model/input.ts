@@ -6,7 +6,7 @@
  * (`finishRun`) each fill it in.
  */
 import { HtmlReportError } from '../errors.js'
-import type { TimeGroundedSuiteSummary } from '../../../timegrounded/cases.js'
+import type { TimeGroundedSuiteSummary } from '../../../timegrounded/summary.js'
 import type { PredictionRow } from '../../../tivarq/results.js'
 import type { Episode, Probe } from '../../../tivarq/schema.js'
 import type { TivarqReport } from '../../../tivarq/score.js'
@@ -59,7 +59,7 @@ export interface HtmlReportInput {
   harnessVersion: string
   /** The TIVARQ run, when there was one. */
   tivarq?: TivarqRunInput
-  /** The time-grounded suites (`summarizeTimeGrounded(…).suites`, or `comparisonSummary` of a `probe`), when any ran. @default none */
+  /** The time-grounded suites (`summarizeTimeGrounded(…).suites`, of a test run or of a `probe`), when any ran. @default none */
   timeGrounded?: readonly TimeGroundedSuiteSummary[]
 }
 

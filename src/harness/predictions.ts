@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { describeFound, issuePath, jsonDepthOver, MAX_JSON_DEPTH, printable, valueAt, withArticle } from '../tivarq/row-issues.js'
 import { answerValueSchema, CAPABILITIES, PHASES, ROLES, STATES } from '../tivarq/schema.js'
@@ -19,8 +19,14 @@ export interface PredictionsIssue {
   message: string
 }
 
+/** The codes of `PredictionsFileError`, each with what it means. */
+export interface PredictionsFileErrorCodes {
+  /** A predictions file is not one valid prediction row per line. */
+  PREDICTIONS_INVALID: 'PredictionsFileError'
+}
+
 /** A predictions file could not be read (code `PREDICTIONS_INVALID`); `issues` lists every problem found. */
-export class PredictionsFileError extends TimegroundedError<CodeOf<'PredictionsFileError'>> {
+export class PredictionsFileError extends TimegroundedError<keyof PredictionsFileErrorCodes> {
   constructor(
     readonly file: string,
     readonly issues: readonly PredictionsIssue[],

@@ -12,7 +12,7 @@ import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { z } from 'zod'
 import streamArray from 'stream-json/streamers/stream-array.js'
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 import { renderPath, withArticle } from '../tivarq/row-issues.js'
 import { jsonSyntaxError } from './json-syntax.js'
 
@@ -82,15 +82,27 @@ export interface LongMemEvalIssue {
   message: string
 }
 
+/** The codes of `LongMemEvalReadError`, each with what it means. */
+export interface LongMemEvalReadErrorCodes {
+  /** A LongMemEval-shaped file cannot be read at all (missing, a directory, no permission). */
+  LONGMEMEVAL_UNREADABLE: 'LongMemEvalReadError'
+}
+
 /** A LongMemEval-shaped file cannot be read at all: missing, a directory, or not readable. */
-export class LongMemEvalReadError extends TimegroundedError<CodeOf<'LongMemEvalReadError'>> {
+export class LongMemEvalReadError extends TimegroundedError<keyof LongMemEvalReadErrorCodes> {
   constructor(message: string, cause: unknown) {
     super('LONGMEMEVAL_UNREADABLE', message, { cause })
   }
 }
 
+/** The codes of `LongMemEvalDatasetError`, each with what it means. */
+export interface LongMemEvalDatasetErrorCodes {
+  /** A LongMemEval-shaped file is invalid. */
+  LONGMEMEVAL_INVALID: 'LongMemEvalDatasetError'
+}
+
 /** Thrown when a LongMemEval-shaped file is invalid (code `LONGMEMEVAL_INVALID`); `issues` lists what was found. */
-export class LongMemEvalDatasetError extends TimegroundedError<CodeOf<'LongMemEvalDatasetError'>> {
+export class LongMemEvalDatasetError extends TimegroundedError<keyof LongMemEvalDatasetErrorCodes> {
   readonly source: string
   readonly issues: readonly LongMemEvalIssue[]
   readonly omittedIssues: number

@@ -6,7 +6,7 @@
  * the generator refuses to emit a corpus that breaks one, and the test suite
  * re-checks the shipped JSON.
  */
-import { type CodeOf, TimegroundedError } from '../../errors.js'
+import { TimegroundedError } from '../../errors.js'
 import { addDays, formatSessionDate, readSessionDate, WEEKDAY_ABBREVIATIONS } from '../dates.js'
 import { normalisedTextSha256, type LongMemEvalEntry, type MachineGold } from '../longmemeval.js'
 import { findAbsoluteDate, messageDateFindings, speakerWeekdayFindings } from './rules.js'
@@ -25,8 +25,14 @@ export interface CorpusIssue {
   message: string
 }
 
+/** The codes of `CorpusRuleError`, each with what it means. */
+export interface CorpusRuleErrorCodes {
+  /** A corpus breaks one of its rules (a printed date, a wrong weekday, a missing label…). */
+  CORPUS_RULE_BROKEN: 'CorpusRuleError'
+}
+
 /** The generator refused: the corpus breaks a rule (code `CORPUS_RULE_BROKEN`). `fix` names the source to fix. */
-export class CorpusRuleError extends TimegroundedError<CodeOf<'CorpusRuleError'>> {
+export class CorpusRuleError extends TimegroundedError<keyof CorpusRuleErrorCodes> {
   readonly issues: readonly CorpusIssue[]
   constructor(issues: readonly CorpusIssue[], fix = 'src/timegrounded/corpus/source.ts') {
     super(

@@ -11,7 +11,7 @@
  * The whole corpus is then checked by `checkCorpusRules`, type counts included.
  */
 import { seededRandom, type SeededRandom } from '../../stats/random.js'
-import { type CodeOf, TimegroundedError } from '../../errors.js'
+import { TimegroundedError } from '../../errors.js'
 import { addDays, daysBetween, isoInstant, startOfDay, WEEKDAY_NAMES } from '../dates.js'
 import { normalisedTextSha256 } from '../longmemeval.js'
 import { resolveRelativeDay } from '../relative.js'
@@ -53,8 +53,14 @@ export interface GeneratedCorpus extends BuiltCorpus {
   readings: ReadonlyMap<string, Reading>
 }
 
+/** The codes of `CorpusOptionError`, each with what it means. */
+export interface CorpusOptionErrorCodes {
+  /** A corpus option (size, seed) cannot work. */
+  CORPUS_OPTION_INVALID: 'CorpusOptionError'
+}
+
 /** A corpus option out of range (code `CORPUS_OPTION_INVALID`). */
-export class CorpusOptionError extends TimegroundedError<CodeOf<'CorpusOptionError'>> {
+export class CorpusOptionError extends TimegroundedError<keyof CorpusOptionErrorCodes> {
   constructor(message: string) {
     super('CORPUS_OPTION_INVALID', message)
   }

@@ -437,20 +437,8 @@ declare interface DatasetErrorCodes {
 /** One of DATASET_FILE_NAMES. */
 declare type DatasetFileName = (typeof DATASET_FILE_NAMES)[number];
 
-/** One problem found in a TIVARQ directory. */
-export declare interface DatasetIssue {
-    code: DatasetIssueCode;
-    /** File name inside the dataset directory (e.g. `probes_dev.jsonl`), or the directory itself. */
-    file: string;
-    /** 1-based line number, or null for a problem with the whole file. */
-    line: number | null;
-    /** Field path inside the row (e.g. `events[1].assertion.op`), or null. */
-    path: string | null;
-    /** The offending value (undefined when there is none, e.g. a missing file). */
-    value: unknown;
-    /** What is wrong and, where it helps, how to fix it. */
-    message: string;
-}
+/** One problem found in a TIVARQ directory: an `Issue` with a `DatasetIssueCode` (never keyed by entry). */
+export declare type DatasetIssue = Issue<DatasetIssueCode>;
 
 /** Stable identifiers of the problems the validator reports. */
 declare type DatasetIssueCode = 'missing_directory' | 'missing_file' | 'unreadable_file' | 'file_too_large' | 'line_too_long' | 'missing_manifest' | 'invalid_manifest' | 'missing_hash' | 'hash_mismatch' | 'invalid_utf8' | 'byte_order_mark' | 'crlf_line_endings' | 'blank_line' | 'truncated_line' | 'missing_final_newline' | 'invalid_json' | 'missing_field' | 'unknown_field' | 'unknown_value' | 'invalid_field' | 'wrong_split' | 'duplicate_id' | 'unknown_episode' | 'index_out_of_bounds' | 'gold_mismatch' | 'manifest_mismatch' | 'canonical_counts';
@@ -841,6 +829,32 @@ declare interface IsolationFailure {
 }
 
 /**
+ * Issues as data: one shape for a problem found in what a user gave — a
+ * dataset directory, a predictions file, a LongMemEval file, a corpus — and
+ * the one renderer every printer of them uses. Producers collect every issue
+ * (up to a bound) instead of stopping at the first, then render them once.
+ */
+/** One problem found in a file (or a set of entries), as data. */
+declare interface Issue<Code extends string = string> {
+    /** Stable identifier of the kind of problem, e.g. `missing_field`. */
+    code: Code;
+    /** The file it lies in (a dataset file name, a predictions file, a LongMemEval file), or what was checked when no file holds it. */
+    file: string;
+    /** 1-based line of a file read line by line, or null (a problem with the whole file, or a file that is one JSON value). */
+    line: number | null;
+    /** Position (0-based) of the entry in a file that is one JSON array of entries (LongMemEval-shaped); absent otherwise. */
+    entryIndex?: number;
+    /** The entry's `question_id`, when it could be read; absent otherwise. */
+    questionId?: string;
+    /** Field path inside the row or entry (e.g. `events[1].assertion.op`), or null for the whole row, entry or file. */
+    path: string | null;
+    /** The offending value (undefined when there is none, e.g. a missing file). */
+    value: unknown;
+    /** What is wrong and, where it helps, how to fix it. */
+    message: string;
+}
+
+/**
  * JSON Schemas (draft 2020-12) of the rows, for adapter authors in other
  * languages: `episode`, `event`, `assertion`, `probe` and `answer` (tivarq.v1),
  * plus `manifest` (manifest.json). Plain JSON objects; serialize with JSON.stringify.
@@ -1030,16 +1044,15 @@ declare const longMemEvalEntrySchema: z.ZodObject<{
     }, z.core.$strip>], "kind">>;
 }, z.core.$strip>;
 
-/** One problem found in a LongMemEval file, as data. */
-declare interface LongMemEvalIssue {
-    /** Position of the entry in the top-level array (0-based), or null for a file-level problem. */
-    entryIndex: number | null;
-    /** The entry's `question_id` when it could be read. */
-    questionId: string | null;
-    /** Field path inside the entry, e.g. `haystack_sessions[3][1].content`. */
-    path: string;
-    message: string;
-}
+/**
+ * One problem found in a LongMemEval file: an `Issue` with a
+ * `LongMemEvalIssueCode`, keyed by `entryIndex` (and `questionId` when it
+ * could be read), or by the file alone for a file-level problem.
+ */
+declare type LongMemEvalIssue = Issue<LongMemEvalIssueCode>;
+
+/** Stable identifiers of the problems the LongMemEval loader reports (the validator's names where the problem is the same). */
+declare type LongMemEvalIssueCode = 'byte_order_mark' | 'invalid_utf8' | 'empty_file' | 'truncated_file' | 'invalid_json' | 'not_an_array' | 'no_entries' | 'missing_field' | 'invalid_field' | 'duplicate_id';
 
 /** The codes of `LongMemEvalReadError`, each with what it means. */
 declare interface LongMemEvalReadErrorCodes {
@@ -1307,14 +1320,11 @@ declare interface PredictionsFileErrorCodes {
     PREDICTIONS_INVALID: 'PredictionsFileError';
 }
 
-/** One problem in a predictions file, as data. */
-declare interface PredictionsIssue {
-    file: string;
-    line: number;
-    /** Field path inside the row, e.g. `prediction.state`; empty for the whole line. */
-    path: string;
-    message: string;
-}
+/** One problem in a predictions file: an `Issue` with a `PredictionsIssueCode`; `line` is null for the whole file. */
+declare type PredictionsIssue = Issue<PredictionsIssueCode>;
+
+/** Stable identifiers of the problems the predictions reader reports (the validator's names where the problem is the same). */
+declare type PredictionsIssueCode = 'unreadable_file' | 'invalid_utf8' | 'invalid_json' | 'missing_field' | 'unknown_value' | 'invalid_field' | 'duplicate_row' | 'no_rows';
 
 /**
  * Pretty form, as Python `json.dumps(value, indent=2, sort_keys=True)` plus a

@@ -11,6 +11,7 @@ import type { z } from 'zod'
 import { MANIFEST_FILE, bundledDatasetDir, episodesFileName, probesFileName, sha256Hex } from './dataset-files.js'
 import { resolveGold, sameAnswer } from './gold.js'
 import { describeFound, issuePath, jsonDepthOver, MAX_JSON_DEPTH, preview, renderPath, valueAt, withArticle } from './row-issues.js'
+import { type Issue, IssueCollector, renderIssue, renderIssueLines } from './issues.js'
 import { describeVariant, variantOf, type VariantIdentity } from './variant.js'
 import { DATASET_SEED, FAMILIES, SPLITS, episodeSchema, manifestSchema, probeSchema, type Episode, type Manifest, type Probe, type Split } from './schema.js'
 
@@ -48,20 +49,8 @@ export type DatasetIssueCode =
   | 'manifest_mismatch'
   | 'canonical_counts'
 
-/** One problem found in a TIVARQ directory. */
-export interface DatasetIssue {
-  code: DatasetIssueCode
-  /** File name inside the dataset directory (e.g. `probes_dev.jsonl`), or the directory itself. */
-  file: string
-  /** 1-based line number, or null for a problem with the whole file. */
-  line: number | null
-  /** Field path inside the row (e.g. `events[1].assertion.op`), or null. */
-  path: string | null
-  /** The offending value (undefined when there is none, e.g. a missing file). */
-  value: unknown
-  /** What is wrong and, where it helps, how to fix it. */
-  message: string
-}
+/** One problem found in a TIVARQ directory: an `Issue` with a `DatasetIssueCode` (never keyed by entry). */
+export type DatasetIssue = Issue<DatasetIssueCode>
 
 /** Rows of one split as read from its files. */
 export interface SplitCounts {
@@ -112,19 +101,11 @@ export interface ValidateOptions {
   files?: ReadonlyMap<string, string>
 }
 
-/** One issue as a line: `file:line: path: message`. */
-export function renderIssue(issue: DatasetIssue): string {
-  const where = issue.line === null ? issue.file : `${issue.file}:${issue.line}`
-  return issue.path === null ? `${where}: ${issue.message}` : `${where}: ${issue.path}: ${issue.message}`
-}
+export { renderIssue }
 
 /** Issues one per line, plus a closing line counting those that were cut (if any). */
 export function renderIssues(issues: readonly DatasetIssue[], omittedIssues = 0): string {
-  const lines = issues.map(renderIssue)
-  if (omittedIssues > 0) {
-    lines.push(`… and ${omittedIssues} more ${omittedIssues === 1 ? 'issue' : 'issues'} not shown (raise \`maxIssues\` or \`--max-issues\` to list them)`)
-  }
-  return lines.join('\n')
+  return renderIssueLines(issues, omittedIssues, { howToSeeMore: 'raise `maxIssues` or `--max-issues` to list them' })
 }
 
 /** The readable summary `timegrounded validate` prints. */
@@ -172,16 +153,10 @@ type InspectedRows = Partial<Record<Split, { episodes: Episode[]; probes: Probe[
 /** What the loaders need besides the verdict; a valid directory also gives the SHA-256 of the manifest.json bytes it was checked against. */
 export type DatasetInspection = { result: ValidDataset; rows: InspectedRows; manifestSha256: string } | { result: InvalidDataset; rows: InspectedRows }
 
-class IssueCollector {
-  readonly issues: DatasetIssue[] = []
-  omitted = 0
-  constructor(private readonly max: number) {}
+/** The validator's issues, added field by field in the order of `DatasetIssue` (which `validate --json` prints). */
+class DatasetIssues extends IssueCollector<DatasetIssueCode> {
   add(code: DatasetIssueCode, file: string, line: number | null, path: string | null, value: unknown, message: string): void {
-    if (this.issues.length < this.max) this.issues.push({ code, file, line, path, value, message })
-    else this.omitted++
-  }
-  get count(): number {
-    return this.issues.length + this.omitted
+    this.push({ code, file, line, path, value, message })
   }
 }
 
@@ -210,7 +185,7 @@ export function inspectDatasetSync(dir: string | undefined, options: ValidateOpt
   const root = inMemory === undefined ? resolve(dir ?? bundledDatasetDir()) : (dir ?? 'in-memory dataset')
   const splits = [...new Set(options.splits ?? SPLITS)].sort((a, b) => SPLITS.indexOf(a) - SPLITS.indexOf(b))
   const allSplits = splits.length === SPLITS.length
-  const issues = new IssueCollector(Math.max(0, options.maxIssues ?? 100))
+  const issues = new DatasetIssues(Math.max(0, options.maxIssues ?? 100))
   const counts: Partial<Record<Split, SplitCounts>> = {}
   const rows: InspectedRows = {}
   const fileHashes: Record<string, string> = {}
@@ -411,7 +386,7 @@ export const MAX_DATASET_LINE_CHARS = 1024 * 1024
  * device, a directory) and a file over `MAX_DATASET_FILE_BYTES` are refused
  * before a byte is read, so a hostile folder can neither block nor flood the read.
  */
-function readBytes(root: string, name: string, issues: IssueCollector): Uint8Array | null | undefined {
+function readBytes(root: string, name: string, issues: DatasetIssues): Uint8Array | null | undefined {
   const path = join(root, name)
   const refuse = (value: unknown, why: string): undefined => {
     issues.add('unreadable_file', name, null, null, value, why)
@@ -481,7 +456,7 @@ interface Line {
  * complete JSON). Each is reported once and then tolerated, so the rows behind
  * it are still checked.
  */
-function readLines(file: string, bytes: Uint8Array | null, issues: IssueCollector): { lines: Line[]; lost: number } {
+function readLines(file: string, bytes: Uint8Array | null, issues: DatasetIssues): { lines: Line[]; lost: number } {
   if (bytes === null) return { lines: [], lost: 0 }
   let text: string
   try {
@@ -580,7 +555,7 @@ function isCompleteJson(text: string): boolean {
   }
 }
 
-function parseJsonLine(file: string, line: number, text: string, issues: IssueCollector): unknown {
+function parseJsonLine(file: string, line: number, text: string, issues: DatasetIssues): unknown {
   if (jsonDepthOver(text)) {
     issues.add('invalid_json', file, line, null, undefined, `nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep; a TIVARQ row nests 4`)
     return undefined
@@ -597,7 +572,7 @@ function parseJsonLine(file: string, line: number, text: string, issues: IssueCo
  * Record where `id` was first seen (`file:line`, kept in `seen`); a second
  * sighting is reported as a duplicate and returns false, so the row is skipped.
  */
-function claimId(seen: Map<string, string>, field: 'episode_id' | 'probe_id', id: string, file: string, line: number, issues: IssueCollector): boolean {
+function claimId(seen: Map<string, string>, field: 'episode_id' | 'probe_id', id: string, file: string, line: number, issues: DatasetIssues): boolean {
   const first = seen.get(id)
   if (first !== undefined) {
     issues.add('duplicate_id', file, line, field, id, `duplicate ${field} ${JSON.stringify(id)}; first seen at ${first}`)
@@ -615,7 +590,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 // Manifest and hashes
 // ---------------------------------------------------------------------------
 
-function checkManifest(bytes: Uint8Array, issues: IssueCollector): Manifest | undefined {
+function checkManifest(bytes: Uint8Array, issues: DatasetIssues): Manifest | undefined {
   let raw: unknown
   const text = new TextDecoder('utf-8').decode(bytes)
   if (jsonDepthOver(text)) {
@@ -656,7 +631,7 @@ function checkHashes(
   bytesByFile: Map<string, Uint8Array | null | undefined>,
   allSplits: boolean,
   read: (name: string) => Uint8Array | null | undefined,
-  issues: IssueCollector,
+  issues: DatasetIssues,
 ): void {
   for (const [name, bytes] of bytesByFile) {
     const recorded = manifest.files[name]
@@ -719,7 +694,7 @@ function checkHashes(
 // Rows against the schema (zod issues reworded as dataset issues)
 // ---------------------------------------------------------------------------
 
-function parseRow<T>(schema: z.ZodType<T>, raw: unknown, file: string, line: number, issues: IssueCollector): T | undefined {
+function parseRow<T>(schema: z.ZodType<T>, raw: unknown, file: string, line: number, issues: DatasetIssues): T | undefined {
   const parsed = schema.safeParse(raw)
   if (parsed.success) return parsed.data
   for (const issue of parsed.error.issues) addZodIssue(issue, raw, file, line, issues)
@@ -728,7 +703,7 @@ function parseRow<T>(schema: z.ZodType<T>, raw: unknown, file: string, line: num
 
 type ZodIssue = z.core.$ZodIssue
 
-function addZodIssue(issue: ZodIssue, raw: unknown, file: string, line: number | null, issues: IssueCollector, codeOverride?: DatasetIssueCode): void {
+function addZodIssue(issue: ZodIssue, raw: unknown, file: string, line: number | null, issues: DatasetIssues, codeOverride?: DatasetIssueCode): void {
   const path = issuePath(issue)
   const value = valueAt(raw, path)
   const field = path.length > 0 ? String(path[path.length - 1]) : 'row'
@@ -798,7 +773,7 @@ function checkProbe(
   episodesById: Map<string, Episode | null>,
   episodeIdsComplete: boolean,
   episodeIdsAnywhere: Map<string, string>,
-  issues: IssueCollector,
+  issues: DatasetIssues,
 ): void {
   if (!episodesById.has(probe.episode_id)) {
     if (!episodeIdsComplete) return
@@ -852,7 +827,7 @@ function checkCanonicalSplit(
   probes: Probe[] | null,
   episodesFile: string,
   probesFile: string,
-  issues: IssueCollector,
+  issues: DatasetIssues,
 ): void {
   if (episodes !== null) checkCanonicalFamilies(shape, split, episodes, episodesFile, issues)
   if (probes !== null && probes.length !== CANONICAL.probes[split]) {
@@ -860,7 +835,7 @@ function checkCanonicalSplit(
   }
 }
 
-function checkCanonicalFamilies(shape: string, split: Split, episodes: Episode[], episodesFile: string, issues: IssueCollector): void {
+function checkCanonicalFamilies(shape: string, split: Split, episodes: Episode[], episodesFile: string, issues: DatasetIssues): void {
   const perFamily = new Map<string, number>()
   for (const episode of episodes) perFamily.set(episode.family, (perFamily.get(episode.family) ?? 0) + 1)
   const wanted = CANONICAL.episodesPerFamily[split]

@@ -15,7 +15,7 @@ import { TimegroundedError } from '../../errors.js'
 import { addDays, daysBetween, isoInstant, startOfDay, WEEKDAY_NAMES } from '../dates.js'
 import { normalisedTextSha256 } from '../longmemeval.js'
 import { resolveRelativeDay } from '../relative.js'
-import { CorpusRuleError, checkCorpusRules, checkCorpusEntry, entryOf, type BuiltCorpus, type CorpusIssue } from './build.js'
+import { CorpusRuleError, checkCorpusRules, checkCorpusEntry, corpusIssue, entryOf, type BuiltCorpus, type CorpusIssue } from './build.js'
 import type { Reading } from './reading.js'
 import {
   BOOKING_SCENARIOS,
@@ -133,7 +133,7 @@ export function generatedQuestion(seed: number, index: number): AuthoredQuestion
     if (last.length === 0) return question
   }
   throw new CorpusRuleError(
-    last.length > 0 ? last : [{ rule: 'reading', questionId: id, message: `no draw in ${MAX_ATTEMPTS} met the rules` }],
+    last.length > 0 ? last : [corpusIssue('reading', id, `no draw in ${MAX_ATTEMPTS} met the rules`)],
     'src/timegrounded/corpus/scenarios.ts',
   )
 }

@@ -430,7 +430,7 @@ export function isoDate(dayZeroMs: number, day: number): string {
  * episode's arrival order (see `arrange`).
  */
 export function planEpisode(params: EpisodeParameters): EpisodePlan {
-  const { topic, values, control, wording } = params
+  const { values, control, wording } = params
   const [V0] = values
   const script = FAMILY_SCRIPTS[params.family]
   const kit = scriptKit(params)

@@ -11,14 +11,32 @@ declare type Absent<K extends string> = {
 };
 
 /** One failed call to a store. The runner records `message` in the prediction row, prefixed by the call. */
-export declare class AdapterFault extends TimegroundedError<CodeOf<'AdapterFault'>> {
+export declare class AdapterFault extends TimegroundedError<keyof AdapterFaultCodes> {
     /** True when the store's state is lost or unknown (process dead, stream out of step, call abandoned). */
     readonly fatal: boolean;
     constructor(code: AdapterFaultCode, message: string);
 }
 
-/** Why one call to a store failed (each code is described in `ErrorCodes`). `fatal` faults lose the store's memory: the process is restarted. */
-declare type AdapterFaultCode = CodeOf<'AdapterFault'>;
+/** Why one call to a store failed (each code is described in `AdapterFaultCodes`). `fatal` faults lose the store's memory: the process is restarted. */
+declare type AdapterFaultCode = keyof AdapterFaultCodes;
+
+/** The codes of `AdapterFault`, each with what it means. */
+declare interface AdapterFaultCodes {
+    /** A store call did not settle within the timeout; a process is killed. */
+    ADAPTER_TIMEOUT: 'AdapterFault';
+    /** The adapter process exited or was killed by a signal. */
+    ADAPTER_EXITED: 'AdapterFault';
+    /** A fresh store for a lease could not be made: the process did not (re)start or failed its handshake, or the factory returned no store. */
+    ADAPTER_RESTART_FAILED: 'AdapterFault';
+    /** A line on stdout was not one JSON object answering the request (non-JSON, extra or oversized line). */
+    ADAPTER_PROTOCOL: 'AdapterFault';
+    /** The adapter answered `{"error": …}`. */
+    ADAPTER_REPLIED_ERROR: 'AdapterFault';
+    /** A query answer whose state or value is not valid. */
+    ADAPTER_INVALID_ANSWER: 'AdapterFault';
+    /** An in-process store method threw or rejected. */
+    ADAPTER_THREW: 'AdapterFault';
+}
 
 /** Who is under test, as recorded in the run manifest. */
 declare interface AdapterInfo {
@@ -39,12 +57,48 @@ declare interface AdapterInfo {
 }
 
 /** The harness refuses an adapter: wrong protocol, or the requested track is not declared. */
-export declare class AdapterRefusedError extends TimegroundedError<CodeOf<'AdapterRefusedError'>> {
+export declare class AdapterRefusedError extends TimegroundedError<keyof AdapterRefusedErrorCodes> {
     /** What the adapter declared, as it declared it. */
     readonly declared: unknown;
     constructor(message: string, 
     /** What the adapter declared, as it declared it. */
     declared: unknown);
+}
+
+/** The codes of `AdapterRefusedError`, each with what it means. */
+declare interface AdapterRefusedErrorCodes {
+    /** The harness refuses an adapter: wrong protocol, an undeclared track, or a shared store without `reset()`. */
+    ADAPTER_REFUSED: 'AdapterRefusedError';
+}
+
+/** The codes of `AdapterStartError`, each with what it means. */
+declare interface AdapterStartErrorCodes {
+    /** The store or adapter could not be started at all (bad command, crash before the handshake). */
+    ADAPTER_START_FAILED: 'AdapterStartError';
+}
+
+/** The codes of `AdapterUsageError`, each with what it means. */
+declare interface AdapterUsageErrorCodes {
+    /** `openPool(source)` got something that is not a store, a factory or a command adapter. */
+    ADAPTER_SOURCE_INVALID: 'AdapterUsageError';
+    /** `commandAdapter(argv, options)` got an empty command, a non-string argument or a bad option. */
+    ADAPTER_COMMAND_INVALID: 'AdapterUsageError';
+    /** A pool option (`concurrency`, `timeoutMs`) is out of range. */
+    ADAPTER_OPTION_INVALID: 'AdapterUsageError';
+    /** `referenceStore(name)` got a name that is not a reference store. */
+    REFERENCE_STORE_UNKNOWN: 'AdapterUsageError';
+}
+
+/** The codes of `AgentOptionError`, each with what it means. */
+declare interface AgentOptionErrorCodes {
+    /** An option of a built-in agent cannot work. */
+    AGENT_OPTION_INVALID: 'AgentOptionError';
+}
+
+/** The codes of `AgentStartError`, each with what it means. */
+declare interface AgentStartErrorCodes {
+    /** An agent process could not be started, or failed its handshake. */
+    AGENT_START_FAILED: 'AgentStartError';
 }
 
 /** A parsed answer. */
@@ -144,6 +198,12 @@ declare interface BootstrapInterval {
     defined: number;
 }
 
+/** The codes of `BootstrapOptionError`, each with what it means. */
+declare interface BootstrapOptionErrorCodes {
+    /** A bootstrap option (resamples, level, seed) cannot work. */
+    BOOTSTRAP_OPTION_INVALID: 'BootstrapOptionError';
+}
+
 /** The generated corpus: entries, their JSON text, and its pinned hash. */
 declare interface BuiltCorpus {
     datasetId: string;
@@ -151,6 +211,12 @@ declare interface BuiltCorpus {
     /** The JSON as shipped in fixtures/timegrounded/ (two-space indent, trailing newline). */
     text: string;
     datasetSha256: string;
+}
+
+/** The codes of `CanonicalJsonError`, each with what it means. */
+declare interface CanonicalJsonErrorCodes {
+    /** A value canonical JSON cannot write. */
+    CANONICAL_JSON_UNSUPPORTED: 'CanonicalJsonError';
 }
 
 /**
@@ -214,6 +280,20 @@ export declare interface ChatEndpoint {
     onRetry?: (retry: ChatRetry) => void;
 }
 
+/** The codes of `ChatEndpointError`, each with what it means. */
+declare interface ChatEndpointErrorCodes {
+    /** No connection (refused, DNS, reset). */
+    CHAT_UNREACHABLE: 'ChatEndpointError';
+    /** No reply within `timeoutMs`. */
+    CHAT_TIMEOUT: 'ChatEndpointError';
+    /** 429 on every attempt. */
+    CHAT_RATE_LIMITED: 'ChatEndpointError';
+    /** Another HTTP error: a 4xx at once, or a 5xx on every attempt. */
+    CHAT_HTTP_ERROR: 'ChatEndpointError';
+    /** A 2xx reply that is not a chat completion with a text choice. */
+    CHAT_REPLY_INVALID: 'ChatEndpointError';
+}
+
 declare interface ChatMessage {
     role: 'system' | 'user' | 'assistant';
     content: string;
@@ -266,11 +346,6 @@ declare interface CloseProblem {
     /** Why, e.g. ``store.close threw: disk full``. */
     message: string;
 }
-
-/** The codes the class named `Owner` carries. */
-declare type CodeOf<Owner extends ErrorCodes[ErrorCode]> = {
-    [C in ErrorCode]: ErrorCodes[C] extends Owner ? C : never;
-}[ErrorCode];
 
 /** An adapter process to run, e.g. `commandAdapter(['python3', 'my_adapter.py'])`. */
 export declare function commandAdapter(argv: string[], options?: {
@@ -351,6 +426,18 @@ declare interface CorpusCheckFinding {
 /** The rules `checkCorpus` reports, by id. */
 declare type CorpusCheckRule = 'message-date' | 'question-date' | 'date-format' | 'weekday' | 'session-after-question' | 'session-order' | 'gold-session-unlabelled';
 
+/** The codes of `CorpusOptionError`, each with what it means. */
+declare interface CorpusOptionErrorCodes {
+    /** A corpus option (size, seed) cannot work. */
+    CORPUS_OPTION_INVALID: 'CorpusOptionError';
+}
+
+/** The codes of `CorpusRuleError`, each with what it means. */
+declare interface CorpusRuleErrorCodes {
+    /** A corpus breaks one of its rules (a printed date, a wrong weekday, a missing label…). */
+    CORPUS_RULE_BROKEN: 'CorpusRuleError';
+}
+
 /** The seven dataset files in the order they are written (JSONL files, then the manifest). */
 declare const DATASET_FILE_NAMES: readonly ["episodes_smoke.jsonl", "episodes_dev.jsonl", "episodes_test.jsonl", "probes_smoke.jsonl", "probes_dev.jsonl", "probes_test.jsonl", "manifest.json"];
 
@@ -361,30 +448,24 @@ export declare const DATASET_SEED = 20261001;
  * A TIVARQ directory failed validation. `issues` holds what was found (as data,
  * bounded by `maxIssues`); `omittedIssues` counts those cut; the message renders them one per line.
  */
-export declare class DatasetError extends TimegroundedError<CodeOf<'DatasetError'>> {
+export declare class DatasetError extends TimegroundedError<keyof DatasetErrorCodes> {
     readonly issues: readonly DatasetIssue[];
     readonly omittedIssues: number;
     readonly dir: string;
     constructor(dir: string, issues: readonly DatasetIssue[], omittedIssues: number, renderedIssues: string);
 }
 
+/** The codes of `DatasetError`, each with what it means. */
+declare interface DatasetErrorCodes {
+    /** A TIVARQ directory failed validation. */
+    DATASET_INVALID: 'DatasetError';
+}
+
 /** One of DATASET_FILE_NAMES. */
 declare type DatasetFileName = (typeof DATASET_FILE_NAMES)[number];
 
-/** One problem found in a TIVARQ directory. */
-export declare interface DatasetIssue {
-    code: DatasetIssueCode;
-    /** File name inside the dataset directory (e.g. `probes_dev.jsonl`), or the directory itself. */
-    file: string;
-    /** 1-based line number, or null for a problem with the whole file. */
-    line: number | null;
-    /** Field path inside the row (e.g. `events[1].assertion.op`), or null. */
-    path: string | null;
-    /** The offending value (undefined when there is none, e.g. a missing file). */
-    value: unknown;
-    /** What is wrong and, where it helps, how to fix it. */
-    message: string;
-}
+/** One problem found in a TIVARQ directory: an `Issue` with a `DatasetIssueCode` (never keyed by entry). */
+export declare type DatasetIssue = Issue<DatasetIssueCode>;
 
 /** Stable identifiers of the problems the validator reports. */
 declare type DatasetIssueCode = 'missing_directory' | 'missing_file' | 'unreadable_file' | 'file_too_large' | 'line_too_long' | 'missing_manifest' | 'invalid_manifest' | 'missing_hash' | 'hash_mismatch' | 'invalid_utf8' | 'byte_order_mark' | 'crlf_line_endings' | 'blank_line' | 'truncated_line' | 'missing_final_newline' | 'invalid_json' | 'missing_field' | 'unknown_field' | 'unknown_value' | 'invalid_field' | 'wrong_split' | 'duplicate_id' | 'unknown_episode' | 'index_out_of_bounds' | 'gold_mismatch' | 'manifest_mismatch' | 'canonical_counts';
@@ -498,130 +579,13 @@ export declare const episodeSchema: z.ZodObject<{
 export declare type ErrorCode = keyof ErrorCodes;
 
 /**
- * Errors the project throws at its users. Each class has stable codes that
- * callers may branch on; messages name the culprit (file:line, field, option
- * in backticks) and the fix.
- *
- * `ErrorCodes` lists every code once, with the class that throws it: a code
- * belongs to exactly one class, and a class can only be built with its own
- * codes (`CodeOf<'ItsName'>`), so two classes never share a code.
+ * Every code an error of this entry point can carry, with the name of its one
+ * class: each class declares its own codes beside it (`DatasetErrorCodes`, …)
+ * and this map gathers them. The errors only the test-runner shells and the
+ * `timegrounded` command raise (suite, reporter and property options, the
+ * baseline, shard sets, usage) declare theirs on their own classes in the same way.
  */
-/** Every error code, with the name of the one class that carries it. */
-export declare interface ErrorCodes {
-    /** A TIVARQ directory failed validation. */
-    DATASET_INVALID: 'DatasetError';
-    /** `loadSplit` got a split that is not `smoke`, `dev` or `test`. */
-    UNKNOWN_SPLIT: 'UnknownSplitError';
-    /** The generator's own gold disagrees with the resolver (a generator bug). */
-    GENERATOR_GOLD_MISMATCH: 'GeneratorGoldMismatchError';
-    /** A variant option (seed, switches) cannot work. */
-    VARIANT_OPTION_INVALID: 'VariantOptionError';
-    /** A value canonical JSON cannot write. */
-    CANONICAL_JSON_UNSUPPORTED: 'CanonicalJsonError';
-    /** Regression episodes (`episodes`, `--episodes`) that cannot run. */
-    REGRESSION_EPISODE_INVALID: 'RegressionEpisodeError';
-    /** A bootstrap option (resamples, level, seed) cannot work. */
-    BOOTSTRAP_OPTION_INVALID: 'BootstrapOptionError';
-    /** A probe was asked before one with a lower `after_event_index`. */
-    PROBE_OUT_OF_ORDER: 'RunnerError';
-    /** A probe was asked of an episode it does not belong to. */
-    PROBE_NOT_IN_EPISODE: 'RunnerError';
-    /** A probe's `after_event_index` lies beyond its episode's events. */
-    PROBE_INDEX_OUT_OF_RANGE: 'RunnerError';
-    /** A runner option (track, repetition, polls, concurrency) cannot work. */
-    RUNNER_OPTION_INVALID: 'RunnerError';
-    /** A predictions file is not one valid prediction row per line. */
-    PREDICTIONS_INVALID: 'PredictionsFileError';
-    /** A row was appended to a predictions file already closed. */
-    PREDICTIONS_CLOSED: 'PredictionsClosedError';
-    /** A result file could not be written (disk full, read-only folder, a directory in the way). */
-    RESULT_WRITE_FAILED: 'ResultWriteError';
-    /** A store call did not settle within the timeout; a process is killed. */
-    ADAPTER_TIMEOUT: 'AdapterFault';
-    /** The adapter process exited or was killed by a signal. */
-    ADAPTER_EXITED: 'AdapterFault';
-    /** A fresh store for a lease could not be made: the process did not (re)start or failed its handshake, or the factory returned no store. */
-    ADAPTER_RESTART_FAILED: 'AdapterFault';
-    /** A line on stdout was not one JSON object answering the request (non-JSON, extra or oversized line). */
-    ADAPTER_PROTOCOL: 'AdapterFault';
-    /** The adapter answered `{"error": …}`. */
-    ADAPTER_REPLIED_ERROR: 'AdapterFault';
-    /** A query answer whose state or value is not valid. */
-    ADAPTER_INVALID_ANSWER: 'AdapterFault';
-    /** An in-process store method threw or rejected. */
-    ADAPTER_THREW: 'AdapterFault';
-    /** The harness refuses an adapter: wrong protocol, an undeclared track, or a shared store without `reset()`. */
-    ADAPTER_REFUSED: 'AdapterRefusedError';
-    /** The store or adapter could not be started at all (bad command, crash before the handshake). */
-    ADAPTER_START_FAILED: 'AdapterStartError';
-    /** `openPool(source)` got something that is not a store, a factory or a command adapter. */
-    ADAPTER_SOURCE_INVALID: 'AdapterUsageError';
-    /** `commandAdapter(argv, options)` got an empty command, a non-string argument or a bad option. */
-    ADAPTER_COMMAND_INVALID: 'AdapterUsageError';
-    /** A pool option (`concurrency`, `timeoutMs`) is out of range. */
-    ADAPTER_OPTION_INVALID: 'AdapterUsageError';
-    /** `referenceStore(name)` got a name that is not a reference store. */
-    REFERENCE_STORE_UNKNOWN: 'AdapterUsageError';
-    /** `acquire()` on a pool after `close()`. */
-    POOL_CLOSED: 'PoolClosedError';
-    /** A structured-track reference store got a query without a readable slot, scope or instant. */
-    REFERENCE_QUERY_INVALID: 'ReferenceQueryError';
-    /** A model adapter is not configured (base URL, model, temperature…). */
-    MODEL_CONFIG_INVALID: 'ModelConfigError';
-    /** A model's reply could not be used as an extraction or an answer. */
-    MODEL_OUTPUT_INVALID: 'ModelOutputError';
-    /** No connection (refused, DNS, reset). */
-    CHAT_UNREACHABLE: 'ChatEndpointError';
-    /** No reply within `timeoutMs`. */
-    CHAT_TIMEOUT: 'ChatEndpointError';
-    /** 429 on every attempt. */
-    CHAT_RATE_LIMITED: 'ChatEndpointError';
-    /** Another HTTP error: a 4xx at once, or a 5xx on every attempt. */
-    CHAT_HTTP_ERROR: 'ChatEndpointError';
-    /** A 2xx reply that is not a chat completion with a text choice. */
-    CHAT_REPLY_INVALID: 'ChatEndpointError';
-    /** A session or question date cannot be read. */
-    SESSION_DATE_UNPARSEABLE: 'SessionDateError';
-    /** A LongMemEval-shaped file is invalid. */
-    LONGMEMEVAL_INVALID: 'LongMemEvalDatasetError';
-    /** A LongMemEval-shaped file cannot be read at all (missing, a directory, no permission). */
-    LONGMEMEVAL_UNREADABLE: 'LongMemEvalReadError';
-    /** A grounding mode needs the typed channel the agent lacks. */
-    GROUNDING_CHANNEL_MISSING: 'GroundingModeError';
-    /** An option of a built-in agent cannot work. */
-    AGENT_OPTION_INVALID: 'AgentOptionError';
-    /** An agent process could not be started, or failed its handshake. */
-    AGENT_START_FAILED: 'AgentStartError';
-    /** The LLM judge's endpoint cannot be reached. */
-    JUDGE_UNREACHABLE: 'JudgeUnreachableError';
-    /** The dataset holds entries the judge cannot grade (no `machine_gold` for the deterministic judge), and the run was not told to leave them out. */
-    JUDGE_CANNOT_GRADE: 'UnjudgeableEntriesError';
-    /** A corpus breaks one of its rules (a printed date, a wrong weekday, a missing label…). */
-    CORPUS_RULE_BROKEN: 'CorpusRuleError';
-    /** A corpus option (size, seed) cannot work. */
-    CORPUS_OPTION_INVALID: 'CorpusOptionError';
-    /** An option of `timeGroundedTests` (or `timeGrounded` of a suite) cannot work. */
-    TIME_GROUNDED_OPTION_INVALID: 'TimeGroundedOptionError';
-    /** What the report page was given does not hang together (rows that are not the report's, nothing to show). */
-    HTML_REPORT_INPUT_INVALID: 'HtmlReportError';
-    /** The built page script is not where the package keeps it (`npm run build` makes it). */
-    HTML_REPORT_ASSET_MISSING: 'HtmlReportError';
-    /** The built page script holds text that would break out of its `<script>` element. */
-    HTML_REPORT_ASSET_INVALID: 'HtmlReportError';
-    /** An option of `timegroundedSuite` cannot work. */
-    SUITE_OPTION_INVALID: 'SuiteOptionError';
-    /** An option of `timegrounded()` or `TimegroundedReporter` cannot work. */
-    REPORTER_OPTION_INVALID: 'ReporterOptionError';
-    /** An option of `timegroundedProperties` or `timegrounded fuzz` cannot work. */
-    PROPERTY_OPTION_INVALID: 'PropertyOptionError';
-    /** The baseline file cannot be used. */
-    BASELINE_INVALID: 'BaselineError';
-    /** Stores or adapter processes of a suite failed to close (the results stand). */
-    STORE_CLOSE_FAILED: 'StoreCloseError';
-    /** Shard files that cannot be merged: unreadable, not shard files, or not one whole set. */
-    SHARD_SET_INVALID: 'ShardSetError';
-    /** A command line the user must fix (exit 2). */
-    USAGE: 'UsageError';
+export declare interface ErrorCodes extends AdapterFaultCodes, AdapterRefusedErrorCodes, AdapterStartErrorCodes, AdapterUsageErrorCodes, AgentOptionErrorCodes, AgentStartErrorCodes, BootstrapOptionErrorCodes, CanonicalJsonErrorCodes, ChatEndpointErrorCodes, CorpusOptionErrorCodes, CorpusRuleErrorCodes, DatasetErrorCodes, GeneratorGoldMismatchErrorCodes, GroundingModeErrorCodes, HtmlReportErrorCodes, JudgeUnreachableErrorCodes, LongMemEvalDatasetErrorCodes, LongMemEvalReadErrorCodes, ModelConfigErrorCodes, ModelOutputErrorCodes, PoolClosedErrorCodes, PredictionsClosedErrorCodes, PredictionsFileErrorCodes, ReferenceQueryErrorCodes, RegressionEpisodeErrorCodes, ResultWriteErrorCodes, RunnerErrorCodes, SessionDateErrorCodes, TimeGroundedOptionErrorCodes, UnjudgeableEntriesErrorCodes, UnknownSplitErrorCodes, VariantOptionErrorCodes {
 }
 
 /** A probe the store failed on (or could not be asked because an earlier call failed). */
@@ -729,6 +693,12 @@ export declare interface GenerateOptions {
     variant?: number | VariantOptions;
 }
 
+/** The codes of `GeneratorGoldMismatchError`, each with what it means. */
+declare interface GeneratorGoldMismatchErrorCodes {
+    /** The generator's own gold disagrees with the resolver (a generator bug). */
+    GENERATOR_GOLD_MISMATCH: 'GeneratorGoldMismatchError';
+}
+
 /** What a probe asks the gold resolver: which slot, in which scope, as of when. */
 declare interface GoldQuery {
     slot: string;
@@ -773,10 +743,16 @@ export declare type GroundingMode = (typeof GROUNDING_MODES)[number];
  * A mode other than `none` was asked of an agent without the typed channel
  * (code `GROUNDING_CHANNEL_MISSING`). Raised before any agent or model call.
  */
-export declare class GroundingModeError extends TimegroundedError<CodeOf<'GroundingModeError'>> {
+export declare class GroundingModeError extends TimegroundedError<keyof GroundingModeErrorCodes> {
     readonly mode: GroundingMode;
     readonly agentName: string;
     constructor(mode: GroundingMode, agentName: string);
+}
+
+/** The codes of `GroundingModeError`, each with what it means. */
+declare interface GroundingModeErrorCodes {
+    /** A grounding mode needs the typed channel the agent lacks. */
+    GROUNDING_CHANNEL_MISSING: 'GroundingModeError';
 }
 
 /** What a grounded run delivered (spec section 4); JSON keys in snake_case. */
@@ -802,6 +778,16 @@ declare interface GroundingRecord {
 
 /** Stores each turn at its typed timestamp (valid time) and answers against the typed query time. */
 export declare function honestAgent(): TimestampedHistoryAgent;
+
+/** The codes of `HtmlReportError`, each with what it means. */
+declare interface HtmlReportErrorCodes {
+    /** What the report page was given does not hang together (rows that are not the report's, nothing to show). */
+    HTML_REPORT_INPUT_INVALID: 'HtmlReportError';
+    /** The built page script is not where the package keeps it (`npm run build` makes it). */
+    HTML_REPORT_ASSET_MISSING: 'HtmlReportError';
+    /** The built page script holds text that would break out of its `<script>` element. */
+    HTML_REPORT_ASSET_INVALID: 'HtmlReportError';
+}
 
 /**
  * Accepts the typed history but stamps every turn with the moment it was
@@ -848,6 +834,32 @@ declare interface IsolationFailure {
 }
 
 /**
+ * Issues as data: one shape for a problem found in what a user gave — a
+ * dataset directory, a predictions file, a LongMemEval file, a corpus — and
+ * the one renderer every printer of them uses. Producers collect every issue
+ * (up to a bound) instead of stopping at the first, then render them once.
+ */
+/** One problem found in a file (or a set of entries), as data. */
+declare interface Issue<Code extends string = string> {
+    /** Stable identifier of the kind of problem, e.g. `missing_field`. */
+    code: Code;
+    /** The file it lies in (a dataset file name, a predictions file, a LongMemEval file), or what was checked when no file holds it. */
+    file: string;
+    /** 1-based line of a file read line by line, or null (a problem with the whole file, or a file that is one JSON value). */
+    line: number | null;
+    /** Position (0-based) of the entry in a file that is one JSON array of entries (LongMemEval-shaped); absent otherwise. */
+    entryIndex?: number;
+    /** The entry's `question_id`, when it could be read; absent otherwise. */
+    questionId?: string;
+    /** Field path inside the row or entry (e.g. `events[1].assertion.op`), or null for the whole row, entry or file. */
+    path: string | null;
+    /** The offending value (undefined when there is none, e.g. a missing file). */
+    value: unknown;
+    /** What is wrong and, where it helps, how to fix it. */
+    message: string;
+}
+
+/**
  * JSON Schemas (draft 2020-12) of the rows, for adapter authors in other
  * languages: `episode`, `event`, `assertion`, `probe` and `answer` (tivarq.v1),
  * plus `manifest` (manifest.json). Plain JSON objects; serialize with JSON.stringify.
@@ -883,6 +895,12 @@ declare interface JudgeRecord {
     model: string | null;
     /** SHA-256 of the judging prompt template (LLM) or rules (deterministic). */
     prompt_fingerprint: string;
+}
+
+/** The codes of `JudgeUnreachableError`, each with what it means. */
+declare interface JudgeUnreachableErrorCodes {
+    /** The LLM judge's endpoint cannot be reached. */
+    JUDGE_UNREACHABLE: 'JudgeUnreachableError';
 }
 
 /** A leased store: every method present and async; failures are `AdapterFault`s. */
@@ -980,11 +998,17 @@ declare interface LongMemEvalDataset extends LongMemEvalSummary {
 }
 
 /** Thrown when a LongMemEval-shaped file is invalid (code `LONGMEMEVAL_INVALID`); `issues` lists what was found. */
-export declare class LongMemEvalDatasetError extends TimegroundedError<CodeOf<'LongMemEvalDatasetError'>> {
+export declare class LongMemEvalDatasetError extends TimegroundedError<keyof LongMemEvalDatasetErrorCodes> {
     readonly source: string;
     readonly issues: readonly LongMemEvalIssue[];
     readonly omittedIssues: number;
     constructor(source: string, issues: readonly LongMemEvalIssue[], omittedIssues: number);
+}
+
+/** The codes of `LongMemEvalDatasetError`, each with what it means. */
+declare interface LongMemEvalDatasetErrorCodes {
+    /** A LongMemEval-shaped file is invalid. */
+    LONGMEMEVAL_INVALID: 'LongMemEvalDatasetError';
 }
 
 /** One LongMemEval question with its dated haystack sessions, as the file holds it (snake_case). */
@@ -1025,15 +1049,20 @@ declare const longMemEvalEntrySchema: z.ZodObject<{
     }, z.core.$strip>], "kind">>;
 }, z.core.$strip>;
 
-/** One problem found in a LongMemEval file, as data. */
-declare interface LongMemEvalIssue {
-    /** Position of the entry in the top-level array (0-based), or null for a file-level problem. */
-    entryIndex: number | null;
-    /** The entry's `question_id` when it could be read. */
-    questionId: string | null;
-    /** Field path inside the entry, e.g. `haystack_sessions[3][1].content`. */
-    path: string;
-    message: string;
+/**
+ * One problem found in a LongMemEval file: an `Issue` with a
+ * `LongMemEvalIssueCode`, keyed by `entryIndex` (and `questionId` when it
+ * could be read), or by the file alone for a file-level problem.
+ */
+declare type LongMemEvalIssue = Issue<LongMemEvalIssueCode>;
+
+/** Stable identifiers of the problems the LongMemEval loader reports (the validator's names where the problem is the same). */
+declare type LongMemEvalIssueCode = 'byte_order_mark' | 'invalid_utf8' | 'empty_file' | 'truncated_file' | 'invalid_json' | 'not_an_array' | 'no_entries' | 'missing_field' | 'invalid_field' | 'duplicate_id';
+
+/** The codes of `LongMemEvalReadError`, each with what it means. */
+declare interface LongMemEvalReadErrorCodes {
+    /** A LongMemEval-shaped file cannot be read at all (missing, a directory, no permission). */
+    LONGMEMEVAL_UNREADABLE: 'LongMemEvalReadError';
 }
 
 /** What a pass over a LongMemEval file found. */
@@ -1143,8 +1172,20 @@ declare interface ModelConfig {
     slots: readonly string[];
 }
 
+/** The codes of `ModelConfigError`, each with what it means. */
+declare interface ModelConfigErrorCodes {
+    /** A model adapter is not configured (base URL, model, temperature…). */
+    MODEL_CONFIG_INVALID: 'ModelConfigError';
+}
+
 /** The two model adapters: `hybrid` extracts assertions turn by turn; `managed` answers each question from the turns. */
 export declare type ModelMode = 'hybrid' | 'managed';
+
+/** The codes of `ModelOutputError`, each with what it means. */
+declare interface ModelOutputErrorCodes {
+    /** A model's reply could not be used as an extraction or an answer. */
+    MODEL_OUTPUT_INVALID: 'ModelOutputError';
+}
 
 /** Prices of a model, in US dollars per million tokens. */
 declare interface ModelPrices {
@@ -1188,19 +1229,23 @@ declare const OPS: readonly ["set", "add", "withdraw", "uncertain", "noop"];
  * The base of every option refusal that names each bad option, its value and
  * the valid choices: `ReporterOptionError` (`REPORTER_OPTION_INVALID`),
  * `SuiteOptionError` (`SUITE_OPTION_INVALID`), `TimeGroundedOptionError`
- * (`TIME_GROUNDED_OPTION_INVALID`).
+ * (`TIME_GROUNDED_OPTION_INVALID`), `PropertyOptionError`
+ * (`PROPERTY_OPTION_INVALID`); each declares its code beside it, in its own layer.
  */
-export declare abstract class OptionError<Code extends OptionErrorCode = OptionErrorCode> extends TimegroundedError<Code> {
+export declare abstract class OptionError<Code extends string = string> extends TimegroundedError<Code> {
     protected constructor(code: Code, message: string);
 }
-
-/** The codes of the option errors that `checkOptions` raises, one per kind of options. */
-declare type OptionErrorCode = CodeOf<'ReporterOptionError' | 'SuiteOptionError' | 'TimeGroundedOptionError' | 'PropertyOptionError'>;
 
 /** A turn as the text channel carries it: no time. */
 declare interface PlainTurn {
     role: string;
     content: string;
+}
+
+/** The codes of `PoolClosedError`, each with what it means. */
+declare interface PoolClosedErrorCodes {
+    /** `acquire()` on a pool after `close()`. */
+    POOL_CLOSED: 'PoolClosedError';
 }
 
 /** Long-lived stores, started lazily and reused across episodes: `pooledStores(() => MyServerStore.start(), { size: 2 })`. */
@@ -1260,22 +1305,31 @@ declare interface PredictionBase {
 /** One line of `predictions.jsonl`, keyed on `status`. */
 export declare type PredictionRow = AnsweredRow | UnsupportedRow | ErrorRow;
 
+/** The codes of `PredictionsClosedError`, each with what it means. */
+declare interface PredictionsClosedErrorCodes {
+    /** A row was appended to a predictions file already closed. */
+    PREDICTIONS_CLOSED: 'PredictionsClosedError';
+}
+
 /** A predictions file could not be read (code `PREDICTIONS_INVALID`); `issues` lists every problem found. */
-export declare class PredictionsFileError extends TimegroundedError<CodeOf<'PredictionsFileError'>> {
+export declare class PredictionsFileError extends TimegroundedError<keyof PredictionsFileErrorCodes> {
     readonly file: string;
     readonly issues: readonly PredictionsIssue[];
     readonly omittedIssues: number;
     constructor(file: string, issues: readonly PredictionsIssue[], omittedIssues?: number);
 }
 
-/** One problem in a predictions file, as data. */
-declare interface PredictionsIssue {
-    file: string;
-    line: number;
-    /** Field path inside the row, e.g. `prediction.state`; empty for the whole line. */
-    path: string;
-    message: string;
+/** The codes of `PredictionsFileError`, each with what it means. */
+declare interface PredictionsFileErrorCodes {
+    /** A predictions file is not one valid prediction row per line. */
+    PREDICTIONS_INVALID: 'PredictionsFileError';
 }
+
+/** One problem in a predictions file: an `Issue` with a `PredictionsIssueCode`; `line` is null for the whole file. */
+declare type PredictionsIssue = Issue<PredictionsIssueCode>;
+
+/** Stable identifiers of the problems the predictions reader reports (the validator's names where the problem is the same). */
+declare type PredictionsIssueCode = 'unreadable_file' | 'invalid_utf8' | 'invalid_json' | 'missing_field' | 'unknown_value' | 'invalid_field' | 'duplicate_row' | 'no_rows';
 
 /**
  * Pretty form, as Python `json.dumps(value, indent=2, sort_keys=True)` plus a
@@ -1458,12 +1512,18 @@ export declare function readPredictions(file: string): PredictionRow[];
 export declare const REFERENCE_STORE_NAMES: readonly ["oracle", "versioned", "latest", "hybrid", "hybrid-corrections"];
 
 /** A structured-track reference store got a query it cannot answer (code `REFERENCE_QUERY_INVALID`); `field` names what is missing or unreadable. */
-export declare class ReferenceQueryError extends TimegroundedError<CodeOf<'ReferenceQueryError'>> {
+export declare class ReferenceQueryError extends TimegroundedError<keyof ReferenceQueryErrorCodes> {
     /** The query field at fault (camelCase; `as_of` on the wire). */
     readonly field: ReferenceQueryField;
     constructor(
     /** The query field at fault (camelCase; `as_of` on the wire). */
     field: ReferenceQueryField, message: string);
+}
+
+/** The codes of `ReferenceQueryError`, each with what it means. */
+declare interface ReferenceQueryErrorCodes {
+    /** A structured-track reference store got a query without a readable slot, scope or instant. */
+    REFERENCE_QUERY_INVALID: 'ReferenceQueryError';
 }
 
 /** The query field a structured-track reference store could not read. */
@@ -1489,6 +1549,12 @@ export declare function referenceStore(name: ReferenceStoreName | string): Store
 
 /** One of `REFERENCE_STORE_NAMES`. */
 export declare type ReferenceStoreName = (typeof REFERENCE_STORE_NAMES)[number];
+
+/** The codes of `RegressionEpisodeError`, each with what it means. */
+declare interface RegressionEpisodeErrorCodes {
+    /** Regression episodes (`episodes`, `--episodes`) that cannot run. */
+    REGRESSION_EPISODE_INVALID: 'RegressionEpisodeError';
+}
 
 /** The family breakdown as a table: probes, answered, and the four headline rates per family. */
 export declare function renderFamilyTable(report: TivarqReport, options?: {
@@ -1547,6 +1613,12 @@ declare interface ReportedUsage {
  */
 export declare function resolveGold(events: readonly Pick<TivarqEvent, 'event_id' | 'assertion'>[], query: GoldQuery): Answer;
 
+/** The codes of `ResultWriteError`, each with what it means. */
+declare interface ResultWriteErrorCodes {
+    /** A result file could not be written (disk full, read-only folder, a directory in the way). */
+    RESULT_WRITE_FAILED: 'ResultWriteError';
+}
+
 /** What one row came to, for messages: a stale leak is a wrong answer worth naming. */
 declare type RowOutcome = 'correct' | 'stale_leak' | 'wrong' | 'unsupported' | 'error';
 
@@ -1574,6 +1646,18 @@ export declare function runCeiling(dataset: GroundedDataset, options: Omit<Groun
  * `SessionDateError` (a date that cannot be read).
  */
 export declare function runGrounded(agent: TimeGroundedAgent, dataset: GroundedDataset, options: GroundedRunOptions): Promise<GroundedRunResult>;
+
+/** The codes of `RunnerError`, each with what it means. */
+declare interface RunnerErrorCodes {
+    /** A probe was asked before one with a lower `after_event_index`. */
+    PROBE_OUT_OF_ORDER: 'RunnerError';
+    /** A probe was asked of an episode it does not belong to. */
+    PROBE_NOT_IN_EPISODE: 'RunnerError';
+    /** A probe's `after_event_index` lies beyond its episode's events. */
+    PROBE_INDEX_OUT_OF_RANGE: 'RunnerError';
+    /** A runner option (track, repetition, polls, concurrency) cannot work. */
+    RUNNER_OPTION_INVALID: 'RunnerError';
+}
 
 /** How the runner asks a split's probes. */
 declare interface RunnerOptions {
@@ -1682,7 +1766,7 @@ declare interface SeededAccuracyOptions {
 export declare function serveNdjson(source: MemoryStore | StoreFactory, input: Readable, output: Writable): Promise<void>;
 
 /** Thrown when a session or question date cannot be read (code `SESSION_DATE_UNPARSEABLE`). */
-export declare class SessionDateError extends TimegroundedError<CodeOf<'SessionDateError'>> {
+export declare class SessionDateError extends TimegroundedError<keyof SessionDateErrorCodes> {
     /** `question_id` of the entry holding the date. */
     readonly questionId: string;
     /** The date exactly as written in the dataset. */
@@ -1690,6 +1774,12 @@ export declare class SessionDateError extends TimegroundedError<CodeOf<'SessionD
     /** Where it sits, e.g. `haystack_dates[2]` or `question_date`. */
     readonly field: string;
     constructor(questionId: string, field: string, dateAsWritten: unknown, reason: string);
+}
+
+/** The codes of `SessionDateError`, each with what it means. */
+declare interface SessionDateErrorCodes {
+    /** A session or question date cannot be read. */
+    SESSION_DATE_UNPARSEABLE: 'SessionDateError';
 }
 
 /** One column of the side-by-side table: a report under the name it is shown with. */
@@ -1848,13 +1938,28 @@ export declare interface TimeGroundedAgent {
 /** The embedded corpus (12 questions), built once per process; identical to fixtures/timegrounded/timegrounded-v1.json. */
 export declare function timeGroundedCorpus(): BuiltCorpus;
 
+/**
+ * The base of every error the project throws at its users. Each subclass
+ * carries stable codes that callers may branch on, declared beside it in the
+ * layer that throws it — `interface <Name>Codes { <CODE>: '<Name>' }`, the
+ * class built as `extends TimegroundedError<keyof <Name>Codes>` — so a class
+ * can only be built with its own codes, and this bottom layer names none of
+ * the classes above it. Messages name the
+ * culprit (file:line, field, option in backticks) and the fix.
+ */
 /** Base class of every user-facing error of timegrounded; `code` never changes between versions. */
-export declare class TimegroundedError<Code extends ErrorCode = ErrorCode> extends Error {
+export declare class TimegroundedError<Code extends string = string> extends Error {
     /** Stable machine-readable identifier, e.g. `DATASET_INVALID`. */
     readonly code: Code;
     protected constructor(code: Code, message: string, options?: {
         cause?: unknown;
     });
+}
+
+/** The codes of `TimeGroundedOptionError`, each with what it means. */
+declare interface TimeGroundedOptionErrorCodes {
+    /** An option of `timeGroundedTests` (or `timeGrounded` of a suite) cannot work. */
+    TIME_GROUNDED_OPTION_INVALID: 'TimeGroundedOptionError';
 }
 
 /** The verdict with the figures it rests on (JSON-ready). */
@@ -1997,13 +2102,25 @@ declare type TransitionSuccessInterval = BootstrapInterval & {
 };
 
 /** A dataset holds entries the judge cannot grade, and the run was not told to leave them out (code `JUDGE_CANNOT_GRADE`). */
-export declare class UnjudgeableEntriesError extends TimegroundedError<CodeOf<'UnjudgeableEntriesError'>> {
+export declare class UnjudgeableEntriesError extends TimegroundedError<keyof UnjudgeableEntriesErrorCodes> {
     readonly questionIds: readonly string[];
     constructor(questionIds: readonly string[], total: number, datasetId: string, wording: FixWording);
 }
 
+/** The codes of `UnjudgeableEntriesError`, each with what it means. */
+declare interface UnjudgeableEntriesErrorCodes {
+    /** The dataset holds entries the judge cannot grade (no `machine_gold` for the deterministic judge), and the run was not told to leave them out. */
+    JUDGE_CANNOT_GRADE: 'UnjudgeableEntriesError';
+}
+
 /** What a run does with entries its judge cannot grade: refuse the run (the default), or ask them and leave them out of every rate. */
 declare type UnjudgedPolicy = 'refuse' | 'skip';
+
+/** The codes of `UnknownSplitError`, each with what it means. */
+declare interface UnknownSplitErrorCodes {
+    /** `loadSplit` got a split that is not `smoke`, `dev` or `test`. */
+    UNKNOWN_SPLIT: 'UnknownSplitError';
+}
 
 /** A probe needing a capability the store does not declare; it was not asked, so it has no prediction or latency. */
 declare interface UnsupportedRow extends PredictionBase, Absent<'prediction' | 'latency_ms' | 'error' | 'abandoned' | keyof UpdateLag> {
@@ -2075,6 +2192,12 @@ declare interface VariantIdentity {
     generator: string;
     version: number;
     variations: string[];
+}
+
+/** The codes of `VariantOptionError`, each with what it means. */
+declare interface VariantOptionErrorCodes {
+    /** A variant option (seed, switches) cannot work. */
+    VARIANT_OPTION_INVALID: 'VariantOptionError';
 }
 
 /** Options of a variant: its seed and the variations it applies. */

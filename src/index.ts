@@ -100,8 +100,76 @@ export { timeGroundedVerdict } from './timegrounded/verdict.js'
 
 // ─── Errors (branch on `code`; every code is listed in ErrorCodes) ──────────
 
+import type { AdapterFaultCodes, AdapterRefusedErrorCodes, AdapterStartErrorCodes, AdapterUsageErrorCodes, PoolClosedErrorCodes } from './adapters/errors.js'
+import type { ModelConfigErrorCodes } from './adapters/models/config.js'
+import type { ModelOutputErrorCodes } from './adapters/models/replies.js'
+import type { ReferenceQueryErrorCodes } from './adapters/reference/query.js'
+import type { ChatEndpointErrorCodes } from './chat/client.js'
+import type { PredictionsFileErrorCodes } from './harness/predictions.js'
+import type { PredictionsClosedErrorCodes, ResultWriteErrorCodes } from './harness/result-files.js'
+import type { RunnerErrorCodes } from './harness/runner.js'
+import type { HtmlReportErrorCodes } from './report/html/errors.js'
+import type { BootstrapOptionErrorCodes } from './stats/bootstrap.js'
+import type { GroundingModeErrorCodes } from './timegrounded/agent.js'
+import type { AgentOptionErrorCodes } from './timegrounded/agents.js'
+import type { TimeGroundedOptionErrorCodes } from './timegrounded/probe-options.js'
+import type { AgentStartErrorCodes } from './timegrounded/command-agent.js'
+import type { CorpusRuleErrorCodes } from './timegrounded/corpus/build.js'
+import type { CorpusOptionErrorCodes } from './timegrounded/corpus/generate.js'
+import type { SessionDateErrorCodes } from './timegrounded/dates.js'
+import type { JudgeUnreachableErrorCodes, UnjudgeableEntriesErrorCodes } from './timegrounded/judges.js'
+import type { LongMemEvalDatasetErrorCodes, LongMemEvalReadErrorCodes } from './timegrounded/longmemeval.js'
+import type { CanonicalJsonErrorCodes } from './tivarq/canonical-json.js'
+import type { DatasetErrorCodes, UnknownSplitErrorCodes } from './tivarq/dataset.js'
+import type { GeneratorGoldMismatchErrorCodes } from './tivarq/generate.js'
+import type { RegressionEpisodeErrorCodes } from './tivarq/regression.js'
+import type { VariantOptionErrorCodes } from './tivarq/variant.js'
+
+/**
+ * Every code an error of this entry point can carry, with the name of its one
+ * class: each class declares its own codes beside it (`DatasetErrorCodes`, …)
+ * and this map gathers them. The errors only the test-runner shells and the
+ * `timegrounded` command raise (suite, reporter and property options, the
+ * baseline, shard sets, usage) declare theirs on their own classes in the same way.
+ */
+export interface ErrorCodes
+  extends AdapterFaultCodes,
+    AdapterRefusedErrorCodes,
+    AdapterStartErrorCodes,
+    AdapterUsageErrorCodes,
+    AgentOptionErrorCodes,
+    AgentStartErrorCodes,
+    BootstrapOptionErrorCodes,
+    CanonicalJsonErrorCodes,
+    ChatEndpointErrorCodes,
+    CorpusOptionErrorCodes,
+    CorpusRuleErrorCodes,
+    DatasetErrorCodes,
+    GeneratorGoldMismatchErrorCodes,
+    GroundingModeErrorCodes,
+    HtmlReportErrorCodes,
+    JudgeUnreachableErrorCodes,
+    LongMemEvalDatasetErrorCodes,
+    LongMemEvalReadErrorCodes,
+    ModelConfigErrorCodes,
+    ModelOutputErrorCodes,
+    PoolClosedErrorCodes,
+    PredictionsClosedErrorCodes,
+    PredictionsFileErrorCodes,
+    ReferenceQueryErrorCodes,
+    RegressionEpisodeErrorCodes,
+    ResultWriteErrorCodes,
+    RunnerErrorCodes,
+    SessionDateErrorCodes,
+    TimeGroundedOptionErrorCodes,
+    UnjudgeableEntriesErrorCodes,
+    UnknownSplitErrorCodes,
+    VariantOptionErrorCodes {}
+
+/** A stable, machine-readable error code, e.g. `DATASET_INVALID`. */
+export type ErrorCode = keyof ErrorCodes
+
 export { TimegroundedError } from './errors.js'
-export type { ErrorCode, ErrorCodes } from './errors.js'
 export { OptionError } from './options.js'
 export { DatasetError } from './tivarq/dataset.js'
 export { PredictionsFileError } from './harness/predictions.js'

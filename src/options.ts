@@ -6,18 +6,16 @@
  */
 import { closestMatch } from 'leven'
 import type { z } from 'zod'
-import { type CodeOf, TimegroundedError } from './errors.js'
-
-/** The codes of the option errors that `checkOptions` raises, one per kind of options. */
-export type OptionErrorCode = CodeOf<'ReporterOptionError' | 'SuiteOptionError' | 'TimeGroundedOptionError' | 'PropertyOptionError'>
+import { TimegroundedError } from './errors.js'
 
 /**
  * The base of every option refusal that names each bad option, its value and
  * the valid choices: `ReporterOptionError` (`REPORTER_OPTION_INVALID`),
  * `SuiteOptionError` (`SUITE_OPTION_INVALID`), `TimeGroundedOptionError`
- * (`TIME_GROUNDED_OPTION_INVALID`).
+ * (`TIME_GROUNDED_OPTION_INVALID`), `PropertyOptionError`
+ * (`PROPERTY_OPTION_INVALID`); each declares its code beside it, in its own layer.
  */
-export abstract class OptionError<Code extends OptionErrorCode = OptionErrorCode> extends TimegroundedError<Code> {
+export abstract class OptionError<Code extends string = string> extends TimegroundedError<Code> {
   protected constructor(code: Code, message: string) {
     super(code, message)
     // The message is the whole story (option, value, choices): no stack into the harness.

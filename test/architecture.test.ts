@@ -295,8 +295,15 @@ describe('import circles', () => {
 })
 
 describe('error codes', () => {
-  const errorsSource = readFileSync(join(SRC, 'errors.ts'), 'utf8')
-  const owners = new Set([...errorsSource.matchAll(/^\s+[A-Z_]+: '(\w+)'$/gm)].map((match) => match[1] as string))
+  // Each class declares its codes beside it: `interface XCodes { CODE: 'X' }`, built as `extends TimegroundedError<keyof XCodes>`.
+  const declared = ALL_FILES.flatMap((file) => {
+    const text = readFileSync(file, 'utf8')
+    return [...text.matchAll(/export interface (\w+)Codes \{\n([\s\S]*?)\n\}/g)].map((match) => ({
+      file: relative(SRC, file),
+      owner: match[1] as string,
+      entries: [...(match[2] as string).matchAll(/^\s+([A-Z][A-Z_]+): '(\w+)'$/gm)].map((entry) => ({ code: entry[1] as string, owner: entry[2] as string })),
+    }))
+  })
   const classes = ALL_FILES.flatMap((file) =>
     [...readFileSync(file, 'utf8').matchAll(/class (\w+)(?:<[^>]*>)? extends (TimegroundedError|OptionError)(<[^{]*>)? \{/g)].map((match) => ({
       file: relative(SRC, file),
@@ -305,18 +312,50 @@ describe('error codes', () => {
     })),
   )
 
-  test('every error class is built only with its own codes (CodeOf<its name>, or a literal it owns), and every owner exists', () => {
-    expect(classes.length).toBeGreaterThan(25)
-    const borrowing = classes
-      .filter((found) => found.name !== 'OptionError')
-      .filter((found) => !found.codes.includes(`CodeOf<'${found.name}'>`) && !/^<'[A-Z_]+'>$/.test(found.codes))
+  test('every error class is built only with its own codes, declared beside it (keyof <its name>Codes, every code naming it)', () => {
+    expect(classes.length).toBeGreaterThan(35)
+    const concrete = classes.filter((found) => found.name !== 'OptionError')
+    const borrowing = concrete
+      .filter((found) => found.codes !== `<keyof ${found.name}Codes>`)
       .map((found) => `${found.file}: class ${found.name} extends …${found.codes}`)
     expect(borrowing).toEqual([])
-    const literal = classes.filter((found) => /^<'[A-Z_]+'>$/.test(found.codes))
-    for (const found of literal) {
-      const code = found.codes.slice(2, -2)
-      expect(errorsSource, `${found.name} uses ${code}`).toMatch(new RegExp(`\\n\\s+${code}: '${found.name}'\\n`))
-    }
-    expect([...owners].filter((owner) => !classes.some((found) => found.name === owner))).toEqual([])
+    const homeless = concrete
+      .filter((found) => !declared.some((codes) => codes.owner === found.name && codes.file === found.file))
+      .map((found) => `${found.file}: ${found.name} has no ${found.name}Codes in its own file`)
+    expect(homeless).toEqual([])
+    const misnamed = declared.flatMap((codes) =>
+      codes.entries.filter((entry) => entry.owner !== codes.owner).map((entry) => `${codes.file}: ${codes.owner}Codes lists ${entry.code} as ${entry.owner}'s`),
+    )
+    expect(misnamed).toEqual([])
+    const orphans = declared.filter((codes) => !classes.some((found) => found.name === codes.owner)).map((codes) => `${codes.file}: ${codes.owner}Codes`)
+    expect(orphans).toEqual([])
+    expect(declared.every((codes) => codes.entries.length > 0)).toBe(true)
+  })
+
+  test('no code is owned twice', () => {
+    const owners = new Map<string, string[]>()
+    for (const codes of declared) for (const { code } of codes.entries) owners.set(code, [...(owners.get(code) ?? []), `${codes.file} (${codes.owner})`])
+    expect(owners.size).toBeGreaterThan(50)
+    expect([...owners].filter(([, where]) => where.length > 1)).toEqual([])
+  })
+
+  test('the bottom layer names no class above it: errors.ts holds only the base class', () => {
+    const errorsSource = readFileSync(join(SRC, 'errors.ts'), 'utf8')
+    expect(specifiers(join(SRC, 'errors.ts'))).toEqual([])
+    const named = [...errorsSource.matchAll(/\b([A-Z]\w*(?:Error|Fault))\b/g)].map((match) => match[1]).filter((name) => name !== 'TimegroundedError')
+    expect(named).toEqual([])
+    expect(errorsSource).not.toMatch(/\b[A-Z]+_[A-Z_]+:/)
+  })
+
+  test("the root entry's ErrorCodes gathers the codes of every error class its layers hold", () => {
+    const index = readFileSync(join(SRC, 'index.ts'), 'utf8')
+    const gathered =
+      /export interface ErrorCodes\s+extends ([^{]+)\{/
+        .exec(index)?.[1]
+        ?.split(',')
+        .map((name) => name.trim()) ?? []
+    const reachable = new Set(ALLOWED.index)
+    const expected = declared.filter((codes) => reachable.has(layerOf(join(SRC, codes.file)))).map((codes) => `${codes.owner}Codes`)
+    expect(gathered.sort()).toEqual(expected.sort())
   })
 })

@@ -8,7 +8,7 @@
  * `ChatEndpointError` whose code says why.
  */
 import { z } from 'zod'
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 import { isRetryableStatus, retryAfterMs, retryWaitMs } from './retry.js'
 import { chatCompletionsUrl, redactSecret, redactUrl, redactUrlsIn } from './url.js'
 
@@ -84,8 +84,8 @@ export interface ChatRequestOptions {
   jsonObject?: boolean
 }
 
-/** Why a chat completion failed for good (each code is described in `ErrorCodes`). */
-export type ChatErrorCode = CodeOf<'ChatEndpointError'>
+/** Why a chat completion failed for good (each code is described in `ChatEndpointErrorCodes`). */
+export type ChatErrorCode = keyof ChatEndpointErrorCodes
 
 /** How to fix each failure, appended to the message. */
 const FIXES: Record<ChatErrorCode, string> = {
@@ -96,8 +96,22 @@ const FIXES: Record<ChatErrorCode, string> = {
   CHAT_REPLY_INVALID: 'The endpoint does not answer in the OpenAI chat-completions format; check `baseUrl`.',
 }
 
+/** The codes of `ChatEndpointError`, each with what it means. */
+export interface ChatEndpointErrorCodes {
+  /** No connection (refused, DNS, reset). */
+  CHAT_UNREACHABLE: 'ChatEndpointError'
+  /** No reply within `timeoutMs`. */
+  CHAT_TIMEOUT: 'ChatEndpointError'
+  /** 429 on every attempt. */
+  CHAT_RATE_LIMITED: 'ChatEndpointError'
+  /** Another HTTP error: a 4xx at once, or a 5xx on every attempt. */
+  CHAT_HTTP_ERROR: 'ChatEndpointError'
+  /** A 2xx reply that is not a chat completion with a text choice. */
+  CHAT_REPLY_INVALID: 'ChatEndpointError'
+}
+
 /** The endpoint failed for good; `code` says why (see `ChatErrorCode`). */
-export class ChatEndpointError extends TimegroundedError<CodeOf<'ChatEndpointError'>> {
+export class ChatEndpointError extends TimegroundedError<keyof ChatEndpointErrorCodes> {
   /** The request URL, its user name, password and query values masked as `***`. */
   readonly url: string
   readonly attempts: number

@@ -3,7 +3,7 @@
  * pure function of what the command found, so a CI script can branch on it.
  */
 import { InvalidArgumentError } from 'commander'
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 import { terminalText } from '../report/escape.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import type { ValidationResult } from '../tivarq/validate.js'
@@ -33,8 +33,14 @@ export function checkOutputPath(option: string, path: string): void {
   if (path.trim() === '') throw new UsageError(`\`${option}\` is empty; give the directory for the result files, e.g. \`${option} out/run\``)
 }
 
+/** The codes of `UsageError`, each with what it means. */
+export interface UsageErrorCodes {
+  /** A command line the user must fix (exit 2). */
+  USAGE: 'UsageError'
+}
+
 /** A command line the user must fix (code `USAGE`, exit 2). */
-export class UsageError extends TimegroundedError<CodeOf<'UsageError'>> {
+export class UsageError extends TimegroundedError<keyof UsageErrorCodes> {
   constructor(message: string) {
     super('USAGE', message)
   }

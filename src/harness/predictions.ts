@@ -4,34 +4,42 @@
  */
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
+import { type Issue, IssueCollector, renderIssueLines } from '../tivarq/issues.js'
 import type { PredictionRow } from '../tivarq/results.js'
-import { describeFound, issuePath, jsonDepthOver, MAX_JSON_DEPTH, printable, valueAt, withArticle } from '../tivarq/row-issues.js'
+import { describeFound, issuePath, jsonDepthOver, MAX_JSON_DEPTH, printable, renderPath, valueAt, withArticle } from '../tivarq/row-issues.js'
 import { answerValueSchema, CAPABILITIES, PHASES, ROLES, STATES } from '../tivarq/schema.js'
 import { familyOf } from '../tivarq/score.js'
 
-/** One problem in a predictions file, as data. */
-export interface PredictionsIssue {
-  file: string
-  line: number
-  /** Field path inside the row, e.g. `prediction.state`; empty for the whole line. */
-  path: string
-  message: string
+/** Stable identifiers of the problems the predictions reader reports (the validator's names where the problem is the same). */
+export type PredictionsIssueCode =
+  | 'unreadable_file'
+  | 'invalid_utf8'
+  | 'invalid_json'
+  | 'missing_field'
+  | 'unknown_value'
+  | 'invalid_field'
+  | 'duplicate_row'
+  | 'no_rows'
+
+/** One problem in a predictions file: an `Issue` with a `PredictionsIssueCode`; `line` is null for the whole file. */
+export type PredictionsIssue = Issue<PredictionsIssueCode>
+
+/** The codes of `PredictionsFileError`, each with what it means. */
+export interface PredictionsFileErrorCodes {
+  /** A predictions file is not one valid prediction row per line. */
+  PREDICTIONS_INVALID: 'PredictionsFileError'
 }
 
 /** A predictions file could not be read (code `PREDICTIONS_INVALID`); `issues` lists every problem found. */
-export class PredictionsFileError extends TimegroundedError<CodeOf<'PredictionsFileError'>> {
+export class PredictionsFileError extends TimegroundedError<keyof PredictionsFileErrorCodes> {
   constructor(
     readonly file: string,
     readonly issues: readonly PredictionsIssue[],
     readonly omittedIssues = 0,
   ) {
-    // Line 0 is the whole file (it cannot be read, or holds no rows).
-    const lines = issues.map((issue) =>
-      issue.line === 0 ? `  ${issue.file}: ${issue.message}` : `  ${issue.file}:${issue.line}${issue.path === '' ? '' : ` ${issue.path}`}: ${issue.message}`,
-    )
-    if (omittedIssues > 0) lines.push(`  … and ${omittedIssues} more`)
-    super('PREDICTIONS_INVALID', `${file} is not a valid predictions file (one JSON prediction row per line); fix or regenerate it:\n${lines.join('\n')}`)
+    const lines = renderIssueLines(issues, omittedIssues, { indent: '  ' })
+    super('PREDICTIONS_INVALID', `${file} is not a valid predictions file (one JSON prediction row per line); fix or regenerate it:\n${lines}`)
   }
 }
 
@@ -123,89 +131,91 @@ const NOT_UTF8 = Symbol('not UTF-8')
 
 function parseLines(lines: readonly (string | typeof NOT_UTF8)[], file: string): PredictionRow[] {
   const rows: PredictionRow[] = []
-  const issues: PredictionsIssue[] = []
+  const issues = new IssueCollector<PredictionsIssueCode>(MAX_ISSUES)
   // A probe's row of one repetition, by the line that gave it: a second one would be scored twice.
   const firstLine = new Map<string, number>()
-  let omitted = 0
   // What a file holds is quoted escaped and cut short: binary garbage must not reach the terminal raw.
-  const note = (issue: PredictionsIssue) =>
-    issues.length < MAX_ISSUES ? issues.push({ ...issue, path: printable(issue.path, 80), message: printable(issue.message, 240) }) : omitted++
+  const note = (line: number | null, found: Omit<PredictionsIssue, 'file' | 'line'>): void =>
+    issues.push({ ...found, file, line, path: found.path === null ? null : printable(found.path, 80), message: printable(found.message, 240) })
   lines.forEach((raw, index) => {
     const line = index + 1
-    if (raw === NOT_UTF8) {
-      note({
-        file,
-        line,
-        path: '',
-        message: 'not valid UTF-8 (binary data, or text in another encoding); a predictions file is UTF-8 text, one JSON row per line',
-      })
-      return
-    }
-    if (raw.trim() === '') return
-    if (jsonDepthOver(raw)) {
-      note({ file, line, path: '', message: `nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep; a prediction row nests 3` })
-      return
-    }
-    let value: unknown
-    try {
-      value = JSON.parse(raw)
-    } catch (error) {
-      note({ file, line, path: '', message: `not JSON (${error instanceof Error ? error.message : String(error)})` })
-      return
-    }
-    const parsed = predictionRowSchema.safeParse(value)
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const path = issuePath(issue)
-        note({ file, line, path: path.map(String).join('.'), message: describeRowIssue(issue, valueAt(value, path)) })
-      }
-      return
-    }
-    const row = normaliseRow(parsed.data as Record<string, unknown>)
-    const key = JSON.stringify([row.probe_id, row.repetition])
-    const first = firstLine.get(key)
-    if (first !== undefined) {
-      note({
-        file,
-        line,
-        path: 'probe_id',
-        message: `probe ${row.probe_id} of repetition ${row.repetition} already has a row at line ${first}; a predictions file holds one row per probe and repetition`,
-      })
-      return
-    }
-    firstLine.set(key, line)
-    rows.push(row)
+    const parsed = parseLine(raw, line, firstLine)
+    if (parsed === null) return
+    if ('row' in parsed) rows.push(parsed.row)
+    else for (const found of parsed.issues) note(line, found)
   })
-  if (issues.length === 0 && rows.length === 0)
-    note({ file, line: 0, path: '', message: 'no prediction rows; a predictions file holds one JSON row per probe' })
-  if (issues.length > 0) throw new PredictionsFileError(file, issues, omitted)
+  if (issues.count === 0 && rows.length === 0)
+    note(null, { code: 'no_rows', path: null, value: undefined, message: 'no prediction rows; a predictions file holds one JSON row per probe' })
+  if (issues.count > 0) throw new PredictionsFileError(file, issues.issues, issues.omitted)
   return rows
 }
 
-/** A zod issue as a sentence: the field's problem, what was found, what is allowed. */
-function describeRowIssue(issue: z.core.$ZodIssue, value: unknown): string {
+type LineIssue = Omit<PredictionsIssue, 'file' | 'line'>
+
+/** One line as a row, or what is wrong with it; null for a blank line. `firstLine` records each probe and repetition seen. */
+function parseLine(raw: string | typeof NOT_UTF8, line: number, firstLine: Map<string, number>): { row: PredictionRow } | { issues: LineIssue[] } | null {
+  const whole = (code: PredictionsIssueCode, value: unknown, message: string): { issues: LineIssue[] } => ({ issues: [{ code, path: null, value, message }] })
+  if (raw === NOT_UTF8)
+    return whole(
+      'invalid_utf8',
+      undefined,
+      'not valid UTF-8 (binary data, or text in another encoding); a predictions file is UTF-8 text, one JSON row per line',
+    )
+  if (raw.trim() === '') return null
+  if (jsonDepthOver(raw)) return whole('invalid_json', undefined, `nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep; a prediction row nests 3`)
+  let value: unknown
+  try {
+    value = JSON.parse(raw)
+  } catch (error) {
+    return whole('invalid_json', raw, `not JSON (${error instanceof Error ? error.message : String(error)})`)
+  }
+  const parsed = predictionRowSchema.safeParse(value)
+  if (!parsed.success) {
+    return {
+      issues: parsed.error.issues.map((issue) => {
+        const path = issuePath(issue)
+        const found = valueAt(value, path)
+        return { ...describeRowIssue(issue, found), path: path.length === 0 ? null : renderPath(path), value: found }
+      }),
+    }
+  }
+  const row = normaliseRow(parsed.data as Record<string, unknown>)
+  const key = JSON.stringify([row.probe_id, row.repetition])
+  const first = firstLine.get(key)
+  if (first !== undefined) {
+    const message = `probe ${row.probe_id} of repetition ${row.repetition} already has a row at line ${first}; a predictions file holds one row per probe and repetition`
+    return { issues: [{ code: 'duplicate_row', path: 'probe_id', value: row.probe_id, message }] }
+  }
+  firstLine.set(key, line)
+  return { row }
+}
+
+/** A zod issue as a sentence (the field's problem, what was found, what is allowed), with its code. */
+function describeRowIssue(issue: z.core.$ZodIssue, value: unknown): { code: PredictionsIssueCode; message: string } {
   const field = issue.path.length > 0 ? String(issue.path[issue.path.length - 1]) : 'row'
   const oneOf = (options: readonly unknown[]): string => options.map((option) => (typeof option === 'string' ? option : JSON.stringify(option))).join(', ')
+  const missing = (message: string) => ({ code: 'missing_field' as const, message })
+  const invalid = (message: string) => ({ code: 'invalid_field' as const, message })
   switch (issue.code) {
     case 'invalid_union':
       // Two unions here: the row keyed on `status`, and answer values (`value`, `old_value`).
       if (field === 'status' || issue.path.length === 0) {
         return value === undefined
-          ? `missing; expected one of ${oneOf(STATUSES)}`
-          : `unknown status ${describeFound(value)}; expected one of ${oneOf(STATUSES)}`
+          ? missing(`missing; expected one of ${oneOf(STATUSES)}`)
+          : { code: 'unknown_value', message: `unknown status ${describeFound(value)}; expected one of ${oneOf(STATUSES)}` }
       }
-      return `expected a string, a list of strings or null, got ${describeFound(value)}`
+      return invalid(`expected a string, a list of strings or null, got ${describeFound(value)}`)
     case 'invalid_value':
-      if (value === undefined) return `missing; expected one of ${oneOf(issue.values)}`
-      return `unknown ${field} ${describeFound(value)}; expected one of ${oneOf(issue.values)}`
+      if (value === undefined) return missing(`missing; expected one of ${oneOf(issue.values)}`)
+      return { code: 'unknown_value', message: `unknown ${field} ${describeFound(value)}; expected one of ${oneOf(issue.values)}` }
     case 'too_small':
-      return `${describeFound(value)} is negative; a measured time is 0 ms or more`
+      return invalid(`${describeFound(value)} is negative; a measured time is 0 ms or more`)
     case 'invalid_type': {
-      if (value === undefined) return `missing; ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`} is required`
-      return `expected ${withArticle(issue.expected)}, got ${describeFound(value)}`
+      if (value === undefined) return missing(`missing; ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`} is required`)
+      return invalid(`expected ${withArticle(issue.expected)}, got ${describeFound(value)}`)
     }
     default:
-      return issue.message
+      return invalid(issue.message)
   }
 }
 
@@ -234,7 +244,7 @@ export function readPredictions(file: string): PredictionRow[] {
     bytes = readFileSync(file)
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : error instanceof Error ? error.message : String(error)
-    throw new PredictionsFileError(file, [{ file, line: 0, path: '', message: `cannot read it: ${reason}` }])
+    throw new PredictionsFileError(file, [{ code: 'unreadable_file', file, line: null, path: null, value: undefined, message: `cannot read it: ${reason}` }])
   }
   return parseLines(utf8Lines(bytes), file)
 }
@@ -274,7 +284,7 @@ export function readPredictionFiles(files: readonly string[]): PredictionRow[] {
       const earlier = seenIn.get(key)
       if (earlier !== undefined && earlier !== position) {
         const message = `holds probe ${row.probe_id} of repetition ${row.repetition}, which ${files[earlier]} (given earlier) holds too; give each repetition's rows once`
-        throw new PredictionsFileError(file, [{ file, line: 0, path: '', message }])
+        throw new PredictionsFileError(file, [{ code: 'duplicate_row', file, line: null, path: null, value: row.probe_id, message }])
       }
       seenIn.set(key, position)
     }

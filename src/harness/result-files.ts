@@ -10,12 +10,18 @@
  */
 import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 import type { RunAggregate } from '../tivarq/aggregate.js'
 import { prettyJson, pythonJsonLine } from '../tivarq/canonical-json.js'
 import { IN_MEMORY_ROW_KEYS, PREDICTION_KEY_ORDER, type PredictionRow, runFileNames } from '../tivarq/results.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import type { RunManifest } from './manifest.js'
+
+/** The codes of `ResultWriteError`, each with what it means. */
+export interface ResultWriteErrorCodes {
+  /** A result file could not be written (disk full, read-only folder, a directory in the way). */
+  RESULT_WRITE_FAILED: 'ResultWriteError'
+}
 
 /**
  * A result file could not be written (code `RESULT_WRITE_FAILED`): the disk is
@@ -23,7 +29,7 @@ import type { RunManifest } from './manifest.js'
  * the system error (its `code`, e.g. `ENOSPC`). Nothing half-written is left:
  * a document's temporary file is removed, a predictions file keeps its complete rows.
  */
-export class ResultWriteError extends TimegroundedError<CodeOf<'ResultWriteError'>> {
+export class ResultWriteError extends TimegroundedError<keyof ResultWriteErrorCodes> {
   constructor(
     readonly path: string,
     cause: unknown,
@@ -91,8 +97,14 @@ export function resultJson(value: unknown): string {
   return prettyJson(value, { sortKeys: false, ensureAscii: true })
 }
 
+/** The codes of `PredictionsClosedError`, each with what it means. */
+export interface PredictionsClosedErrorCodes {
+  /** A row was appended to a predictions file already closed. */
+  PREDICTIONS_CLOSED: 'PredictionsClosedError'
+}
+
 /** A row was appended to a predictions file already closed. */
-class PredictionsClosedError extends TimegroundedError<CodeOf<'PredictionsClosedError'>> {
+class PredictionsClosedError extends TimegroundedError<keyof PredictionsClosedErrorCodes> {
   constructor(message: string) {
     super('PREDICTIONS_CLOSED', message)
   }

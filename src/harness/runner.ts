@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AdapterFault, toFault } from '../adapters/errors.js'
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 import type { StoreLease, StorePool } from './pool.js'
 import type { StoreAnswer, Track } from '../adapters/types.js'
 import { storeEvent, storeQuery } from '../adapters/views.js'
@@ -37,8 +37,20 @@ export interface RunnerOptions {
   isolationCheck?: boolean
 }
 
+/** The codes of `RunnerError`, each with what it means. */
+export interface RunnerErrorCodes {
+  /** A probe was asked before one with a lower `after_event_index`. */
+  PROBE_OUT_OF_ORDER: 'RunnerError'
+  /** A probe was asked of an episode it does not belong to. */
+  PROBE_NOT_IN_EPISODE: 'RunnerError'
+  /** A probe's `after_event_index` lies beyond its episode's events. */
+  PROBE_INDEX_OUT_OF_RANGE: 'RunnerError'
+  /** A runner option (track, repetition, polls, concurrency) cannot work. */
+  RUNNER_OPTION_INVALID: 'RunnerError'
+}
+
 /** Misuse of the runner (not an adapter fault): probes out of order, or not of this episode. */
-export class RunnerError extends TimegroundedError<CodeOf<'RunnerError'>> {
+export class RunnerError extends TimegroundedError<keyof RunnerErrorCodes> {
   constructor(code: RunnerError['code'], message: string) {
     super(code, message)
   }

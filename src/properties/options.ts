@@ -54,8 +54,14 @@ export const PROPERTY_DEFAULTS = {
 /** The environment variable that overrides the seed of every property run (`random` for a new one). */
 export const PROPERTY_SEED_VARIABLE = 'TIMEGROUNDED_PROPERTY_SEED'
 
+/** The codes of `PropertyOptionError`, each with what it means. */
+export interface PropertyOptionErrorCodes {
+  /** An option of `timegroundedProperties` or `timegrounded fuzz` cannot work. */
+  PROPERTY_OPTION_INVALID: 'PropertyOptionError'
+}
+
 /** An option of a property run that cannot work. */
-export class PropertyOptionError extends OptionError<'PROPERTY_OPTION_INVALID'> {
+export class PropertyOptionError extends OptionError<keyof PropertyOptionErrorCodes> {
   constructor(message: string) {
     super('PROPERTY_OPTION_INVALID', message)
   }

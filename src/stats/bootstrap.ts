@@ -3,7 +3,7 @@
  * recompute a statistic on each resample, and read the interval off the sorted
  * resampled values with the percentile index rule of `quantile.ts`.
  */
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 import { seededRandom } from './random.js'
 import { mean, quantileSorted, sortSamples } from './quantile.js'
 
@@ -34,8 +34,14 @@ export interface BootstrapInterval {
   defined: number
 }
 
+/** The codes of `BootstrapOptionError`, each with what it means. */
+export interface BootstrapOptionErrorCodes {
+  /** A bootstrap option (resamples, level, seed) cannot work. */
+  BOOTSTRAP_OPTION_INVALID: 'BootstrapOptionError'
+}
+
 /** Thrown for a bootstrap option out of range (code `BOOTSTRAP_OPTION_INVALID`). */
-export class BootstrapOptionError extends TimegroundedError<CodeOf<'BootstrapOptionError'>> {
+export class BootstrapOptionError extends TimegroundedError<keyof BootstrapOptionErrorCodes> {
   constructor(message: string) {
     super('BOOTSTRAP_OPTION_INVALID', message)
   }

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 import type { RatioCounts } from '../stats/bootstrap.js'
 import { repetitionValues, spreadOf } from '../tivarq/aggregate.js'
 import type { MetricValue, MetricValues, ScoredMetrics } from '../tivarq/metrics.js'
@@ -87,8 +87,14 @@ export const baselineFileSchema = z.strictObject({
 })
 export type BaselineFile = z.infer<typeof baselineFileSchema>
 
+/** The codes of `BaselineError`, each with what it means. */
+export interface BaselineErrorCodes {
+  /** The baseline file cannot be used. */
+  BASELINE_INVALID: 'BaselineError'
+}
+
 /** A baseline file that cannot be used; `code` is stable. */
-export class BaselineError extends TimegroundedError<CodeOf<'BaselineError'>> {
+export class BaselineError extends TimegroundedError<keyof BaselineErrorCodes> {
   constructor(message: string) {
     super('BASELINE_INVALID', message)
   }

@@ -219,8 +219,14 @@ const reporterOptionsSchema = z.strictObject(
   { error: namedChoices('an option of timegrounded()', REPORTER_OPTION_NAMES) },
 )
 
+/** The codes of `ReporterOptionError`, each with what it means. */
+export interface ReporterOptionErrorCodes {
+  /** An option of `timegrounded()` or `TimegroundedReporter` cannot work. */
+  REPORTER_OPTION_INVALID: 'ReporterOptionError'
+}
+
 /** An option of `timegrounded()` or `TimegroundedReporter` that cannot work; thrown as the config loads. */
-export class ReporterOptionError extends OptionError<'REPORTER_OPTION_INVALID'> {
+export class ReporterOptionError extends OptionError<keyof ReporterOptionErrorCodes> {
   constructor(message: string) {
     super('REPORTER_OPTION_INVALID', message)
   }
@@ -298,8 +304,14 @@ export interface TimegroundedSuiteOptions {
   }
 }
 
+/** The codes of `SuiteOptionError`, each with what it means. */
+export interface SuiteOptionErrorCodes {
+  /** An option of `timegroundedSuite` cannot work. */
+  SUITE_OPTION_INVALID: 'SuiteOptionError'
+}
+
 /** A suite option that cannot work; thrown while the test file is collected. */
-export class SuiteOptionError extends OptionError<'SUITE_OPTION_INVALID'> {
+export class SuiteOptionError extends OptionError<keyof SuiteOptionErrorCodes> {
   constructor(message: string) {
     super('SUITE_OPTION_INVALID', message)
   }

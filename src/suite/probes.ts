@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path'
 import type { MemorySource } from '../adapters/source.js'
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 import type { CloseProblem } from '../harness/pool.js'
 import { EpisodeRun, errorRowFor, type IsolationFailure, orderProbes, rowBaseFor } from '../harness/runner.js'
 import type { LoadedSplit } from '../tivarq/dataset.js'
@@ -315,8 +315,14 @@ export function checkedMemory(memory: MemorySource): MemorySource {
   return checked
 }
 
+/** The codes of `StoreCloseError`, each with what it means. */
+export interface StoreCloseErrorCodes {
+  /** Stores or adapter processes of a suite failed to close (the results stand). */
+  STORE_CLOSE_FAILED: 'StoreCloseError'
+}
+
 /** Stores or adapter processes of a suite that failed to close; the runner reports it as an error of the whole suite. */
-export class StoreCloseError extends TimegroundedError<CodeOf<'StoreCloseError'>> {
+export class StoreCloseError extends TimegroundedError<keyof StoreCloseErrorCodes> {
   constructor(problems: readonly CloseProblem[]) {
     const lines = problems.map(
       (problem) => `  closing \`${problem.store}\`${problem.episodeId === null ? '' : ` after episode ${problem.episodeId}`} failed: ${problem.message}`,

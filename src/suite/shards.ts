@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 import { writeFileAtomic } from '../harness/result-files.js'
 import type { GatheredRecord } from './gather.js'
 import type { TimegroundedReporterOptions } from './options.js'
@@ -59,8 +59,14 @@ const shardFileSchema = z.object({
   records: z.array(z.object({ file: z.string(), record: z.unknown(), blockErrors: z.array(z.string()) })),
 })
 
+/** The codes of `ShardSetError`, each with what it means. */
+export interface ShardSetErrorCodes {
+  /** Shard files that cannot be merged: unreadable, not shard files, or not one whole set. */
+  SHARD_SET_INVALID: 'ShardSetError'
+}
+
 /** A shard file that cannot be merged: unreadable, not a shard file, or a set that is not whole. */
-export class ShardSetError extends TimegroundedError<CodeOf<'ShardSetError'>> {
+export class ShardSetError extends TimegroundedError<keyof ShardSetErrorCodes> {
   constructor(message: string) {
     super('SHARD_SET_INVALID', message)
   }

@@ -3,7 +3,7 @@
  * questions from the text channel; an agent that can store time implements
  * the typed channel too (`injectTimestampedHistory`). Methods may be sync or async.
  */
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 import { deliversTimestamps, type GroundingMode, type PlainTurn, type TimestampedHistory } from './grounding.js'
 
 type MaybePromise<T> = T | Promise<T>
@@ -64,11 +64,17 @@ export function hasTimestampedHistory(agent: TimeGroundedAgent): agent is Timest
   return typeof (agent as Partial<TimestampedHistoryAgent>).injectTimestampedHistory === 'function'
 }
 
+/** The codes of `GroundingModeError`, each with what it means. */
+export interface GroundingModeErrorCodes {
+  /** A grounding mode needs the typed channel the agent lacks. */
+  GROUNDING_CHANNEL_MISSING: 'GroundingModeError'
+}
+
 /**
  * A mode other than `none` was asked of an agent without the typed channel
  * (code `GROUNDING_CHANNEL_MISSING`). Raised before any agent or model call.
  */
-export class GroundingModeError extends TimegroundedError<CodeOf<'GroundingModeError'>> {
+export class GroundingModeError extends TimegroundedError<keyof GroundingModeErrorCodes> {
   readonly mode: GroundingMode
   readonly agentName: string
 

@@ -17,7 +17,7 @@ import { chatCompletion, type ChatEndpoint } from '../chat/client.js'
 import { answerText, evaluateReading, type TimedTurn } from './corpus/reading.js'
 import { readingOf } from './corpus/index.js'
 import { seededRandom } from '../stats/random.js'
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 
 /** What a scripted reader says when it does not know the question or cannot place it in time. */
 export const UNKNOWN_ANSWER = "I don't know."
@@ -109,8 +109,14 @@ export interface SeededAccuracyOptions {
   name?: string
 }
 
+/** The codes of `AgentOptionError`, each with what it means. */
+export interface AgentOptionErrorCodes {
+  /** An option of a built-in agent cannot work. */
+  AGENT_OPTION_INVALID: 'AgentOptionError'
+}
+
 /** An agent option out of range (code `AGENT_OPTION_INVALID`). */
-export class AgentOptionError extends TimegroundedError<CodeOf<'AgentOptionError'>> {
+export class AgentOptionError extends TimegroundedError<keyof AgentOptionErrorCodes> {
   constructor(message: string) {
     super('AGENT_OPTION_INVALID', message)
   }

@@ -17,15 +17,21 @@
  */
 import { AdapterProcess, commandAdapter, describeCommand, DEFAULT_TIMEOUT_MS } from '../adapters/command.js'
 import type { WireRequest } from '../adapters/protocol.js'
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 import type { AnswerContext, TimeGroundedAgent, TimestampedHistoryAgent } from './agent.js'
 import type { TimestampedHistory } from './grounding.js'
 
 /** Protocol identifier a command agent must declare. */
 export const AGENT_PROTOCOL = 'timegrounded.agent.v1'
 
+/** The codes of `AgentStartError`, each with what it means. */
+export interface AgentStartErrorCodes {
+  /** An agent process could not be started, or failed its handshake. */
+  AGENT_START_FAILED: 'AgentStartError'
+}
+
 /** The command agent could not be started or refused the protocol (code `AGENT_START_FAILED`). */
-export class AgentStartError extends TimegroundedError<CodeOf<'AgentStartError'>> {
+export class AgentStartError extends TimegroundedError<keyof AgentStartErrorCodes> {
   constructor(message: string) {
     super('AGENT_START_FAILED', message)
   }

@@ -3,7 +3,7 @@
  * that cannot be read fails the run with `SessionDateError`: a placeholder
  * would make a question unanswerable by construction and still score it.
  */
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 
 /** Three-letter weekday names as LongMemEval writes them, Sunday first (`Date#getUTCDay` order). */
 export const WEEKDAY_ABBREVIATIONS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const
@@ -14,8 +14,14 @@ export const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'Jun
 
 const MS_PER_DAY = 86_400_000
 
+/** The codes of `SessionDateError`, each with what it means. */
+export interface SessionDateErrorCodes {
+  /** A session or question date cannot be read. */
+  SESSION_DATE_UNPARSEABLE: 'SessionDateError'
+}
+
 /** Thrown when a session or question date cannot be read (code `SESSION_DATE_UNPARSEABLE`). */
-export class SessionDateError extends TimegroundedError<CodeOf<'SessionDateError'>> {
+export class SessionDateError extends TimegroundedError<keyof SessionDateErrorCodes> {
   /** `question_id` of the entry holding the date. */
   readonly questionId: string
   /** The date exactly as written in the dataset. */

@@ -5,7 +5,7 @@
  * temporal-reasoning instructions, and its prompt template is fingerprinted
  * so that a change of wording is visible in every result.
  */
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 import { sha256Hex } from '../tivarq/dataset-files.js'
 import { daysBetween, isoDay, MONTH_NAMES } from './dates.js'
 import { ChatEndpointError, chatCompletion, type ChatEndpoint } from '../chat/client.js'
@@ -174,8 +174,14 @@ export function unjudgeableEntries(items: readonly LongMemEvalEntry[], judge: Ju
 /** How the refusal names its fixes: as command-line flags, or as options in code. */
 export type FixWording = 'cli' | 'code'
 
+/** The codes of `UnjudgeableEntriesError`, each with what it means. */
+export interface UnjudgeableEntriesErrorCodes {
+  /** The dataset holds entries the judge cannot grade (no `machine_gold` for the deterministic judge), and the run was not told to leave them out. */
+  JUDGE_CANNOT_GRADE: 'UnjudgeableEntriesError'
+}
+
 /** A dataset holds entries the judge cannot grade, and the run was not told to leave them out (code `JUDGE_CANNOT_GRADE`). */
-export class UnjudgeableEntriesError extends TimegroundedError<CodeOf<'UnjudgeableEntriesError'>> {
+export class UnjudgeableEntriesError extends TimegroundedError<keyof UnjudgeableEntriesErrorCodes> {
   readonly questionIds: readonly string[]
   constructor(questionIds: readonly string[], total: number, datasetId: string, wording: FixWording) {
     const shown = questionIds
@@ -253,8 +259,14 @@ export function renderJudgePrompt(entry: LongMemEvalEntry, response: string): st
   return template.replace(/\{(question|answer|response)\}/g, (_, key: string) => (key === 'question' ? entry.question : key === 'answer' ? answer : response))
 }
 
+/** The codes of `JudgeUnreachableError`, each with what it means. */
+export interface JudgeUnreachableErrorCodes {
+  /** The LLM judge's endpoint cannot be reached. */
+  JUDGE_UNREACHABLE: 'JudgeUnreachableError'
+}
+
 /** The judge endpoint stopped answering; later judgments fail at once (code `JUDGE_UNREACHABLE`). */
-export class JudgeUnreachableError extends TimegroundedError<CodeOf<'JudgeUnreachableError'>> {
+export class JudgeUnreachableError extends TimegroundedError<keyof JudgeUnreachableErrorCodes> {
   readonly url: string
   constructor(url: string, failures: number, lastDetail: string, urlOption: string) {
     super(

@@ -12,8 +12,9 @@ import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { z } from 'zod'
 import streamArray from 'stream-json/streamers/stream-array.js'
-import { type CodeOf, TimegroundedError } from '../errors.js'
-import { renderPath, withArticle } from '../tivarq/row-issues.js'
+import { TimegroundedError } from '../errors.js'
+import { type Issue, IssueCollector, renderIssueLines } from '../tivarq/issues.js'
+import { renderPath, valueAt, withArticle } from '../tivarq/row-issues.js'
 import { jsonSyntaxError } from './json-syntax.js'
 
 /** One turn of a haystack session. */
@@ -71,37 +72,56 @@ export type LongMemEvalTurn = z.infer<typeof longMemEvalTurnSchema>
 export type LongMemEvalEntry = z.infer<typeof longMemEvalEntrySchema>
 export type MachineGold = z.infer<typeof machineGoldSchema>
 
-/** One problem found in a LongMemEval file, as data. */
-export interface LongMemEvalIssue {
-  /** Position of the entry in the top-level array (0-based), or null for a file-level problem. */
-  entryIndex: number | null
-  /** The entry's `question_id` when it could be read. */
-  questionId: string | null
-  /** Field path inside the entry, e.g. `haystack_sessions[3][1].content`. */
-  path: string
-  message: string
+/** Stable identifiers of the problems the LongMemEval loader reports (the validator's names where the problem is the same). */
+export type LongMemEvalIssueCode =
+  | 'byte_order_mark'
+  | 'invalid_utf8'
+  | 'empty_file'
+  | 'truncated_file'
+  | 'invalid_json'
+  | 'not_an_array'
+  | 'no_entries'
+  | 'missing_field'
+  | 'invalid_field'
+  | 'duplicate_id'
+
+/**
+ * One problem found in a LongMemEval file: an `Issue` with a
+ * `LongMemEvalIssueCode`, keyed by `entryIndex` (and `questionId` when it
+ * could be read), or by the file alone for a file-level problem.
+ */
+export type LongMemEvalIssue = Issue<LongMemEvalIssueCode>
+
+/** The codes of `LongMemEvalReadError`, each with what it means. */
+export interface LongMemEvalReadErrorCodes {
+  /** A LongMemEval-shaped file cannot be read at all (missing, a directory, no permission). */
+  LONGMEMEVAL_UNREADABLE: 'LongMemEvalReadError'
 }
 
 /** A LongMemEval-shaped file cannot be read at all: missing, a directory, or not readable. */
-export class LongMemEvalReadError extends TimegroundedError<CodeOf<'LongMemEvalReadError'>> {
+export class LongMemEvalReadError extends TimegroundedError<keyof LongMemEvalReadErrorCodes> {
   constructor(message: string, cause: unknown) {
     super('LONGMEMEVAL_UNREADABLE', message, { cause })
   }
 }
 
+/** The codes of `LongMemEvalDatasetError`, each with what it means. */
+export interface LongMemEvalDatasetErrorCodes {
+  /** A LongMemEval-shaped file is invalid. */
+  LONGMEMEVAL_INVALID: 'LongMemEvalDatasetError'
+}
+
 /** Thrown when a LongMemEval-shaped file is invalid (code `LONGMEMEVAL_INVALID`); `issues` lists what was found. */
-export class LongMemEvalDatasetError extends TimegroundedError<CodeOf<'LongMemEvalDatasetError'>> {
+export class LongMemEvalDatasetError extends TimegroundedError<keyof LongMemEvalDatasetErrorCodes> {
   readonly source: string
   readonly issues: readonly LongMemEvalIssue[]
   readonly omittedIssues: number
 
   constructor(source: string, issues: readonly LongMemEvalIssue[], omittedIssues: number) {
     const total = issues.length + omittedIssues
-    const lines = issues.map((issue) => `  ${renderLongMemEvalIssue(issue)}`)
-    if (omittedIssues > 0) lines.push(`  … and ${omittedIssues} more`)
     super(
       'LONGMEMEVAL_INVALID',
-      `LongMemEval dataset ${source} is invalid (${total} ${total === 1 ? 'issue' : 'issues'}); fix the entries named below:\n${lines.join('\n')}`,
+      `LongMemEval dataset ${source} is invalid (${total} ${total === 1 ? 'issue' : 'issues'}); fix the entries named below:\n${renderIssueLines(issues, omittedIssues, { indent: '  ' })}`,
     )
     this.source = source
     this.issues = issues
@@ -109,47 +129,48 @@ export class LongMemEvalDatasetError extends TimegroundedError<CodeOf<'LongMemEv
   }
 }
 
-/** One issue on one line: `entry 3 (question_id "q7"): haystack_dates[1]: Invalid input …`. */
-export function renderLongMemEvalIssue(issue: LongMemEvalIssue): string {
-  const where =
-    issue.entryIndex === null ? 'file' : `entry ${issue.entryIndex}${issue.questionId === null ? '' : ` (question_id ${JSON.stringify(issue.questionId)})`}`
-  return `${where}: ${issue.path === '' ? '' : `${issue.path}: `}${issue.message}`
-}
-
 /** Issues beyond this many are counted, not kept. @default 50 */
 export const MAX_KEPT_ISSUES = 50
 
-/** Accumulates issues with a bound, so a wholly wrong multi-GB file does not fill memory with messages. */
-class IssueCollector {
-  readonly kept: LongMemEvalIssue[] = []
-  omitted = 0
-  add(issue: LongMemEvalIssue): void {
-    if (this.kept.length < MAX_KEPT_ISSUES) this.kept.push(issue)
-    else this.omitted++
-  }
-  get count(): number {
-    return this.kept.length + this.omitted
+/** The issues of one LongMemEval file, bounded by MAX_KEPT_ISSUES. */
+class LongMemEvalIssues extends IssueCollector<LongMemEvalIssueCode> {
+  constructor(readonly file: string) {
+    super(MAX_KEPT_ISSUES)
   }
 }
 
 /** Validates one parsed element; returns the entry or records issues naming it. */
-function checkEntry(value: unknown, index: number, seenIds: Set<string>, issues: IssueCollector): LongMemEvalEntry | null {
+function checkEntry(value: unknown, index: number, seenIds: Set<string>, issues: LongMemEvalIssues): LongMemEvalEntry | null {
   const questionId =
     typeof value === 'object' && value !== null && typeof (value as { question_id?: unknown }).question_id === 'string'
       ? (value as { question_id: string }).question_id
-      : null
+      : undefined
+  const at = { file: issues.file, line: null, entryIndex: index, ...(questionId === undefined ? {} : { questionId }) }
   const parsed = longMemEvalEntrySchema.safeParse(value)
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       // zod words an absent field as "expected string, received undefined"; say "missing" instead.
       const absent = issue.code === 'invalid_type' && /received undefined$/.test(issue.message)
       const message = absent ? `missing; ${withArticle(issue.expected)} is required` : issue.message
-      issues.add({ entryIndex: index, questionId, path: renderPath(issue.path), message })
+      const path = issue.path.filter((key): key is string | number => typeof key !== 'symbol')
+      issues.push({
+        code: absent ? 'missing_field' : 'invalid_field',
+        ...at,
+        path: path.length === 0 ? null : renderPath(path),
+        value: valueAt(value, path),
+        message,
+      })
     }
     return null
   }
   if (seenIds.has(parsed.data.question_id)) {
-    issues.add({ entryIndex: index, questionId, path: 'question_id', message: 'is used by an earlier entry; question ids must be unique' })
+    issues.push({
+      code: 'duplicate_id',
+      ...at,
+      path: 'question_id',
+      value: parsed.data.question_id,
+      message: 'is used by an earlier entry; question ids must be unique',
+    })
     return null
   }
   seenIds.add(parsed.data.question_id)
@@ -244,15 +265,20 @@ export class Utf8Check {
 }
 
 /** The issue of bytes that are not UTF-8 text, or that start with a byte order mark; null when they are fine. */
-function encodingIssue(firstBytes: Uint8Array | null, badOffset: number): LongMemEvalIssue | null {
+function encodingIssue(file: string, firstBytes: Uint8Array | null, badOffset: number): LongMemEvalIssue | null {
   if (firstBytes !== null && firstBytes[0] === 0xef && firstBytes[1] === 0xbb && firstBytes[2] === 0xbf)
-    return fileIssue('starts with a byte order mark (bytes 0–2, EF BB BF); a LongMemEval file is UTF-8 JSON without one — save it without the BOM')
-  if (badOffset >= 0) return fileIssue(`not valid UTF-8 at byte ${badOffset}; a LongMemEval file is UTF-8 JSON — re-encode or download it again`)
+    return fileIssue(
+      file,
+      'byte_order_mark',
+      'starts with a byte order mark (bytes 0–2, EF BB BF); a LongMemEval file is UTF-8 JSON without one — save it without the BOM',
+    )
+  if (badOffset >= 0)
+    return fileIssue(file, 'invalid_utf8', `not valid UTF-8 at byte ${badOffset}; a LongMemEval file is UTF-8 JSON — re-encode or download it again`)
   return null
 }
 
-function fileIssue(message: string): LongMemEvalIssue {
-  return { entryIndex: null, questionId: null, path: '', message }
+function fileIssue(file: string, code: LongMemEvalIssueCode, message: string): LongMemEvalIssue {
+  return { code, file, line: null, path: null, value: undefined, message }
 }
 
 /** Files up to this size are parsed again whole after a syntax error, to place it at its true byte. @default 64 MiB */
@@ -289,7 +315,7 @@ export interface ReadLongMemEvalOptions {
 export async function readLongMemEval(file: string, options: ReadLongMemEvalOptions = {}): Promise<LongMemEvalSummary> {
   const datasetId = options.datasetId ?? datasetIdOf(file)
   const hash = new NormalisedTextHash()
-  const issues = new IssueCollector()
+  const issues = new LongMemEvalIssues(file)
   const seenIds = new Set<string>()
   let bytesRead = 0
   let index = 0
@@ -298,14 +324,14 @@ export async function readLongMemEval(file: string, options: ReadLongMemEvalOpti
   const hashing = new Transform({
     transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
       // Checked before the parser sees them: a decoder would turn bad bytes into U+FFFD without a word.
-      encoding = encodingIssue(bytesRead === 0 ? chunk : null, utf8.update(chunk))
+      encoding = encodingIssue(file, bytesRead === 0 ? chunk : null, utf8.update(chunk))
       bytesRead += chunk.length
       if (encoding !== null) return callback(new Error('encoding'))
       hash.update(chunk)
       callback(null, chunk)
     },
     flush(callback: TransformCallback) {
-      encoding = encodingIssue(null, utf8.end())
+      encoding = encodingIssue(file, null, utf8.end())
       callback(encoding === null ? null : new Error('encoding'))
     },
   })
@@ -339,21 +365,22 @@ export async function readLongMemEval(file: string, options: ReadLongMemEvalOpti
     const reason = error instanceof Error ? error.message : String(error)
     // The parser says "has expected …" only when the input ended while it still waited for more: a cut-off file.
     const truncated = /^Parser has expected/.test(reason)
-    issues.add({
-      entryIndex: null,
-      questionId: null,
-      path: '',
-      // Ordinal, not an index: entry-level issues count from 0, and "entry 6" would be ambiguous next to them.
-      message:
-        bytesRead === 0
-          ? 'the file is empty; a LongMemEval dataset is a JSON array of entries'
-          : truncated
-            ? `not a complete JSON array: it ends inside the ${ordinal(index + 1)} entry (byte ${bytesRead}), after ${index} complete ${index === 1 ? 'entry' : 'entries'}; the file looks truncated — download it again`
-            : syntaxMessage(file, bytesRead, reason),
-    })
+    issues.push(
+      bytesRead === 0
+        ? fileIssue(file, 'empty_file', 'the file is empty; a LongMemEval dataset is a JSON array of entries')
+        : truncated
+          ? // Ordinal, not an index: entry-level issues count from 0, and "entry 6" would be ambiguous next to them.
+            fileIssue(
+              file,
+              'truncated_file',
+              `not a complete JSON array: it ends inside the ${ordinal(index + 1)} entry (byte ${bytesRead}), after ${index} complete ${index === 1 ? 'entry' : 'entries'}; the file looks truncated — download it again`,
+            )
+          : fileIssue(file, 'invalid_json', syntaxMessage(file, bytesRead, reason)),
+    )
   }
-  if (issues.count === 0 && index === 0) issues.add(fileIssue('holds no entries; a LongMemEval dataset is a JSON array of at least one entry'))
-  if (issues.count > 0) throw new LongMemEvalDatasetError(file, issues.kept, issues.omitted)
+  if (issues.count === 0 && index === 0)
+    issues.push(fileIssue(file, 'no_entries', 'holds no entries; a LongMemEval dataset is a JSON array of at least one entry'))
+  if (issues.count > 0) throw new LongMemEvalDatasetError(file, issues.issues, issues.omitted)
   return { datasetId, datasetSha256: hash.digest(), entries: index, bytes: bytesRead }
 }
 
@@ -407,7 +434,7 @@ export function loadLongMemEvalSync(file: string, options: { datasetId?: string 
   }
   const check = new Utf8Check()
   const bad = check.update(bytes)
-  const encoding = encodingIssue(bytes, bad >= 0 ? bad : check.end())
+  const encoding = encodingIssue(file, bytes, bad >= 0 ? bad : check.end())
   if (encoding !== null) throw new LongMemEvalDatasetError(file, [encoding], 0)
   return parseLongMemEvalText(bytes.toString('utf8'), options.datasetId ?? datasetIdOf(file), file)
 }
@@ -425,19 +452,20 @@ export function parseLongMemEvalText(text: string, datasetId: string, source = d
   } catch (error) {
     const at = syntaxErrorAt(text)
     const message = at === null ? `not JSON: ${(error as Error).message}` : `not JSON: ${at.reason} at byte ${at.byte}`
-    throw new LongMemEvalDatasetError(source, [fileIssue(message)], 0)
+    throw new LongMemEvalDatasetError(source, [fileIssue(source, 'invalid_json', message)], 0)
   }
   if (!Array.isArray(value)) {
-    throw new LongMemEvalDatasetError(source, [{ entryIndex: null, questionId: null, path: '', message: 'the top level must be an array of entries' }], 0)
+    throw new LongMemEvalDatasetError(source, [fileIssue(source, 'not_an_array', 'the top level must be an array of entries')], 0)
   }
-  const issues = new IssueCollector()
+  const issues = new LongMemEvalIssues(source)
   const seenIds = new Set<string>()
   const items: LongMemEvalEntry[] = []
   value.forEach((element, index) => {
     const entry = checkEntry(element, index, seenIds, issues)
     if (entry !== null) items.push(entry)
   })
-  if (issues.count === 0 && value.length === 0) issues.add(fileIssue('holds no entries; a LongMemEval dataset is a JSON array of at least one entry'))
-  if (issues.count > 0) throw new LongMemEvalDatasetError(source, issues.kept, issues.omitted)
+  if (issues.count === 0 && value.length === 0)
+    issues.push(fileIssue(source, 'no_entries', 'holds no entries; a LongMemEval dataset is a JSON array of at least one entry'))
+  if (issues.count > 0) throw new LongMemEvalDatasetError(source, issues.issues, issues.omitted)
   return { datasetId, datasetSha256: normalisedTextSha256(text), entries: value.length, bytes: Buffer.byteLength(text), items }
 }

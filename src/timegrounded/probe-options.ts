@@ -30,8 +30,14 @@ export interface TimeGroundedTestsOptions extends ComparisonOptions {
   judge?: 'deterministic' | ChatEndpoint | Judge
 }
 
+/** The codes of `TimeGroundedOptionError`, each with what it means. */
+export interface TimeGroundedOptionErrorCodes {
+  /** An option of `timeGroundedTests` (or `timeGrounded` of a suite) cannot work. */
+  TIME_GROUNDED_OPTION_INVALID: 'TimeGroundedOptionError'
+}
+
 /** An option of `timeGroundedTests` (or `timeGrounded` of a suite) that cannot work. */
-export class TimeGroundedOptionError extends OptionError<'TIME_GROUNDED_OPTION_INVALID'> {
+export class TimeGroundedOptionError extends OptionError<keyof TimeGroundedOptionErrorCodes> {
   constructor(message: string) {
     super('TIME_GROUNDED_OPTION_INVALID', message)
   }

@@ -12,7 +12,7 @@
  * differs from JavaScript's `String(number)`. NaN and infinities are refused
  * (Python would write the non-JSON tokens `NaN`/`Infinity`).
  */
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 
 /** A value `canonicalJsonLine` and `prettyJson` can write. */
 export type JsonValue = null | boolean | number | bigint | string | readonly JsonValue[] | { readonly [key: string]: JsonValue | undefined }
@@ -33,8 +33,14 @@ export interface CanonicalJsonOptions {
   sortKeys?: boolean
 }
 
+/** The codes of `CanonicalJsonError`, each with what it means. */
+export interface CanonicalJsonErrorCodes {
+  /** A value canonical JSON cannot write. */
+  CANONICAL_JSON_UNSUPPORTED: 'CanonicalJsonError'
+}
+
 /** Raised for a value JSON cannot carry (NaN, a function, a cycle...); code `CANONICAL_JSON_UNSUPPORTED`, names the path. */
-export class CanonicalJsonError extends TimegroundedError<CodeOf<'CanonicalJsonError'>> {
+export class CanonicalJsonError extends TimegroundedError<keyof CanonicalJsonErrorCodes> {
   /** Where in the value the problem is, e.g. `$.events[2].value`. */
   readonly path: string
   constructor(path: string, detail: string) {

@@ -4,17 +4,23 @@
  * lists every issue when the directory is invalid, so a run never starts on
  * data that does not match its manifest.
  */
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 import { generateDataset } from './generate.js'
 import { inspectDataset, inspectDatasetSync, renderIssues, type DatasetInspection, type DatasetIssue } from './validate.js'
 import { SPLITS, type Episode, type Manifest, type Probe, type Split } from './schema.js'
 import { resolveVariant, type VariantIdentity, type VariantOptions } from './variant.js'
 
+/** The codes of `DatasetError`, each with what it means. */
+export interface DatasetErrorCodes {
+  /** A TIVARQ directory failed validation. */
+  DATASET_INVALID: 'DatasetError'
+}
+
 /**
  * A TIVARQ directory failed validation. `issues` holds what was found (as data,
  * bounded by `maxIssues`); `omittedIssues` counts those cut; the message renders them one per line.
  */
-export class DatasetError extends TimegroundedError<CodeOf<'DatasetError'>> {
+export class DatasetError extends TimegroundedError<keyof DatasetErrorCodes> {
   readonly issues: readonly DatasetIssue[]
   readonly omittedIssues: number
   readonly dir: string
@@ -31,8 +37,14 @@ export class DatasetError extends TimegroundedError<CodeOf<'DatasetError'>> {
   }
 }
 
+/** The codes of `UnknownSplitError`, each with what it means. */
+export interface UnknownSplitErrorCodes {
+  /** `loadSplit` got a split that is not `smoke`, `dev` or `test`. */
+  UNKNOWN_SPLIT: 'UnknownSplitError'
+}
+
 /** `loadSplit` got a split that is not `smoke`, `dev` or `test`. */
-class UnknownSplitError extends TimegroundedError<CodeOf<'UnknownSplitError'>> {
+class UnknownSplitError extends TimegroundedError<keyof UnknownSplitErrorCodes> {
   constructor(message: string) {
     super('UNKNOWN_SPLIT', message)
   }

@@ -7,7 +7,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 import { canonicalJsonLine, prettyJson } from './canonical-json.js'
 import { MANIFEST_FILE, episodesFileName, probesFileName, sha256Hex } from './dataset-files.js'
 import { resolveGold, sameAnswer } from './gold.js'
@@ -47,8 +47,14 @@ export interface GeneratedDataset {
   readonly manifest: Manifest
 }
 
+/** The codes of `GeneratorGoldMismatchError`, each with what it means. */
+export interface GeneratorGoldMismatchErrorCodes {
+  /** The generator's own gold disagrees with the resolver (a generator bug). */
+  GENERATOR_GOLD_MISMATCH: 'GeneratorGoldMismatchError'
+}
+
 /** A probe whose template disagrees with the gold resolver (code `GENERATOR_GOLD_MISMATCH`): the template is wrong, not the data. */
-export class GeneratorGoldMismatchError extends TimegroundedError<CodeOf<'GeneratorGoldMismatchError'>> {
+export class GeneratorGoldMismatchError extends TimegroundedError<keyof GeneratorGoldMismatchErrorCodes> {
   readonly probeId: string
   constructor(probeId: string, intended: unknown, gold: unknown) {
     super(

@@ -6,7 +6,7 @@
  * run as ordinary probes.
  */
 import { z } from 'zod'
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 import { canonicalJsonLine } from './canonical-json.js'
 import type { LoadedSplit } from './dataset.js'
 import { sha256Hex } from './dataset-files.js'
@@ -49,8 +49,14 @@ export type RegressionEpisode = z.infer<typeof regressionEpisodeSchema>
 /** A parsed regression query. */
 export type RegressionQuery = z.infer<typeof regressionQuerySchema>
 
+/** The codes of `RegressionEpisodeError`, each with what it means. */
+export interface RegressionEpisodeErrorCodes {
+  /** Regression episodes (`episodes`, `--episodes`) that cannot run. */
+  REGRESSION_EPISODE_INVALID: 'RegressionEpisodeError'
+}
+
 /** Regression episodes that cannot run: each problem on its own line, naming the episode, query and field. */
-export class RegressionEpisodeError extends TimegroundedError<CodeOf<'RegressionEpisodeError'>> {
+export class RegressionEpisodeError extends TimegroundedError<keyof RegressionEpisodeErrorCodes> {
   constructor(message: string) {
     super('REGRESSION_EPISODE_INVALID', message)
     this.stack = `${this.name}: ${message}`

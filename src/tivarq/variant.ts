@@ -7,7 +7,7 @@
  * switched off leaves the others' draws as they were.
  */
 import { seededRandom, type SeededRandom } from '../stats/random.js'
-import { type CodeOf, TimegroundedError } from '../errors.js'
+import { TimegroundedError } from '../errors.js'
 import {
   DAY_MS,
   PHRASE_KEYS,
@@ -65,8 +65,14 @@ const SWITCH_OF: Readonly<Record<VariationName, keyof VariationSwitches>> = {
   shuffled_arrivals: 'shuffledArrivals',
 }
 
+/** The codes of `VariantOptionError`, each with what it means. */
+export interface VariantOptionErrorCodes {
+  /** A variant option (seed, switches) cannot work. */
+  VARIANT_OPTION_INVALID: 'VariantOptionError'
+}
+
 /** A variant option that cannot work (code `VARIANT_OPTION_INVALID`). */
-export class VariantOptionError extends TimegroundedError<CodeOf<'VariantOptionError'>> {
+export class VariantOptionError extends TimegroundedError<keyof VariantOptionErrorCodes> {
   constructor(message: string) {
     super('VARIANT_OPTION_INVALID', message)
   }

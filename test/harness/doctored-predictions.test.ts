@@ -48,7 +48,7 @@ describe('refused with exit 2, naming file, line and field', () => {
     const result = score('repeated.jsonl', doctored)
     expect(result.status).toBe(2)
     expect(result.stderr).toContain(
-      `${file}:${original.length + 1} probe_id: probe ${correct[0]!.probe_id} of repetition 0 already has a row at line ${original.indexOf(correct[0]!) + 1}`,
+      `${file}:${original.length + 1}: probe_id: probe ${correct[0]!.probe_id} of repetition 0 already has a row at line ${original.indexOf(correct[0]!) + 1}`,
     )
   })
 
@@ -81,7 +81,7 @@ describe('refused with exit 2, naming file, line and field', () => {
       const name = `${label.replace(/\W+/g, '-')}.jsonl`
       const result = score(name, doctored)
       expect(result.status).toBe(2)
-      expect(result.stderr).toContain(`${join(work, name)}:${line} ${field}: ${words}`)
+      expect(result.stderr).toContain(`${join(work, name)}:${line}: ${field}: ${words}`)
     })
   }
 })

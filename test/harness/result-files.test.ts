@@ -93,7 +93,7 @@ describe('readPredictions', () => {
     const parsed = parsePredictions(text, 'u.jsonl')
     const lag = (r: object) => Object.fromEntries(Object.entries(r).filter(([key]) => key.startsWith('update_lag_')))
     expect(parsed.map(lag)).toEqual([{}, { update_lag_ms: 812.25, update_lag_polls: 3, update_lag_censored: true }, {}, {}])
-    expect(() => parsePredictions(JSON.stringify({ ...answered, update_lag_censored: 'yes' }), 'bad.jsonl')).toThrow(/bad\.jsonl:1 update_lag_censored: /)
+    expect(() => parsePredictions(JSON.stringify({ ...answered, update_lag_censored: 'yes' }), 'bad.jsonl')).toThrow(/bad\.jsonl:1: update_lag_censored: /)
   })
 
   test('unsupported and error rows keep only what applies to them, whatever the file wrote (our files before 0.2 wrote nulls)', () => {
@@ -130,11 +130,27 @@ describe('readPredictions', () => {
       caught = error
     }
     expect((caught as Error).message.split('\n').slice(1)).toEqual([
-      '  p.jsonl:1 status: unknown status "done"; expected one of answered, unsupported, error',
-      '  p.jsonl:2 probe_id: missing; a string is required',
-      '  p.jsonl:3 latency_ms: expected a number, got "fast"',
-      '  p.jsonl:4 role: unknown role "boss"; expected one of target, control, scope_control',
-      '  p.jsonl:5 old_value: expected a string, a list of strings or null, got number 5',
+      '  p.jsonl:1: status: unknown status "done"; expected one of answered, unsupported, error',
+      '  p.jsonl:2: probe_id: missing; a string is required',
+      '  p.jsonl:3: latency_ms: expected a number, got "fast"',
+      '  p.jsonl:4: role: unknown role "boss"; expected one of target, control, scope_control',
+      '  p.jsonl:5: old_value: expected a string, a list of strings or null, got number 5',
+    ])
+    // The same issue shape as the dataset validator's: a code, the file and line, the field path and the value found.
+    expect((caught as { issues: unknown[] }).issues[0]).toEqual({
+      code: 'unknown_value',
+      file: 'p.jsonl',
+      line: 1,
+      path: 'status',
+      value: 'done',
+      message: 'unknown status "done"; expected one of answered, unsupported, error',
+    })
+    expect((caught as { issues: { code: string }[] }).issues.map((issue) => issue.code)).toEqual([
+      'unknown_value',
+      'missing_field',
+      'invalid_field',
+      'unknown_value',
+      'invalid_field',
     ])
   })
 

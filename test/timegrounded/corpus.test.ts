@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import {
   CORPUS_ID,
+  CorpusRuleError,
   buildCorpus,
   checkCorpusRules,
   corpusReadings,
@@ -123,7 +124,7 @@ describe('the rule checker catches what it should', () => {
   ])('%s breaks %s', (content, rule) => {
     const items = clone(shipped.items)
     items[8]!.haystack_sessions[0]![0]!.content = content
-    expect(checkCorpusRules(items).map((issue) => issue.rule)).toContain(rule)
+    expect(checkCorpusRules(items).map((issue) => issue.code)).toContain(rule)
   })
 
   test('relative phrases with ordinals stay allowed', () => {
@@ -137,7 +138,7 @@ describe('the rule checker catches what it should', () => {
     items[0]!.haystack_dates = [items[0]!.haystack_dates[1]!, items[0]!.haystack_dates[0]!, items[0]!.haystack_dates[2]!]
     items[1]!.question_date = '2024/01/01 (Mon) 00:00'
     const rules = checkCorpusRules(items)
-      .filter((issue) => issue.rule === 'chronology')
+      .filter((issue) => issue.code === 'chronology')
       .map((issue) => issue.questionId)
     expect(rules).toContain('tg-asof-01')
     expect(rules).toContain('tg-asof-02')
@@ -146,7 +147,7 @@ describe('the rule checker catches what it should', () => {
   test('a wrong weekday in a session date is caught', () => {
     const items = clone(shipped.items)
     items[2]!.haystack_dates[0] = items[2]!.haystack_dates[0]!.replace('(Mon)', '(Tue)')
-    expect(checkCorpusRules(items).map((issue) => issue.rule)).toContain('weekday')
+    expect(checkCorpusRules(items).map((issue) => issue.code)).toContain('weekday')
   })
 
   test('a missing label, a typed-in gold and a lost type count are caught', () => {
@@ -154,10 +155,21 @@ describe('the rule checker catches what it should', () => {
     delete items[4]!.haystack_sessions[0]![0]!.has_answer
     items[9]!.machine_gold = { kind: 'date', value: '2024-08-02', tolerance_days: 1 }
     items[11]!.question_type = 'temporal-current'
-    const rules = checkCorpusRules(items).map((issue) => issue.rule)
+    const rules = checkCorpusRules(items).map((issue) => issue.code)
     expect(rules).toContain('gold-labels')
     expect(rules).toContain('gold-mismatch')
     expect(rules).toContain('types')
+  })
+
+  test('the refusal names each broken rule with where it lies: the question by its id, the type counts as the corpus', () => {
+    const items = clone(shipped.items)
+    items[0]!.haystack_sessions = [items[0]!.haystack_sessions[0]!]
+    items[11]!.question_type = 'temporal-current'
+    const error = new CorpusRuleError(checkCorpusRules(items))
+    expect(error.code).toBe('CORPUS_RULE_BROKEN')
+    const lines = error.message.split('\n')
+    expect(lines).toContain(`  [shape] question_id "${items[0]!.question_id}": 1 sessions, expected 2 or 3`)
+    expect(lines).toContain('  [types] corpus: 3 questions of type prospective-memory, expected 4')
   })
 
   test('a typed-in answer or explanation is caught, and so is the old long-form answer', () => {
@@ -165,7 +177,7 @@ describe('the rule checker catches what it should', () => {
     items[4]!.answer = items[4]!.answer_explanation!
     items[5]!.answer_explanation = 'Priya: she is still the one.'
     delete items[6]!.answer_explanation
-    const mismatches = checkCorpusRules(items).filter((issue) => issue.rule === 'gold-mismatch')
+    const mismatches = checkCorpusRules(items).filter((issue) => issue.code === 'gold-mismatch')
     expect(mismatches.map((issue) => issue.questionId)).toEqual(['tg-current-01', 'tg-current-02', 'tg-current-03'])
     expect(mismatches[0]!.message).toContain('differs from the derived "No"')
   })
@@ -174,7 +186,7 @@ describe('the rule checker catches what it should', () => {
     const items = clone(shipped.items)
     // tg-current-01 asks whether a trial still runs; asked a week earlier, it did.
     items[4]!.question_date = '2024/02/23 (Fri) 10:00'
-    expect(checkCorpusRules(items)).toContainEqual(expect.objectContaining({ rule: 'gold-mismatch', questionId: 'tg-current-01' }))
+    expect(checkCorpusRules(items)).toContainEqual(expect.objectContaining({ code: 'gold-mismatch', questionId: 'tg-current-01' }))
   })
 })
 
@@ -204,7 +216,7 @@ describe('generateCorpus', () => {
       'temporal-as-of',
     ])
     expect(checkCorpusRules(seven.items, seven.readings, { size: 7 })).toEqual([])
-    expect(checkCorpusRules(seven.items, seven.readings, { size: 9 }).map((issue) => issue.rule)).toContain('types')
+    expect(checkCorpusRules(seven.items, seven.readings, { size: 9 }).map((issue) => issue.code)).toContain('types')
   })
 
   test('draws from every form: each reading kind, relative expressions of many shapes, weekday claims', () => {
@@ -227,9 +239,9 @@ describe('generateCorpus', () => {
     items[1]!.question_date = items[1]!.haystack_dates[0]!
     items[2]!.answer = 'Maybe'
     const rules = checkCorpusRules(items, generated60.readings, { size: 60 })
-    expect(rules).toContainEqual(expect.objectContaining({ rule: 'absolute-date', questionId: items[0]!.question_id }))
-    expect(rules).toContainEqual(expect.objectContaining({ rule: 'chronology', questionId: items[1]!.question_id }))
-    expect(rules).toContainEqual(expect.objectContaining({ rule: 'gold-mismatch', questionId: items[2]!.question_id }))
+    expect(rules).toContainEqual(expect.objectContaining({ code: 'absolute-date', questionId: items[0]!.question_id }))
+    expect(rules).toContainEqual(expect.objectContaining({ code: 'chronology', questionId: items[1]!.question_id }))
+    expect(rules).toContainEqual(expect.objectContaining({ code: 'gold-mismatch', questionId: items[2]!.question_id }))
   })
 
   test('refuses a size or seed out of range, naming the option', () => {

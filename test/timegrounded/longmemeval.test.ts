@@ -115,6 +115,12 @@ describe('LongMemEval loader', () => {
     expect(failure.issues).toContainEqual(expect.objectContaining({ entryIndex: 1, questionId: 'q-bad', path: 'haystack_dates[1]' }))
     expect(failure.issues).toContainEqual(expect.objectContaining({ entryIndex: 2, questionId: 'q-missing', path: 'question_date' }))
     expect(failure.issues).toContainEqual(expect.objectContaining({ entryIndex: 3, questionId: 'q-ok', path: 'question_id' }))
+    // The validator's issue shape: a code, the file, the value found.
+    expect(failure.issues).toContainEqual(
+      expect.objectContaining({ code: 'invalid_field', file, line: null, entryIndex: 1, path: 'haystack_dates[1]', value: 7 }),
+    )
+    expect(failure.issues).toContainEqual(expect.objectContaining({ code: 'missing_field', entryIndex: 2, value: undefined }))
+    expect(failure.issues).toContainEqual(expect.objectContaining({ code: 'duplicate_id', entryIndex: 3, value: 'q-ok' }))
     expect(failure.message).toContain('entry 1 (question_id "q-bad"): haystack_dates[1]: Invalid input: expected string, received number')
     // An absent field says so, rather than "received undefined".
     expect(failure.message).toContain('entry 2 (question_id "q-missing"): question_date: missing; a string is required')
@@ -143,7 +149,7 @@ describe('LongMemEval loader', () => {
     const garbled = join(dir, 'garbled.json')
     await writeFile(garbled, `[${JSON.stringify(entry('q1'))}, xx]`)
     await expect(loadLongMemEval(garbled)).rejects.toThrow(
-      `file: not a JSON array of entries: expected a value, found "x" at byte ${Buffer.byteLength(`[${JSON.stringify(entry('q1'))}, `)}`,
+      `${garbled}: not a JSON array of entries: expected a value, found "x" at byte ${Buffer.byteLength(`[${JSON.stringify(entry('q1'))}, `)}`,
     )
     const object = join(dir, 'object.json')
     await writeFile(object, JSON.stringify({ data: [entry('q1')] }))

@@ -8,7 +8,7 @@
 import { z } from 'zod'
 import { CHAT_DEFAULTS, type ChatEndpoint } from '../../chat/client.js'
 import { credentialsInUrlMessage, redactUrl, urlCredentials } from '../../chat/url.js'
-import { type CodeOf, TimegroundedError } from '../../errors.js'
+import { TimegroundedError } from '../../errors.js'
 
 /**
  * What a model adapter can be told. The endpoint fields fall back on their
@@ -78,8 +78,14 @@ export interface ModelConfig {
   slots: readonly string[]
 }
 
+/** The codes of `ModelConfigError`, each with what it means. */
+export interface ModelConfigErrorCodes {
+  /** A model adapter is not configured (base URL, model, temperature…). */
+  MODEL_CONFIG_INVALID: 'ModelConfigError'
+}
+
 /** A model adapter's configuration is missing or wrong (code `MODEL_CONFIG_INVALID`); `problems` lists each, one a line in the message. */
-export class ModelConfigError extends TimegroundedError<CodeOf<'ModelConfigError'>> {
+export class ModelConfigError extends TimegroundedError<keyof ModelConfigErrorCodes> {
   constructor(readonly problems: readonly string[]) {
     super('MODEL_CONFIG_INVALID', `the model adapter is not configured:\n${problems.map((problem) => `  ${problem}`).join('\n')}`)
   }

@@ -6,14 +6,20 @@
  */
 import { z } from 'zod'
 import type { ChatUsage } from '../../chat/client.js'
-import { type CodeOf, TimegroundedError } from '../../errors.js'
+import { TimegroundedError } from '../../errors.js'
 import { OPS, SCOPES, STATES, type AnswerState, type AnswerValue, type Op, type Scope } from '../../tivarq/schema.js'
 
 /** The longest reply text an error carries; longer ones are cut, saying how long they were. */
 const TEXT_LIMIT = 2000
 
+/** The codes of `ModelOutputError`, each with what it means. */
+export interface ModelOutputErrorCodes {
+  /** A model's reply could not be used as an extraction or an answer. */
+  MODEL_OUTPUT_INVALID: 'ModelOutputError'
+}
+
 /** A model's reply did not have the shape asked for (code `MODEL_OUTPUT_INVALID`); `text` is the reply as received. */
-export class ModelOutputError extends TimegroundedError<CodeOf<'ModelOutputError'>> {
+export class ModelOutputError extends TimegroundedError<keyof ModelOutputErrorCodes> {
   constructor(
     /** What was asked, e.g. `turn replacement-00-e4` or `question "As of …"`. */
     readonly asked: string,

@@ -3,15 +3,21 @@
  * to a query without a slot would look like a store that forgot, so a query
  * the store cannot read is refused with an error naming the field instead.
  */
-import { type CodeOf, TimegroundedError } from '../../errors.js'
+import { TimegroundedError } from '../../errors.js'
 import type { Scope } from '../../tivarq/schema.js'
 import type { StoreQuery } from '../types.js'
 
 /** The query field a structured-track reference store could not read. */
 export type ReferenceQueryField = 'slot' | 'scope' | 'asOf'
 
+/** The codes of `ReferenceQueryError`, each with what it means. */
+export interface ReferenceQueryErrorCodes {
+  /** A structured-track reference store got a query without a readable slot, scope or instant. */
+  REFERENCE_QUERY_INVALID: 'ReferenceQueryError'
+}
+
 /** A structured-track reference store got a query it cannot answer (code `REFERENCE_QUERY_INVALID`); `field` names what is missing or unreadable. */
-export class ReferenceQueryError extends TimegroundedError<CodeOf<'ReferenceQueryError'>> {
+export class ReferenceQueryError extends TimegroundedError<keyof ReferenceQueryErrorCodes> {
   constructor(
     /** The query field at fault (camelCase; `as_of` on the wire). */
     readonly field: ReferenceQueryField,

@@ -6,8 +6,9 @@
  * the generator refuses to emit a corpus that breaks one, and the test suite
  * re-checks the shipped JSON.
  */
-import { type CodeOf, TimegroundedError } from '../../errors.js'
+import { TimegroundedError } from '../../errors.js'
 import { addDays, formatSessionDate, readSessionDate, WEEKDAY_ABBREVIATIONS } from '../dates.js'
+import { type Issue, renderIssue } from '../../tivarq/issues.js'
 import { normalisedTextSha256, type LongMemEvalEntry, type MachineGold } from '../longmemeval.js'
 import { findAbsoluteDate, messageDateFindings, speakerWeekdayFindings } from './rules.js'
 import { evaluateReading, goldAnswer, holdsSaid, readingMoments, turnsAt, type Moment, type Reading, type ReadingValue } from './reading.js'
@@ -18,21 +19,41 @@ export const CORPUS_ID = 'timegrounded-timegrounded-v1'
 /** Questions per type. */
 export const QUESTIONS_PER_TYPE = 4
 
-/** One broken corpus rule, as data. */
-export interface CorpusIssue {
-  rule: 'absolute-date' | 'weekday' | 'chronology' | 'gold-labels' | 'shape' | 'types' | 'reading' | 'margin' | 'ordering-suffices' | 'gold-mismatch'
-  questionId: string | null
-  message: string
+/** The rules a corpus keeps, by id: an issue's `code`. */
+export type CorpusRule =
+  | 'absolute-date'
+  | 'weekday'
+  | 'chronology'
+  | 'gold-labels'
+  | 'shape'
+  | 'types'
+  | 'reading'
+  | 'margin'
+  | 'ordering-suffices'
+  | 'gold-mismatch'
+
+/** One broken corpus rule: an `Issue` whose `code` is the rule, keyed by `questionId` (or by the whole `corpus`). */
+export type CorpusIssue = Issue<CorpusRule>
+
+/** A broken rule of question `questionId`, or of the whole corpus when it is undefined. */
+export function corpusIssue(code: CorpusRule, questionId: string | undefined, message: string): CorpusIssue {
+  return { code, file: 'corpus', line: null, ...(questionId === undefined ? {} : { questionId }), path: null, value: undefined, message }
+}
+
+/** The codes of `CorpusRuleError`, each with what it means. */
+export interface CorpusRuleErrorCodes {
+  /** A corpus breaks one of its rules (a printed date, a wrong weekday, a missing label…). */
+  CORPUS_RULE_BROKEN: 'CorpusRuleError'
 }
 
 /** The generator refused: the corpus breaks a rule (code `CORPUS_RULE_BROKEN`). `fix` names the source to fix. */
-export class CorpusRuleError extends TimegroundedError<CodeOf<'CorpusRuleError'>> {
+export class CorpusRuleError extends TimegroundedError<keyof CorpusRuleErrorCodes> {
   readonly issues: readonly CorpusIssue[]
   constructor(issues: readonly CorpusIssue[], fix = 'src/timegrounded/corpus/source.ts') {
     super(
       'CORPUS_RULE_BROKEN',
       `the time-grounded corpus breaks ${issues.length} rule${issues.length === 1 ? '' : 's'}; fix ${fix}:\n` +
-        issues.map((issue) => `  [${issue.rule}] ${issue.questionId ?? 'corpus'}: ${issue.message}`).join('\n'),
+        issues.map((issue) => `  [${issue.code}] ${renderIssue(issue)}`).join('\n'),
     )
     this.issues = issues
   }
@@ -91,7 +112,7 @@ export function entryOf(question: AuthoredQuestion): LongMemEvalEntry {
     ),
     new Date(question.askedAt),
   )
-  if (!outcome.ok) throw new CorpusRuleError([{ rule: 'reading', questionId: question.id, message: outcome.reason }])
+  if (!outcome.ok) throw new CorpusRuleError([corpusIssue('reading', question.id, outcome.reason)])
   return {
     question_id: question.id,
     question_type: question.type,
@@ -153,9 +174,9 @@ export function checkCorpusRules(
   const expected = balancedTypeCounts(size)
   for (const type of CORPUS_QUESTION_TYPES) {
     const n = items.filter((e) => e.question_type === type).length
-    if (n !== expected[type]) issues.push({ rule: 'types', questionId: null, message: `${n} questions of type ${type}, expected ${expected[type]}` })
+    if (n !== expected[type]) issues.push(corpusIssue('types', undefined, `${n} questions of type ${type}, expected ${expected[type]}`))
   }
-  if (items.length !== size) issues.push({ rule: 'types', questionId: null, message: `${items.length} questions, expected ${size}` })
+  if (items.length !== size) issues.push(corpusIssue('types', undefined, `${items.length} questions, expected ${size}`))
   for (const entry of items) issues.push(...checkCorpusEntry(entry, readings.get(entry.question_id)))
   return issues
 }
@@ -163,93 +184,129 @@ export function checkCorpusRules(
 /** Every rule that one entry must keep on its own (all but the type counts), given how it is read. */
 export function checkCorpusEntry(entry: LongMemEvalEntry, reading: Reading | undefined): CorpusIssue[] {
   const issues: CorpusIssue[] = []
-  const add = (rule: CorpusIssue['rule'], questionId: string | null, message: string): void => {
-    issues.push({ rule, questionId, message })
+  const add = (rule: CorpusRule, message: string): void => {
+    issues.push(corpusIssue(rule, entry.question_id, message))
   }
-  const id = entry.question_id
-  // Absolute dates: none in any message, and (stricter than the public rule for questions) none in the question either.
+  checkAbsoluteDates(entry, add)
+  checkShape(entry, add)
+  const dates = checkDates(entry, add)
+  // Every date was read (the schema lines haystack_dates up with the sessions): one instant per session.
+  if (dates === null) return issues
+  for (const finding of speakerWeekdayFindings(entry, dates.times)) add('weekday', finding.message)
+  if (reading === undefined) {
+    add('reading', 'no reading for this question')
+    return issues
+  }
+  const outcome = checkReading(entry, reading, dates, add)
+  if (outcome === null) return issues
+  checkGoldLabels(entry, reading, add)
+  checkGold(entry, outcome, add)
+  checkOrderingAlone(entry, reading, outcome, add)
+  return issues
+}
+
+/** Records one broken rule of the entry being checked. */
+type AddIssue = (rule: CorpusRule, message: string) => void
+
+/** Dates the entry read as instants: its sessions' and its question's. */
+interface EntryDates {
+  times: Date[]
+  question: Date
+}
+
+/** No absolute date in any message, and (stricter than the public rule for questions) none in the question either. */
+function checkAbsoluteDates(entry: LongMemEvalEntry, add: AddIssue): void {
   const inQuestion = findAbsoluteDate(entry.question)
-  if (inQuestion) add('absolute-date', id, `the question contains ${inQuestion}`)
-  for (const finding of messageDateFindings(entry)) add('absolute-date', id, finding.message)
-  // Shape: 2-3 sessions of 2-4 turns.
-  if (entry.haystack_sessions.length < 2 || entry.haystack_sessions.length > 3) add('shape', id, `${entry.haystack_sessions.length} sessions, expected 2 or 3`)
+  if (inQuestion) add('absolute-date', `the question contains ${inQuestion}`)
+  for (const finding of messageDateFindings(entry)) add('absolute-date', finding.message)
+}
+
+/** 2-3 sessions of 2-4 turns. */
+function checkShape(entry: LongMemEvalEntry, add: AddIssue): void {
+  if (entry.haystack_sessions.length < 2 || entry.haystack_sessions.length > 3) add('shape', `${entry.haystack_sessions.length} sessions, expected 2 or 3`)
   entry.haystack_sessions.forEach((session, s) => {
-    if (session.length < 2 || session.length > 4) add('shape', id, `session ${s} has ${session.length} turns, expected 2 to 4`)
+    if (session.length < 2 || session.length > 4) add('shape', `session ${s} has ${session.length} turns, expected 2 to 4`)
   })
-  // Weekdays and chronology.
+}
+
+/** Every date readable and carrying its weekday, sessions in order and before the question; the instants, or null when one could not be read. */
+function checkDates(entry: LongMemEvalEntry, add: AddIssue): EntryDates | null {
   const question = readSessionDate(entry.question_date)
-  if (!question.ok) add('weekday', id, `question_date ${JSON.stringify(entry.question_date)}: ${question.reason}`)
+  if (!question.ok) add('weekday', `question_date ${JSON.stringify(entry.question_date)}: ${question.reason}`)
   const times: Date[] = []
   entry.haystack_dates.forEach((date, s) => {
     const reading = readSessionDate(date)
-    if (!reading.ok) add('weekday', id, `haystack_dates[${s}] ${JSON.stringify(date)}: ${reading.reason}`)
+    if (!reading.ok) add('weekday', `haystack_dates[${s}] ${JSON.stringify(date)}: ${reading.reason}`)
     else {
-      if (!WEEKDAY_IN_DATE.test(date)) add('weekday', id, `haystack_dates[${s}] ${JSON.stringify(date)} carries no weekday`)
+      if (!WEEKDAY_IN_DATE.test(date)) add('weekday', `haystack_dates[${s}] ${JSON.stringify(date)} carries no weekday`)
       times.push(reading.instant)
     }
   })
-  if (question.ok && !WEEKDAY_IN_DATE.test(entry.question_date)) add('weekday', id, 'question_date carries no weekday')
+  if (question.ok && !WEEKDAY_IN_DATE.test(entry.question_date)) add('weekday', 'question_date carries no weekday')
   times.forEach((time, s) => {
     const previous = times[s - 1]
-    if (previous !== undefined && time.getTime() <= previous.getTime()) add('chronology', id, `session ${s} is not after session ${s - 1}`)
-    if (question.ok && time.getTime() >= question.instant.getTime()) add('chronology', id, `session ${s} is not before the question date`)
+    if (previous !== undefined && time.getTime() <= previous.getTime()) add('chronology', `session ${s} is not after session ${s - 1}`)
+    if (question.ok && time.getTime() >= question.instant.getTime()) add('chronology', `session ${s} is not before the question date`)
   })
-  // Every date was read (the schema lines haystack_dates up with the sessions): one instant per session.
-  if (times.length !== entry.haystack_sessions.length || !question.ok) return issues
-  for (const finding of speakerWeekdayFindings(entry, times)) add('weekday', id, finding.message)
-  // The reading, gold labels and the gold itself.
-  if (reading === undefined) {
-    add('reading', id, 'no reading for this question')
-    return issues
-  }
-  const turns = turnsAt(entry.haystack_sessions, times)
+  return times.length === entry.haystack_sessions.length && question.ok ? { times, question: question.instant } : null
+}
+
+/** The question holds the phrases its reading asks about, and the reading evaluates with no comparison decided by under two days; the outcome, or null. */
+function checkReading(entry: LongMemEvalEntry, reading: Reading, dates: EntryDates, add: AddIssue): ReadingValue | null {
   for (const phrase of askedMoments(reading)) {
-    if (!entry.question.toLowerCase().includes(phrase.toLowerCase())) add('reading', id, `the question does not contain "${phrase}"`)
+    if (!entry.question.toLowerCase().includes(phrase.toLowerCase())) add('reading', `the question does not contain "${phrase}"`)
   }
-  const outcome = evaluateReading(reading, turns, question.instant)
+  const outcome = evaluateReading(reading, turnsAt(entry.haystack_sessions, dates.times), dates.question)
   if (!outcome.ok) {
-    add('reading', id, outcome.reason)
-    return issues
+    add('reading', outcome.reason)
+    return null
   }
-  for (const margin of outcome.margins) if (margin < 2) add('margin', id, `a comparison is decided by ${margin} day(s); an off-by-one reading could flip it`)
+  for (const margin of outcome.margins) if (margin < 2) add('margin', `a comparison is decided by ${margin} day(s); an off-by-one reading could flip it`)
+  return outcome.value
+}
+
+/** Every turn holding evidence is labelled `has_answer`, `answer_session_ids` names exactly the labelled sessions, and one session at least is a distractor. */
+function checkGoldLabels(entry: LongMemEvalEntry, reading: Reading, add: AddIssue): void {
   const evidenceSessions = new Set<number>()
   for (const moment of saidMoments(reading)) {
     entry.haystack_sessions.forEach((session, s) => {
       session.forEach((turn, t) => {
         if (holdsSaid(turn.content, moment)) {
           evidenceSessions.add(s)
-          if (turn.has_answer !== true) add('gold-labels', id, `haystack_sessions[${s}][${t}] holds "${moment.said}" but has no has_answer label`)
+          if (turn.has_answer !== true) add('gold-labels', `haystack_sessions[${s}][${t}] holds "${moment.said}" but has no has_answer label`)
         }
       })
     })
   }
   const labelled = entry.haystack_sessions.flatMap((session, s) => (session.some((turn) => turn.has_answer === true) ? [s] : []))
-  for (const s of evidenceSessions) if (!labelled.includes(s)) add('gold-labels', id, `session ${s} holds evidence but no turn is labelled`)
+  for (const s of evidenceSessions) if (!labelled.includes(s)) add('gold-labels', `session ${s} holds evidence but no turn is labelled`)
   const labelledIds = labelled.map((s) => entry.haystack_session_ids[s])
   if (JSON.stringify(labelledIds) !== JSON.stringify(entry.answer_session_ids)) {
-    add('gold-labels', id, `answer_session_ids ${JSON.stringify(entry.answer_session_ids)} differ from the labelled sessions ${JSON.stringify(labelledIds)}`)
+    add('gold-labels', `answer_session_ids ${JSON.stringify(entry.answer_session_ids)} differ from the labelled sessions ${JSON.stringify(labelledIds)}`)
   }
-  if (labelled.length === entry.haystack_sessions.length) add('gold-labels', id, 'no distractor session (every session is labelled)')
-  const expected = machineGold(outcome.value)
+  if (labelled.length === entry.haystack_sessions.length) add('gold-labels', 'no distractor session (every session is labelled)')
+}
+
+/** The entry's golds (`machine_gold`, `answer`, `answer_explanation`) are the ones its reading derives. */
+function checkGold(entry: LongMemEvalEntry, outcome: ReadingValue, add: AddIssue): void {
+  const expected = machineGold(outcome)
   if (JSON.stringify(expected) !== JSON.stringify(entry.machine_gold)) {
-    add('gold-mismatch', id, `machine_gold ${JSON.stringify(entry.machine_gold)} differs from the derived ${JSON.stringify(expected)}`)
+    add('gold-mismatch', `machine_gold ${JSON.stringify(entry.machine_gold)} differs from the derived ${JSON.stringify(expected)}`)
   }
-  const answer = goldAnswer(outcome.value)
-  if (entry.answer !== answer) add('gold-mismatch', id, `answer ${JSON.stringify(entry.answer)} differs from the derived ${JSON.stringify(answer)}`)
-  if (entry.answer_explanation !== outcome.value.explanation) {
-    add(
-      'gold-mismatch',
-      id,
-      `answer_explanation ${JSON.stringify(entry.answer_explanation)} differs from the derived ${JSON.stringify(outcome.value.explanation)}`,
-    )
+  const answer = goldAnswer(outcome)
+  if (entry.answer !== answer) add('gold-mismatch', `answer ${JSON.stringify(entry.answer)} differs from the derived ${JSON.stringify(answer)}`)
+  if (entry.answer_explanation !== outcome.explanation) {
+    add('gold-mismatch', `answer_explanation ${JSON.stringify(entry.answer_explanation)} differs from the derived ${JSON.stringify(outcome.explanation)}`)
   }
-  // Ordering alone must not suffice: the gold must change on some order-preserving timeline.
+}
+
+/** Ordering alone must not suffice: the gold must change on some order-preserving timeline. */
+function checkOrderingAlone(entry: LongMemEvalEntry, reading: Reading, outcome: ReadingValue, add: AddIssue): void {
   const survives = alternativeTimelines(entry).every((timeline) => {
     const alternative = evaluateReading(reading, turnsAt(entry.haystack_sessions, timeline.sessions), timeline.query)
-    return alternative.ok && sameValue(alternative.value, outcome.value)
+    return alternative.ok && sameValue(alternative.value, outcome)
   })
-  if (survives) add('ordering-suffices', id, 'the gold is the same on every order-preserving timeline tried, so session order alone would answer it')
-  return issues
+  if (survives) add('ordering-suffices', 'the gold is the same on every order-preserving timeline tried, so session order alone would answer it')
 }
 
 /** The generated corpus: entries, their JSON text, and its pinned hash. */

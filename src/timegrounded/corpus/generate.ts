@@ -11,11 +11,11 @@
  * The whole corpus is then checked by `checkCorpusRules`, type counts included.
  */
 import { seededRandom, type SeededRandom } from '../../stats/random.js'
-import { type CodeOf, TimegroundedError } from '../../errors.js'
+import { TimegroundedError } from '../../errors.js'
 import { addDays, daysBetween, isoInstant, startOfDay, WEEKDAY_NAMES } from '../dates.js'
 import { normalisedTextSha256 } from '../longmemeval.js'
 import { resolveRelativeDay } from '../relative.js'
-import { CorpusRuleError, checkCorpusRules, checkCorpusEntry, entryOf, type BuiltCorpus, type CorpusIssue } from './build.js'
+import { CorpusRuleError, checkCorpusRules, checkCorpusEntry, corpusIssue, entryOf, type BuiltCorpus, type CorpusIssue } from './build.js'
 import type { Reading } from './reading.js'
 import {
   BOOKING_SCENARIOS,
@@ -53,8 +53,14 @@ export interface GeneratedCorpus extends BuiltCorpus {
   readings: ReadonlyMap<string, Reading>
 }
 
+/** The codes of `CorpusOptionError`, each with what it means. */
+export interface CorpusOptionErrorCodes {
+  /** A corpus option (size, seed) cannot work. */
+  CORPUS_OPTION_INVALID: 'CorpusOptionError'
+}
+
 /** A corpus option out of range (code `CORPUS_OPTION_INVALID`). */
-export class CorpusOptionError extends TimegroundedError<CodeOf<'CorpusOptionError'>> {
+export class CorpusOptionError extends TimegroundedError<keyof CorpusOptionErrorCodes> {
   constructor(message: string) {
     super('CORPUS_OPTION_INVALID', message)
   }
@@ -127,7 +133,7 @@ export function generatedQuestion(seed: number, index: number): AuthoredQuestion
     if (last.length === 0) return question
   }
   throw new CorpusRuleError(
-    last.length > 0 ? last : [{ rule: 'reading', questionId: id, message: `no draw in ${MAX_ATTEMPTS} met the rules` }],
+    last.length > 0 ? last : [corpusIssue('reading', id, `no draw in ${MAX_ATTEMPTS} met the rules`)],
     'src/timegrounded/corpus/scenarios.ts',
   )
 }

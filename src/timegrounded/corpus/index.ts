@@ -15,11 +15,11 @@ export function timeGroundedCorpus(): BuiltCorpus {
   return cached
 }
 
-export { buildCorpus, checkCorpusRules, corpusReadings, CORPUS_ID } from './build.js'
+export { buildCorpus, checkCorpusRules, corpusReadings, CorpusRuleError, CORPUS_ID } from './build.js'
 export { findAbsoluteDate, findCalendarDate } from './rules.js'
 export { checkCorpus, renderCorpusCheck, CORPUS_CHECK_RULES } from './check.js'
 export type { CorpusCheck, CorpusCheckFinding, CorpusCheckRule } from './check.js'
-export type { BuiltCorpus, CorpusIssue, CheckCorpusOptions } from './build.js'
+export type { BuiltCorpus, CorpusIssue, CorpusRule, CheckCorpusOptions } from './build.js'
 export { generateCorpus } from './generate.js'
 export type { GenerateCorpusOptions, GeneratedCorpus } from './generate.js'
 export type { CorpusQuestionType } from './source.js'

@@ -24,7 +24,28 @@ const entryPoints = {
 }
 const BANNER_VERSION_URL = "new URL('../version.js', import.meta.url)"
 
+/**
+ * zod re-exports its 40-odd message locales (about 360 KiB) as `z.locales`;
+ * every command would parse them and none reads them: messages are zod's
+ * English, which zod itself loads from locales/en.js. In the bundle,
+ * `z.locales` holds English only.
+ */
+const englishOnlyZodLocales = {
+  name: 'english-only-zod-locales',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /node_modules\/zod\/v4\/(core|classic)$/.test(args.resolveDir) ? { path: join(args.resolveDir, '../locales'), namespace: 'zod-locales' } : undefined,
+    )
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: "export { default as en } from './en.js'\n",
+      resolveDir: args.path,
+      loader: 'js',
+    }))
+  },
+}
+
 const result = await build({
+  plugins: [englishOnlyZodLocales],
   entryPoints,
   absWorkingDir: ROOT,
   bundle: true,

@@ -73,7 +73,13 @@ const summary = (name) => {
   const times = samples[name].map((s) => s.ms)
   const peaks = samples[name].map((s) => s.mib).filter((mib) => mib !== null)
   const cpus = samples[name].map((s) => s.cpu).filter((cpu) => cpu !== null)
-  return { ms: median(times), min: Math.min(...times), max: Math.max(...times), mib: peaks.length ? median(peaks) : null, cpu: cpus.length ? median(cpus) : null }
+  return {
+    ms: median(times),
+    min: Math.min(...times),
+    max: Math.max(...times),
+    mib: peaks.length ? median(peaks) : null,
+    cpu: cpus.length ? median(cpus) : null,
+  }
 }
 process.stdout.write(
   `${ROUNDS} rounds, floor and ours alternating; load average ${loadavg()

@@ -5,9 +5,12 @@
 // (b) an adapter that waits 5 ms per call, over the test split, sequential vs
 //     concurrency 32: in-process (a store factory) and as a pool of processes.
 //     Target: ≥ 20× faster.
+// (c) reading one long reply line (1 MB and 15 MB) from an adapter process:
+//     the time per MB should not grow with the line (line splitting is linear).
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { commandAdapter, openPool, runSplit } from '../dist/index.js'
+import { AdapterProcess } from '../dist/adapters/command.js'
 import { loadSplit } from '../dist/tivarq/dataset.js'
 import { median } from './samples.js'
 
@@ -138,4 +141,25 @@ async function timeRun(pool, concurrency) {
     `(b) 5 ms-per-call adapter processes, test split: one process ${(sequential / 1000).toFixed(2)} s, ` +
       `32 warm processes ${(concurrent / 1000).toFixed(3)} s; ${ratio.toFixed(1)}x faster\n`,
   )
+}
+
+// ---------------------------------------------------------------- (c)
+{
+  const LONG = fileURLToPath(new URL('./fixtures/long-reply-adapter.mjs', import.meta.url))
+  const perMb = {}
+  for (const mb of [1, 15]) {
+    const samples = []
+    for (let round = 0; round < ROUNDS; round++) {
+      const adapter = new AdapterProcess(commandAdapter([process.execPath, LONG, String(mb * 1_000_000)]), 60_000)
+      await adapter.call({ type: 'capabilities' })
+      const started = performance.now()
+      const reply = await adapter.call({ type: 'query', question: 'q', as_of: '2025-01-01T00:00:00Z' })
+      samples.push(performance.now() - started)
+      if (reply.value.length !== mb * 1_000_000) throw new Error(`the ${mb} MB reply came back with ${reply.value.length} characters`)
+      await adapter.close()
+    }
+    perMb[mb] = median(samples) / mb
+    process.stdout.write(`(c) one ${mb} MB reply line: median ${median(samples).toFixed(1)} ms over ${ROUNDS} rounds (${perMb[mb].toFixed(1)} ms per MB)\n`)
+  }
+  process.stdout.write(`(c) 15 MB costs ${(perMb[15] / perMb[1]).toFixed(2)}× as much per MB as 1 MB (linear: about 1)\n`)
 }

@@ -6,8 +6,10 @@
 //   ours:  `timegrounded --version`, `validate`, `run --adapter builtin:latest`,
 //          `run -- node latest-adapter.mjs`, `score` of that run's predictions.
 // Every command runs as its own process, the floor and ours alternating in each
-// round; prints medians (and min–max) of ROUNDS rounds, each as ours ÷ floor, and
-// the peak RSS of the process (from /usr/bin/time when present).
+// round; prints medians (and min–max) of ROUNDS rounds, each as ours ÷ floor, the
+// CPU time (user + sys, the process and its children) and the peak RSS of the
+// process (both from /usr/bin/time when present: on a shared machine CPU time
+// is the steadier figure).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
 import { loadavg, tmpdir } from 'node:os'
@@ -26,15 +28,16 @@ const dir = mkdtempSync(join(tmpdir(), 'tg-floor-'))
 const requests = join(dir, 'requests.jsonl')
 const out = (name) => join(dir, name)
 
-/** Runs argv once; wall time in ms and peak RSS in MiB (null without /usr/bin/time). */
+/** Runs argv once; wall time in ms, CPU time in ms and peak RSS in MiB (null without /usr/bin/time). */
 function once(argv) {
-  const [command, args] = TIME ? [TIME, ['-f', 'tg-peak-kib %M', ...argv]] : [argv[0], argv.slice(1)]
+  const [command, args] = TIME ? [TIME, ['-f', 'tg-peak-kib %M tg-cpu %U %S', ...argv]] : [argv[0], argv.slice(1)]
   const started = performance.now()
   const result = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
   const ms = performance.now() - started
   if (result.status !== 0) throw new Error(`\`${argv.join(' ')}\` exited ${result.status}:\n${result.stderr}`)
   const peak = /tg-peak-kib (\d+)/.exec(result.stderr)
-  return { ms, mib: peak ? Number(peak[1]) / 1024 : null }
+  const cpu = /tg-cpu ([\d.]+) ([\d.]+)/.exec(result.stderr)
+  return { ms, mib: peak ? Number(peak[1]) / 1024 : null, cpu: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : null }
 }
 
 const WORK = ['--split', 'test', '--track', 'structured']
@@ -69,7 +72,14 @@ const seconds = (ms) => `${(ms / 1000).toFixed(3)} s`
 const summary = (name) => {
   const times = samples[name].map((s) => s.ms)
   const peaks = samples[name].map((s) => s.mib).filter((mib) => mib !== null)
-  return { ms: median(times), min: Math.min(...times), max: Math.max(...times), mib: peaks.length ? median(peaks) : null }
+  const cpus = samples[name].map((s) => s.cpu).filter((cpu) => cpu !== null)
+  return {
+    ms: median(times),
+    min: Math.min(...times),
+    max: Math.max(...times),
+    mib: peaks.length ? median(peaks) : null,
+    cpu: cpus.length ? median(cpus) : null,
+  }
 }
 process.stdout.write(
   `${ROUNDS} rounds, floor and ours alternating; load average ${loadavg()
@@ -80,6 +90,8 @@ for (const name of Object.keys(commands)) {
   const s = summary(name)
   const floor = FLOOR_OF[name]
   const ratio = floor ? `, ${(s.ms / summary(floor).ms).toFixed(2)}× the floor (${floor})` : ''
+  const cpuRatio = floor && s.cpu !== null && summary(floor).cpu ? ` (${(s.cpu / summary(floor).cpu).toFixed(2)}× its CPU)` : ''
+  const cpu = s.cpu === null ? '' : `; CPU ${seconds(s.cpu)}${cpuRatio}`
   const memory = s.mib === null ? 'peak RSS not measured (no /usr/bin/time)' : `peak RSS ${s.mib.toFixed(1)} MiB`
-  process.stdout.write(`${name}: median ${seconds(s.ms)} (${seconds(s.min)}–${seconds(s.max)})${ratio}; ${memory}\n`)
+  process.stdout.write(`${name}: median ${seconds(s.ms)} (${seconds(s.min)}–${seconds(s.max)})${ratio}${cpu}; ${memory}\n`)
 }

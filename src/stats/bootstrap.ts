@@ -65,6 +65,34 @@ function bounds(values: readonly number[], level: number): { low: number | null;
   return { low: quantileSorted(sorted, tail), high: quantileSorted(sorted, 1 - tail) }
 }
 
+/** The most index draws kept for reuse (4 bytes each): 4 MiB. */
+const MAX_KEPT_DRAWS = 1024 * 1024
+/** The draws of recent intervals, by seed, count and resamples, newest last. */
+const keptDraws = new Map<string, Int32Array>()
+
+/**
+ * Every resample's indices of an interval, resample after resample: the first
+ * `resamples × count` integers below `count` of the stream of `seed`. They
+ * depend on nothing else, and a report draws many intervals with the same
+ * three (every family has as many episodes): those are drawn once and reused.
+ */
+function drawsOf(seed: number, count: number, resamples: number): Int32Array {
+  const key = `${seed}/${count}/${resamples}`
+  const kept = keptDraws.get(key)
+  if (kept !== undefined) return kept
+  const draws = new Int32Array(resamples * count)
+  seededRandom(seed).fillBelow(draws, count)
+  let total = draws.length
+  for (const each of keptDraws.values()) total += each.length
+  for (const [oldest, each] of keptDraws) {
+    if (total <= MAX_KEPT_DRAWS) break
+    keptDraws.delete(oldest)
+    total -= each.length
+  }
+  keptDraws.set(key, draws)
+  return draws
+}
+
 /**
  * The percentile interval of a statistic of resampled unit indices: each of
  * `resamples` resamples draws `count` indices below `count` from the seeded
@@ -73,14 +101,20 @@ function bounds(values: readonly number[], level: number): { low: number | null;
  */
 function resampledInterval(count: number, statistic: (indices: Int32Array) => number | null, options: BootstrapOptions): BootstrapInterval {
   const { seed, resamples, level } = resolve(options)
-  const random = seededRandom(seed)
   const values: number[] = []
-  const indices = new Int32Array(count)
-  if (count > 0) {
+  const keep = (value: number | null): void => {
+    if (value !== null && Number.isFinite(value)) values.push(value)
+  }
+  if (count > 0 && resamples * count <= MAX_KEPT_DRAWS) {
+    const draws = drawsOf(seed, count, resamples)
+    for (let r = 0; r < resamples; r++) keep(statistic(draws.subarray(r * count, (r + 1) * count)))
+  } else if (count > 0) {
+    // Too many draws to hold: one resample's indices at a time, from the same stream.
+    const random = seededRandom(seed)
+    const indices = new Int32Array(count)
     for (let r = 0; r < resamples; r++) {
       random.fillBelow(indices, count)
-      const value = statistic(indices)
-      if (value !== null && Number.isFinite(value)) values.push(value)
+      keep(statistic(indices))
     }
   }
   return { ...bounds(values, level), level, seed, resamples, defined: values.length }

@@ -1,8 +1,11 @@
 /**
- * A seeded random source over seedrandom (ARC4), so every resample a report
- * prints can be replayed from its seed.
+ * A seeded random source, so every resample a report prints can be replayed
+ * from its seed. The stream is seedrandom 3.0.5's ARC4 stream of `String(seed)`,
+ * number for number (test/stats/stats.test.ts holds it to seedrandom itself):
+ * run here over a typed array with its state in locals, because the bootstrap
+ * draws hundreds of thousands of indices and seedrandom's closure over a plain
+ * array was most of an interval's cost.
  */
-import seedrandom from 'seedrandom'
 
 /** A deterministic stream of uniform numbers in [0, 1) and integers below a bound. */
 export interface SeededRandom {
@@ -16,15 +19,132 @@ export interface SeededRandom {
   fillBelow(into: Int32Array, bound: number): void
 }
 
+/** 256^6: the first six keystream bytes form a numerator below 2^48. */
+const START_DENOMINATOR = 2 ** 48
+/** A double carries 52 significant bits: bytes are added until the numerator reaches 2^52. */
+const SIGNIFICANCE = 2 ** 52
+const OVERFLOW = 2 ** 53
+
+/** The RC4 key seedrandom derives from a seed string: its characters smeared into at most 256 bytes. */
+function keyOf(seed: string): number[] {
+  const key: number[] = []
+  let smear = 0
+  for (let j = 0; j < seed.length; j++) {
+    const at = j & 255
+    smear ^= (key[at] ?? 0) * 19
+    key[at] = (smear + seed.charCodeAt(j)) & 255
+  }
+  return key
+}
+
+/** The RC4 permutation after key scheduling and seedrandom's discarded first 256 bytes. */
+class Arc4 {
+  readonly s = new Uint8Array(256)
+  i = 0
+  j = 0
+
+  constructor(seed: string) {
+    const key = keyOf(seed)
+    if (key.length === 0) key.push(0)
+    const s = this.s
+    for (let i = 0; i < 256; i++) s[i] = i
+    let j = 0
+    for (let i = 0; i < 256; i++) {
+      const t = s[i] as number
+      j = (j + (key[i % key.length] as number) + t) & 255
+      s[i] = s[j] as number
+      s[j] = t
+    }
+    this.bytes(256)
+  }
+
+  /** The next `count` keystream bytes as one big-endian number (count ≤ 6 keeps it exact). */
+  bytes(count: number): number {
+    const s = this.s
+    let { i, j } = this
+    let r = 0
+    for (let k = 0; k < count; k++) {
+      i = (i + 1) & 255
+      const t = s[i] as number
+      j = (j + t) & 255
+      const u = s[j] as number
+      s[i] = u
+      s[j] = t
+      r = r * 256 + (s[(u + t) & 255] as number)
+    }
+    this.i = i
+    this.j = j
+    return r
+  }
+
+  /** The next uniform double in [0, 1), built from the keystream exactly as seedrandom builds it. */
+  double(): number {
+    let n = this.bytes(6)
+    let d = START_DENOMINATOR
+    let x = 0
+    while (n < SIGNIFICANCE) {
+      n = (n + x) * 256
+      d *= 256
+      x = this.bytes(1)
+    }
+    while (n >= OVERFLOW) {
+      n /= 2
+      d /= 2
+      x >>>= 1
+    }
+    return (n + x) / d
+  }
+
+  /**
+   * `into[k] = Math.floor(double() * bound)` for every k: `double` and `bytes`
+   * written out in one loop over local state, the bootstrap's hot path.
+   */
+  fillBelow(into: Int32Array, bound: number): void {
+    const s = this.s
+    let { i, j } = this
+    for (let k = 0; k < into.length; k++) {
+      let n = 0
+      for (let b = 0; b < 6; b++) {
+        i = (i + 1) & 255
+        const t = s[i] as number
+        j = (j + t) & 255
+        const u = s[j] as number
+        s[i] = u
+        s[j] = t
+        n = n * 256 + (s[(u + t) & 255] as number)
+      }
+      let d = START_DENOMINATOR
+      let x = 0
+      while (n < SIGNIFICANCE) {
+        n = (n + x) * 256
+        d *= 256
+        i = (i + 1) & 255
+        const t = s[i] as number
+        j = (j + t) & 255
+        const u = s[j] as number
+        s[i] = u
+        s[j] = t
+        x = s[(u + t) & 255] as number
+      }
+      while (n >= OVERFLOW) {
+        n /= 2
+        d /= 2
+        x >>>= 1
+      }
+      into[k] = Math.floor(((n + x) / d) * bound)
+    }
+    this.i = i
+    this.j = j
+  }
+}
+
 /** A seeded random stream; the same seed always yields the same sequence. */
 export function seededRandom(seed: number | string): SeededRandom {
-  const prng = seedrandom(String(seed))
+  const arc4 = new Arc4(String(seed))
   return {
     seed,
-    next: () => prng(),
-    below: (bound: number) => Math.floor(prng() * bound),
-    fillBelow: (into: Int32Array, bound: number) => {
-      for (let i = 0; i < into.length; i++) into[i] = Math.floor(prng() * bound)
-    },
+    next: () => arc4.double(),
+    below: (bound: number) => Math.floor(arc4.double() * bound),
+    fillBelow: (into: Int32Array, bound: number) => arc4.fillBelow(into, bound),
   }
 }

@@ -2,9 +2,11 @@
  * Loading TIVARQ data: the bundled fixtures or any directory laid out like
  * them. Loaders validate first (see validate.ts) and throw a DatasetError that
  * lists every issue when the directory is invalid, so a run never starts on
- * data that does not match its manifest.
+ * data that does not match its manifest. The bundled fixtures, when their
+ * bytes are the pinned ones, are read without validating again (bundled-dataset.ts).
  */
 import { TimegroundedError } from '../errors.js'
+import { inspectBundled, isBundledDir } from './bundled-dataset.js'
 import { generateDataset } from './generate.js'
 import { inspectDataset, inspectDatasetSync, renderIssues, type DatasetInspection, type DatasetIssue } from './validate.js'
 import { SPLITS, type Episode, type Manifest, type Probe, type Split } from './schema.js'
@@ -101,13 +103,13 @@ function throwIfInvalid(inspection: DatasetInspection): asserts inspection is Ex
  */
 export async function loadSplit(dir: string | undefined, split: Split, options: LoadOptions = {}): Promise<LoadedSplit> {
   checkSplit(split)
-  return splitOf(await inspectDataset(dir, { ...options, splits: [split] }), split)
+  return splitOf((isBundledDir(dir) ? inspectBundled([split]) : null) ?? (await inspectDataset(dir, { ...options, splits: [split] })), split)
 }
 
 /** loadSplit, synchronously: for test runners that register tests synchronously (Jest). */
 export function loadSplitSync(dir: string | undefined, split: Split, options: LoadOptions = {}): LoadedSplit {
   checkSplit(split)
-  return splitOf(inspectDatasetSync(dir, { ...options, splits: [split] }), split)
+  return splitOf((isBundledDir(dir) ? inspectBundled([split]) : null) ?? inspectDatasetSync(dir, { ...options, splits: [split] }), split)
 }
 
 const generatedVariants = new Map<string, ReadonlyMap<string, string>>()
@@ -154,7 +156,7 @@ function splitOf(inspection: DatasetInspection, split: Split): LoadedSplit {
  * @default dir: the bundled fixtures
  */
 export async function loadDataset(dir?: string, options: LoadOptions = {}): Promise<LoadedDataset> {
-  const inspection = await inspectDataset(dir, options)
+  const inspection = (isBundledDir(dir) ? inspectBundled(SPLITS) : null) ?? (await inspectDataset(dir, options))
   throwIfInvalid(inspection)
   const { result, rows } = inspection
   const splits = Object.fromEntries(SPLITS.map((split) => [split, rows[split] ?? { episodes: [], probes: [] }])) as Record<Split, SplitData>

@@ -69,6 +69,36 @@ describe('seededRandom', () => {
   })
 })
 
+describe('seededRandom is seedrandom ARC4, number for number', () => {
+  // Short, long (over the 256-byte key), empty, non-ASCII and numeric seeds, as the variant and corpus streams name them.
+  const seeds: (number | string)[] = [0, 7, -3.5, 20261001, '', 'abc', 'x'.repeat(300), 'é🙂ß'.repeat(120), 'tivarq-variant/1/42/replacement/3/arrival']
+
+  test.each(seeds)('next() of seed %j over 5,000 numbers', (seed) => {
+    const ours = seededRandom(seed)
+    const reference = seedrandom(String(seed))
+    const mismatches: number[] = []
+    for (let i = 0; i < 5000; i++) if (ours.next() !== reference()) mismatches.push(i)
+    expect(mismatches).toEqual([])
+  })
+
+  test('fillBelow, below and next interleaved consume one stream, as that many Math.floor(seedrandom() * bound)', () => {
+    for (const seed of seeds) {
+      const ours = seededRandom(seed)
+      const reference = seedrandom(String(seed))
+      const got: number[] = []
+      const want: number[] = []
+      for (const bound of [1, 2, 15, 180, 1000, 2 ** 31 - 1]) {
+        const into = new Int32Array(257)
+        ours.fillBelow(into, bound)
+        got.push(...into, ours.below(bound), ours.next())
+        for (let i = 0; i < 257; i++) want.push(Math.floor(reference() * bound))
+        want.push(Math.floor(reference() * bound), reference())
+      }
+      expect(got).toEqual(want)
+    }
+  })
+})
+
 describe('bootstrapPercentileInterval', () => {
   const coin = Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? 1 : 0))
 
@@ -95,6 +125,53 @@ describe('bootstrapPercentileInterval', () => {
     scores.sort((x, y) => x - y)
     expect(interval.low).toBe(scores[Math.floor(599 * 0.025)])
     expect(interval.high).toBe(scores[Math.floor(599 * 0.975)])
+  })
+
+  test('an interval drawn again after others of other sizes and seeds equals the naive one (reused draws are the same draws)', () => {
+    const naive = (data: number[], seed: number, resamples: number) => {
+      const prng = seedrandom(String(seed))
+      const scores: number[] = []
+      for (let r = 0; r < resamples; r++) {
+        let total = 0
+        for (let i = 0; i < data.length; i++) total += data[Math.floor(prng() * data.length)] as number
+        scores.push(total / data.length)
+      }
+      scores.sort((x, y) => x - y)
+      return [scores[Math.floor((resamples - 1) * 0.025)], scores[Math.floor((resamples - 1) * 0.975)]]
+    }
+    const a = Array.from({ length: 15 }, (_, i) => (i * 7) % 5)
+    const b = Array.from({ length: 15 }, (_, i) => (i % 3) / 2)
+    const c = Array.from({ length: 180 }, (_, i) => (i * 13) % 9)
+    const drawn = () => [
+      bootstrapPercentileInterval(a, mean, { seed: 11 }),
+      bootstrapPercentileInterval(c, mean, { seed: 11 }),
+      bootstrapPercentileInterval(b, mean, { seed: 11 }),
+      bootstrapPercentileInterval(b, mean, { seed: 12, resamples: 700 }),
+      bootstrapPercentileInterval(a, mean, { seed: 11 }),
+    ]
+    for (const round of [drawn(), drawn()]) {
+      expect(round.map((interval) => [interval.low, interval.high])).toEqual([
+        naive(a, 11, 1000),
+        naive(c, 11, 1000),
+        naive(b, 11, 1000),
+        naive(b, 12, 700),
+        naive(a, 11, 1000),
+      ])
+    }
+  })
+
+  test('more draws than are kept for reuse (5,000 units × 500 resamples) still follow the stream', () => {
+    const data = Array.from({ length: 5000 }, (_, i) => (i * 31) % 17)
+    const interval = bootstrapPercentileInterval(data, mean, { seed: 3, resamples: 500 })
+    const prng = seedrandom('3')
+    const scores: number[] = []
+    for (let r = 0; r < 500; r++) {
+      let total = 0
+      for (let i = 0; i < data.length; i++) total += data[Math.floor(prng() * data.length)] as number
+      scores.push(total / data.length)
+    }
+    scores.sort((x, y) => x - y)
+    expect([interval.low, interval.high]).toEqual([scores[Math.floor(499 * 0.025)], scores[Math.floor(499 * 0.975)]])
   })
 
   test('deterministic for a seed, different for another seed', () => {

@@ -1,0 +1,88 @@
+// Bundles the `timegrounded` command: replaces tsc's dist/cli/main.js (the bin)
+// and dist/cli/commands/*.js with an esbuild bundle of them and everything they
+// import, the shared code split into chunks in dist/cli/, so a command loads a
+// few files instead of about 200 ES modules (zod alone is 95). Each subcommand
+// stays its own file behind its dynamic import: `--version` loads none of them.
+// The library entry points (dist/index.js, dist/vitest/, dist/jest/) are left
+// as tsc wrote them. Run by `npm run build`, after tsc.
+// `import.meta.url` is read by dist/version.js to find the package root
+// (fixtures/, the page script): it is replaced by the URL dist/version.js has,
+// computed from each output file's own.
+// No source maps: the chunks are readable JavaScript, and a map would name
+// node_modules files that an installed package does not hold at those paths.
+import { readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const OUT_DIR = join(ROOT, 'dist/cli')
+const COMMANDS = readdirSync(join(OUT_DIR, 'commands')).filter((name) => name.endsWith('.js'))
+const entryPoints = {
+  main: join(OUT_DIR, 'main.js'),
+  ...Object.fromEntries(COMMANDS.map((name) => [`commands/${name.slice(0, -3)}`, join(OUT_DIR, 'commands', name)])),
+}
+const BANNER_VERSION_URL = "new URL('../version.js', import.meta.url)"
+
+/**
+ * zod re-exports its 40-odd message locales (about 360 KiB) as `z.locales`;
+ * every command would parse them and none reads them: messages are zod's
+ * English, which zod itself loads from locales/en.js. In the bundle,
+ * `z.locales` holds English only.
+ */
+const englishOnlyZodLocales = {
+  name: 'english-only-zod-locales',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /node_modules\/zod\/v4\/(core|classic)$/.test(args.resolveDir) ? { path: join(args.resolveDir, '../locales'), namespace: 'zod-locales' } : undefined,
+    )
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: "export { default as en } from './en.js'\n",
+      resolveDir: args.path,
+      loader: 'js',
+    }))
+  },
+}
+
+const result = await build({
+  plugins: [englishOnlyZodLocales],
+  entryPoints,
+  absWorkingDir: ROOT,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // Errors name themselves after their class (`new.target.name`): names must survive bundling.
+  keepNames: true,
+  define: { 'import.meta.url': '__timegroundedModuleUrl' },
+  banner: {
+    js: [
+      "import { createRequire as __timegroundedCreateRequire } from 'node:module';",
+      // The CommonJS packages bundled here (cli-table3, cli-progress, seedrandom) call require() for Node's own modules.
+      'const require = __timegroundedCreateRequire(import.meta.url);',
+      `const __timegroundedModuleUrl = ${BANNER_VERSION_URL}.href;`,
+    ].join(' '),
+  },
+  legalComments: 'none',
+  outdir: OUT_DIR,
+  chunkNames: 'chunk-[hash]',
+  write: false,
+  logLevel: 'warning',
+})
+
+// Chunks of an earlier build, and tsc's maps of the files replaced, no longer describe what ships.
+for (const name of readdirSync(OUT_DIR)) {
+  if (/^chunk-\w+\.js$/.test(name) || name === 'main.js.map') rmSync(join(OUT_DIR, name))
+}
+for (const name of COMMANDS) rmSync(join(OUT_DIR, 'commands', `${name}.map`), { force: true })
+let bytes = 0
+for (const file of result.outputFiles) {
+  // A command's file sits one folder deeper than the chunks: its way to dist/version.js is one step longer.
+  const deeper = dirname(file.path) !== OUT_DIR
+  const text = deeper ? file.text.replace(BANNER_VERSION_URL, "new URL('../../version.js', import.meta.url)") : file.text
+  if (deeper && dirname(file.path) !== join(OUT_DIR, 'commands')) throw new Error(`unexpected output ${file.path}`)
+  writeFileSync(file.path, text)
+  bytes += Buffer.byteLength(text)
+}
+process.stdout.write(`CLI bundle: ${result.outputFiles.length} files, ${(bytes / 1024).toFixed(0)} KiB\n`)

@@ -430,13 +430,29 @@ export function isoDate(dayZeroMs: number, day: number): string {
  * episode's arrival order (see `arrange`).
  */
 export function planEpisode(params: EpisodeParameters): EpisodePlan {
+  const { values, control, wording } = params
+  const [V0] = values
+  const script = FAMILY_SCRIPTS[params.family]
+  const kit = scriptKit(params)
+  const middle = script.build(kit, params)
+  const events = [...openingEvents(kit, params, script.openingExpiresDay), ...middle.events]
+  const controlProbe = (afterEventIndex: number, asOfDay: number, phase: 'pre' | 'post'): ProbePlan => ({
+    ...kit.topicProbe(afterEventIndex, asOfDay, known(control.value), { phase }),
+    slot: control.slot,
+    question: wording.question({ words: control.words, scope: 'personal', date: kit.date(asOfDay) }),
+    role: 'control',
+  })
+  const probes = [kit.topicProbe(3, 1, known(V0), {}), controlProbe(3, 1, 'pre'), ...middle.probes, controlProbe(events.length, 8, 'post')]
+  return arrange({ events, probes }, params.arrival)
+}
+
+/** What a family's script writes with: the episode's wording, and events and probes of its topic with the usual defaults. */
+function scriptKit(params: EpisodeParameters): ScriptKit {
   const { topic, values, control, wording } = params
   const [V0, V1, V2] = values
-  const script = FAMILY_SCRIPTS[params.family]
   const date = (day: number): string => wording.date(params.dayZeroMs + day * DAY_MS)
   const context: PhraseContext = { V0, V1, V2, words: topic.words, control, date }
-  const question = (words: string, scope: Scope, asOfDay: number): string => wording.question({ words, scope, date: date(asOfDay) })
-  const kit: ScriptKit = {
+  return {
     ...context,
     say: (key) => wording.phrases[key](context),
     topicEvent: (arrivedDay, text, op, value, more = {}) => ({
@@ -464,7 +480,7 @@ export function planEpisode(params: EpisodeParameters): EpisodePlan {
         asOfDay,
         slot: topic.slot,
         scope,
-        question: question(topic.words, scope, asOfDay),
+        question: wording.question({ words: topic.words, scope, date: date(asOfDay) }),
         role: 'target',
         transition: 'main',
         phase: 'pre',
@@ -475,7 +491,12 @@ export function planEpisode(params: EpisodeParameters): EpisodePlan {
       }
     },
   }
-  const opening: StatementPlan[] = [
+}
+
+/** The shared opening of every episode: the topic's first value, the control fact, an unrelated assistant turn. */
+function openingEvents(kit: ScriptKit, params: EpisodeParameters, openingExpiresDay: number | undefined): StatementPlan[] {
+  const { topic, values, control } = params
+  return [
     {
       kind: 'statement',
       arrivedDay: 0,
@@ -485,9 +506,9 @@ export function planEpisode(params: EpisodeParameters): EpisodePlan {
         op: 'set',
         slot: topic.slot,
         scope: 'personal',
-        value: V0,
+        value: values[0],
         effective: { on: 'arrival' },
-        ...(script.openingExpiresDay === undefined ? {} : { expiresDay: script.openingExpiresDay }),
+        ...(openingExpiresDay === undefined ? {} : { expiresDay: openingExpiresDay }),
       },
     },
     {
@@ -505,16 +526,6 @@ export function planEpisode(params: EpisodeParameters): EpisodePlan {
       assertion: { op: 'noop', slot: topic.slot, scope: 'personal', value: null, effective: { on: 'arrival' } },
     },
   ]
-  const middle = script.build(kit, params)
-  const events = [...opening, ...middle.events]
-  const controlProbe = (afterEventIndex: number, asOfDay: number, phase: 'pre' | 'post'): ProbePlan => ({
-    ...kit.topicProbe(afterEventIndex, asOfDay, known(control.value), { phase }),
-    slot: control.slot,
-    question: question(control.words, 'personal', asOfDay),
-    role: 'control',
-  })
-  const probes = [kit.topicProbe(3, 1, known(V0), {}), controlProbe(3, 1, 'pre'), ...middle.probes, controlProbe(events.length, 8, 'post')]
-  return arrange({ events, probes }, params.arrival)
 }
 
 /** Position of the assistant's aside in a script (the third opening turn). */

@@ -176,198 +176,271 @@ export async function inspectDataset(dir: string | undefined, options: ValidateO
   return inspectDatasetSync(dir, options)
 }
 
+/** A file's bytes: null when it does not exist, undefined when it exists but could not be read (already reported). */
+type FileBytes = Uint8Array | null | undefined
+
+/** What every step of an inspection reads and adds to. */
+interface InspectionState {
+  root: string
+  splits: Split[]
+  /** Whether every split is checked (only then are the manifest's own totals compared). */
+  allSplits: boolean
+  issues: DatasetIssues
+  counts: Partial<Record<Split, SplitCounts>>
+  rows: InspectedRows
+  fileHashes: Record<string, string>
+  read: (name: string) => FileBytes
+}
+
+/** What the manifest declares, once read: the manifest (undefined when it is missing or invalid) and the v1 shape its counts are held to. */
+interface DeclaredSet {
+  manifest: Manifest | undefined
+  canonicalSet: boolean
+  variant: VariantIdentity | null
+  /** What the canonical-set checks call the set (the canonical set, or a variant of it), or null when they do not apply. */
+  v1Shape: string | null
+}
+
 /**
  * inspectDataset, synchronously: for test runners that register tests
  * synchronously (Jest). The files are small (the three v1 splits are under 1 MB).
  */
 export function inspectDatasetSync(dir: string | undefined, options: ValidateOptions = {}): DatasetInspection {
-  const inMemory = options.files
-  const root = inMemory === undefined ? resolve(dir ?? bundledDatasetDir()) : (dir ?? 'in-memory dataset')
-  const splits = [...new Set(options.splits ?? SPLITS)].sort((a, b) => SPLITS.indexOf(a) - SPLITS.indexOf(b))
-  const allSplits = splits.length === SPLITS.length
-  const issues = new DatasetIssues(Math.max(0, options.maxIssues ?? 100))
-  const counts: Partial<Record<Split, SplitCounts>> = {}
-  const rows: InspectedRows = {}
-  const fileHashes: Record<string, string> = {}
-  const invalid = (canonicalSet: boolean, variant: VariantIdentity | null = null): DatasetInspection => ({
+  const state = inspectionState(dir, options)
+  const { root, splits, counts, rows, issues } = state
+  const invalid = ({ canonicalSet, variant }: Pick<DeclaredSet, 'canonicalSet' | 'variant'>): DatasetInspection => ({
     result: { status: 'invalid', dir: root, splits, counts, canonicalSet, variant, issues: issues.issues, omittedIssues: issues.omitted },
     rows,
   })
-  const read = (name: string): Uint8Array | null | undefined => {
-    if (inMemory === undefined) return readBytes(root, name, issues)
-    const text = inMemory.get(name)
-    return text === undefined ? null : Buffer.from(text, 'utf8')
-  }
-
-  const isDirectory = inMemory !== undefined || isDirectoryPath(root)
-  if (!isDirectory) {
+  if (options.files === undefined && !isDirectoryPath(root)) {
     issues.add('missing_directory', root, null, null, root, 'no such directory; pass the folder that holds manifest.json and the episodes_*/probes_* files')
-    return invalid(false)
+    return invalid({ canonicalSet: false, variant: null })
   }
 
   // Read every file at once; each is small and hashed from the same bytes.
   const splitFiles = splits.flatMap((split) => [episodesFileName(split), probesFileName(split)])
-  const [manifestBytes, ...splitBytes] = [MANIFEST_FILE, ...splitFiles].map(read)
-  // null: the file does not exist; undefined: it exists but could not be read (already reported).
-  const bytesByFile = new Map<string, Uint8Array | null | undefined>(splitFiles.map((name, i) => [name, splitBytes[i]]))
+  const [manifestBytes, ...splitBytes] = [MANIFEST_FILE, ...splitFiles].map(state.read)
+  const bytesByFile = new Map<string, FileBytes>(splitFiles.map((name, i) => [name, splitBytes[i]]))
+  const declared = declaredSet(state, manifestBytes)
+  hashSplitFiles(state, bytesByFile)
+  if (declared.manifest !== undefined) checkHashes(root, declared.manifest, state.fileHashes, bytesByFile, state.allSplits, state.read, issues)
+  checkAllSplits(state, declared, bytesByFile)
 
-  const manifest = manifestBytes === null || manifestBytes === undefined ? undefined : checkManifest(manifestBytes, issues)
+  const { manifest, canonicalSet, variant } = declared
+  if (issues.count > 0 || manifest === undefined || !manifestBytes) return invalid(declared)
+  return {
+    result: { status: 'valid', dir: root, splits, counts, canonicalSet, variant, manifest, fileHashes: state.fileHashes },
+    rows,
+    manifestSha256: sha256Hex(manifestBytes),
+  }
+}
+
+function inspectionState(dir: string | undefined, options: ValidateOptions): InspectionState {
+  const inMemory = options.files
+  const root = inMemory === undefined ? resolve(dir ?? bundledDatasetDir()) : (dir ?? 'in-memory dataset')
+  const splits = [...new Set(options.splits ?? SPLITS)].sort((a, b) => SPLITS.indexOf(a) - SPLITS.indexOf(b))
+  const issues = new DatasetIssues(Math.max(0, options.maxIssues ?? 100))
+  const read = (name: string): FileBytes => {
+    if (inMemory === undefined) return readBytes(root, name, issues)
+    const text = inMemory.get(name)
+    return text === undefined ? null : Buffer.from(text, 'utf8')
+  }
+  return { root, splits, allSplits: splits.length === SPLITS.length, issues, counts: {}, rows: {}, fileHashes: {}, read }
+}
+
+/**
+ * The manifest, checked, and what it declares. The canonical-set checks apply
+ * when the manifest declares that set, or a variant (which keeps v1's shape); a
+ * user's own set (another seed or size) is checked for everything else.
+ */
+function declaredSet(state: InspectionState, manifestBytes: FileBytes): DeclaredSet {
+  const manifest = manifestBytes === null || manifestBytes === undefined ? undefined : checkManifest(manifestBytes, state.issues)
   if (manifestBytes === null) {
-    issues.add(
+    state.issues.add(
       'missing_manifest',
       MANIFEST_FILE,
       null,
       null,
       undefined,
-      `not found in ${root}; without it no file can be checked against its published SHA-256 — download it with the dataset or regenerate the directory with \`timegrounded generate\``,
+      `not found in ${state.root}; without it no file can be checked against its published SHA-256 — download it with the dataset or regenerate the directory with \`timegrounded generate\``,
     )
   }
-  // The canonical-set checks apply when the manifest declares that set, or a
-  // variant (which keeps v1's shape); a user's own set (another seed or size)
-  // is checked for everything else.
   const canonicalSet =
     manifest !== undefined && manifest.generator === undefined && manifest.seed === DATASET_SEED && manifest.episode_count === CANONICAL.episodeCount
   const variant = manifest === undefined ? null : variantOf(manifest)
   const v1Shape = canonicalSet ? 'the canonical TIVARQ v1 set' : variant !== null ? `a TIVARQ variant (v1's shape)` : null
+  return { manifest, canonicalSet, variant, v1Shape }
+}
 
+/** Each split file read gets its SHA-256; a missing one is reported. */
+function hashSplitFiles(state: InspectionState, bytesByFile: Map<string, FileBytes>): void {
   for (const [name, bytes] of bytesByFile) {
     if (bytes === undefined) continue
     if (bytes === null) {
-      issues.add(
+      state.issues.add(
         'missing_file',
         name,
         null,
         null,
-        join(root, name),
-        `file not found in ${root}; a TIVARQ directory holds episodes_<split>.jsonl and probes_<split>.jsonl for smoke, dev and test`,
+        join(state.root, name),
+        `file not found in ${state.root}; a TIVARQ directory holds episodes_<split>.jsonl and probes_<split>.jsonl for smoke, dev and test`,
       )
       continue
     }
-    fileHashes[name] = sha256Hex(bytes)
+    state.fileHashes[name] = sha256Hex(bytes)
   }
-  if (manifest !== undefined) {
-    checkHashes(root, manifest, fileHashes, bytesByFile, allSplits, read, issues)
-  }
+}
 
-  // Rows, split by split; ids are unique across every split checked.
-  const episodeIds = new Map<string, string>()
-  const probeIds = new Map<string, string>()
+/** Ids seen so far, across every split checked, each with where it was first seen (`file:line`). */
+interface SeenIds {
+  episodes: Map<string, string>
+  probes: Map<string, string>
+}
+
+/** Rows, split by split (ids are unique across every split checked), then the totals the manifest declares. */
+function checkAllSplits(state: InspectionState, declared: DeclaredSet, bytesByFile: Map<string, FileBytes>): void {
+  const seen: SeenIds = { episodes: new Map(), probes: new Map() }
   let episodeTotal = 0
   // Counts are only compared (with the manifest, with the canonical set) over
   // files whose every line became a row: a lost row is already reported, and
   // a count off by one because of it would only repeat the news.
   let episodeFilesWhole = true
-  for (const split of splits) {
-    const episodesFile = episodesFileName(split)
-    const probesFile = probesFileName(split)
-    const episodeBytes = bytesByFile.get(episodesFile) ?? null
-    const probeBytes = bytesByFile.get(probesFile) ?? null
-    const { lines: episodeLines, lost: episodeLinesLost } = readLines(episodesFile, episodeBytes, issues)
-    const { lines: probeLines, lost: probeLinesLost } = readLines(probesFile, probeBytes, issues)
-    counts[split] = { episodes: episodeLines.length + episodeLinesLost, probes: probeLines.length + probeLinesLost }
-    episodeTotal += episodeLines.length + episodeLinesLost
-    // Whether every episode row's id could be read: if not, a probe naming an
-    // unseen episode may belong to the broken row, so it is not reported.
-    let episodeIdsComplete = episodeBytes !== null && episodeLinesLost === 0
-
-    const episodes: Episode[] = []
-    // Every episode_id named on a row of this file, even one whose row is invalid,
-    // so a probe of a broken episode is not also reported as pointing nowhere.
-    const episodesById = new Map<string, Episode | null>()
-    for (const { line, text } of episodeLines) {
-      const raw = parseJsonLine(episodesFile, line, text, issues)
-      const rawId = isRecord(raw) && typeof raw.episode_id === 'string' ? raw.episode_id : undefined
-      if (rawId === undefined) episodeIdsComplete = false
-      if (raw === undefined) continue
-      const episode = parseRow(episodeSchema, raw, episodesFile, line, issues)
-      if (rawId !== undefined) {
-        if (!claimId(episodeIds, 'episode_id', rawId, episodesFile, line, issues)) continue
-        episodesById.set(rawId, episode ?? null)
-      }
-      if (episode === undefined) continue
-      if (episode.split !== split) {
-        issues.add(
-          'wrong_split',
-          episodesFile,
-          line,
-          'split',
-          episode.split,
-          `episode says split ${JSON.stringify(episode.split)} but sits in ${episodesFile}; move the row or fix the field`,
-        )
-      }
-      if (manifest !== undefined && episode.seed !== manifest.seed) {
-        issues.add(
-          'manifest_mismatch',
-          episodesFile,
-          line,
-          'seed',
-          episode.seed,
-          `seed ${episode.seed} differs from the seed ${manifest.seed} in ${MANIFEST_FILE}`,
-        )
-      }
-      if (manifest !== undefined && !manifest.families.includes(episode.family)) {
-        issues.add(
-          'manifest_mismatch',
-          episodesFile,
-          line,
-          'family',
-          episode.family,
-          `family ${JSON.stringify(episode.family)} is not among the families listed in ${MANIFEST_FILE}`,
-        )
-      }
-      episodes.push(episode)
-    }
-
-    const probes: Probe[] = []
-    for (const { line, text } of probeLines) {
-      const raw = parseJsonLine(probesFile, line, text, issues)
-      if (raw === undefined) continue
-      const rawId = isRecord(raw) && typeof raw.probe_id === 'string' ? raw.probe_id : undefined
-      const probe = parseRow(probeSchema, raw, probesFile, line, issues)
-      if (rawId !== undefined && !claimId(probeIds, 'probe_id', rawId, probesFile, line, issues)) continue
-      if (probe === undefined) continue
-      probes.push(probe)
-      checkProbe(probe, probesFile, line, episodesFile, episodesById, episodeIdsComplete, episodeIds, issues)
-    }
-
-    const episodesWhole = episodeBytes !== null && episodeLinesLost === 0 && episodes.length === episodeLines.length
-    const probesWhole = probeBytes !== null && probeLinesLost === 0 && probes.length === probeLines.length
-    if (!episodesWhole) episodeFilesWhole = false
-    if (v1Shape !== null) checkCanonicalSplit(v1Shape, split, episodesWhole ? episodes : null, probesWhole ? probes : null, episodesFile, probesFile, issues)
-    rows[split] = { episodes, probes }
+  for (const split of state.splits) {
+    const checked = checkSplit(state, declared, split, bytesByFile, seen)
+    episodeTotal += checked.episodes
+    if (!checked.episodesWhole) episodeFilesWhole = false
   }
-
-  if (manifest !== undefined && allSplits && episodeFilesWhole) {
-    if (manifest.episode_count !== episodeTotal) {
-      issues.add(
-        'manifest_mismatch',
-        MANIFEST_FILE,
-        null,
-        'episode_count',
-        manifest.episode_count,
-        `says ${manifest.episode_count} episodes but the split files hold ${episodeTotal}`,
-      )
-    }
+  const { manifest, v1Shape } = declared
+  if (manifest !== undefined && state.allSplits && episodeFilesWhole && manifest.episode_count !== episodeTotal) {
+    state.issues.add(
+      'manifest_mismatch',
+      MANIFEST_FILE,
+      null,
+      'episode_count',
+      manifest.episode_count,
+      `says ${manifest.episode_count} episodes but the split files hold ${episodeTotal}`,
+    )
   }
-  if (v1Shape !== null && manifest !== undefined) {
-    const missing = FAMILIES.filter((family) => !manifest.families.includes(family))
-    const extra = manifest.families.filter((family) => !(FAMILIES as readonly string[]).includes(family))
-    if (missing.length > 0 || extra.length > 0) {
-      issues.add(
-        'canonical_counts',
-        MANIFEST_FILE,
-        null,
-        'families',
-        manifest.families,
-        `${v1Shape} has exactly the 12 families ${FAMILIES.join(', ')}` +
-          (missing.length > 0 ? `; missing: ${missing.join(', ')}` : '') +
-          (extra.length > 0 ? `; not canonical: ${extra.join(', ')}` : ''),
-      )
-    }
-  }
+  if (v1Shape !== null && manifest !== undefined) checkCanonicalFamilyList(v1Shape, manifest, state.issues)
+}
 
-  if (issues.count > 0 || manifest === undefined || !manifestBytes) return invalid(canonicalSet, variant)
-  return { result: { status: 'valid', dir: root, splits, counts, canonicalSet, variant, manifest, fileHashes }, rows, manifestSha256: sha256Hex(manifestBytes) }
+/** One split's two files, row by row; how many episode rows it holds and whether every one of them became an episode. */
+function checkSplit(
+  state: InspectionState,
+  declared: DeclaredSet,
+  split: Split,
+  bytesByFile: Map<string, FileBytes>,
+  seen: SeenIds,
+): { episodes: number; episodesWhole: boolean } {
+  const { issues } = state
+  const episodesFile = episodesFileName(split)
+  const probesFile = probesFileName(split)
+  const episodeBytes = bytesByFile.get(episodesFile) ?? null
+  const probeBytes = bytesByFile.get(probesFile) ?? null
+  const { lines: episodeLines, lost: episodeLinesLost } = readLines(episodesFile, episodeBytes, issues)
+  const { lines: probeLines, lost: probeLinesLost } = readLines(probesFile, probeBytes, issues)
+  state.counts[split] = { episodes: episodeLines.length + episodeLinesLost, probes: probeLines.length + probeLinesLost }
+  const read = checkEpisodeRows(split, episodesFile, episodeLines, declared.manifest, seen.episodes, issues)
+  // Whether every episode row's id could be read: if not, a probe naming an
+  // unseen episode may belong to the broken row, so it is not reported.
+  const episodeIdsComplete = episodeBytes !== null && episodeLinesLost === 0 && read.idsComplete
+  const probes: Probe[] = []
+  for (const { line, text } of probeLines) {
+    const raw = parseJsonLine(probesFile, line, text, issues)
+    if (raw === undefined) continue
+    const rawId = isRecord(raw) && typeof raw.probe_id === 'string' ? raw.probe_id : undefined
+    const probe = parseRow(probeSchema, raw, probesFile, line, issues)
+    if (rawId !== undefined && !claimId(seen.probes, 'probe_id', rawId, probesFile, line, issues)) continue
+    if (probe === undefined) continue
+    probes.push(probe)
+    checkProbe(probe, probesFile, line, episodesFile, read.byId, episodeIdsComplete, seen.episodes, issues)
+  }
+  const { episodes } = read
+  const episodesWhole = episodeBytes !== null && episodeLinesLost === 0 && episodes.length === episodeLines.length
+  const probesWhole = probeBytes !== null && probeLinesLost === 0 && probes.length === probeLines.length
+  if (declared.v1Shape !== null)
+    checkCanonicalSplit(declared.v1Shape, split, episodesWhole ? episodes : null, probesWhole ? probes : null, episodesFile, probesFile, issues)
+  state.rows[split] = { episodes, probes }
+  return { episodes: episodeLines.length + episodeLinesLost, episodesWhole }
+}
+
+/**
+ * The episode rows of one file: each parsed, its id claimed, checked against
+ * its split and the manifest. `byId` holds every episode_id named on a row of
+ * this file, even one whose row is invalid (null), so a probe of a broken
+ * episode is not also reported as pointing nowhere.
+ */
+function checkEpisodeRows(
+  split: Split,
+  episodesFile: string,
+  lines: readonly Line[],
+  manifest: Manifest | undefined,
+  seenIds: Map<string, string>,
+  issues: DatasetIssues,
+): { episodes: Episode[]; byId: Map<string, Episode | null>; idsComplete: boolean } {
+  const episodes: Episode[] = []
+  const byId = new Map<string, Episode | null>()
+  let idsComplete = true
+  for (const { line, text } of lines) {
+    const raw = parseJsonLine(episodesFile, line, text, issues)
+    const rawId = isRecord(raw) && typeof raw.episode_id === 'string' ? raw.episode_id : undefined
+    if (rawId === undefined) idsComplete = false
+    if (raw === undefined) continue
+    const episode = parseRow(episodeSchema, raw, episodesFile, line, issues)
+    if (rawId !== undefined) {
+      if (!claimId(seenIds, 'episode_id', rawId, episodesFile, line, issues)) continue
+      byId.set(rawId, episode ?? null)
+    }
+    if (episode === undefined) continue
+    checkEpisodePlace(episode, split, episodesFile, line, manifest, issues)
+    episodes.push(episode)
+  }
+  return { episodes, byId, idsComplete }
+}
+
+/** An episode sits in its own split's file and carries the manifest's seed and one of its families. */
+function checkEpisodePlace(episode: Episode, split: Split, episodesFile: string, line: number, manifest: Manifest | undefined, issues: DatasetIssues): void {
+  if (episode.split !== split) {
+    issues.add(
+      'wrong_split',
+      episodesFile,
+      line,
+      'split',
+      episode.split,
+      `episode says split ${JSON.stringify(episode.split)} but sits in ${episodesFile}; move the row or fix the field`,
+    )
+  }
+  if (manifest === undefined) return
+  if (episode.seed !== manifest.seed) {
+    issues.add('manifest_mismatch', episodesFile, line, 'seed', episode.seed, `seed ${episode.seed} differs from the seed ${manifest.seed} in ${MANIFEST_FILE}`)
+  }
+  if (!manifest.families.includes(episode.family)) {
+    issues.add(
+      'manifest_mismatch',
+      episodesFile,
+      line,
+      'family',
+      episode.family,
+      `family ${JSON.stringify(episode.family)} is not among the families listed in ${MANIFEST_FILE}`,
+    )
+  }
+}
+
+/** A v1-shaped set lists exactly the twelve families. */
+function checkCanonicalFamilyList(v1Shape: string, manifest: Manifest, issues: DatasetIssues): void {
+  const missing = FAMILIES.filter((family) => !manifest.families.includes(family))
+  const extra = manifest.families.filter((family) => !(FAMILIES as readonly string[]).includes(family))
+  if (missing.length === 0 && extra.length === 0) return
+  issues.add(
+    'canonical_counts',
+    MANIFEST_FILE,
+    null,
+    'families',
+    manifest.families,
+    `${v1Shape} has exactly the 12 families ${FAMILIES.join(', ')}` +
+      (missing.length > 0 ? `; missing: ${missing.join(', ')}` : '') +
+      (extra.length > 0 ? `; not canonical: ${extra.join(', ')}` : ''),
+  )
 }
 
 // ---------------------------------------------------------------------------
@@ -458,92 +531,107 @@ interface Line {
  */
 function readLines(file: string, bytes: Uint8Array | null, issues: DatasetIssues): { lines: Line[]; lost: number } {
   if (bytes === null) return { lines: [], lost: 0 }
+  const text = decodeDatasetText(file, bytes, issues)
+  if (text === null) return { lines: [], lost: 1 }
+  const parts = text.split('\n')
+  const last = parts.pop() ?? ''
+  const taken: TakenLines = { lines: [], lost: 0, crlf: 0, firstCrlf: 0 }
+  parts.forEach((raw, i) => {
+    takeLine(file, raw, i + 1, taken, issues)
+  })
+  if (last !== '') takeLastLine(file, last, parts.length + 1, taken, issues)
+  if (taken.crlf > 0) {
+    const more = taken.crlf - 1
+    issues.add(
+      'crlf_line_endings',
+      file,
+      taken.firstCrlf,
+      null,
+      '\r\n',
+      `CRLF line ending (\\r\\n) here and on ${more} more ${more === 1 ? 'line' : 'lines'}; TIVARQ files end lines with \\n only — convert the file (e.g. \`dos2unix ${file}\`)`,
+    )
+  }
+  return { lines: taken.lines, lost: taken.lost }
+}
+
+/** The file as text without its BOM (reported), or null when it is not UTF-8 (reported). */
+function decodeDatasetText(file: string, bytes: Uint8Array, issues: DatasetIssues): string | null {
   let text: string
   try {
     text = utf8.decode(bytes)
   } catch {
     issues.add('invalid_utf8', file, null, null, undefined, 'not valid UTF-8; TIVARQ files are UTF-8 text — re-download the file')
-    return { lines: [], lost: 1 }
+    return null
   }
-  if (text.charCodeAt(0) === 0xfeff) {
+  if (text.charCodeAt(0) !== 0xfeff) return text
+  issues.add(
+    'byte_order_mark',
+    file,
+    1,
+    null,
+    '\ufeff',
+    'starts with a byte order mark (U+FEFF); TIVARQ files are UTF-8 without BOM — save the file without it',
+  )
+  return text.slice(1)
+}
+
+/** The lines of a file kept so far, those lost, and its CRLF endings (counted, reported once). */
+interface TakenLines {
+  lines: Line[]
+  lost: number
+  crlf: number
+  firstCrlf: number
+}
+
+/** One line: too long (lost), blank (skipped) or kept, without a trailing CR. */
+function takeLine(file: string, raw: string, number: number, taken: TakenLines, issues: DatasetIssues): void {
+  if (raw.length > MAX_DATASET_LINE_CHARS) {
     issues.add(
-      'byte_order_mark',
+      'line_too_long',
       file,
-      1,
+      number,
       null,
-      '\ufeff',
-      'starts with a byte order mark (U+FEFF); TIVARQ files are UTF-8 without BOM — save the file without it',
+      undefined,
+      `line is ${raw.length} characters, over the ${MAX_DATASET_LINE_CHARS}-character limit of a dataset row`,
     )
-    text = text.slice(1)
+    taken.lost++
+    return
   }
-  const parts = text.split('\n')
-  const last = parts.pop() ?? ''
-  const lines: Line[] = []
-  let lost = 0
-  let crlf = 0
-  let firstCrlf = 0
-  const take = (raw: string, number: number): void => {
-    if (raw.length > MAX_DATASET_LINE_CHARS) {
-      issues.add(
-        'line_too_long',
-        file,
-        number,
-        null,
-        undefined,
-        `line is ${raw.length} characters, over the ${MAX_DATASET_LINE_CHARS}-character limit of a dataset row`,
-      )
-      lost++
-      return
-    }
-    let body = raw
-    if (body.endsWith('\r')) {
-      body = body.slice(0, -1)
-      if (crlf++ === 0) firstCrlf = number
-    }
-    if (body.trim() === '') {
-      issues.add('blank_line', file, number, null, raw, 'blank line; TIVARQ files hold exactly one JSON row per line — delete the line')
-      return
-    }
-    lines.push({ line: number, text: body })
+  let body = raw
+  if (body.endsWith('\r')) {
+    body = body.slice(0, -1)
+    if (taken.crlf++ === 0) taken.firstCrlf = number
   }
-  parts.forEach((raw, i) => {
-    take(raw, i + 1)
-  })
-  if (last !== '') {
-    const number = parts.length + 1
-    if (isCompleteJson(last.endsWith('\r') ? last.slice(0, -1) : last)) {
-      issues.add(
-        'missing_final_newline',
-        file,
-        number,
-        null,
-        undefined,
-        'the last line does not end with a newline (\\n); every TIVARQ row ends with one — add it',
-      )
-      take(last, number)
-    } else {
-      issues.add(
-        'truncated_line',
-        file,
-        number,
-        null,
-        last,
-        `line is cut off (the file ends mid-row, without a newline): ${preview(last)} — the file was truncated; re-download it`,
-      )
-      lost++
-    }
+  if (body.trim() === '') {
+    issues.add('blank_line', file, number, null, raw, 'blank line; TIVARQ files hold exactly one JSON row per line — delete the line')
+    return
   }
-  if (crlf > 0) {
+  taken.lines.push({ line: number, text: body })
+}
+
+/** A last line without its newline: kept when it is complete JSON, else lost as truncated. */
+function takeLastLine(file: string, last: string, number: number, taken: TakenLines, issues: DatasetIssues): void {
+  if (isCompleteJson(last.endsWith('\r') ? last.slice(0, -1) : last)) {
     issues.add(
-      'crlf_line_endings',
+      'missing_final_newline',
       file,
-      firstCrlf,
+      number,
       null,
-      '\r\n',
-      `CRLF line ending (\\r\\n) here and on ${crlf - 1} more ${crlf - 1 === 1 ? 'line' : 'lines'}; TIVARQ files end lines with \\n only — convert the file (e.g. \`dos2unix ${file}\`)`,
+      undefined,
+      'the last line does not end with a newline (\\n); every TIVARQ row ends with one — add it',
     )
+    takeLine(file, last, number, taken, issues)
+    return
   }
-  return { lines, lost }
+  issues.add(
+    'truncated_line',
+    file,
+    number,
+    null,
+    last,
+    `line is cut off (the file ends mid-row, without a newline): ${preview(last)} — the file was truncated; re-download it`,
+  )
+  taken.lost++
 }
 
 function isCompleteJson(text: string): boolean {
@@ -628,9 +716,9 @@ function checkHashes(
   root: string,
   manifest: Manifest,
   fileHashes: Record<string, string>,
-  bytesByFile: Map<string, Uint8Array | null | undefined>,
+  bytesByFile: Map<string, FileBytes>,
   allSplits: boolean,
-  read: (name: string) => Uint8Array | null | undefined,
+  read: (name: string) => FileBytes,
   issues: DatasetIssues,
 ): void {
   for (const [name, bytes] of bytesByFile) {

@@ -6,10 +6,11 @@
  * `builtin:oracle` scores, field for field but latency; the BaseStore
  * pitfalls its README names are checked by its own test file. Needs `dist/`.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { explain, installExample, packTarball, pinnedAndInstalled, readJson, runIn, scoredFields } from '../support/example-project.js'
+import { afterAll, beforeAll, expect, inject, test } from 'vitest'
+import { explain, installExample, pinnedAndInstalled, readJson, runIn, scoredFields } from '../support/example-project.js'
 import { REPO } from '../vitest/run-vitest.js'
 
 let work = ''
@@ -17,9 +18,9 @@ let project = ''
 
 beforeAll(() => {
   if (!existsSync(join(REPO, 'dist/vitest/index.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)')
-  const packed = packTarball('timegrounded-langgraph-store-')
-  work = packed.work
-  project = installExample('langgraph-store', work, packed.tarball)
+  // The run's one tarball (test/support/e2e-setup.ts), not a pack of its own.
+  work = mkdtempSync(join(tmpdir(), 'timegrounded-langgraph-store-'))
+  project = installExample('langgraph-store', work, inject('tarball'))
 }, 600_000)
 
 afterAll(() => {

@@ -2,9 +2,10 @@
 // from the packed tarball into the usual ts-jest project (the cjs fixture):
 // real Jest 30 runs the property on the fixture store, correct and with a bug.
 import { describe, expect, test } from 'vitest'
-import { explain, installedProject, JEST_TEST_TIMEOUT } from './run-jest.js'
+import { explain, installedProject, JEST_30_CJS, JEST_TEST_TIMEOUT } from './run-jest.js'
 
-const project = installedProject('cjs')
+// The CommonJS fixture's one package list, so this file shares the install of cjs, watch and process-children-shells.
+const project = installedProject('cjs', JEST_30_CJS)
 
 describe('timegroundedProperties under real Jest 30, CommonJS mode', { timeout: JEST_TEST_TIMEOUT }, () => {
   test('a correct store passes; the seed is printed and in the test name', async () => {

@@ -3,7 +3,10 @@
 // the tarball into a fresh project with Jest and ts-jest from the registry (the
 // local npm cache first) once per run for each fixture and package list, copied
 // for each test file (test/support/shared-install.ts), then commands run in it
-// as subprocesses.
+// as subprocesses. The fixtures' tsconfig sets `isolatedModules`, as many
+// projects do: ts-jest then transpiles each file alone instead of type-checking
+// it on every run (seconds of CPU a run); the types are checked once, by tsc, in
+// the CommonJS file's types test.
 import { spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -3,8 +3,7 @@
 // from the packed tarball in place of the link to this repository, and every
 // other package installed at the version its committed lockfile pins.
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { REPO } from '../vitest/run-vitest.js'
 import { preferOnline, staleMetadata } from './npm.js'
@@ -25,14 +24,6 @@ export function runIn(cwd: string, command: string, args: string[], timeout = 30
 
 export function explain(result: SpawnSyncReturns<string>): string {
   return `exit ${result.status}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`
-}
-
-/** A fresh folder holding the packed tarball; returns the folder and the tarball's path. */
-export function packTarball(prefix: string): { work: string; tarball: string } {
-  const work = mkdtempSync(join(tmpdir(), prefix))
-  const pack = runIn(REPO, 'npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work])
-  if (pack.status !== 0) throw new Error(`npm pack failed: ${explain(pack)}`)
-  return { work, tarball: join(work, (JSON.parse(pack.stdout) as { filename: string }[])[0]!.filename) }
 }
 
 /**

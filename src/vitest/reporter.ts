@@ -15,6 +15,7 @@ import { appendJobSummary } from '../suite/job-summary.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { type ResolvedReporterOptions, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
 import type { UpdateRequest } from '../suite/outcome.js'
+import { logPerf, perfNow } from '../suite/perf-log.js'
 import { RECORD_KEY, type WorkerContext } from '../suite/records.js'
 import { currentRunIdentity, type RunIdentity } from '../suite/run-identity.js'
 import {
@@ -105,6 +106,7 @@ export class TimegroundedReporter implements Reporter {
     this.rerunTrigger = null
     const vitest = this.vitest
     if (!vitest) return
+    const finishStarted = perfNow()
     try {
       const watching = vitest.config.watch
       const testModules = vitest.state.getTestModules()
@@ -141,6 +143,7 @@ export class TimegroundedReporter implements Reporter {
       if (finished.text === '') return
       if (watching) for (const [suite, metrics] of finished.metrics) this.previous.set(suite, metrics)
       vitest.logger.log(`\n${finished.text}\n`)
+      logPerf('reporter end of run', finishStarted)
       const summaryWarning = finished.markdown === null ? null : appendJobSummary(finished.markdown)
       if (summaryWarning !== null) vitest.logger.warn(summaryWarning)
       if (finished.failed) {

@@ -52,7 +52,10 @@ try {
   const cpu = { empty: [], plugin: [], split: [], cli: [] }
   const phases = {}
   const notePhases = (run) => {
-    for (const { phase, ms: value } of run.phases) (phases[phase] ??= []).push(value)
+    for (const { phase, ms: value } of run.phases) {
+      phases[phase] ??= []
+      phases[phase].push(value)
+    }
   }
   let sample = ''
   const loads = []

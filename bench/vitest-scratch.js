@@ -12,8 +12,11 @@ import { fileURLToPath } from 'node:url'
 export const REPO = fileURLToPath(new URL('../', import.meta.url))
 export const VITEST = join(REPO, 'node_modules/vitest/vitest.mjs')
 
-/** A fresh scratch folder whose node_modules resolves `vitest` and `timegrounded` as an installed project would. */
-export function scratchRoot(name) {
+/**
+ * A fresh scratch folder whose node_modules resolves `vitest` and `timegrounded` as an installed project would;
+ * `timegrounded` is this repository, or the built package folder `TG_BENCH_PACKAGE` names (to compare two builds).
+ */
+export function scratchRoot(name, pkg = process.env.TG_BENCH_PACKAGE || REPO) {
   const root = mkdtempSync(join(tmpdir(), `${name}-`))
   const modules = join(root, 'node_modules')
   mkdirSync(modules)
@@ -21,7 +24,7 @@ export function scratchRoot(name) {
     if (entry === '.bin' || entry === '.package-lock.json') continue
     symlinkSync(join(REPO, 'node_modules', entry), join(modules, entry))
   }
-  symlinkSync(REPO, join(modules, 'timegrounded'))
+  symlinkSync(pkg, join(modules, 'timegrounded'))
   writeFileSync(join(root, 'package.json'), '{ "name": "bench-scratch", "private": true, "type": "module" }\n')
   return root
 }

@@ -696,7 +696,7 @@ export declare class TimegroundedReporter implements Reporter {
     onTestModuleEnd(module: TestModule): void;
     private stamp;
     private runIdentity;
-    onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<unknown>, reason: TestRunEndReason): void;
+    onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<unknown>, reason: TestRunEndReason): Promise<void>;
     /**
      * `--merge-reports`: the shards' stamps must make one whole set of one run,
      * by the rule `timegrounded merge` applies; otherwise the run fails, naming
@@ -720,14 +720,14 @@ export declare interface TimegroundedReporterOptions {
     thresholds?: Thresholds;
     /** Bounds per family and metric: `{ expiration: { expirationAccuracy: { min: 1 } } }`. @default none */
     familyThresholds?: FamilyThresholds;
-    /** Baseline file, relative to the Vitest root; `false` turns baselines off. @default 'timegrounded.baseline.json' */
+    /** Baseline file, relative to the project root; `false` turns baselines off. @default 'timegrounded.baseline.json' */
     baseline?: string | false;
     /** Which metrics the baseline gates, with what tolerance. @default every quality metric in the baseline, tolerance 0 */
     regression?: RegressionPolicy;
-    /** Where report.json and predictions.jsonl go, relative to the Vitest root. @default '.timegrounded' */
+    /** Where report.json and predictions.jsonl go, relative to the project root. @default '.timegrounded' */
     outputDir?: string;
     /**
-     * The HTML report: its path relative to the Vitest root, or `false` for none. With several suites each gets
+     * The HTML report: its path relative to the project root, or `false` for none. With several suites each gets
      * its own page, in a folder named after the suite beside this path (as report.json does in `outputDir`).
      * @default 'report.html' in `outputDir`
      */

@@ -1,127 +1,94 @@
-// The Vitest plugin's cost (medians of ROUNDS):
-// (a) the 900-probe test split through an in-process store under `vitest run`,
-//     against the CLI runner doing the same work — the `timegrounded run`
-//     process end to end, and (for reference) the same steps in process: load
-//     split, open pool, runSplit, scoreRows — plus Vitest's fixed start-up (an
-//     empty suite). Target: vitest ≤ 2 × CLI run + empty start-up.
-// (b) watch mode: time from a store edit to the reporter's line for the re-run.
-//     Target: ≤ 2 s.
-import { spawn, spawnSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+// The Vitest plugin's cost, medians of ROUNDS whole `vitest run` processes in
+// scratch projects that install the built package (bench/vitest-scratch.js):
+//   empty   one trivial test, no plugin (Vitest's own start-up);
+//   plugin  the timegrounded() plugin, no suite (its one test times the worker's imports);
+//   split   the test split (900 probes) through referenceStore('latest');
+// beside `timegrounded run --adapter builtin:latest` on the same work. Our share,
+// read from the TIMEGROUNDED_PERF_LOG channel: the worker's import of
+// timegrounded/vitest, suite planning (load the split + planSuite) and the
+// reporter's end of run; and by subtraction, plugin − empty and split − plugin.
+import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync, rmSync, unlinkSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { DATASET_SEED, openPool, runSplit, scoreRows } from '../dist/index.js'
-import { loadSplit } from '../dist/tivarq/dataset.js'
-import { referenceStore } from '../dist/adapters/reference/index.js'
 import { median } from './samples.js'
+import { benchEnv, childrenCpuSeconds, emptyProject, pluginProject, REPO, scratchRoot, splitProject, VITEST } from './vitest-scratch.js'
 
-const REPO = fileURLToPath(new URL('../', import.meta.url))
-const VITEST = join(REPO, 'node_modules/vitest/vitest.mjs')
-const ROUNDS = 3
-const WATCH_EDITS = 5
-mkdirSync(join(REPO, 'tmp'), { recursive: true })
-const scratch = mkdtempSync(join(REPO, 'tmp', 'bench-vitest-'))
-const env = { ...process.env, TG_CACHE_DIR: join(scratch, 'cache'), TG_OUTPUT: join(scratch, 'out'), FORCE_COLOR: '0' }
-delete env.CI
-
+const ROUNDS = 5
+const scratch = scratchRoot('tg-bench-vitest')
+const perfLog = join(scratch, 'perf.jsonl')
+const env = benchEnv(scratch, { TIMEGROUNDED_PERF_LOG: perfLog })
 const ms = (value) => `${value.toFixed(0)} ms`
+const spread = (values) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`
 
-function vitestRun(root) {
+/** One whole process: wall and CPU milliseconds, its output, and the phases it logged. */
+function timed(argv, cwd, failingIsFine = false) {
+  if (existsSync(perfLog)) unlinkSync(perfLog)
+  const cpuBefore = childrenCpuSeconds()
   const started = performance.now()
-  const result = spawnSync(process.execPath, [VITEST, 'run', '--root', root], { cwd: root, env, encoding: 'utf8' })
-  const elapsed = performance.now() - started
-  if (result.status !== 0) throw new Error(`vitest run --root ${root} exited ${result.status}:\n${result.stdout}\n${result.stderr}`)
-  return { elapsed, output: result.stdout }
+  const result = spawnSync(process.execPath, argv, { cwd, env, encoding: 'utf8' })
+  const wall = performance.now() - started
+  const cpu = (childrenCpuSeconds() - cpuBefore) * 1000
+  // The latest-write store answers some probes wrong: a failed run is expected, as long as it reported.
+  const reported = failingIsFine && result.status === 1 && result.stdout.includes('probes ran')
+  if (result.status !== 0 && !reported) throw new Error(`${argv.join(' ')} exited ${result.status}:\n${result.stdout}\n${result.stderr}`)
+  const phases = existsSync(perfLog)
+    ? readFileSync(perfLog, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+    : []
+  return { wall, cpu, output: result.stdout, phases }
 }
 
-function cliProcess() {
-  const started = performance.now()
-  const result = spawnSync(
-    process.execPath,
-    [join(REPO, 'dist/cli/main.js'), 'run', '--split', 'test', '--adapter', 'builtin:versioned', '--output', join(scratch, 'cli')],
-    { env, encoding: 'utf8' },
-  )
-  const elapsed = performance.now() - started
-  if (result.status !== 0) throw new Error(`timegrounded run exited ${result.status}:\n${result.stderr}`)
-  return elapsed
-}
-
-async function cliWork() {
-  const started = performance.now()
-  const { episodes, probes } = await loadSplit(undefined, 'test')
-  const pool = await openPool(referenceStore('versioned'), { track: 'structured' })
-  const rows = await runSplit({ episodes, probes, pool, options: { track: 'structured' } })
-  await pool.close()
-  const report = scoreRows(rows, { seed: DATASET_SEED })
-  if (report.probe_counts.total !== 900) throw new Error('expected 900 rows')
-  return performance.now() - started
-}
+const vitestRun = (root) => timed([VITEST, 'run', '--root', root], root, true)
+const cliRun = () =>
+  timed([join(REPO, 'dist/cli/main.js'), 'run', '--split', 'test', '--adapter', 'builtin:latest', '--output', join(scratch, 'cli')], scratch, true)
 
 try {
-  const project = join(REPO, 'bench/vitest-project')
-  const empty = join(REPO, 'bench/vitest-empty')
-  vitestRun(empty) // warm the Vite cache once
-  const emptyTimes = []
-  const suiteTimes = []
-  const cliTimes = []
-  const cliProcessTimes = []
-  let sample = ''
-  for (let round = 0; round < ROUNDS; round++) {
-    emptyTimes.push(vitestRun(empty).elapsed)
-    const run = vitestRun(project)
-    suiteTimes.push(run.elapsed)
-    sample = run.output
-    cliTimes.push(await cliWork())
-    cliProcessTimes.push(cliProcess())
-  }
-  const probesLine = sample.split('\n').find((line) => line.includes('probes ran')) ?? '(no reporter line)'
-  const vitestMs = median(suiteTimes)
-  const cliMs = median(cliTimes)
-  const cliProcessMs = median(cliProcessTimes)
-  const startupMs = median(emptyTimes)
-  const budget = 2 * cliProcessMs + startupMs
-  console.log(`(a) test split, 900 probes, in-process versioned store (median of ${ROUNDS})`)
-  console.log(`    ${probesLine.trim()}`)
-  console.log(`    vitest run (whole process):          ${ms(vitestMs)}`)
-  console.log(`    timegrounded run (whole process):    ${ms(cliProcessMs)}`)
-  console.log(`    the same steps in process:           ${ms(cliMs)} (no Node start-up, modules already loaded)`)
-  console.log(`    Vitest fixed start-up (empty suite): ${ms(startupMs)}`)
-  console.log(`    budget 2 × CLI run + start-up:       ${ms(budget)} → ${vitestMs <= budget ? 'within' : 'OVER'}`)
-  console.log(
-    `    vitest − start-up = ${ms(vitestMs - startupMs)}: ${((vitestMs - startupMs) / cliProcessMs).toFixed(2)} × the CLI run, ${((vitestMs - startupMs) / cliMs).toFixed(2)} × the in-process steps`,
-  )
-
-  // (b) watch mode on a copy (so the edit does not touch the repository).
-  const copy = join(scratch, 'watch')
-  cpSync(project, copy, { recursive: true })
-  const storeFile = join(copy, 'store.js')
-  writeFileSync(storeFile, readFileSync(storeFile, 'utf8').replace("'../../dist/", `'${join(REPO, 'dist')}/`))
-  const child = spawn(process.execPath, [VITEST, '--watch', '--root', copy], { cwd: copy, env, stdio: ['pipe', 'pipe', 'pipe'] })
-  let output = ''
-  child.stdout.on('data', (chunk) => (output += chunk.toString()))
-  child.stderr.on('data', (chunk) => (output += chunk.toString()))
-  const countRuns = () => output.split('probes ran').length - 1
-  const waitForRuns = async (count, timeoutMs = 60_000) => {
-    const deadline = Date.now() + timeoutMs
-    while (countRuns() < count) {
-      if (Date.now() > deadline) throw new Error(`watch mode printed ${countRuns()} runs, waited for ${count}:\n${output.slice(-3000)}`)
-      await new Promise((resolve) => setTimeout(resolve, 5))
+  const projects = { empty: emptyProject(scratch), plugin: pluginProject(scratch), split: splitProject(scratch, 'split', 'test', 'latest') }
+  for (const root of Object.values(projects)) vitestRun(root) // warm Vite's cache and the page cache once
+  const samples = { empty: [], plugin: [], split: [], cli: [] }
+  const cpu = { empty: [], plugin: [], split: [], cli: [] }
+  const phases = {}
+  const notePhases = (run) => {
+    for (const { phase, ms: value } of run.phases) {
+      phases[phase] ??= []
+      phases[phase].push(value)
     }
   }
-  await waitForRuns(1)
-  const rerunTimes = []
-  for (let edit = 1; edit <= WATCH_EDITS; edit++) {
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    const before = countRuns()
-    const started = performance.now()
-    writeFileSync(storeFile, readFileSync(storeFile, 'utf8').replace(/EDIT_MARKER = \d+/, `EDIT_MARKER = ${edit}`))
-    await waitForRuns(before + 1)
-    rerunTimes.push(performance.now() - started)
+  let sample = ''
+  const loads = []
+  for (let round = 0; round < ROUNDS; round++) {
+    loads.push(loadavg()[0])
+    for (const name of ['empty', 'plugin', 'split']) {
+      const run = vitestRun(projects[name])
+      samples[name].push(run.wall)
+      cpu[name].push(run.cpu)
+      notePhases(run)
+      if (name === 'split') sample = run.output
+    }
+    const cli = cliRun()
+    samples.cli.push(cli.wall)
+    cpu.cli.push(cli.cpu)
   }
-  child.kill('SIGTERM')
-  console.log(
-    `(b) watch mode: store edit → report of the 900-probe re-run, median of ${WATCH_EDITS}: ${ms(median(rerunTimes))} (runs: ${rerunTimes.map((t) => t.toFixed(0)).join(', ')} ms) → ${median(rerunTimes) <= 2000 ? 'within' : 'OVER'} the 2 s target`,
-  )
+  const probesLine = sample.split('\n').find((line) => line.includes('probes ran')) ?? '(no reporter line)'
+  const m = Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]))
+  const c = Object.fromEntries(Object.entries(cpu).map(([name, values]) => [name, median(values)]))
+  console.log(`Vitest, whole processes, median of ${ROUNDS} (spread min–max; load average ${loads.map((l) => l.toFixed(1)).join(', ')})`)
+  console.log(`    ${probesLine.trim()}`)
+  const line = (label, name) =>
+    console.log(`    ${label.padEnd(46)} ${ms(m[name]).padStart(8)} wall (${spread(samples[name])}), ${ms(c[name]).padStart(8)} CPU`)
+  line('empty vitest run (one test, no plugin)', 'empty')
+  line('with timegrounded() plugin, no suite', 'plugin')
+  line("test split, referenceStore('latest')", 'split')
+  line('timegrounded run --adapter builtin:latest', 'cli')
+  console.log(`    split ÷ CLI run: ${(m.split / m.cli).toFixed(2)}×; split ÷ empty: ${(m.split / m.empty).toFixed(2)}×`)
+  console.log('  our share')
+  console.log(`    plugin − empty (config: plugin + reporter load, its start and end): ${ms(m.plugin - m.empty)}`)
+  console.log(`    split − plugin (suite: plan, 900 tests, scoring, result files):     ${ms(m.split - m.plugin)}`)
+  for (const [phase, values] of Object.entries(phases))
+    console.log(`    ${phase.padEnd(44)} ${ms(median(values)).padStart(8)} (${spread(values)}; ${values.length} samples)`)
 } finally {
   rmSync(scratch, { recursive: true, force: true })
 }

@@ -10,7 +10,6 @@ import type { MemorySource } from '../adapters/source.js'
 import { renderCounterexample, renderCounts, renderSeedLine } from '../properties/counterexample.js'
 import { PROPERTY_TEST_TIMEOUT_MS, propertyReplayWords, PropertyFailure } from '../properties/words.js'
 import { resolvePropertyOptions, type TimegroundedPropertyOptions } from '../properties/options.js'
-import { runProperties } from '../properties/run.js'
 import { checkedMemory } from '../suite/probes.js'
 
 /**
@@ -25,6 +24,8 @@ export function timegroundedProperties(memory: MemorySource, options: Timeground
   describe(`timegrounded ${settings.name}`, () => {
     test(`seed ${settings.seed}: ${settings.runs} cases of up to ${settings.maxEvents} events`, { timeout: PROPERTY_TEST_TIMEOUT_MS }, async ({ annotate }) => {
       console.info(renderSeedLine(settings.seed, settings.runs, settings.maxEvents))
+      // fast-check and the generators load in the test that uses them, not in every worker importing timegrounded/vitest.
+      const { runProperties } = await import('../properties/run.js')
       const result = await runProperties(checked, settings)
       if (result.status === 'failed') throw new PropertyFailure(renderCounterexample(result, propertyReplayWords))
       await annotate(renderCounts(result), 'timegrounded')

@@ -8,13 +8,14 @@
  */
 import { isAbsolute, relative, resolve } from 'node:path'
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
-import { finishRun, type SuiteOutcome } from '../report/finish-run.js'
+import type { SuiteOutcome } from '../report/finish-run.js'
 import type { GatheredRecord } from '../suite/gather.js'
 import { VITEST_COMMANDS } from './commands.js'
 import { appendJobSummary } from '../suite/job-summary.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { type ResolvedReporterOptions, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
 import type { UpdateRequest } from '../suite/outcome.js'
+import { logPerf, perfNow } from '../suite/perf-log.js'
 import { RECORD_KEY, type WorkerContext } from '../suite/records.js'
 import { currentRunIdentity, type RunIdentity } from '../suite/run-identity.js'
 import {
@@ -30,6 +31,17 @@ import {
 import './context.js'
 
 export type { TimegroundedReporterOptions } from '../suite/options.js'
+
+/**
+ * The end of run (scoring, the page, the result files) loads when the reporter
+ * starts, not where this module is imported: every test worker imports it too
+ * (through timegrounded/vitest) and never ends a run.
+ */
+let endOfRun: Promise<typeof import('../report/finish-run.js')> | undefined
+function loadEndOfRun(): Promise<typeof import('../report/finish-run.js')> {
+  endOfRun ??= import('../report/finish-run.js')
+  return endOfRun
+}
 
 /** The `onWatcherRerun` trigger of the watch-mode `u` key (Vitest's `updateSnapshot()`). */
 const UPDATE_KEY_TRIGGER = 'update snapshot'
@@ -57,6 +69,8 @@ export class TimegroundedReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
+    // Loaded while the tests run; a failure to load is reported where the run ends.
+    loadEndOfRun().catch(() => {})
     this.update = this.updateRequest()
     this.provideWorkerContext()
   }
@@ -101,11 +115,13 @@ export class TimegroundedReporter implements Reporter {
     return this.identity
   }
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<unknown>, reason: TestRunEndReason): void {
+  async onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<unknown>, reason: TestRunEndReason): Promise<void> {
     this.rerunTrigger = null
     const vitest = this.vitest
     if (!vitest) return
+    const finishStarted = perfNow()
     try {
+      const { finishRun } = await loadEndOfRun()
       const watching = vitest.config.watch
       const testModules = vitest.state.getTestModules()
       const records = gatherRecords(testModules)
@@ -141,6 +157,7 @@ export class TimegroundedReporter implements Reporter {
       if (finished.text === '') return
       if (watching) for (const [suite, metrics] of finished.metrics) this.previous.set(suite, metrics)
       vitest.logger.log(`\n${finished.text}\n`)
+      logPerf('reporter end of run', finishStarted)
       const summaryWarning = finished.markdown === null ? null : appendJobSummary(finished.markdown)
       if (summaryWarning !== null) vitest.logger.warn(summaryWarning)
       if (finished.failed) {

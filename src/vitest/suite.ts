@@ -29,6 +29,7 @@ import {
 } from '../suite/probes.js'
 import { finishedRecord, isolationMessage, RECORD_KEY, type WorkerContext } from '../suite/records.js'
 import { type GateAbsence, ungatedNotice } from '../suite/ungated.js'
+import { logPerf, perfNow } from '../suite/perf-log.js'
 import { loadSuiteSplit } from '../suite/split.js'
 import type { Episode } from '../tivarq/schema.js'
 import './context.js'
@@ -72,7 +73,9 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
     timeGroundedTests(grounded.agent, grounded.options)
   }
   describe(suiteTitle(settings), async () => {
+    const planningStarted = perfNow()
     const plan = planSuite(await loadSuiteSplit(settings), settings)
+    logPerf('suite planning', planningStarted)
     const context = workerContext()
     // Said at collection, once per test file (each file runs in its own worker), on Vitest's stderr for the file.
     if (!context.gated) console.warn(ungatedNotice(settings.name, NO_GATE))

@@ -10,8 +10,7 @@ import { describe, test } from 'vitest'
 import type { TimeGroundedAgent } from '../timegrounded/agent.js'
 import { RECORD_KEY } from '../suite/records.js'
 import './context.js'
-import { TimeGroundedAnswerError, timeGroundedFailureMessage } from '../timegrounded/case-failure.js'
-import { planTimeGroundedCases, timeGroundedCaseTimeoutMs, type TimeGroundedCaseRecord } from '../timegrounded/cases.js'
+import type { TimeGroundedCaseRecord } from '../timegrounded/cases.js'
 import { checkTimeGroundedOptions, type TimeGroundedTestsOptions } from '../timegrounded/probe-options.js'
 
 /**
@@ -28,8 +27,14 @@ export function timeGroundedTests(
   given: TimeGroundedTestsOptions = {},
 ): void {
   const options = checkTimeGroundedOptions(given, 'timeGroundedTests(agent, options)')
-  const timeout = timeGroundedCaseTimeoutMs(options)
   describe.sequential(`${options.name ?? 'time-grounded'} (time-grounded probe)`, async () => {
+    // The engine loads here, in a file that declares these tests: every worker imports this module
+    // (through timegrounded/vitest), and a TIVARQ-only one should not pay for the engine.
+    const [{ planTimeGroundedCases, timeGroundedCaseTimeoutMs }, { TimeGroundedAnswerError, timeGroundedFailureMessage }] = await Promise.all([
+      import('../timegrounded/cases.js'),
+      import('../timegrounded/case-failure.js'),
+    ])
+    const timeout = timeGroundedCaseTimeoutMs(options)
     const plan = await planTimeGroundedCases(agent, options)
     for (const planned of plan.cases) {
       test.sequential(planned.name, { timeout }, async ({ task, skip }) => {

@@ -1,3 +1,0 @@
-import { test } from 'vitest'
-
-test('nothing', () => {})

@@ -1,4 +1,0 @@
-import { timegroundedSuite } from 'timegrounded/vitest'
-import { createStore } from './store.js'
-
-timegroundedSuite(() => createStore(), { split: 'test' })

@@ -291,7 +291,6 @@ declare class TimegroundedJestReporter {
     /** Jest folds this into the run's success, so a failed gate fails the run (also with `--forceExit`, which drops `process.exitCode`). */
     getLastError(): Error | undefined;
     private finish;
-    private baselinePath;
 }
 export default TimegroundedJestReporter;
 
@@ -301,14 +300,14 @@ export declare interface TimegroundedReporterOptions {
     thresholds?: Thresholds;
     /** Bounds per family and metric: `{ expiration: { expirationAccuracy: { min: 1 } } }`. @default none */
     familyThresholds?: FamilyThresholds;
-    /** Baseline file, relative to the Vitest root; `false` turns baselines off. @default 'timegrounded.baseline.json' */
+    /** Baseline file, relative to the project root; `false` turns baselines off. @default 'timegrounded.baseline.json' */
     baseline?: string | false;
     /** Which metrics the baseline gates, with what tolerance. @default every quality metric in the baseline, tolerance 0 */
     regression?: RegressionPolicy;
-    /** Where report.json and predictions.jsonl go, relative to the Vitest root. @default '.timegrounded' */
+    /** Where report.json and predictions.jsonl go, relative to the project root. @default '.timegrounded' */
     outputDir?: string;
     /**
-     * The HTML report: its path relative to the Vitest root, or `false` for none. With several suites each gets
+     * The HTML report: its path relative to the project root, or `false` for none. With several suites each gets
      * its own page, in a folder named after the suite beside this path (as report.json does in `outputDir`).
      * @default 'report.html' in `outputDir`
      */

@@ -804,7 +804,6 @@ export declare class TimegroundedReporter implements Reporter {
      * the missing shard (or the differing run), and nothing is gated.
      */
     private mergedSetIsWhole;
-    private baselinePath;
     /**
      * Vitest's update mode covers `-u` and the watch-mode `u` key, and under
      * `vitest -u` it stays on for every re-run. The baseline is rewritten only on
@@ -821,14 +820,14 @@ export declare interface TimegroundedReporterOptions {
     thresholds?: Thresholds;
     /** Bounds per family and metric: `{ expiration: { expirationAccuracy: { min: 1 } } }`. @default none */
     familyThresholds?: FamilyThresholds;
-    /** Baseline file, relative to the Vitest root; `false` turns baselines off. @default 'timegrounded.baseline.json' */
+    /** Baseline file, relative to the project root; `false` turns baselines off. @default 'timegrounded.baseline.json' */
     baseline?: string | false;
     /** Which metrics the baseline gates, with what tolerance. @default every quality metric in the baseline, tolerance 0 */
     regression?: RegressionPolicy;
-    /** Where report.json and predictions.jsonl go, relative to the Vitest root. @default '.timegrounded' */
+    /** Where report.json and predictions.jsonl go, relative to the project root. @default '.timegrounded' */
     outputDir?: string;
     /**
-     * The HTML report: its path relative to the Vitest root, or `false` for none. With several suites each gets
+     * The HTML report: its path relative to the project root, or `false` for none. With several suites each gets
      * its own page, in a folder named after the suite beside this path (as report.json does in `outputDir`).
      * @default 'report.html' in `outputDir`
      */

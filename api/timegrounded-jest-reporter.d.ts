@@ -291,7 +291,6 @@ declare class TimegroundedJestReporter {
     /** Jest folds this into the run's success, so a failed gate fails the run (also with `--forceExit`, which drops `process.exitCode`). */
     getLastError(): Error | undefined;
     private finish;
-    private baselinePath;
 }
 export default TimegroundedJestReporter;
 

@@ -703,7 +703,6 @@ export declare class TimegroundedReporter implements Reporter {
      * the missing shard (or the differing run), and nothing is gated.
      */
     private mergedSetIsWhole;
-    private baselinePath;
     /**
      * Vitest's update mode covers `-u` and the watch-mode `u` key, and under
      * `vitest -u` it stays on for every re-run. The baseline is rewritten only on

@@ -10,14 +10,13 @@
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { isAbsolute, join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { jestCommands } from './commands.js'
-import { finishRun } from '../report/finish-run.js'
-import { appendJobSummary } from '../suite/job-summary.js'
+import { finishTestRun } from '../report/test-run.js'
+import { baselinePathOf, updateRequestOf } from '../suite/update-request.js'
 import { type ResolvedReporterOptions, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
 import type { UpdateRequest } from '../suite/outcome.js'
 import { currentRunIdentity } from '../suite/run-identity.js'
-import { shardFilePath, writeShardFile } from '../suite/shards.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { CONTEXT_VARIABLE, clearSideFile, type JestWorkerContext, readSideFiles } from './channel.js'
 import { takeRecordRequest } from './record-request.js'
@@ -103,15 +102,17 @@ const session = { runs: 0, startedWithUpdate: false }
  * never be recorded by accident); the `b` key records, and so does Jest's own
  * `u` key in a session started without `-u` (it turns update mode on for one run).
  */
-function updateRequestOf(globalConfig: JestGlobalConfigView, keyPressed: boolean): UpdateRequest {
-  const first = session.runs === 0
+function updateRequestFor(globalConfig: JestGlobalConfigView, keyPressed: boolean): UpdateRequest {
+  const firstRun = session.runs === 0
   session.runs++
-  if (first) session.startedWithUpdate = globalConfig.updateSnapshot === 'all'
-  if (keyPressed) return { kind: 'update' }
-  if (globalConfig.updateSnapshot !== 'all') return { kind: 'none' }
-  const watching = globalConfig.watch || globalConfig.watchAll
-  if (!watching || first || !session.startedWithUpdate) return { kind: 'update' }
-  return { kind: 'ignored-in-watch' }
+  if (firstRun) session.startedWithUpdate = globalConfig.updateSnapshot === 'all'
+  return updateRequestOf({
+    updating: globalConfig.updateSnapshot === 'all',
+    watching: globalConfig.watch || globalConfig.watchAll,
+    firstRun,
+    startedWithUpdate: session.startedWithUpdate,
+    keyPressed,
+  })
 }
 
 /** The Jest reporter: report, result files, baseline and gate after every run. */
@@ -129,9 +130,13 @@ export default class TimegroundedJestReporter {
   ) {
     this.given = options
     this.options = resolveReporterOptions(options, 'the timegrounded reporter options in jest.config')
-    this.update = updateRequestOf(globalConfig, takeRecordRequest())
+    this.update = updateRequestFor(globalConfig, takeRecordRequest())
     this.runDir = processRunDir()
-    const context: JestWorkerContext = { runDir: this.runDir, baselinePath: this.baselinePath(), update: this.update.kind === 'update' }
+    const context: JestWorkerContext = {
+      runDir: this.runDir,
+      baselinePath: baselinePathOf(this.options, globalConfig.rootDir),
+      update: this.update.kind === 'update',
+    }
     // Jest builds the reporters before it starts the run's workers, which inherit this.
     process.env[CONTEXT_VARIABLE] = JSON.stringify(context)
   }
@@ -162,43 +167,36 @@ export default class TimegroundedJestReporter {
     const root = this.globalConfig.rootDir
     const watching = this.globalConfig.watch || this.globalConfig.watchAll
     const shard = this.globalConfig.shard ? { index: this.globalConfig.shard.shardIndex, count: this.globalConfig.shard.shardCount } : null
-    const color = this.options.color ?? process.stderr.isTTY === true
     const commands = jestCommands(this.options.outputDir)
-    const finished = finishRun({
+    const finished = finishTestRun({
+      runner: 'jest',
       records,
       root,
       options: this.options,
+      given: this.given,
       update: this.update,
-      previous: watching ? previous : null,
+      watching,
+      session: previous,
       shard,
-      color,
+      shardEvidence: () => ({ run: currentRunIdentity(root), loadErrors }),
+      color: this.options.color ?? process.stderr.isTTY === true,
       commands,
     })
     const lines: string[] = []
+    if (finished.text !== '') lines.push(finished.text)
     if (shard !== null) {
-      // Always written, even empty: the merge checks that every shard of the run is there.
-      const path = shardFilePath(resolve(root, this.options.outputDir), shard)
-      const run = currentRunIdentity(root)
-      writeShardFile(path, { runner: 'jest', shard, update: this.update.kind === 'update', options: this.given, run, loadErrors, records })
-      lines.push(`timegrounded: shard ${shard.index}/${shard.count} wrote ${path} (${records.length} results); merge every shard's file with ${commands.merge}`)
+      lines.push(
+        `timegrounded: shard ${shard.index}/${shard.count} wrote ${finished.shardFile} (${records.length} results); merge every shard's file with ${commands.merge}`,
+      )
     }
-    if (finished.text !== '') lines.unshift(finished.text)
     if (lines.length === 0) return
     const failing = finished.suites.filter((suite) => suite.failed).map((suite) => suite.name)
     // Jest's watch screen shows its own summary, which counts tests only: the run's verdict is said last.
     if (watching && finished.failed) lines.push(`timegrounded: FAIL: the gate failed this run (${failing.join(', ')}), whatever the test counts above say`)
-    if (watching) for (const [suite, metrics] of finished.metrics) previous.set(suite, metrics)
     process.stderr.write(`\n${lines.join('\n')}\n`)
-    const summaryWarning = finished.markdown === null ? null : appendJobSummary(finished.markdown)
-    if (summaryWarning !== null) process.stderr.write(`${summaryWarning}\n`)
+    if (finished.summaryWarning !== null) process.stderr.write(`${finished.summaryWarning}\n`)
     if (finished.failed) {
       this.lastError = new Error(`timegrounded: the gate failed for ${failing.join(', ')} (see the lines above)`)
     }
-  }
-
-  private baselinePath(): string | null {
-    const file = this.options.baseline
-    if (file === false) return null
-    return isAbsolute(file) ? file : resolve(this.globalConfig.rootDir, file)
   }
 }

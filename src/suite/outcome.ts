@@ -9,7 +9,7 @@
  * still checks the thresholds, and says what it accepted; every violation
  * names its counts, its families and the next step.
  */
-import { describeIsolationFailure } from '../harness/runner.js'
+import { describeIsolationFailure, type IsolationFailure } from '../harness/runner.js'
 import { listProbes, renderErroredProbes } from './probe-lists.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { isFlaky, type ProbeRepetitions, type RepeatedCounts } from '../tivarq/repeats.js'
@@ -91,32 +91,61 @@ function idsWhere(records: readonly ProbeRecord[], keep: (meta: ProbeRecord) => 
   return records.filter(keep).map((record) => record.probeId)
 }
 
+/** Lines and whether they fail the suite, for each part of a decision. */
+interface Part {
+  lines: string[]
+  failed: boolean
+}
+
 /** Decide one suite's run. */
 export function decideSuite(run: SuiteRun): SuiteVerdict {
-  const { records, match, baselinePath } = run
-  const lines: string[] = []
-  let failed = false
-  const updating = run.update.kind === 'update'
-  const ran = records.length
-  const covered = ran === run.probeTotal
-  const repeats = run.repetitions.length
+  const { records } = run
   const errored = records.filter((record) => record.outcome === 'error').length
-
   const decisions = countDecisions(records)
+  const carried = records.flatMap((record) => record.isolation ?? [])
+  const parts = [
+    { lines: [countLine(run, decisions, errored)], failed: false },
+    healthLines(run, carried),
+    repetitionLines(run, decisions),
+    knownFailureLines(run),
+    { lines: previousLines(run), failed: false },
+  ]
+  const recorded = baselineLines(run)
+  parts.push(recorded)
+  const lines = parts.flatMap((part) => part.lines)
+  const failed = parts.some((part) => part.failed)
+  if (records.length !== run.probeTotal) {
+    lines.push(
+      `partial run (${records.length} of ${run.probeTotal} probes): metrics are not gated; a chosen subset (\`-t\`, files left out) is never a gate pass: run the whole suite to gate it`,
+    )
+    return { lines, violations: [], failed, entry: recorded.entry }
+  }
+  const gated = gateLines(run, { failed, errored, failedTests: decisions.fail - errored, carried: carried.length })
+  return { lines: [...lines, ...gated.lines], violations: gated.violations, failed: gated.failed, entry: recorded.entry }
+}
+
+/** The suite's first line: how many probes ran and how each ended, and where the report went. */
+function countLine(run: SuiteRun, decisions: Record<ProbeDecision, number>, errored: number): string {
+  const repeats = run.repetitions.length
   const each = repeats > 1 ? ` in each of ${repeats} repetitions` : ''
   const flakyCount = repeats > 1 ? `${decisions.flaky} flaky, ${decisions.suspect > 0 ? `${decisions.suspect} suspect, ` : ''}` : ''
-  lines.push(
-    `${ran} of ${run.probeTotal} probes ran${each}: ${decisions.pass} passed, ${decisions.fail} failed, ${decisions.known_failure} known failures, ${flakyCount}${decisions.skip} unsupported (${run.commands.unsupportedTests}), ${errored} errors; ${repeats > 1 ? 'reports' : 'report'} in ${run.reportPath}`,
-  )
-  const incomplete = renderErroredProbes(run.repetitions.flat(), repeats)
-  if (incomplete !== null) {
-    lines.push(`${incomplete} (an error is never a known failure)`)
-    failed = true
-  }
-  const carried = records.flatMap((record) => record.isolation ?? [])
+  return `${run.records.length} of ${run.probeTotal} probes ran${each}: ${decisions.pass} passed, ${decisions.fail} failed, ${decisions.known_failure} known failures, ${flakyCount}${decisions.skip} unsupported (${run.commands.unsupportedTests}), ${errored} errors; ${repeats > 1 ? 'reports' : 'report'} in ${run.reportPath}`
+}
+
+/** Errored probes and state carried between episodes: either fails the suite. */
+function healthLines(run: SuiteRun, carried: readonly IsolationFailure[]): Part {
+  const lines: string[] = []
+  const incomplete = renderErroredProbes(run.repetitions.flat(), run.repetitions.length)
+  if (incomplete !== null) lines.push(`${incomplete} (an error is never a known failure)`)
   for (const failure of carried.slice(0, 10)) lines.push(`ISOLATION: ${describeIsolationFailure(failure)}`)
   if (carried.length > 10) lines.push(`ISOLATION: and ${carried.length - 10} more episodes that started with an earlier episode's state`)
-  if (carried.length > 0) failed = true
+  return { lines, failed: incomplete !== null || carried.length > 0 }
+}
+
+/** With repeats: the flaky probes and the suspect ones (neither fails CI on its own). */
+function repetitionLines(run: SuiteRun, decisions: Record<ProbeDecision, number>): Part {
+  const lines: string[] = []
+  const repeats = run.repetitions.length
   const flaky = run.probes.filter(isFlaky)
   if (flaky.length > 0) {
     const judged =
@@ -130,25 +159,30 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
       )}`,
     )
   }
-
-  const suspects = records.filter((record) => record.decision === 'suspect')
+  const suspects = run.records.filter((record) => record.decision === 'suspect')
   if (suspects.length > 0) {
     lines.push(
       `suspect probes (wrong in every repetition, but not beyond the baseline's noise: an exact binomial test at 1% for the run, Bonferroni over ${run.probeTotal} probes; not failing CI on their own, the gate judges the metrics): ${listProbes(
         suspects.map(
-          (record) => `${record.probeId} ${repeats - wrongCount(record)}/${repeats} (baseline ${baselineRight(match, record.probeId) ?? 'not recorded'})`,
+          (record) => `${record.probeId} ${repeats - wrongCount(record)}/${repeats} (baseline ${baselineRight(run.match, record.probeId) ?? 'not recorded'})`,
         ),
         'aggregate.json',
       )}`,
     )
   }
+  return { lines, failed: false }
+}
 
+/** Known failures: recorded only by a shard's `-u` (which fails), known, and fixed since the baseline. */
+function knownFailureLines(run: SuiteRun): Part {
+  const { records, match } = run
+  const lines: string[] = []
+  const updating = run.update.kind === 'update'
   const recordedOnly = updating ? [] : idsWhere(records, (record) => record.decision === 'known_failure' && !isKnownFailure(match, record.probeId))
   if (recordedOnly.length > 0) {
     lines.push(
       `${recordedOnly.length} probes passed only because their shard ran with \`-u\` and are not known failures in the baseline (${listProbes(recordedOnly)}); merge with ${run.commands.mergeAndRecord} to record them, or run the shards without \`-u\``,
     )
-    failed = true
   }
   const known = idsWhere(records, (record) => record.decision === 'known_failure' && !recordedOnly.includes(record.probeId))
   if (known.length > 0)
@@ -163,13 +197,24 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
     lines.push(
       `${fixed.length} probes failing in the baseline now pass (${listProbes(fixed)}); record them with ${run.commands.record} so that a relapse fails CI`,
     )
+  return { lines, failed: recordedOnly.length > 0 }
+}
 
-  if (run.previous !== null) {
-    const changes = metricChanges(run.previous, run.scored)
-    if (changes.length === 0) lines.push('no metric changed since the previous run')
-    for (const change of changes) lines.push(`changed since previous run: ${renderMetricChange(change)}`)
-  }
+/** Watch mode: what moved since the previous run. */
+function previousLines(run: SuiteRun): string[] {
+  if (run.previous === null) return []
+  const changes = metricChanges(run.previous, run.scored)
+  return changes.length === 0
+    ? ['no metric changed since the previous run']
+    : changes.map((change) => `changed since previous run: ${renderMetricChange(change)}`)
+}
 
+/** The baseline: its file's problem, the entry recorded under `-u`, a refusal, or its absence; and `-u` ignored on a watch re-run. */
+function baselineLines(run: SuiteRun): Part & { entry: BaselineSuite | null } {
+  const { match, baselinePath } = run
+  const updating = run.update.kind === 'update'
+  const lines: string[] = []
+  let failed = false
   let entry: BaselineSuite | null = null
   if (run.baselineProblem !== null) {
     lines.push(run.baselineProblem)
@@ -190,15 +235,18 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
       `\`-u\` rewrote the baseline on the first run only: this re-run (a file changed) was compared with it; press ${run.commands.watchRecordKey} to record again`,
     )
   }
+  return { lines, failed, entry }
+}
 
-  if (!covered) {
-    lines.push(
-      `partial run (${ran} of ${run.probeTotal} probes): metrics are not gated; a chosen subset (\`-t\`, files left out) is never a gate pass: run the whole suite to gate it`,
-    )
-    return { lines, violations: [], failed, entry }
-  }
+/** The gate over a whole run: its violations and notes, then the closing line that states the suite's verdict. */
+function gateLines(
+  run: SuiteRun,
+  so: { failed: boolean; errored: number; failedTests: number; carried: number },
+): { lines: string[]; violations: Violation[]; failed: boolean } {
+  const { match } = run
+  const lines: string[] = []
   // Under -u the run becomes the baseline, so only the thresholds can still be broken (and still fail the run).
-  const compared = !updating && run.baselineProblem === null && match.status === 'ok' ? match.entry : null
+  const compared = run.update.kind !== 'update' && run.baselineProblem === null && match.status === 'ok' ? match.entry : null
   const gate = evaluateGate({
     suite: run.identity.name,
     current: run.scored,
@@ -214,25 +262,24 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
   if (gate.notGated.length > 0) lines.push(renderNotGated(gate.notGated))
   if (gate.rule?.kind === 'exact' && gate.rule.why === 'baseline-one-repetition') {
     lines.push(
-      `this run's ${repeats} repetitions answered differently, but the baseline holds one repetition, so any change counted; record the baseline with \`repeats\` (${run.commands.record}) to gate by the measured noise`,
+      `this run's ${run.repetitions.length} repetitions answered differently, but the baseline holds one repetition, so any change counted; record the baseline with \`repeats\` (${run.commands.record}) to gate by the measured noise`,
     )
   }
   // The closing line states the suite's verdict: never "passed" while its own probe tests fail the run.
-  const failedTests = decisions.fail - errored
-  failed ||= violations.length > 0 || failedTests > 0 || run.conflicts > 0
+  const failed = so.failed || violations.length > 0 || so.failedTests > 0 || run.conflicts > 0
   lines.push(
     gateLine(run, {
       failed,
       violations: violations.length,
-      errored,
-      failedTests,
+      errored: so.errored,
+      failedTests: so.failedTests,
       conflicts: run.conflicts,
-      carried: carried.length,
+      carried: so.carried,
       compared: compared !== null,
       rule: gate.rule,
     }),
   )
-  return { lines, violations, failed, entry }
+  return { lines, violations, failed }
 }
 
 /** Higher-is-better rates a store that answers `unknown` to everything drives to 0 (a floor on one makes abstaining fail). */

@@ -6,28 +6,19 @@
  * prints the text, appends the job summary, and fails the run only through
  * `process.exitCode = 1`, never by throwing.
  */
-import { isAbsolute, relative, resolve } from 'node:path'
+import { relative } from 'node:path'
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import type { SuiteOutcome } from '../report/finish-run.js'
+import { baselinePathOf, updateRequestOf } from '../suite/update-request.js'
 import type { GatheredRecord } from '../suite/gather.js'
 import { VITEST_COMMANDS } from './commands.js'
-import { appendJobSummary } from '../suite/job-summary.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { type ResolvedReporterOptions, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
 import type { UpdateRequest } from '../suite/outcome.js'
 import { logPerf, perfNow } from '../suite/perf-log.js'
 import { RECORD_KEY, type WorkerContext } from '../suite/records.js'
 import { currentRunIdentity, type RunIdentity } from '../suite/run-identity.js'
-import {
-  checkShardSet,
-  type MergedModule,
-  SHARD_STAMP_KEY,
-  ShardSetError,
-  type ShardStamp,
-  shardFilePath,
-  shardPartsOfModules,
-  writeShardFile,
-} from '../suite/shards.js'
+import { checkShardSet, type MergedModule, SHARD_STAMP_KEY, ShardSetError, type ShardStamp, shardPartsOfModules } from '../suite/shards.js'
 import './context.js'
 
 export type { TimegroundedReporterOptions } from '../suite/options.js'
@@ -37,9 +28,9 @@ export type { TimegroundedReporterOptions } from '../suite/options.js'
  * starts, not where this module is imported: every test worker imports it too
  * (through timegrounded/vitest) and never ends a run.
  */
-let endOfRun: Promise<typeof import('../report/finish-run.js')> | undefined
-function loadEndOfRun(): Promise<typeof import('../report/finish-run.js')> {
-  endOfRun ??= import('../report/finish-run.js')
+let endOfRun: Promise<typeof import('../report/test-run.js')> | undefined
+function loadEndOfRun(): Promise<typeof import('../report/test-run.js')> {
+  endOfRun ??= import('../report/test-run.js')
   return endOfRun
 }
 
@@ -121,45 +112,35 @@ export class TimegroundedReporter implements Reporter {
     if (!vitest) return
     const finishStarted = perfNow()
     try {
-      const { finishRun } = await loadEndOfRun()
+      const { finishTestRun } = await loadEndOfRun()
       const watching = vitest.config.watch
       const testModules = vitest.state.getTestModules()
       const records = gatherRecords(testModules)
-      const shard = vitest.config.shard ?? null
-      // A shard also leaves its file, for `timegrounded merge` (CI that does not pass blobs around);
-      // always, even with no records, so that the merge can tell an empty shard from a missing one.
-      if (shard !== null) {
-        const path = shardFilePath(resolve(vitest.config.root, this.options.outputDir), shard)
-        const loadErrors = [...moduleErrors(modules, vitest.config.root), ...errors.map((error) => `an error outside any test: ${messageOf(error)}`)]
-        writeShardFile(path, {
-          runner: 'vitest',
-          shard,
-          update: this.update.kind === 'update',
-          options: this.given,
-          run: this.runIdentity(),
-          loadErrors,
-          records,
-        })
-      }
       if (vitest.config.mergeReports && !this.mergedSetIsWhole(testModules)) return
-      const finished = finishRun({
+      const finished = finishTestRun({
+        runner: 'vitest',
         records,
         root: vitest.config.root,
         options: this.options,
+        given: this.given,
         update: this.update,
-        previous: watching ? this.previous : null,
-        shard,
+        watching,
+        session: this.previous,
+        // A shard also leaves its file, for `timegrounded merge` (CI that does not pass blobs around).
+        shard: vitest.config.shard ?? null,
+        shardEvidence: () => ({
+          run: this.runIdentity(),
+          loadErrors: [...moduleErrors(modules, vitest.config.root), ...errors.map((error) => `an error outside any test: ${messageOf(error)}`)],
+        }),
         color: this.options.color ?? process.stdout.isTTY === true,
         commands: VITEST_COMMANDS,
         // `--bail`, or a stop: the suite core writes what ran as incomplete and fails the run ungated.
         cancelled: reason === 'interrupted',
       })
       if (finished.text === '') return
-      if (watching) for (const [suite, metrics] of finished.metrics) this.previous.set(suite, metrics)
       vitest.logger.log(`\n${finished.text}\n`)
       logPerf('reporter end of run', finishStarted)
-      const summaryWarning = finished.markdown === null ? null : appendJobSummary(finished.markdown)
-      if (summaryWarning !== null) vitest.logger.warn(summaryWarning)
+      if (finished.summaryWarning !== null) vitest.logger.warn(finished.summaryWarning)
       if (finished.failed) {
         process.exitCode = 1
         // Watch mode's banner reads the run's errors: without one, a run whose tests all passed shows PASS although the gate failed it.
@@ -200,12 +181,6 @@ export class TimegroundedReporter implements Reporter {
     return false
   }
 
-  private baselinePath(): string | null {
-    const file = this.options.baseline
-    if (file === false) return null
-    return isAbsolute(file) ? file : resolve(this.vitest!.config.root, file)
-  }
-
   /**
    * Vitest's update mode covers `-u` and the watch-mode `u` key, and under
    * `vitest -u` it stays on for every re-run. The baseline is rewritten only on
@@ -214,17 +189,21 @@ export class TimegroundedReporter implements Reporter {
    */
   private updateRequest(): UpdateRequest {
     const vitest = this.vitest!
-    if (vitest.snapshot.options.updateSnapshot !== 'all') return { kind: 'none' }
-    if (!vitest.config.watch || this.runsStarted === 0) return { kind: 'update' }
-    // Started without -u, update mode can only come from the `u` key; started with -u, the re-run's trigger tells.
-    if (vitest.config.snapshotOptions.updateSnapshot !== 'all' || this.rerunTrigger === UPDATE_KEY_TRIGGER) return { kind: 'update' }
-    return { kind: 'ignored-in-watch' }
+    const updating = vitest.snapshot.options.updateSnapshot === 'all'
+    return updateRequestOf({
+      updating,
+      watching: vitest.config.watch,
+      firstRun: this.runsStarted === 0,
+      // Started without -u, update mode can only come from the `u` key; started with -u, the re-run's trigger tells.
+      startedWithUpdate: vitest.config.snapshotOptions.updateSnapshot === 'all',
+      keyPressed: updating && this.rerunTrigger === UPDATE_KEY_TRIGGER,
+    })
   }
 
   private provideWorkerContext(): void {
     const vitest = this.vitest
     if (!vitest) return
-    const context: WorkerContext = { baselinePath: this.baselinePath(), update: this.update.kind === 'update' }
+    const context: WorkerContext = { baselinePath: baselinePathOf(this.options, vitest.config.root), update: this.update.kind === 'update' }
     for (const project of vitest.projects) project.provide(RECORD_KEY, context)
   }
 }

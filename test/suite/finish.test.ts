@@ -20,6 +20,8 @@ import { answerProbe, openEpisode, planSuite, settleProbe } from '../../src/suit
 import { finishedRecord } from '../../src/suite/records.js'
 import { loadSplit } from '../../src/tivarq/dataset.js'
 import { VITEST_COMMANDS } from '../../src/vitest/commands.js'
+import { finishTestRun } from '../../src/report/test-run.js'
+import { updateRequestOf } from '../../src/suite/update-request.js'
 
 let root: string
 beforeAll(() => {
@@ -115,5 +117,82 @@ describe('finishRun', () => {
     const first = finish(records, options, { previous: new Map() })
     const again = finish(records, options, { previous: first.metrics })
     expect(again.text).toContain('timegrounded [tivarq] no metric changed since the previous run')
+  })
+})
+
+describe('finishTestRun (what both reporters call)', () => {
+  test('a shard writes its file; a job summary that cannot be written is a warning naming the file, and the verdict stands', async () => {
+    const records = await runSuite('latest')
+    const options = resolveReporterOptions(
+      { outputDir: join(root, 'test-run'), baseline: false, html: false, thresholds: { staleValueLeakageRate: { max: 0.05 } } },
+      'test',
+    )
+    const end = {
+      runner: 'vitest' as const,
+      records,
+      root,
+      options,
+      given: {},
+      update: { kind: 'none' as const },
+      watching: false,
+      session: new Map(),
+      shardEvidence: () => ({ run: { package: 'timegrounded', commit: null, runId: null }, loadErrors: [] }),
+      color: false,
+      commands: VITEST_COMMANDS,
+      cwd: root,
+    }
+    const shard = finishTestRun({ ...end, shard: { index: 1, count: 2 } })
+    expect(shard.shardFile).toBe(join(root, 'test-run', 'shards', 'shard-1-of-2.json'))
+    expect(JSON.parse(readFileSync(shard.shardFile!, 'utf8'))).toMatchObject({ runner: 'vitest', shard: { index: 1, count: 2 }, update: false })
+    expect(shard.failed).toBe(false)
+    // A directory where the summary file should be: it cannot be appended to.
+    const summaryFile = join(root, 'summary-is-a-directory')
+    mkdirSync(summaryFile, { recursive: true })
+    const whole = finishTestRun({ ...end, shard: null, summaryFile })
+    expect(whole.summaryWarning).toMatch(
+      new RegExp(`^timegrounded: warning: could not write the job summary to ${summaryFile} \\(.*\\); the run's result stands$`),
+    )
+    expect(whole.failed).toBe(true)
+    expect(whole.text).toContain('timegrounded [tivarq] gate failed')
+    expect(whole.shardFile).toBeNull()
+  })
+
+  test("watch mode: the session map carries each suite's metrics to the next run", async () => {
+    const records = await runSuite('oracle')
+    const options = resolveReporterOptions({ outputDir: join(root, 'test-run-watch'), baseline: false, html: false }, 'test')
+    const session = new Map()
+    const end = {
+      runner: 'jest' as const,
+      records,
+      root,
+      options,
+      given: {},
+      update: { kind: 'none' as const },
+      watching: true,
+      session,
+      shard: null,
+      shardEvidence: () => {
+        throw new Error('asked of a shard only')
+      },
+      color: false,
+      commands: VITEST_COMMANDS,
+      summaryFile: '',
+    }
+    finishTestRun(end)
+    expect([...session.keys()]).toEqual(['tivarq'])
+    expect(finishTestRun(end).summaryWarning).toBeNull()
+  })
+})
+
+describe('updateRequestOf (the update rule of both reporters)', () => {
+  test('-u records a single run and the first of a watch session; a re-run under -u does not; the record key does', () => {
+    const mode = { updating: true, watching: true, firstRun: false, startedWithUpdate: true, keyPressed: false }
+    expect(updateRequestOf({ ...mode, watching: false })).toEqual({ kind: 'update' })
+    expect(updateRequestOf({ ...mode, firstRun: true })).toEqual({ kind: 'update' })
+    expect(updateRequestOf(mode)).toEqual({ kind: 'ignored-in-watch' })
+    expect(updateRequestOf({ ...mode, keyPressed: true })).toEqual({ kind: 'update' })
+    expect(updateRequestOf({ ...mode, startedWithUpdate: false })).toEqual({ kind: 'update' })
+    expect(updateRequestOf({ ...mode, updating: false })).toEqual({ kind: 'none' })
+    expect(updateRequestOf({ ...mode, updating: false, keyPressed: true })).toEqual({ kind: 'update' })
   })
 })

@@ -32,7 +32,7 @@ import { renderFirstErrors, renderRepeats, renderReport } from '../../report/ter
 import { renderErroredProbes } from '../../suite/probe-lists.js'
 import { DEFAULT_HTML_FILE } from '../../harness/result-files.js'
 import { runPageInput } from '../../report/html/model/input.js'
-import { clearEarlierRun, writeScoredRun } from '../../report/scored-run.js'
+import { clearEarlierRun, type WrittenRun, writeScoredRun } from '../../report/scored-run.js'
 import { appendJobSummary } from '../../suite/job-summary.js'
 import { describeWriteError } from '../../harness/write-errors.js'
 import { type HtmlOption, htmlOption, noHtmlOption, writeCliPage } from '../html.js'
@@ -205,34 +205,80 @@ function readRegressionFile(file: string): Awaited<ReturnType<typeof loadSplit>>
   return regressionSplit(rows, file)
 }
 
+/** A run set up: its settings, split, open pool, output folder and manifest. */
+interface OpenRun {
+  settings: RunSettings
+  split: LoadedRunSplit
+  seed: number
+  timeoutMs: number
+  pool: StorePool
+  writer: RunWriter
+  manifest: RunManifest
+}
+
+type LoadedRunSplit = Awaited<ReturnType<typeof loadSplit>>
+
+/** The repetitions a run finished (or was interrupted in), and what was written and seen on the way. */
+interface RanRepetitions {
+  reports: TivarqReport[]
+  repetitions: (readonly PredictionRow[])[]
+  repeated: RunAggregate | null
+  written: string[]
+  /** Episodes whose reset store still knew an earlier episode's answer: outside the rows and report.json, but the run fails. */
+  carried: IsolationFailure[]
+  interruptedWhileClosing: boolean
+}
+
 async function runCommand(options: RunCommandOptions, command: string[]): Promise<void> {
+  const loaded = await loadRun(options, command)
+  if (loaded === null) return
+  const run = await openRun(loaded.settings, loaded.split)
+  if (run === null) return
+  const writePage = pageWriter(run, options.html)
+  const ran = await runRepetitions(run, writePage)
+  if (ran === null) return
+  printRun(run, ran, writePage, options.color)
+}
+
+/** The settings and the split to run; null after a usage error was reported. */
+async function loadRun(options: RunCommandOptions, command: string[]): Promise<{ settings: RunSettings; split: LoadedRunSplit } | null> {
   let settings: RunSettings
   try {
     settings = resolveRunSettings(options, command)
   } catch (error) {
-    if (error instanceof UsageError) return fail('run', `${error.message}\nSee \`timegrounded run --help\`.`, EXIT.usage)
+    if (error instanceof UsageError) {
+      fail('run', `${error.message}\nSee \`timegrounded run --help\`.`, EXIT.usage)
+      return null
+    }
     throw error
   }
-
-  let split: Awaited<ReturnType<typeof loadSplit>>
   try {
-    split =
+    const split =
       settings.episodes !== undefined
         ? readRegressionFile(settings.episodes)
         : settings.variant === undefined
           ? await loadSplit(settings.dataset, settings.split)
           : await loadVariantSplit(settings.variant, settings.split)
+    return { settings, split }
   } catch (error) {
-    if (error instanceof TimegroundedError) return fail('run', error.message, EXIT.usage)
+    if (error instanceof TimegroundedError) {
+      fail('run', error.message, EXIT.usage)
+      return null
+    }
     throw error
   }
-  const seed = settings.seed ?? split.manifest.seed
+}
 
+/** Open the store pool and the output folder and write the manifest; null after a usage error was reported (the pool closed). */
+async function openRun(settings: RunSettings, split: LoadedRunSplit): Promise<OpenRun | null> {
   let picked: { source: MemorySource; timeoutMs: number }
   try {
     picked = memorySource(settings)
   } catch (error) {
-    if (error instanceof TimegroundedError) return fail('run', error.message, EXIT.usage)
+    if (error instanceof TimegroundedError) {
+      fail('run', error.message, EXIT.usage)
+      return null
+    }
     throw error
   }
   const { source, timeoutMs } = picked
@@ -243,18 +289,40 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   } catch (error) {
     // A start failure carries its reason apart from the store it names, so the store is named once, as the user gave it.
     const reason = error instanceof AdapterStartError ? error.reason : error instanceof Error ? error.message : String(error)
-    return fail('run', `could not start the adapter ${who}: ${reason}`, EXIT.usage)
+    fail('run', `could not start the adapter ${who}: ${reason}`, EXIT.usage)
+    return null
   }
-
   let writer: RunWriter
   try {
     writer = new RunWriter(settings.output)
   } catch (error) {
     reportCloseProblems(await pool.close(), null, null)
-    return fail('run', `cannot write to \`--output ${settings.output}\`: ${describeWriteError(error, settings.output)}.`, EXIT.usage)
+    fail('run', `cannot write to \`--output ${settings.output}\`: ${describeWriteError(error, settings.output)}.`, EXIT.usage)
+    return null
   }
+  const seed = settings.seed ?? split.manifest.seed
+  const manifest = runManifest(settings, split, pool, seed, timeoutMs)
+  try {
+    // The folder holds this run's files only: an earlier run's (another --repeat layout included) go first.
+    const removed = clearEarlierRun(writer)
+    if (removed.length > 0) process.stderr.write(`timegrounded run: removed ${removed.join(', ')} left in ${writer.dir} by an earlier run\n`)
+    writer.writeManifest(manifest)
+  } catch (error) {
+    reportCloseProblems(await pool.close(), null, null)
+    // Before the run: the output folder is unusable, a usage error like a file in its way.
+    if (error instanceof ResultWriteError) {
+      failedWrite(error, settings.output, EXIT.usage)
+      return null
+    }
+    throw error
+  }
+  return { settings, split, seed, timeoutMs, pool, writer, manifest }
+}
+
+/** run_manifest.json of this run, as upstream's harness writes it. */
+function runManifest(settings: RunSettings, split: LoadedRunSplit, pool: StorePool, seed: number, timeoutMs: number): RunManifest {
   const info = pool.info()
-  const manifest = buildRunManifest({
+  return buildRunManifest({
     datasetDir: settings.dataset,
     ...(settings.variant === undefined ? {} : { datasetSource: 'generated in memory' }),
     datasetManifest: split.manifest,
@@ -275,37 +343,32 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
     harnessCommit: harnessCommit(),
     ...manifestEnvironment(process.env),
   })
-  try {
-    // The folder holds this run's files only: an earlier run's (another --repeat layout included) go first.
-    const removed = clearEarlierRun(writer)
-    if (removed.length > 0) process.stderr.write(`timegrounded run: removed ${removed.join(', ')} left in ${writer.dir} by an earlier run\n`)
-    writer.writeManifest(manifest)
-  } catch (error) {
-    reportCloseProblems(await pool.close(), null, null)
-    // Before the run: the output folder is unusable, a usage error like a file in its way.
-    if (error instanceof ResultWriteError) return failedWrite(error, settings.output, EXIT.usage)
-    throw error
-  }
+}
 
-  const dataName =
-    settings.episodes !== undefined
-      ? `regression episodes in ${settings.episodes}`
-      : split.variant !== null
-        ? describeVariant(split.variant)
-        : settings.dataset === undefined
-          ? 'TIVARQ v1'
-          : `TIVARQ data in ${settings.dataset}`
-  const htmlPath = options.html === false ? null : (options.html ?? join(writer.dir, DEFAULT_HTML_FILE))
-  /** The HTML report of the last repetition's rows, with the spread of all repetitions; the line that says where it went (null when none). */
-  const writePage = (rows: readonly PredictionRow[], report: TivarqReport, all: readonly TivarqReport[]): string | null => {
+/** What the page and the summary call the data. */
+function dataNameOf(settings: RunSettings, split: LoadedRunSplit): string {
+  if (settings.episodes !== undefined) return `regression episodes in ${settings.episodes}`
+  if (split.variant !== null) return describeVariant(split.variant)
+  return settings.dataset === undefined ? 'TIVARQ v1' : `TIVARQ data in ${settings.dataset}`
+}
+
+/** Writes the HTML report of some rows, with the spread of all repetitions; returns the line that says where it went (null when none). */
+type PageWriter = (rows: readonly PredictionRow[], report: TivarqReport, all: readonly TivarqReport[]) => string | null
+
+function pageWriter(run: OpenRun, html: HtmlOption): PageWriter {
+  const { settings, split, manifest } = run
+  const htmlPath = html === false ? null : (html ?? join(run.writer.dir, DEFAULT_HTML_FILE))
+  const store = run.pool.info().name
+  const dataName = dataNameOf(settings, split)
+  return (rows, report, all) => {
     if (htmlPath === null) return null
     return writeCliPage(
       'run',
       htmlPath,
       runPageInput({
-        title: `timegrounded — ${info.name} on ${dataName} ${settings.split}`,
+        title: `timegrounded — ${store} on ${dataName} ${settings.split}`,
         identity: {
-          subject: { label: 'store', value: info.name },
+          subject: { label: 'store', value: store },
           data: { name: dataName, revision: manifest.dataset_revision, split: settings.split, track: settings.track },
         },
         report,
@@ -315,33 +378,28 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
       }),
     )
   }
+}
 
+/**
+ * Every repetition, each row on disk as it arrives and each report written as its repetition ends.
+ * Ctrl-C keeps what finished: the rows so far are scored into a report marked incomplete, then the
+ * process leaves (adapter processes get EOF). Null after a result file could not be written.
+ */
+async function runRepetitions(run: OpenRun, writePage: PageWriter): Promise<RanRepetitions | null> {
+  const { settings, split, seed, pool, writer, manifest } = run
   const expected = split.probes.length
-  const reports: TivarqReport[] = []
-  const repetitions: (readonly PredictionRow[])[] = []
-  /** Every report so far (and `aggregate.json` once the last repetition, or an interrupt, ends the run), through the one writer of a scored run. */
-  const writeScored = (partial: boolean) =>
-    writeScoredRun(
-      writer,
-      { repetitions, reports, repeats: settings.repeat, bootstrap: { seed, resamples: settings.resamples } },
-      { predictions: 'written', partial },
-    )
-  let repeated: RunAggregate | null = null
-  const written: string[] = ['run_manifest.json']
+  const ran: RanRepetitions = { reports: [], repetitions: [], repeated: null, written: ['run_manifest.json'], carried: [], interruptedWhileClosing: false }
+  const { reports, repetitions } = ran
   const progress = startProgress(expected * settings.repeat, process.stderr, { label: 'run', unit: 'probes' })
   let current: { file: PredictionsFile; repetition: number } | null = null
   let writeFailure: unknown = null
-  let interruptedWhileClosing = false
   const onInterruptWhileClosing = (): void => {
-    interruptedWhileClosing = true
+    ran.interruptedWhileClosing = true
   }
-
-  // Ctrl-C: keep what finished. The rows so far are already on disk; score them
-  // into a report marked incomplete, then leave (adapter processes get EOF).
   const onInterrupt = (): void => {
     progress.stop()
     try {
-      writeInterrupted()
+      if (current !== null) writeInterrupted(run, ran, current, writePage)
     } catch (error) {
       process.stderr.write(`\ntimegrounded run: interrupted, and ${error instanceof Error ? error.message : String(error)}\n`)
     }
@@ -353,57 +411,21 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
       exit()
     }, exit)
   }
-  const writeInterrupted = (): void => {
-    if (current !== null) {
-      current.file.close()
-      const partial = scoreRows(current.file.rows(), { seed, resamples: settings.resamples, expectedProbes: expected })
-      reports.push(partial)
-      repetitions.push(current.file.rows())
-      writeScored(true)
-      const names = runFileNames(current.repetition, settings.repeat)
-      const page = writePage(current.file.rows(), partial, reports)
-      process.stderr.write(
-        `\ntimegrounded run: interrupted after ${partial.probe_counts.total} of ${expected} probes of repetition ${current.repetition + 1}; ` +
-          `wrote ${names.predictions} and ${names.report} (marked incomplete) to ${writer.dir}\n${page === null ? '' : `${page}\n`}`,
-      )
-    }
-  }
   process.once('SIGINT', onInterrupt)
   process.once('SIGTERM', onInterrupt)
-
-  // Episodes whose reset store still knew an earlier episode's answer: outside the rows and report.json, but the run fails.
-  const carried: IsolationFailure[] = []
   try {
     // Repetitions are numbered from 0 in the rows, as upstream numbers them (files from 1).
     for (let repetition = 0; repetition < settings.repeat; repetition++) {
       const file = writer.openPredictions(repetition, settings.repeat)
       current = { file, repetition }
-      const rows = await runSplit({
-        episodes: split.episodes,
-        probes: split.probes,
-        pool,
-        options: { track: settings.track, repetition, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs },
-        concurrency: settings.concurrency,
-        onRow: (row) => {
-          progress.tick(row.status === 'error')
-          if (writeFailure !== null) return
-          try {
-            file.append(row)
-          } catch (error) {
-            // The file keeps its whole rows; the run is stopped once the split returns.
-            writeFailure = error
-          }
-        },
-        onIsolation: (failure) => carried.push(failure),
-      })
-      if (writeFailure !== null) throw writeFailure
+      const rows = await runRepetition(run, file, repetition, progress, ran.carried)
       file.close(rows)
       repetitions.push(rows)
       current = null
       reports.push(scoreRows(rows, { seed, resamples: settings.resamples, expectedProbes: expected }))
-      const files = writeScored(false)
-      written.splice(1, written.length - 1, ...files.written)
-      repeated = files.aggregate
+      const files = writeScoredSoFar(run, ran, false)
+      ran.written.splice(1, ran.written.length - 1, ...files.written)
+      ran.repeated = files.aggregate
     }
   } catch (error) {
     if (!(error instanceof ResultWriteError)) throw error
@@ -421,14 +443,79 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   // What is left is synchronous (the page, the summary): an interrupt now is only seen once they are written.
   process.removeListener('SIGINT', onInterruptWhileClosing)
   process.removeListener('SIGTERM', onInterruptWhileClosing)
-  if (writeFailure instanceof ResultWriteError) return failedWrite(writeFailure, settings.output, EXIT.io)
+  if (writeFailure instanceof ResultWriteError) {
+    failedWrite(writeFailure, settings.output, EXIT.io)
+    return null
+  }
+  return ran
+}
 
+/** Every report so far (and `aggregate.json` once the last repetition, or an interrupt, ends the run), through the one writer of a scored run. */
+function writeScoredSoFar(run: OpenRun, ran: RanRepetitions, partial: boolean): WrittenRun {
+  const { repetitions, reports } = ran
+  const bootstrap = { seed: run.seed, resamples: run.settings.resamples }
+  return writeScoredRun(run.writer, { repetitions, reports, repeats: run.settings.repeat, bootstrap }, { predictions: 'written', partial })
+}
+
+/** Ctrl-C during a repetition: its rows so far scored into a report marked incomplete (with the page), and a line saying so. */
+function writeInterrupted(run: OpenRun, ran: RanRepetitions, current: { file: PredictionsFile; repetition: number }, writePage: PageWriter): void {
+  const { settings, writer } = run
+  const expected = run.split.probes.length
+  current.file.close()
+  const partial = scoreRows(current.file.rows(), { seed: run.seed, resamples: settings.resamples, expectedProbes: expected })
+  ran.reports.push(partial)
+  ran.repetitions.push(current.file.rows())
+  writeScoredSoFar(run, ran, true)
+  const names = runFileNames(current.repetition, settings.repeat)
+  const page = writePage(current.file.rows(), partial, ran.reports)
+  process.stderr.write(
+    `\ntimegrounded run: interrupted after ${partial.probe_counts.total} of ${expected} probes of repetition ${current.repetition + 1}; ` +
+      `wrote ${names.predictions} and ${names.report} (marked incomplete) to ${writer.dir}\n${page === null ? '' : `${page}\n`}`,
+  )
+}
+
+/** One repetition's rows, each appended to its predictions file as it arrives; throws the first write failure once the split returns. */
+async function runRepetition(
+  run: OpenRun,
+  file: PredictionsFile,
+  repetition: number,
+  progress: ReturnType<typeof startProgress>,
+  carried: IsolationFailure[],
+): Promise<PredictionRow[]> {
+  const { settings, split, pool } = run
+  let writeFailure: unknown = null
+  const rows = await runSplit({
+    episodes: split.episodes,
+    probes: split.probes,
+    pool,
+    options: { track: settings.track, repetition, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs },
+    concurrency: settings.concurrency,
+    onRow: (row) => {
+      progress.tick(row.status === 'error')
+      if (writeFailure !== null) return
+      try {
+        file.append(row)
+      } catch (error) {
+        // The file keeps its whole rows; the run is stopped once the split returns.
+        writeFailure = error
+      }
+    },
+    onIsolation: (failure) => carried.push(failure),
+  })
+  if (writeFailure !== null) throw writeFailure
+  return rows
+}
+
+/** The page, the summary on stdout, the job summary, and the exit code. */
+function printRun(run: OpenRun, ran: RanRepetitions, writePage: PageWriter, colorOption: boolean): void {
+  const { settings, split, writer } = run
+  const { reports, repetitions, repeated, carried } = ran
   const last = reports[reports.length - 1] as TivarqReport
   const lastRows = repetitions[repetitions.length - 1] as readonly PredictionRow[]
   const page = writePage(lastRows, last, reports)
-  const color = wantsColor(options.color, process.stdout)
+  const color = wantsColor(colorOption, process.stdout)
   const data = split.variant === null ? 'TIVARQ' : describeVariant(split.variant)
-  const title = `${data} ${settings.split} · ${settings.track} track · ${info.name}${settings.repeat > 1 ? ` · repetition ${reports.length} of ${settings.repeat}` : ''}`
+  const title = `${data} ${settings.split} · ${settings.track} track · ${run.pool.info().name}${settings.repeat > 1 ? ` · repetition ${reports.length} of ${settings.repeat}` : ''}`
   let out = `${renderReport(last, { color, title, rows: lastRows })}\n`
   const firstErrors = renderFirstErrors(lastRows, { color })
   if (firstErrors !== '') out += `\n${firstErrors}\n`
@@ -437,14 +524,14 @@ async function runCommand(options: RunCommandOptions, command: string[]): Promis
   if (incomplete !== null) out += `\n${incomplete} (exit ${EXIT.problems})\n`
   for (const failure of carried) out += `\nISOLATION: ${describeIsolationFailure(failure)} (exit ${EXIT.problems})\n`
   if (repeated !== null) out += `\n${renderRepeats(repeated, { color })}\n`
-  out += `\nWrote ${written.join(', ')} to ${writer.dir}\n`
+  out += `\nWrote ${ran.written.join(', ')} to ${writer.dir}\n`
   if (page !== null) out += `${page}\n`
   process.stdout.write(out)
   // In GitHub Actions, the same report lands in the job summary.
   const summaryWarning = appendJobSummary(renderMarkdown(last, { title, rows: lastRows }) + (repeated === null ? '' : `\n${renderRepeatsMarkdown(repeated)}`))
   if (summaryWarning !== null) process.stderr.write(`${summaryWarning}\n`)
   // Interrupted means incomplete, even when the interrupt only met the adapters' shutdown; a store that carried state fails too.
-  process.exitCode = interruptedWhileClosing || carried.length > 0 ? EXIT.problems : reportsExitCode(reports)
+  process.exitCode = ran.interruptedWhileClosing || carried.length > 0 ? EXIT.problems : reportsExitCode(reports)
 }
 
 /** A result file that could not be written: what and why, with the I/O exit code. */

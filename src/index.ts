@@ -170,7 +170,7 @@ export interface ErrorCodes
 export type ErrorCode = keyof ErrorCodes
 
 export { TimegroundedError } from './errors.js'
-export { OptionError } from './options.js'
+export { OptionError } from './option-checks.js'
 export { DatasetError } from './tivarq/dataset.js'
 export { PredictionsFileError } from './harness/predictions.js'
 export { AdapterFault, AdapterRefusedError } from './adapters/errors.js'

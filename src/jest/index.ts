@@ -26,4 +26,4 @@ export type { TimeGroundedTestsOptions } from '../timegrounded/probe-options.js'
 
 // ─── Errors ──────────────────────────────────────────────────────────────────
 
-export { OptionError } from '../options.js'
+export { OptionError } from '../option-checks.js'

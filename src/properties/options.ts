@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { DEFAULT_TIMEOUT_MS } from '../adapters/command.js'
 import { TRACKS } from '../adapters/protocol.js'
 import type { Track } from '../adapters/types.js'
-import { checkOptions, namedChoices, OptionError } from '../options.js'
+import { checkOptions, namedChoices, OptionError } from '../option-checks.js'
 import { DATASET_SEED } from '../tivarq/schema.js'
 
 /** Options of a property run. Every one has a default. */

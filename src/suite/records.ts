@@ -11,7 +11,7 @@ import { isKnownFailure, type BaselineMatch, type ProbeOutcome, type SuiteIdenti
 import { baselineNoise, type ProbeEvidence, probeEvidence } from './probe-evidence.js'
 
 /** Key of our record in a test's metadata and of the context given to the workers. */
-export const RECORD_KEY = 'timegrounded'
+export const CHANNEL_KEY = 'timegrounded'
 
 /** What the reporter gives the workers for each run. */
 export interface WorkerContext {

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import type { ChatEndpoint } from '../chat/client.js'
-import { checkOptions, namedChoices, OptionError } from '../options.js'
+import { checkOptions, namedChoices, OptionError } from '../option-checks.js'
 import { MIN_RESAMPLES } from '../stats/bootstrap.js'
 import type { Answerer } from './agents.js'
 import { deterministicJudge, llmJudge, UNJUDGED_POLICIES, type Judge, type UnjudgedPolicy } from './judges.js'

@@ -29,4 +29,4 @@ export type { MetricName } from '../tivarq/metrics.js'
 
 // ─── Errors ──────────────────────────────────────────────────────────────────
 
-export { OptionError } from '../options.js'
+export { OptionError } from '../option-checks.js'

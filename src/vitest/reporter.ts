@@ -16,7 +16,7 @@ import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { type ResolvedReporterOptions, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
 import type { UpdateRequest } from '../suite/outcome.js'
 import { logPerf, perfNow } from '../suite/perf-log.js'
-import { RECORD_KEY, type WorkerContext } from '../suite/records.js'
+import { CHANNEL_KEY, type WorkerContext } from '../suite/records.js'
 import { currentRunIdentity, type RunIdentity } from '../suite/run-identity.js'
 import { checkShardSet, type MergedModule, SHARD_STAMP_KEY, ShardSetError, type ShardStamp, shardPartsOfModules } from '../suite/shards.js'
 import './context.js'
@@ -204,7 +204,7 @@ export class TimegroundedReporter implements Reporter {
     const vitest = this.vitest
     if (!vitest) return
     const context: WorkerContext = { baselinePath: baselinePathOf(this.options, vitest.config.root), update: this.update.kind === 'update' }
-    for (const project of vitest.projects) project.provide(RECORD_KEY, context)
+    for (const project of vitest.projects) project.provide(CHANNEL_KEY, context)
   }
 }
 
@@ -240,7 +240,7 @@ function gatherRecords(modules: ReadonlyArray<TestModule>): GatheredRecord[] {
   const gathered: GatheredRecord[] = []
   for (const module of modules) {
     for (const testCase of module.children.allTests()) {
-      const record = (testCase.meta() as Record<string, unknown>)[RECORD_KEY]
+      const record = (testCase.meta() as Record<string, unknown>)[CHANNEL_KEY]
       if (record === undefined) continue
       const blockErrors: string[] = []
       for (let parent = testCase.parent; parent.type === 'suite'; parent = parent.parent) {

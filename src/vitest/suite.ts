@@ -27,7 +27,7 @@ import {
   suiteTitle,
   timeGroundedAgentOf,
 } from '../suite/probes.js'
-import { finishedRecord, isolationMessage, RECORD_KEY, type WorkerContext } from '../suite/records.js'
+import { finishedRecord, isolationMessage, CHANNEL_KEY, type WorkerContext } from '../suite/records.js'
 import { type GateAbsence, ungatedNotice } from '../suite/ungated.js'
 import { logPerf, perfNow } from '../suite/perf-log.js'
 import { loadSuiteSplit } from '../suite/split.js'
@@ -43,7 +43,7 @@ const NO_GATE: GateAbsence = {
 
 /** What the reporter provided, and whether a gate will judge this run (only the reporter provides a context). */
 function workerContext(): WorkerContext & { gated: boolean } {
-  const provided = inject(RECORD_KEY) as WorkerContext | undefined
+  const provided = inject(CHANNEL_KEY) as WorkerContext | undefined
   if (provided !== undefined) return { ...provided, gated: true }
   // No reporter: nothing gates the run, so probes are judged strictly, and a strict verdict reads no baseline.
   return { baselinePath: null, update: false, gated: false }
@@ -133,12 +133,12 @@ function registerEpisode(suite: CollectedSuite, { episode, probes }: PlannedEpis
 function registerProbe(suite: CollectedSuite, episode: Episode, planned: PlannedProbe, askedOf: () => AskedEpisode | undefined): void {
   const { probe, name, record, timeoutMs } = planned
   const { settings, context, baseline } = suite
-  test.sequential(name, { meta: { [RECORD_KEY]: record }, timeout: timeoutMs }, async ({ task, skip, annotate }) => {
+  test.sequential(name, { meta: { [CHANNEL_KEY]: record }, timeout: timeoutMs }, async ({ task, skip, annotate }) => {
     const asked = askedOf()
     const rows = asked ? await asked.rows(probe.probe_id) : [await answerProbe(undefined, episode, probe)]
     const settled = settleProbe(rows, episode, probe, baseline, context.update, settings.flaky, context.gated, record.probeTotal)
     const isolation = asked?.isolation(probe.probe_id) ?? []
-    task.meta[RECORD_KEY] = finishedRecord(record, rows, settled, isolation)
+    task.meta[CHANNEL_KEY] = finishedRecord(record, rows, settled, isolation)
     const carried = isolationMessage(isolation)
     if (carried !== null) throw new ProbeFailure(carried)
     switch (settled.decision) {

@@ -8,7 +8,7 @@
  */
 import { describe, test } from 'vitest'
 import type { TimeGroundedAgent } from '../timegrounded/agent.js'
-import { RECORD_KEY } from '../suite/records.js'
+import { CHANNEL_KEY } from '../suite/records.js'
 import './context.js'
 import type { TimeGroundedCaseRecord } from '../timegrounded/cases.js'
 import { checkTimeGroundedOptions, type TimeGroundedTestsOptions } from '../timegrounded/probe-options.js'
@@ -40,7 +40,7 @@ export function timeGroundedTests(
       test.sequential(planned.name, { timeout }, async ({ task, skip }) => {
         const record = await planned.run()
         // A time-grounded question's record sits under the same key as a probe's (told apart by `kind`), so one reporter finds both.
-        task.meta[RECORD_KEY] = JSON.parse(JSON.stringify(record)) as TimeGroundedCaseRecord
+        task.meta[CHANNEL_KEY] = JSON.parse(JSON.stringify(record)) as TimeGroundedCaseRecord
         // Asked, but its judge cannot grade it (`unjudged: 'skip'`): neither passed nor failed.
         if (record.row.status === 'unjudged') skip(record.row.reason)
         const failure = timeGroundedFailureMessage(record)

@@ -1,7 +1,7 @@
 // Times generateCorpus({ size: 600, seed }) — 600 time-grounded questions drawn, every gold derived and
 // every corpus rule checked, twice (per question while drawing, then the whole corpus) — a new seed each
 // run, after a warm-up, and prints the median. Target: well under a second.
-import { generateCorpus } from '../dist/timegrounded/corpus/index.js'
+import { generateCorpus } from '../dist/time-grounded/corpus/index.js'
 import { percentile } from './samples.js'
 
 const WARMUP = 2

@@ -9,7 +9,7 @@ import { once } from 'node:events'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readLongMemEval, runProbeVersusControl, honestAgent, deterministicJudge, timeGroundedCorpus } from '../dist/index.js'
-import { GroundingTally } from '../dist/timegrounded/grounding.js'
+import { GroundingTally } from '../dist/time-grounded/grounding.js'
 import { median } from './samples.js'
 
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`

@@ -1,11 +1,11 @@
 // Regenerates fixtures/timegrounded/timegrounded-v1.json from the authored source
-// (src/timegrounded/corpus/source.ts): derives every gold from the session times,
+// (src/time-grounded/corpus/source.ts): derives every gold from the session times,
 // checks every corpus rule, and refuses to write a corpus that breaks one.
 // Run after `npm run build`:  node scripts/gen-timegrounded-corpus.js [--check]
 // (same as `timegrounded corpus --out fixtures/timegrounded/timegrounded-v1.json`).
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { buildCorpus } from '../dist/timegrounded/corpus/index.js'
+import { buildCorpus } from '../dist/time-grounded/corpus/index.js'
 
 const target = fileURLToPath(new URL('../fixtures/timegrounded/timegrounded-v1.json', import.meta.url))
 const corpus = buildCorpus()

@@ -309,7 +309,7 @@ for (const [name, schema] of Object.entries(jsonSchemas)) writeFileSync(name + '
   // A peer-shaped file of our own (free-text answers, no machine_gold, a session after its question): rules broken, exit 1.
   'timegrounded corpus --check my-corpus.json': {
     exit: 1,
-    before: () => copyFileSync(join(REPO, 'test/timegrounded/fixtures/peer-free-text.json'), join(work, 'my-corpus.json')),
+    before: () => copyFileSync(join(REPO, 'test/time-grounded/fixtures/peer-free-text.json'), join(work, 'my-corpus.json')),
     check: (ran) => {
       expect(ran.stdout).toContain('Corpus check of my-corpus.json: 6 entries')
       expect(ran.stdout).toContain('2 of 7 rules broken, in 2 of 6 entries.')
@@ -317,7 +317,7 @@ for (const [name, schema] of Object.entries(jsonSchemas)) writeFileSync(name + '
   },
   'timegrounded corpus --check my-corpus.json --json': {
     exit: 1,
-    before: () => copyFileSync(join(REPO, 'test/timegrounded/fixtures/peer-free-text.json'), join(work, 'my-corpus.json')),
+    before: () => copyFileSync(join(REPO, 'test/time-grounded/fixtures/peer-free-text.json'), join(work, 'my-corpus.json')),
     check: (ran) => expect(JSON.parse(ran.stdout)).toMatchObject({ file: 'my-corpus.json', entries: 6, entries_with_machine_gold: 0, ok: false }),
   },
   'npx timegrounded generate --variant 7 --out ./tivarq-v7': {

@@ -9,7 +9,7 @@
 // ─── In a test file ──────────────────────────────────────────────────────────
 
 export { timegroundedSuite } from './suite.js'
-export { timeGroundedTests } from './timegrounded.js'
+export { timeGroundedTests } from './time-grounded.js'
 export { timegroundedProperties } from './properties.js'
 export { commandAdapter } from '../adapters/command.js'
 export { pooledStores } from '../adapters/pooled.js'
@@ -21,8 +21,8 @@ export type { MemoryStore, StoreAnswer, StoreAssertion, StoreCapabilities, Store
 export type { ReferenceStoreName } from '../adapters/reference/index.js'
 export type { TimegroundedSuiteOptions } from '../suite/options.js'
 export type { TimegroundedPropertyOptions } from '../properties/options.js'
-export type { AnswerContext, TimeGroundedAgent, TimestampedHistoryAgent } from '../timegrounded/agent.js'
-export type { TimeGroundedTestsOptions } from '../timegrounded/probe-options.js'
+export type { AnswerContext, TimeGroundedAgent, TimestampedHistoryAgent } from '../time-grounded/agent.js'
+export type { TimeGroundedTestsOptions } from '../time-grounded/probe-options.js'
 
 // ─── Errors ──────────────────────────────────────────────────────────────────
 

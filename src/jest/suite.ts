@@ -32,7 +32,7 @@ import type { Episode } from '../tivarq/schema.js'
 import { appendSideLines, type SideLine } from './channel.js'
 import { currentTestPath, jestContext, warnNoReporter } from './context.js'
 import { currentBlock, selectionOf } from './circus.js'
-import { timeGroundedTests } from './timegrounded.js'
+import { timeGroundedTests } from './time-grounded.js'
 
 /** Jest reads a timeout of 0 as its default (5 s), not as none: a probe's test waits for its episode's turn, and every store call is bounded on its own. */
 const NO_TIMEOUT = 2 ** 31 - 1

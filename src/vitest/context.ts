@@ -4,7 +4,7 @@
  * `inject('timegrounded')` (what the reporter gives the workers).
  */
 import type { ProbeRecord, WorkerContext } from '../suite/records.js'
-import type { TimeGroundedCaseRecord } from '../timegrounded/cases.js'
+import type { TimeGroundedCaseRecord } from '../time-grounded/cases.js'
 
 declare module '@vitest/runner' {
   interface TaskMeta {

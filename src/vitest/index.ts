@@ -7,7 +7,7 @@
 // ─── In a test file ──────────────────────────────────────────────────────────
 
 export { timegroundedSuite } from './suite.js'
-export { timeGroundedTests } from './timegrounded.js'
+export { timeGroundedTests } from './time-grounded.js'
 export { timegroundedProperties } from './properties.js'
 export { commandAdapter } from '../adapters/command.js'
 export { pooledStores } from '../adapters/pooled.js'
@@ -16,7 +16,7 @@ export type { CommandAdapterSpec } from '../adapters/command.js'
 export type { MemorySource } from '../adapters/source.js'
 export type { TimegroundedSuiteOptions } from '../suite/options.js'
 export type { TimegroundedPropertyOptions } from '../properties/options.js'
-export type { TimeGroundedTestsOptions } from '../timegrounded/probe-options.js'
+export type { TimeGroundedTestsOptions } from '../time-grounded/probe-options.js'
 
 // ─── In vitest.config.ts ─────────────────────────────────────────────────────
 

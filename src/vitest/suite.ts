@@ -33,7 +33,7 @@ import { logPerf, perfNow } from '../suite/perf-log.js'
 import { loadSuiteSplit } from '../suite/split.js'
 import type { Episode } from '../tivarq/schema.js'
 import './context.js'
-import { timeGroundedTests } from './timegrounded.js'
+import { timeGroundedTests } from './time-grounded.js'
 
 /** Why no gate runs and the fix, in Vitest's words (the suite core words the rest). */
 const NO_GATE: GateAbsence = {

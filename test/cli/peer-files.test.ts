@@ -1,7 +1,7 @@
 /**
  * Issue 25: the probe on files we did not write, through the built CLI
  * (dist/cli/main.js) as real subprocesses. The files are our own, shaped like
- * a peer's corpus (test/timegrounded/fixtures/peer-*.json): free-text answers,
+ * a peer's corpus (test/time-grounded/fixtures/peer-*.json): free-text answers,
  * no or some machine_gold, a session after its question, a question naming a
  * month. Verdicts need answers; a judge that cannot judge says so; `corpus
  * --check` reports every rule per entry.
@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startChatServer, type ChatServer } from '../support/chat-server.js'
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
-const FIXTURES = fileURLToPath(new URL('../timegrounded/fixtures/', import.meta.url))
+const FIXTURES = fileURLToPath(new URL('../time-grounded/fixtures/', import.meta.url))
 const AGENT = join(FIXTURES, 'agent.mjs')
 const FREE_TEXT = join(FIXTURES, 'peer-free-text.json')
 const MIXED = join(FIXTURES, 'peer-mixed-gold.json')

@@ -8,7 +8,7 @@ import { afterAll, expect, test } from 'vitest'
 import { isRunning, loggedPids, startGroup, waitFor } from '../fixtures/processes.js'
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
-const AGENT = fileURLToPath(new URL('../timegrounded/fixtures/agent.mjs', import.meta.url))
+const AGENT = fileURLToPath(new URL('../time-grounded/fixtures/agent.mjs', import.meta.url))
 const scratch = mkdtempSync(join(tmpdir(), 'tg-probe-int-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto'
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
 const SHIPPED = fileURLToPath(new URL('../../fixtures/timegrounded/timegrounded-v1.json', import.meta.url))
-const AGENT = fileURLToPath(new URL('../timegrounded/fixtures/agent.mjs', import.meta.url))
+const AGENT = fileURLToPath(new URL('../time-grounded/fixtures/agent.mjs', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'tg-cli-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 

@@ -245,7 +245,7 @@ describe('timegrounded/jest under real Jest 30, CommonJS mode', { timeout: JEST_
 })
 
 describe('issue 25: the time-grounded verdict under real Jest, on a peer-shaped file', { timeout: JEST_TEST_TIMEOUT }, () => {
-  const dataset = join(REPO_ROOT, 'test/timegrounded/fixtures/peer-mixed-gold.json')
+  const dataset = join(REPO_ROOT, 'test/time-grounded/fixtures/peer-mixed-gold.json')
 
   test('a control at 100% against a ceiling that answered none is "cannot tell", worded as the CLI and Vitest word it; without the ceiling, honoured', async () => {
     const run = await project.jest(['peer-probe'], { TG_DATASET: dataset, TG_CEILING: '1', TG_OUTPUT: 'scenarios/peer-out' })

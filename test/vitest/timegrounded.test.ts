@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { fileURLToPath } from 'node:url'
 import { assertBuilt, FIXTURES, runVitest, scratchDir } from './run-vitest.js'
 
-const PEER = (name: string) => fileURLToPath(new URL(`../timegrounded/fixtures/${name}`, import.meta.url))
+const PEER = (name: string) => fileURLToPath(new URL(`../time-grounded/fixtures/${name}`, import.meta.url))
 
 const PROJECT = join(FIXTURES, 'time-grounded')
 let scratch: string

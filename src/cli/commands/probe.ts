@@ -20,10 +20,10 @@ import { type HtmlOption, htmlOption, noHtmlOption, writeCliPage } from '../html
 import { DEFAULT_HTML_FILE } from '../../harness/result-files.js'
 import { HARNESS_VERSION } from '../../version.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
-import { assertGroundingChannel, GroundingModeError, type TimeGroundedAgent } from '../../timegrounded/agent.js'
-import { BUILTIN_AGENTS, openAiCompatibleAgent, type BuiltinAgentName } from '../../timegrounded/agents.js'
-import { startCommandAgent } from '../../timegrounded/command-agent.js'
-import { knownDatasetId, timeGroundedCorpus } from '../../timegrounded/corpus/index.js'
+import { assertGroundingChannel, GroundingModeError, type TimeGroundedAgent } from '../../time-grounded/agent.js'
+import { BUILTIN_AGENTS, openAiCompatibleAgent, type BuiltinAgentName } from '../../time-grounded/agents.js'
+import { startCommandAgent } from '../../time-grounded/command-agent.js'
+import { knownDatasetId, timeGroundedCorpus } from '../../time-grounded/corpus/index.js'
 import {
   CONTROL_MODE,
   GROUNDING_MODES,
@@ -32,16 +32,16 @@ import {
   assertReadableDates,
   type GroundingMode,
   type GroundingRecord,
-} from '../../timegrounded/grounding.js'
-import { assertJudgeable, deterministicJudge, llmJudge, UNJUDGED_POLICIES, type Judge, type UnjudgedPolicy } from '../../timegrounded/judges.js'
-import { readLongMemEval } from '../../timegrounded/longmemeval.js'
-import { renderGroundedRun, renderGroundingRecord, renderProbeComparison } from '../../timegrounded/render.js'
-import { runComparison, type ComparisonRun } from '../../timegrounded/comparison.js'
-import { loadGroundedDataset, type GroundedDataset } from '../../timegrounded/dataset.js'
-import { DEFAULT_PROBE_SEED } from '../../timegrounded/delta.js'
-import { DEFAULT_AGENT_TIMEOUT_MS, DEFAULT_JUDGE_TIMEOUT_MS, type QuestionRow } from '../../timegrounded/question.js'
-import { runGrounded, type GroundedRunResult } from '../../timegrounded/run.js'
-import { summarizeTimeGrounded } from '../../timegrounded/summary.js'
+} from '../../time-grounded/grounding.js'
+import { assertJudgeable, deterministicJudge, llmJudge, UNJUDGED_POLICIES, type Judge, type UnjudgedPolicy } from '../../time-grounded/judges.js'
+import { readLongMemEval } from '../../time-grounded/longmemeval.js'
+import { renderGroundedRun, renderGroundingRecord, renderProbeComparison } from '../../time-grounded/render.js'
+import { runComparison, type ComparisonRun } from '../../time-grounded/comparison.js'
+import { loadGroundedDataset, type GroundedDataset } from '../../time-grounded/dataset.js'
+import { DEFAULT_PROBE_SEED } from '../../time-grounded/delta.js'
+import { DEFAULT_AGENT_TIMEOUT_MS, DEFAULT_JUDGE_TIMEOUT_MS, type QuestionRow } from '../../time-grounded/question.js'
+import { runGrounded, type GroundedRunResult } from '../../time-grounded/run.js'
+import { summarizeTimeGrounded } from '../../time-grounded/summary.js'
 
 const MODE_CHOICES = ['compare', ...GROUNDING_MODES] as const
 type ModeChoice = (typeof MODE_CHOICES)[number]

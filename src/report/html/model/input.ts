@@ -6,7 +6,7 @@
  * (`finishRun`) each fill it in.
  */
 import { HtmlReportError } from '../errors.js'
-import type { TimeGroundedSuiteSummary } from '../../../timegrounded/summary.js'
+import type { TimeGroundedSuiteSummary } from '../../../time-grounded/summary.js'
 import type { PredictionRow } from '../../../tivarq/results.js'
 import type { Episode, Probe } from '../../../tivarq/schema.js'
 import type { TivarqReport } from '../../../tivarq/score.js'

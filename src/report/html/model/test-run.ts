@@ -6,7 +6,7 @@
  * questions alone gets one page of its own.
  */
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
-import type { TimeGroundedSuiteSummary } from '../../../timegrounded/summary.js'
+import type { TimeGroundedSuiteSummary } from '../../../time-grounded/summary.js'
 import type { PredictionRow } from '../../../tivarq/results.js'
 import type { TivarqReport } from '../../../tivarq/score.js'
 import type { BaselineSuite, SuiteIdentity } from '../../../suite/baseline.js'

@@ -1,8 +1,8 @@
 /** The time-grounded part of the page: control, probe, ceiling, and the paired delta. Pure. */
 import type { TimeGroundedArm, TimeGroundedPage } from '../page-data.js'
-import { CONTROL_MODE, PROBE_MODE } from '../../../timegrounded/grounding.js'
-import { DELTA_MEANING } from '../../../timegrounded/delta.js'
-import type { TimeGroundedRunScore, TimeGroundedSuiteSummary } from '../../../timegrounded/summary.js'
+import { CONTROL_MODE, PROBE_MODE } from '../../../time-grounded/grounding.js'
+import { DELTA_MEANING } from '../../../time-grounded/delta.js'
+import type { TimeGroundedRunScore, TimeGroundedSuiteSummary } from '../../../time-grounded/summary.js'
 
 function arm(name: TimeGroundedArm['arm'], mode: string, score: TimeGroundedRunScore): TimeGroundedArm {
   // The page's count is what the rate rests on: questions the judge could not grade are in no rate.

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { SessionDateError, formatSessionDate, parseSessionDate, readSessionDate } from '../../src/timegrounded/dates.js'
-import { resolveRelativeDay, weekdayClaims } from '../../src/timegrounded/relative.js'
+import { SessionDateError, formatSessionDate, parseSessionDate, readSessionDate } from '../../src/time-grounded/dates.js'
+import { resolveRelativeDay, weekdayClaims } from '../../src/time-grounded/relative.js'
 
 const where = { questionId: 'q-7', field: 'haystack_dates[1]' }
 

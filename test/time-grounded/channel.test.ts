@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest'
-import { GroundingModeError, type TimeGroundedAgent, type TimestampedHistoryAgent } from '../../src/timegrounded/agent.js'
-import { SessionDateError } from '../../src/timegrounded/dates.js'
-import { timeGroundedCorpus } from '../../src/timegrounded/corpus/index.js'
-import { deterministicJudge } from '../../src/timegrounded/judges.js'
-import type { LongMemEvalEntry } from '../../src/timegrounded/longmemeval.js'
-import { runProbeVersusControl } from '../../src/timegrounded/comparison.js'
-import { runGrounded } from '../../src/timegrounded/run.js'
+import { GroundingModeError, type TimeGroundedAgent, type TimestampedHistoryAgent } from '../../src/time-grounded/agent.js'
+import { SessionDateError } from '../../src/time-grounded/dates.js'
+import { timeGroundedCorpus } from '../../src/time-grounded/corpus/index.js'
+import { deterministicJudge } from '../../src/time-grounded/judges.js'
+import type { LongMemEvalEntry } from '../../src/time-grounded/longmemeval.js'
+import { runProbeVersusControl } from '../../src/time-grounded/comparison.js'
+import { runGrounded } from '../../src/time-grounded/run.js'
 
 function textOnlyAgent(calls: string[]): TimeGroundedAgent {
   return {

@@ -9,9 +9,9 @@ import {
   findAbsoluteDate,
   generateCorpus,
   type Reading,
-} from '../../src/timegrounded/corpus/index.js'
-import { readSessionDate, WEEKDAY_ABBREVIATIONS } from '../../src/timegrounded/dates.js'
-import { parseLongMemEvalText, type LongMemEvalEntry } from '../../src/timegrounded/longmemeval.js'
+} from '../../src/time-grounded/corpus/index.js'
+import { readSessionDate, WEEKDAY_ABBREVIATIONS } from '../../src/time-grounded/dates.js'
+import { parseLongMemEvalText, type LongMemEvalEntry } from '../../src/time-grounded/longmemeval.js'
 
 const shippedText = readFileSync(new URL('../../fixtures/timegrounded/timegrounded-v1.json', import.meta.url), 'utf8')
 const shipped = parseLongMemEvalText(shippedText, CORPUS_ID)

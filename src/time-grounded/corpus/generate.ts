@@ -109,7 +109,7 @@ export function generateCorpus(options: GenerateCorpusOptions): GeneratedCorpus 
   const items = questions.map(entryOf)
   const readings = new Map(questions.map((question) => [question.id, question.reading]))
   const issues = checkCorpusRules(items, readings, { size })
-  if (issues.length > 0) throw new CorpusRuleError(issues, 'src/timegrounded/corpus/scenarios.ts or generate.ts')
+  if (issues.length > 0) throw new CorpusRuleError(issues, 'src/time-grounded/corpus/scenarios.ts or generate.ts')
   const text = `${JSON.stringify(items, null, 2)}\n`
   return { datasetId: generatedCorpusId(seed, size), items, text, datasetSha256: normalisedTextSha256(text), seed, size, readings }
 }
@@ -134,7 +134,7 @@ export function generatedQuestion(seed: number, index: number): AuthoredQuestion
   }
   throw new CorpusRuleError(
     last.length > 0 ? last : [corpusIssue('reading', id, `no draw in ${MAX_ATTEMPTS} met the rules`)],
-    'src/timegrounded/corpus/scenarios.ts',
+    'src/time-grounded/corpus/scenarios.ts',
   )
 }
 

@@ -7,11 +7,11 @@
  * file only wires it.
  */
 import { describe, test } from 'vitest'
-import type { TimeGroundedAgent } from '../timegrounded/agent.js'
+import type { TimeGroundedAgent } from '../time-grounded/agent.js'
 import { CHANNEL_KEY } from '../suite/records.js'
 import './context.js'
-import type { TimeGroundedCaseRecord } from '../timegrounded/cases.js'
-import { checkTimeGroundedOptions, type TimeGroundedTestsOptions } from '../timegrounded/probe-options.js'
+import type { TimeGroundedCaseRecord } from '../time-grounded/cases.js'
+import { checkTimeGroundedOptions, type TimeGroundedTestsOptions } from '../time-grounded/probe-options.js'
 
 /**
  * Declares the time-grounded tests in the calling test file, for an agent on
@@ -31,8 +31,8 @@ export function timeGroundedTests(
     // The engine loads here, in a file that declares these tests: every worker imports this module
     // (through timegrounded/vitest), and a TIVARQ-only one should not pay for the engine.
     const [{ planTimeGroundedCases, timeGroundedCaseTimeoutMs }, { TimeGroundedAnswerError, timeGroundedFailureMessage }] = await Promise.all([
-      import('../timegrounded/cases.js'),
-      import('../timegrounded/case-failure.js'),
+      import('../time-grounded/cases.js'),
+      import('../time-grounded/case-failure.js'),
     ])
     const timeout = timeGroundedCaseTimeoutMs(options)
     const plan = await planTimeGroundedCases(agent, options)

@@ -8,8 +8,8 @@ import {
   hasDateLikeContent,
   renderHistoryText,
   renderQuestionText,
-} from '../../src/timegrounded/grounding.js'
-import { parseLongMemEvalText, type LongMemEvalEntry } from '../../src/timegrounded/longmemeval.js'
+} from '../../src/time-grounded/grounding.js'
+import { parseLongMemEvalText, type LongMemEvalEntry } from '../../src/time-grounded/longmemeval.js'
 
 const entry: LongMemEvalEntry = {
   question_id: 'q1',

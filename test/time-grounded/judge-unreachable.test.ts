@@ -7,11 +7,11 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
-import { timeGroundedCorpus } from '../../src/timegrounded/corpus/index.js'
-import { deterministicJudge, JudgeUnreachableError, llmJudge } from '../../src/timegrounded/judges.js'
+import { timeGroundedCorpus } from '../../src/time-grounded/corpus/index.js'
+import { deterministicJudge, JudgeUnreachableError, llmJudge } from '../../src/time-grounded/judges.js'
 import { ChatEndpointError } from '../../src/chat/client.js'
-import { honestAgent } from '../../src/timegrounded/agents.js'
-import { runGrounded } from '../../src/timegrounded/run.js'
+import { honestAgent } from '../../src/time-grounded/agents.js'
+import { runGrounded } from '../../src/time-grounded/run.js'
 import { startChatServer, type ChatServer } from '../support/chat-server.js'
 
 const corpus = timeGroundedCorpus()

@@ -12,7 +12,7 @@ import {
   normalisedTextSha256,
   readLongMemEval,
   type LongMemEvalEntry,
-} from '../../src/timegrounded/longmemeval.js'
+} from '../../src/time-grounded/longmemeval.js'
 
 let dir: string
 beforeAll(async () => {

@@ -49,7 +49,7 @@ export interface CorpusRuleErrorCodes {
 /** The generator refused: the corpus breaks a rule (code `CORPUS_RULE_BROKEN`). `fix` names the source to fix. */
 export class CorpusRuleError extends TimegroundedError<keyof CorpusRuleErrorCodes> {
   readonly issues: readonly CorpusIssue[]
-  constructor(issues: readonly CorpusIssue[], fix = 'src/timegrounded/corpus/source.ts') {
+  constructor(issues: readonly CorpusIssue[], fix = 'src/time-grounded/corpus/source.ts') {
     super(
       'CORPUS_RULE_BROKEN',
       `the time-grounded corpus breaks ${issues.length} rule${issues.length === 1 ? '' : 's'}; fix ${fix}:\n` +

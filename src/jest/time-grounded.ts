@@ -7,10 +7,10 @@
  * `src/timegrounded/` (the plan in `cases.ts`, the fold in `summary.ts`).
  */
 import { describe, test } from '@jest/globals'
-import type { TimeGroundedAgent } from '../timegrounded/agent.js'
-import { TimeGroundedAnswerError, timeGroundedFailureMessage } from '../timegrounded/case-failure.js'
-import { planTimeGroundedCasesSync, timeGroundedCaseTimeoutMs } from '../timegrounded/cases.js'
-import { checkTimeGroundedOptions, type TimeGroundedTestsOptions } from '../timegrounded/probe-options.js'
+import type { TimeGroundedAgent } from '../time-grounded/agent.js'
+import { TimeGroundedAnswerError, timeGroundedFailureMessage } from '../time-grounded/case-failure.js'
+import { planTimeGroundedCasesSync, timeGroundedCaseTimeoutMs } from '../time-grounded/cases.js'
+import { checkTimeGroundedOptions, type TimeGroundedTestsOptions } from '../time-grounded/probe-options.js'
 import { appendSideLines } from './channel.js'
 import { currentTestPath, jestContext, warnNoReporter } from './context.js'
 

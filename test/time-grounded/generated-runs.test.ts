@@ -6,11 +6,11 @@
  * about 0.016) with a delta of exactly zero.
  */
 import { describe, expect, test } from 'vitest'
-import { honestAgent, ingestionOrderAgent, seededAccuracyAgent, AgentOptionError } from '../../src/timegrounded/agents.js'
-import { generateCorpus, knownDatasetId, readingOf } from '../../src/timegrounded/corpus/index.js'
-import { deterministicJudge } from '../../src/timegrounded/judges.js'
-import { runProbeVersusControl } from '../../src/timegrounded/comparison.js'
-import { runGrounded } from '../../src/timegrounded/run.js'
+import { honestAgent, ingestionOrderAgent, seededAccuracyAgent, AgentOptionError } from '../../src/time-grounded/agents.js'
+import { generateCorpus, knownDatasetId, readingOf } from '../../src/time-grounded/corpus/index.js'
+import { deterministicJudge } from '../../src/time-grounded/judges.js'
+import { runProbeVersusControl } from '../../src/time-grounded/comparison.js'
+import { runGrounded } from '../../src/time-grounded/run.js'
 
 const judge = deterministicJudge()
 const sixty = generateCorpus({ size: 60, seed: 7 })
@@ -73,7 +73,7 @@ describe('seededAccuracyAgent', () => {
 
 describe('the caveat follows the measured figures', () => {
   test('below 360 questions a probe; from 360, what it can rank', async () => {
-    const { probeCaveat } = await import('../../src/timegrounded/caveat.js')
+    const { probeCaveat } = await import('../../src/time-grounded/caveat.js')
     expect(probeCaveat(12)).toMatch(/^Twelve questions is a probe, not a ranking/)
     expect(probeCaveat(359)).toMatch(/^359 questions is a probe, not a ranking/)
     expect(probeCaveat(600)).toBe(

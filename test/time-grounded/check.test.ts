@@ -1,19 +1,19 @@
 // The corpus rules one function each, at their edges, and the deterministic judge on an entry
 // without machine_gold: it says it cannot judge, and a run refuses such entries unless told to skip them.
 import { describe, expect, test } from 'vitest'
-import { checkCorpus, timeGroundedCorpus } from '../../src/timegrounded/corpus/index.js'
+import { checkCorpus, timeGroundedCorpus } from '../../src/time-grounded/corpus/index.js'
 import {
   findAbsoluteDate,
   findCalendarDate,
   goldSessionFindings,
   sessionAfterQuestionFindings,
   sessionOrderFindings,
-} from '../../src/timegrounded/corpus/rules.js'
-import { honestAgent } from '../../src/timegrounded/agents.js'
-import { deterministicJudge, UnjudgeableEntriesError } from '../../src/timegrounded/judges.js'
-import { loadLongMemEval, type LongMemEvalEntry } from '../../src/timegrounded/longmemeval.js'
-import { runProbeVersusControl } from '../../src/timegrounded/comparison.js'
-import { runGrounded } from '../../src/timegrounded/run.js'
+} from '../../src/time-grounded/corpus/rules.js'
+import { honestAgent } from '../../src/time-grounded/agents.js'
+import { deterministicJudge, UnjudgeableEntriesError } from '../../src/time-grounded/judges.js'
+import { loadLongMemEval, type LongMemEvalEntry } from '../../src/time-grounded/longmemeval.js'
+import { runProbeVersusControl } from '../../src/time-grounded/comparison.js'
+import { runGrounded } from '../../src/time-grounded/run.js'
 
 const FREE_TEXT = new URL('./fixtures/peer-free-text.json', import.meta.url).pathname
 const MIXED = new URL('./fixtures/peer-mixed-gold.json', import.meta.url).pathname

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { afterEach, describe, expect, test } from 'vitest'
-import { timeGroundedCorpus } from '../../src/timegrounded/corpus/index.js'
+import { timeGroundedCorpus } from '../../src/time-grounded/corpus/index.js'
 import {
   LLM_JUDGE_FINGERPRINT,
   TEMPORAL_JUDGE_TEMPLATE,
@@ -10,9 +10,9 @@ import {
   llmJudge,
   readDate,
   renderJudgePrompt,
-} from '../../src/timegrounded/judges.js'
+} from '../../src/time-grounded/judges.js'
 import { ChatEndpointError } from '../../src/chat/client.js'
-import type { MachineGold } from '../../src/timegrounded/longmemeval.js'
+import type { MachineGold } from '../../src/time-grounded/longmemeval.js'
 import { startChatServer, type ChatServer } from '../support/chat-server.js'
 
 const corpus = timeGroundedCorpus()

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
-import { timeGroundedCorpus } from '../../src/timegrounded/corpus/index.js'
-import { loadLongMemEval, loadLongMemEvalSync, type LongMemEvalDatasetError } from '../../src/timegrounded/longmemeval.js'
+import { timeGroundedCorpus } from '../../src/time-grounded/corpus/index.js'
+import { loadLongMemEval, loadLongMemEvalSync, type LongMemEvalDatasetError } from '../../src/time-grounded/longmemeval.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-lme-faults-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -2,10 +2,10 @@
 // (the 75% floor of the ceiling, the 75% floor of the control, the reach of the
 // ceiling, the drop), and the wording of each reason.
 import { describe, expect, test } from 'vitest'
-import { UNKNOWN_ANSWER } from '../../src/timegrounded/agents.js'
-import { pairedDelta } from '../../src/timegrounded/delta.js'
-import type { QuestionRow } from '../../src/timegrounded/question.js'
-import { timeGroundedVerdict, VERDICT_FLOOR } from '../../src/timegrounded/verdict.js'
+import { UNKNOWN_ANSWER } from '../../src/time-grounded/agents.js'
+import { pairedDelta } from '../../src/time-grounded/delta.js'
+import type { QuestionRow } from '../../src/time-grounded/question.js'
+import { timeGroundedVerdict, VERDICT_FLOOR } from '../../src/time-grounded/verdict.js'
 
 /** n judged rows, the first `correct` of them right (so a run with fewer right is nested in one with more). */
 function rows(n: number, correct: number, response = 'an answer'): QuestionRow[] {

@@ -58,11 +58,18 @@ export interface FamilyIntervals {
 
 /** Both intervals for every family of `rows`, each over that family's rows alone. */
 export function familyIntervals(rows: readonly PredictionRow[], options: IntervalOptions): Map<string, FamilyIntervals> {
-  const families = [...new Set(rows.map((row) => familyOf(row)))]
+  // One pass groups the rows, in the order each family first appears and each family's rows in file order.
+  const byFamily = new Map<string, PredictionRow[]>()
+  for (const row of rows) {
+    const family = familyOf(row)
+    const familyRows = byFamily.get(family)
+    if (familyRows === undefined) byFamily.set(family, [row])
+    else familyRows.push(row)
+  }
   return new Map(
-    families.map((family) => {
-      const familyRows = rows.filter((row) => familyOf(row) === family)
-      return [family, { transitionSuccess: transitionSuccessInterval(familyRows, options), staleValueLeakage: staleValueLeakageInterval(familyRows, options) }]
-    }),
+    [...byFamily].map(([family, familyRows]) => [
+      family,
+      { transitionSuccess: transitionSuccessInterval(familyRows, options), staleValueLeakage: staleValueLeakageInterval(familyRows, options) },
+    ]),
   )
 }

@@ -6,10 +6,21 @@
  * Exit codes: 0 clean, 1 problems found (invalid data, incomplete run, gate),
  * 2 usage or data error, 3 internal error.
  */
+import { setFlagsFromString } from 'node:v8'
 import { Command, CommanderError } from 'commander'
 import { HARNESS_VERSION } from '../version.js'
 import { EXIT } from './exit-codes.js'
 type Register = (program: Command) => void
+
+// V8 doubles its young generation (up to 16 MiB a half) while a command
+// allocates, although what survives stays near 12 MiB: kept at its starting
+// size it costs a few more quick collections and 13 MiB less peak memory. The
+// maximum cannot be changed once the process runs, but the growth factor is read
+// each time it would grow. A setting of the user's own (the node command line,
+// NODE_OPTIONS) wins.
+if (![...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) => arg.includes('semi-space') || arg.includes('semi_space'))) {
+  setFlagsFromString('--semi-space-growth-factor=1')
+}
 // Subcommands, in help order (one line each): each module is imported only when
 // its command runs, or when the command list itself is shown (help, a command
 // we do not know, no command), so `--version` and every command skip the

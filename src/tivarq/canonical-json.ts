@@ -54,7 +54,7 @@ export class CanonicalJsonError extends TimegroundedError<keyof CanonicalJsonErr
  * `sort_keys`), `,` and `:` with no spaces, non-ASCII kept as-is. No newline.
  */
 export function canonicalJsonLine(value: unknown, options: CanonicalJsonOptions = {}): string {
-  return write(value, '$', stateOf(options, 'compact'))
+  return write(value, stateOf(options, 'compact'))
 }
 
 /**
@@ -63,7 +63,7 @@ export function canonicalJsonLine(value: unknown, options: CanonicalJsonOptions 
  * the upstream harness writes its prediction rows. No newline.
  */
 export function pythonJsonLine(value: unknown, options: CanonicalJsonOptions = {}): string {
-  return write(value, '$', stateOf({ ...options, sortKeys: options.sortKeys ?? false }, 'line'))
+  return write(value, stateOf({ ...options, sortKeys: options.sortKeys ?? false }, 'line'))
 }
 
 /**
@@ -72,7 +72,7 @@ export function pythonJsonLine(value: unknown, options: CanonicalJsonOptions = {
  * lists and objects as `[]` and `{}`. Non-ASCII kept as-is unless `ensureAscii`.
  */
 export function prettyJson(value: unknown, options: CanonicalJsonOptions = {}): string {
-  return `${write(value, '$', stateOf(options, 'indented'))}\n`
+  return `${write(value, stateOf(options, 'indented'))}\n`
 }
 
 interface WriteState {
@@ -85,6 +85,12 @@ interface WriteState {
   keySeparator: string
   depth: number
   seen: Set<object>
+  /**
+   * The keys and indexes from the top value down to the one being written:
+   * the path an error names is spelled from them only when there is an error,
+   * not for every value written.
+   */
+  steps: (string | number)[]
 }
 
 /** Python's separators: `(',', ':')` compact; `(', ', ': ')` its one-line default; `(',', ': ')` with an indent. */
@@ -95,10 +101,15 @@ const LAYOUTS = {
 } as const
 
 function stateOf(options: CanonicalJsonOptions, layout: keyof typeof LAYOUTS): WriteState {
-  return { ensureAscii: options.ensureAscii ?? false, sortKeys: options.sortKeys ?? true, ...LAYOUTS[layout], depth: 0, seen: new Set() }
+  return { ensureAscii: options.ensureAscii ?? false, sortKeys: options.sortKeys ?? true, ...LAYOUTS[layout], depth: 0, seen: new Set(), steps: [] }
 }
 
-function write(value: unknown, path: string, state: WriteState): string {
+/** The path of the value being written, e.g. `$.events[2].value`. */
+function pathOf(state: WriteState): string {
+  return `$${state.steps.map((step) => (typeof step === 'number' ? `[${step}]` : `.${step}`)).join('')}`
+}
+
+function write(value: unknown, state: WriteState): string {
   if (value === null) return 'null'
   switch (typeof value) {
     case 'boolean':
@@ -106,43 +117,57 @@ function write(value: unknown, path: string, state: WriteState): string {
     case 'string':
       return quote(value, state.ensureAscii)
     case 'number':
-      return writeNumber(value, path)
+      return writeNumber(value, state)
     case 'bigint':
       return value.toString()
     case 'object':
       break
     default:
-      throw new CanonicalJsonError(path, `a ${typeof value} has no JSON form`)
+      throw new CanonicalJsonError(pathOf(state), `a ${typeof value} has no JSON form`)
   }
   const container = value as object
-  if (state.seen.has(container)) throw new CanonicalJsonError(path, 'the value contains itself (a cycle)')
+  if (state.seen.has(container)) throw new CanonicalJsonError(pathOf(state), 'the value contains itself (a cycle)')
   state.seen.add(container)
+  state.depth++
   try {
-    if (Array.isArray(container)) {
-      const items = container.map((item: unknown, index) => write(item === undefined ? null : item, `${path}[${index}]`, inner(state)))
-      return join('[', items, ']', state)
-    }
-    const record = container as Record<string, unknown>
-    // Python drops nothing, but JSON.stringify drops undefined members; a row
-    // with an optional field left undefined must not print it.
-    const keys = Object.keys(record).filter((key) => record[key] !== undefined)
-    if (state.sortKeys) keys.sort(compareCodePoints)
-    const members = keys.map((key) => `${quote(key, state.ensureAscii)}${state.keySeparator}${write(record[key], `${path}.${key}`, inner(state))}`)
-    return join('{', members, '}', state)
+    return Array.isArray(container) ? writeArray(container, state) : writeObject(container as Record<string, unknown>, state)
   } finally {
+    state.depth--
     state.seen.delete(container)
   }
 }
 
-function inner(state: WriteState): WriteState {
-  return { ...state, depth: state.depth + 1 }
+function writeArray(items: readonly unknown[], state: WriteState): string {
+  const written: string[] = []
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index]
+    state.steps.push(index)
+    written.push(write(item === undefined ? null : item, state))
+    state.steps.pop()
+  }
+  return join('[', written, ']', state)
 }
 
+function writeObject(record: Record<string, unknown>, state: WriteState): string {
+  // Python drops nothing, but JSON.stringify drops undefined members; a row
+  // with an optional field left undefined must not print it.
+  const keys = Object.keys(record).filter((key) => record[key] !== undefined)
+  if (state.sortKeys) keys.sort(compareCodePoints)
+  const members: string[] = []
+  for (const key of keys) {
+    state.steps.push(key)
+    members.push(`${quote(key, state.ensureAscii)}${state.keySeparator}${write(record[key], state)}`)
+    state.steps.pop()
+  }
+  return join('{', members, '}', state)
+}
+
+/** Items of a container written at `state.depth` (its items' depth; the container's own is one less). */
 function join(open: string, items: string[], close: string, state: WriteState): string {
   if (items.length === 0) return open + close
   if (state.indent === null) return open + items.join(state.itemSeparator) + close
-  const pad = state.indent.repeat(state.depth + 1)
-  const closePad = state.indent.repeat(state.depth)
+  const pad = state.indent.repeat(state.depth)
+  const closePad = state.indent.repeat(state.depth - 1)
   return `${open}\n${pad}${items.join(`,\n${pad}`)}\n${closePad}${close}`
 }
 
@@ -173,14 +198,18 @@ const SHORT_ESCAPES: Record<string, string> = {
 // outside printable ASCII, astral characters as surrogate pairs.
 const ESCAPE_UNICODE = /["\\\u0000-\u001f]/g
 const ESCAPE_ASCII = /["\\]|[^ -~]/g
+// The same sets, to test a string (no `g`, so no lastIndex state): most need no escape at all.
+const NEEDS_ESCAPE_UNICODE = /["\\\u0000-\u001f]/
+const NEEDS_ESCAPE_ASCII = /["\\]|[^ -~]/
 
 function quote(text: string, ensureAscii: boolean): string {
+  if (!(ensureAscii ? NEEDS_ESCAPE_ASCII : NEEDS_ESCAPE_UNICODE).test(text)) return `"${text}"`
   const pattern = ensureAscii ? ESCAPE_ASCII : ESCAPE_UNICODE
   return `"${text.replace(pattern, (char) => SHORT_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`
 }
 
-function writeNumber(value: number, path: string): string {
-  if (!Number.isFinite(value)) throw new CanonicalJsonError(path, `${value} is not a finite number`)
+function writeNumber(value: number, state: WriteState): string {
+  if (!Number.isFinite(value)) throw new CanonicalJsonError(pathOf(state), `${value} is not a finite number`)
   if (Number.isSafeInteger(value)) return String(value === 0 ? 0 : value)
   return pythonFloatRepr(value)
 }

@@ -148,6 +148,23 @@ describe('run --adapter builtin:latest on smoke', () => {
     expect(existsSync(join(work, 'rescored-blocked', 'report.json'))).toBe(true)
   })
 
+  test("score of rows from two splits draws every failing probe's timeline from its own split", () => {
+    const dev = join(work, 'latest-dev')
+    expect(cli(['run', '--split', 'dev', '--adapter', 'builtin:latest', '--no-html', '--output', dev]).status).toBe(0)
+    const mixed = join(work, 'mixed-predictions.jsonl')
+    writeFileSync(mixed, readFileSync(join(out, 'predictions.jsonl'), 'utf8') + readFileSync(join(dev, 'predictions.jsonl'), 'utf8'))
+    const page = join(work, 'pages', 'mixed.html')
+    expect(cli(['score', mixed, '--output', join(work, 'mixed-scored'), '--html', page]).status).toBe(0)
+    const data = JSON.parse(/<script type="application\/json" id="tg-data">([\s\S]*?)<\/script>/.exec(readFileSync(page, 'utf8'))![1]!)
+    expect(data.tivarq.timelineNote).toBeNull()
+    const episodesOf = (split: string) => new Set(jsonl(join(ROOT, `fixtures/tivarq-v1/episodes_${split}.jsonl`)).map((row) => row.episode_id as string))
+    const failing = data.tivarq.failing as { episode: string }[]
+    // Both splits have failing probes under builtin:latest, and each one's episode is on the page.
+    expect(failing.some((probe) => episodesOf('smoke').has(probe.episode))).toBe(true)
+    expect(failing.some((probe) => episodesOf('dev').has(probe.episode))).toBe(true)
+    expect(failing.every((probe) => data.tivarq.episodes[probe.episode] !== undefined)).toBe(true)
+  })
+
   test('score accepts upstream-shaped rows (no family or repetition, extra fields, usage inside prediction)', () => {
     const rows = jsonl(join(out, 'predictions.jsonl')).map((row) => {
       const { family: _family, repetition: _repetition, ...rest } = row

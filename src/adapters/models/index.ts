@@ -11,19 +11,9 @@ import { ModelConfigError, resolveModelConfig, type ModelAdapterOptions, type Mo
 import type { ModelMode } from './prompts.js'
 import { HybridModelStore, ManagedModelStore } from './stores.js'
 
-/** The model adapters by name, as `--adapter model:NAME` takes them. */
-export const MODEL_ADAPTERS: Readonly<Record<ModelMode, { description: string }>> = {
-  hybrid: { description: 'a model extracts an assertion from each turn into a version table, which answers' },
-  managed: { description: 'a model answers each question from the turns so far, the question and as_of' },
-}
+import { isModelAdapterName, MODEL_ADAPTER_NAMES } from './names.js'
 
-/** `hybrid` and `managed`. */
-export const MODEL_ADAPTER_NAMES = Object.keys(MODEL_ADAPTERS) as ModelMode[]
-
-/** True when `name` is a model adapter's name. */
-export function isModelAdapterName(name: string): name is ModelMode {
-  return (MODEL_ADAPTER_NAMES as string[]).includes(name)
-}
+export { isModelAdapterName, MODEL_ADAPTER_NAMES, MODEL_ADAPTERS } from './names.js'
 
 /** A factory of model-backed stores, with the configuration it checked. */
 export interface ModelAdapter extends StoreFactory {

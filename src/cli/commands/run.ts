@@ -9,7 +9,8 @@ import { type Command, InvalidArgumentError, Option } from 'commander'
 import { isReferenceStoreName, REFERENCE_STORE_NAMES, REFERENCE_STORES, type ReferenceStoreName, referenceStore } from '../../adapters/reference/index.js'
 import { DEFAULT_TIMEOUT_MS, commandAdapter, describeCommand } from '../../adapters/command.js'
 import { AdapterStartError } from '../../adapters/errors.js'
-import { isModelAdapterName, MODEL_ADAPTER_NAMES, MODEL_ADAPTERS, modelAdapter, type ModelMode } from '../../adapters/models/index.js'
+import { isModelAdapterName, MODEL_ADAPTER_NAMES, MODEL_ADAPTERS } from '../../adapters/models/names.js'
+import type { ModelMode } from '../../adapters/models/prompts.js'
 import { openPool, type CloseProblem, type StorePool } from '../../harness/pool.js'
 import type { MemorySource } from '../../adapters/source.js'
 import { TRACKS } from '../../adapters/protocol.js'
@@ -148,13 +149,15 @@ function resolveRunSettings(options: RunCommandOptions, command: readonly string
  * configuration is checked here (a `ModelConfigError` names each problem); its
  * calls may retry for longer than an adapter call's default timeout, so
  * unless `--timeout-ms` says otherwise they get their whole retry budget.
+ * The model adapters and their chat client are loaded only for a model adapter.
  */
-function memorySource(settings: RunSettings): { source: MemorySource; timeoutMs: number } {
+async function memorySource(settings: RunSettings): Promise<{ source: MemorySource; timeoutMs: number }> {
   const given = settings.timeoutMs
   switch (settings.source.kind) {
     case 'builtin':
       return { source: referenceStore(settings.source.name), timeoutMs: given ?? DEFAULT_TIMEOUT_MS }
     case 'model': {
+      const { modelAdapter } = await import('../../adapters/models/index.js')
       const adapter = modelAdapter(settings.source.name)
       return { source: adapter, timeoutMs: given ?? adapter.callBudgetMs }
     }
@@ -273,7 +276,7 @@ async function loadRun(options: RunCommandOptions, command: string[]): Promise<{
 async function openRun(settings: RunSettings, split: LoadedRunSplit): Promise<OpenRun | null> {
   let picked: { source: MemorySource; timeoutMs: number }
   try {
-    picked = memorySource(settings)
+    picked = await memorySource(settings)
   } catch (error) {
     if (error instanceof TimegroundedError) {
       fail('run', error.message, EXIT.usage)

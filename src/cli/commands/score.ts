@@ -24,8 +24,9 @@ import { DEFAULT_HTML_FILE } from '../../harness/result-files.js'
 import { matchedTimelines } from '../../report/html/model/timelines.js'
 import { runPageInput } from '../../report/html/model/input.js'
 import { type WrittenRun, writeScoredRun } from '../../report/scored-run.js'
-import { type LoadedDataset, loadDataset } from '../../tivarq/dataset.js'
-import type { Episode, Probe } from '../../tivarq/schema.js'
+import { loadDataset, loadSplit, type SplitData } from '../../tivarq/dataset.js'
+import { isBundledDir } from '../../tivarq/bundled-dataset.js'
+import { SPLITS, type Split } from '../../tivarq/schema.js'
 import { describeWriteError } from '../../harness/write-errors.js'
 import { type HtmlOption, htmlOption, noHtmlOption, writeCliPage } from '../html.js'
 import { wantsColor } from '../color.js'
@@ -45,7 +46,7 @@ function writePage(
   file: string,
   options: ScoreCommandOptions,
   dir: string,
-  dataset: LoadedDataset,
+  dataset: SplitData,
   rows: readonly PredictionRow[],
   report: TivarqReport,
   all: readonly TivarqReport[],
@@ -59,16 +60,31 @@ function writePage(
       identity: { subject: { label: 'predictions', value: file }, data: null },
       report,
       rows,
-      timelines: matchedTimelines(rows, allSplits(dataset), source),
+      timelines: matchedTimelines(rows, dataset, source),
       repetitions: all,
     }),
   )
 }
 
-/** Every episode and probe of a dataset, over its splits. */
-function allSplits(dataset: LoadedDataset): { episodes: Episode[]; probes: Probe[] } {
-  const splits = Object.values(dataset.splits)
-  return { episodes: splits.flatMap((split) => split.episodes), probes: splits.flatMap((split) => split.probes) }
+/**
+ * Every episode and probe the page may draw timelines from, over the splits in
+ * SPLITS order. Of the bundled data (pinned bytes, unique probe ids) only the
+ * splits holding the rows' probes are read, largest first: a test-split file
+ * reads the test split alone, and the page draws the same timelines it would
+ * from all three. Any other directory is loaded, and validated, whole.
+ */
+async function timelineData(rows: readonly PredictionRow[], dir: string | undefined): Promise<SplitData> {
+  const splits: Partial<Record<Split, SplitData>> = {}
+  if (isBundledDir(dir)) {
+    const missing = new Set(rows.map((row) => row.probe_id))
+    for (const split of [...SPLITS].reverse()) {
+      if (missing.size === 0) break
+      splits[split] = await loadSplit(dir, split)
+      for (const probe of splits[split].probes) missing.delete(probe.probe_id)
+    }
+  } else Object.assign(splits, (await loadDataset(dir)).splits)
+  const loaded = SPLITS.flatMap((split) => splits[split] ?? [])
+  return { episodes: loaded.flatMap((split) => split.episodes), probes: loaded.flatMap((split) => split.probes) }
 }
 
 /** Register `score` on the CLI program. */
@@ -95,10 +111,10 @@ export function registerScore(program: Command): void {
         return fail('score', '`--dataset` is read for the HTML report only (its timelines); drop `--dataset` or `--no-html`.', EXIT.usage)
       }
       let rows: PredictionRow[]
-      let dataset: LoadedDataset | null
+      let dataset: SplitData | null
       try {
         rows = readPredictionFiles(files)
-        dataset = options.html === false ? null : await loadDataset(options.dataset)
+        dataset = options.html === false ? null : await timelineData(rows, options.dataset)
       } catch (error) {
         if (error instanceof TimegroundedError) return fail('score', error.message, EXIT.usage)
         throw error

@@ -22,15 +22,29 @@ interface LeakageTally {
   leaks: number
 }
 
+/** A row's part in the leakage tallies: 0 none, 1 an answered stale-risk row, 2 one that leaked. */
+type LeakageMark = 0 | 1 | 2
+
+// The page tallies every row twice (overall, then in its family): each row is judged once.
+const leakageMarks = new WeakMap<PredictionRow, LeakageMark>()
+
+function leakageMark(row: PredictionRow): LeakageMark {
+  let mark = leakageMarks.get(row)
+  if (mark === undefined) {
+    // As the scorer counts them: answered stale-risk rows, and those among them that leaked.
+    mark = row.status === 'answered' && isStaleRisk(row) ? (isStaleLeak(row) ? 2 : 1) : 0
+    leakageMarks.set(row, mark)
+  }
+  return mark
+}
+
 function leakageTallies(rows: readonly PredictionRow[]): LeakageTally[] {
   const tallies = new Map<string, LeakageTally>()
   for (const row of rows) {
     const tally = tallies.get(row.episode_id) ?? { risk: 0, leaks: 0 }
-    // As the scorer counts them: answered stale-risk rows, and those among them that leaked.
-    if (row.status === 'answered' && isStaleRisk(row)) {
-      tally.risk++
-      if (isStaleLeak(row)) tally.leaks++
-    }
+    const mark = leakageMark(row)
+    if (mark > 0) tally.risk++
+    if (mark === 2) tally.leaks++
     tallies.set(row.episode_id, tally)
   }
   return [...tallies.values()]
@@ -58,11 +72,18 @@ export interface FamilyIntervals {
 
 /** Both intervals for every family of `rows`, each over that family's rows alone. */
 export function familyIntervals(rows: readonly PredictionRow[], options: IntervalOptions): Map<string, FamilyIntervals> {
-  const families = [...new Set(rows.map((row) => familyOf(row)))]
+  // One pass groups the rows, in the order each family first appears and each family's rows in file order.
+  const byFamily = new Map<string, PredictionRow[]>()
+  for (const row of rows) {
+    const family = familyOf(row)
+    const familyRows = byFamily.get(family)
+    if (familyRows === undefined) byFamily.set(family, [row])
+    else familyRows.push(row)
+  }
   return new Map(
-    families.map((family) => {
-      const familyRows = rows.filter((row) => familyOf(row) === family)
-      return [family, { transitionSuccess: transitionSuccessInterval(familyRows, options), staleValueLeakage: staleValueLeakageInterval(familyRows, options) }]
-    }),
+    [...byFamily].map(([family, familyRows]) => [
+      family,
+      { transitionSuccess: transitionSuccessInterval(familyRows, options), staleValueLeakage: staleValueLeakageInterval(familyRows, options) },
+    ]),
   )
 }

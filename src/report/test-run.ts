@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path'
 import { appendJobSummary } from '../suite/job-summary.js'
-import type { ResolvedReporterOptions, TimegroundedReporterOptions } from '../suite/options.js'
+import type { TimegroundedReporterOptions } from '../suite/options.js'
 import type { RunIdentity } from '../suite/run-identity.js'
 import { shardFilePath, writeShardFile } from '../suite/shards.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'

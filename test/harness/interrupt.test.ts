@@ -3,7 +3,8 @@
  * exits first (Vitest 4's main process does, without waiting for its forks
  * pool's workers, and a worker ends itself when its channel to the parent
  * reports closed): the closer still finishes, then the worker ends by the
- * signal. A real forked process importing dist/.
+ * signal. And a worker whose parent alone was signalled and left: the closer
+ * runs as on SIGTERM. A real forked process importing dist/.
  */
 import { type ChildProcess, fork } from 'node:child_process'
 import { once } from 'node:events'
@@ -22,17 +23,35 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: Nod
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
 }
 
-test('SIGINT, then the parent leaves: the closer finishes despite the closed channel, and the worker ends by SIGINT', async () => {
-  const log = join(work, 'worker.log')
+function startWorker(log: string): ChildProcess {
   const worker = fork(WORKER, [log, BUILT], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  const end = exited(worker)
   onTestFinished(() => {
     if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL')
   })
+  return worker
+}
+
+test('SIGINT, then the parent leaves: the closer finishes despite the closed channel, and the worker ends by SIGINT', async () => {
+  const log = join(work, 'worker.log')
+  const worker = startWorker(log)
+  const end = exited(worker)
   const [first] = await once(worker, 'message')
   expect(first).toBe('ready')
   worker.kill('SIGINT')
+  const [second] = await once(worker, 'message')
+  expect(second).toBe('closing')
   worker.disconnect()
   expect(await end).toEqual({ code: null, signal: 'SIGINT' })
+  expect(existsSync(log) ? readFileSync(log, 'utf8') : 'no log').toBe('closed\n')
+}, 30_000)
+
+test('the parent leaves without a signal to the worker: the closer runs as on SIGTERM, and the worker ends by SIGTERM', async () => {
+  const log = join(work, 'orphan.log')
+  const worker = startWorker(log)
+  const end = exited(worker)
+  const [first] = await once(worker, 'message')
+  expect(first).toBe('ready')
+  worker.disconnect()
+  expect(await end).toEqual({ code: null, signal: 'SIGTERM' })
   expect(existsSync(log) ? readFileSync(log, 'utf8') : 'no log').toBe('closed\n')
 }, 30_000)

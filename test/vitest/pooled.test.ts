@@ -4,13 +4,14 @@
  * serve its 28 episodes; on Ctrl-C (SIGINT to the whole process group, as a
  * terminal sends it) every started server is still closed: no server process
  * outlives the run and their temporary folders are gone. The servers run in
- * process groups of their own, so only the store's close() can end them.
+ * process groups of their own, so only the store's close() can end them. The
+ * same when only Vitest's main process is sent SIGTERM.
  * Needs dist/.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { isRunning, startGroup, waitFor } from '../fixtures/processes.js'
+import { type GroupRun, isRunning, startGroup, waitFor } from '../fixtures/processes.js'
 import { assertBuilt, FIXTURES, runVitest, scratchDir, VITEST_BIN } from './run-vitest.js'
 
 const PROJECT = join(FIXTURES, 'pooled')
@@ -51,8 +52,9 @@ test('two servers serve 28 episodes, each reset between episodes, closed once at
   }
 }, 300_000)
 
-test('Ctrl-C in the middle of the run still closes every started server', async () => {
-  const log = join(scratch, 'interrupted.log')
+/** Start the run, stop it in the middle with `stop`, and check every started server was closed by the store's close(). */
+async function stoppedMidway(name: string, stop: (run: GroupRun) => void): Promise<void> {
+  const log = join(scratch, `${name}.log`)
   const env: Record<string, string | undefined> = {
     ...process.env,
     FORCE_COLOR: '0',
@@ -60,7 +62,7 @@ test('Ctrl-C in the middle of the run still closes every started server', async 
     SERVER_STORE_LOG: log,
     POOL_SIZE: '2',
     QUERY_DELAY_MS: '200',
-    TG_OUTPUT: join(scratch, 'interrupted'),
+    TG_OUTPUT: join(scratch, name),
     TG_CACHE_DIR: join(scratch, 'cache'),
   }
   for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'TEST' || key === 'NODE_ENV') delete env[key]
@@ -71,15 +73,27 @@ test('Ctrl-C in the middle of the run still closes every started server', async 
     120_000,
     'two servers and four episodes (a reset before each, one after)',
   )
-  run.signal('SIGINT')
+  stop(run)
   expect(await run.exit(60_000)).not.toBe(0)
   expect(logged(log, 'reset').length, 'the run was interrupted before its 28 episodes').toBeLessThan(2 * 28)
   const started = logged(log, 'start')
-  await waitFor(() => started.every(([pid]) => !isRunning(Number(pid))), 10_000, `servers ${started.map(([pid]) => pid).join(', ')} to end`)
+  // A server is seen ended as soon as its process is reaped, just before its close() logs: wait for both.
+  const closedAll = (): boolean => started.every(([pid]) => !isRunning(Number(pid))) && logged(log, 'close').length >= started.length
+  await waitFor(closedAll, 10_000, `servers ${started.map(([pid]) => pid).join(', ')} to end and their close() to log`)
   expect(
     logged(log, 'close')
       .map(([pid]) => pid)
       .sort(),
   ).toEqual(started.map(([pid]) => pid).sort())
   for (const [, folder] of started) expect(existsSync(folder!), folder).toBe(false)
-}, 300_000)
+}
+
+test('Ctrl-C in the middle of the run still closes every started server', () => stoppedMidway('interrupted', (run) => run.signal('SIGINT')), 300_000)
+
+// A CI runner or a supervisor may signal Vitest's main process alone: it exits without stopping its workers, which
+// get no signal, only the loss of their parent.
+test(
+  "SIGTERM to Vitest's main process alone, in the middle of the run, still closes every started server",
+  () => stoppedMidway('terminated', (run) => run.child.kill('SIGTERM')),
+  300_000,
+)

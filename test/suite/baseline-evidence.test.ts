@@ -10,44 +10,29 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { runSmokeSuite, smokePlan } from '../support/smoke-suite.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { referenceStore } from '../../src/adapters/reference/index.js'
-import { openPool } from '../../src/harness/pool.js'
-import { EpisodeRun } from '../../src/harness/runner.js'
 import { type BaselineFile, baselineText, readBaselineMatch } from '../../src/suite/baseline.js'
 import { baseOfRow, entryOfRepetitions, entryProblem } from '../../src/suite/baseline-evidence.js'
 import { VITEST_COMMANDS } from '../../src/vitest/commands.js'
 import { type FinishedRun, finishRun } from '../../src/report/finish-run.js'
 import type { GatheredRecord } from '../../src/suite/gather.js'
-import { resolveReporterOptions, resolveSuiteOptions } from '../../src/suite/options.js'
-import { answerProbe, baselineCheckOf, openEpisode, planSuite, type SuitePlan, settleProbe } from '../../src/suite/probes.js'
-import { finishedRecord, isProbeRecord } from '../../src/suite/records.js'
-import { loadSplit } from '../../src/tivarq/dataset.js'
+import { resolveReporterOptions } from '../../src/suite/options.js'
+import { baselineCheckOf, type SuitePlan } from '../../src/suite/probes.js'
+import { isProbeRecord } from '../../src/suite/records.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
 
 let root: string
 let plan: SuitePlan
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'timegrounded-evidence-'))
-  plan = planSuite(await loadSplit(undefined, 'smoke'), resolveSuiteOptions({ split: 'smoke', name: 'tivarq' }))
+  plan = await smokePlan()
 })
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 /** Every probe run against a reference store, settled against the baseline at `baselinePath` as the worker reads it. */
-async function runSuite(store: 'oracle' | 'latest', baselinePath: string, update = false): Promise<GatheredRecord[]> {
-  const match = readBaselineMatch(baselinePath, plan.identity, VITEST_COMMANDS, baselineCheckOf(plan))
-  const pool = await openPool(referenceStore(store), { track: 'structured' })
-  const gathered: GatheredRecord[] = []
-  for (const { episode, probes } of plan.episodes) {
-    const opened = await openEpisode(() => EpisodeRun.open(pool, episode, { track: 'structured' }), episode)
-    for (const { probe, record } of probes) {
-      const rows = [await answerProbe(opened, episode, probe)]
-      gathered.push({ file: 'memory.test.ts', record: finishedRecord(record, rows, settleProbe(rows, episode, probe, match, update)), blockErrors: [] })
-    }
-    if (opened instanceof EpisodeRun) await opened.close()
-  }
-  await pool.close()
-  return gathered
+function runSuite(store: 'oracle' | 'latest', baselinePath: string, update = false): Promise<GatheredRecord[]> {
+  return runSmokeSuite(plan, store, readBaselineMatch(baselinePath, plan.identity, VITEST_COMMANDS, baselineCheckOf(plan)), update)
 }
 
 function finish(records: GatheredRecord[], baseline: string, update = false): FinishedRun {

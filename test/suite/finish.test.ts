@@ -8,17 +8,12 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { runSmokeSuite, smokePlan } from '../support/smoke-suite.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { referenceStore } from '../../src/adapters/reference/index.js'
-import { openPool } from '../../src/harness/pool.js'
-import { EpisodeRun } from '../../src/harness/runner.js'
 import type { BaselineMatch } from '../../src/suite/baseline.js'
 import { type FinishedRun, type FinishRunInput, finishRun } from '../../src/report/finish-run.js'
 import type { GatheredRecord } from '../../src/suite/gather.js'
-import { type ResolvedReporterOptions, resolveReporterOptions, resolveSuiteOptions } from '../../src/suite/options.js'
-import { answerProbe, openEpisode, planSuite, settleProbe } from '../../src/suite/probes.js'
-import { finishedRecord } from '../../src/suite/records.js'
-import { loadSplit } from '../../src/tivarq/dataset.js'
+import { type ResolvedReporterOptions, resolveReporterOptions } from '../../src/suite/options.js'
 import { VITEST_COMMANDS } from '../../src/vitest/commands.js'
 import { finishTestRun } from '../../src/report/test-run.js'
 import { updateRequestOf } from '../../src/suite/update-request.js'
@@ -31,20 +26,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 /** Every probe of the smoke split run against a reference store, each record as its test leaves it. */
 async function runSuite(store: 'oracle' | 'latest', baseline: BaselineMatch = { status: 'missing' }, update = false): Promise<GatheredRecord[]> {
-  const settings = resolveSuiteOptions({ split: 'smoke', name: 'tivarq' })
-  const plan = planSuite(await loadSplit(undefined, 'smoke'), settings)
-  const pool = await openPool(referenceStore(store), { track: 'structured' })
-  const gathered: GatheredRecord[] = []
-  for (const { episode, probes } of plan.episodes) {
-    const opened = await openEpisode(() => EpisodeRun.open(pool, episode, { track: 'structured' }), episode)
-    for (const { probe, record } of probes) {
-      const rows = [await answerProbe(opened, episode, probe)]
-      gathered.push({ file: 'memory.test.ts', record: finishedRecord(record, rows, settleProbe(rows, episode, probe, baseline, update)), blockErrors: [] })
-    }
-    if (opened instanceof EpisodeRun) await opened.close()
-  }
-  await pool.close()
-  return gathered
+  return runSmokeSuite(await smokePlan(), store, baseline, update)
 }
 
 /** finishRun with the plain run's settings, overridden where a test says. */

@@ -180,16 +180,36 @@ function toJsonSchema(schema: z.ZodType, title: string): Record<string, unknown>
   return { $schema, title, ...rest }
 }
 
+/** The schemas `jsonSchemas` describes, each with its title. */
+const JSON_SCHEMA_SOURCES = {
+  episode: [episodeSchema, 'tivarq.v1 episode (one line of episodes_<split>.jsonl)'],
+  event: [eventSchema, 'tivarq.v1 event'],
+  assertion: [assertionSchema, 'tivarq.v1 assertion (gold structured reading of an event)'],
+  probe: [probeSchema, 'tivarq.v1 probe (one line of probes_<split>.jsonl)'],
+  answer: [answerSchema, 'tivarq.v1 answer {state, value}'],
+  manifest: [manifestSchema, 'tivarq.v1 manifest.json'],
+} as const satisfies Record<string, readonly [z.ZodType, string]>
+
 /**
  * JSON Schemas (draft 2020-12) of the rows, for adapter authors in other
  * languages: `episode`, `event`, `assertion`, `probe` and `answer` (tivarq.v1),
  * plus `manifest` (manifest.json). Plain JSON objects; serialize with JSON.stringify.
+ * Each is built on first read and kept: building all six took about 10 ms at
+ * every import of this module, and nothing but an author's own code reads them.
  */
-export const jsonSchemas = {
-  episode: toJsonSchema(episodeSchema, 'tivarq.v1 episode (one line of episodes_<split>.jsonl)'),
-  event: toJsonSchema(eventSchema, 'tivarq.v1 event'),
-  assertion: toJsonSchema(assertionSchema, 'tivarq.v1 assertion (gold structured reading of an event)'),
-  probe: toJsonSchema(probeSchema, 'tivarq.v1 probe (one line of probes_<split>.jsonl)'),
-  answer: toJsonSchema(answerSchema, 'tivarq.v1 answer {state, value}'),
-  manifest: toJsonSchema(manifestSchema, 'tivarq.v1 manifest.json'),
-} as const
+export const jsonSchemas: {
+  readonly episode: Record<string, unknown>
+  readonly event: Record<string, unknown>
+  readonly assertion: Record<string, unknown>
+  readonly probe: Record<string, unknown>
+  readonly answer: Record<string, unknown>
+  readonly manifest: Record<string, unknown>
+} = Object.defineProperties(
+  {},
+  Object.fromEntries(
+    Object.entries(JSON_SCHEMA_SOURCES).map(([name, [schema, title]]) => {
+      let built: Record<string, unknown> | undefined
+      return [name, { enumerable: true, get: () => (built ??= toJsonSchema(schema, title)) }]
+    }),
+  ),
+) as never

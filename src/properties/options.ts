@@ -7,7 +7,7 @@ import { DEFAULT_TIMEOUT_MS } from '../adapters/command.js'
 import { TRACKS } from '../adapters/protocol.js'
 import type { Track } from '../adapters/types.js'
 import { checkOptions, namedChoices, OptionError } from '../option-checks.js'
-import { DATASET_SEED } from '../tivarq/schema.js'
+import { DATASET_SEED } from '../tivarq/vocabulary.js'
 
 /** Options of a property run. Every one has a default. */
 export interface TimegroundedPropertyOptions {

@@ -16,8 +16,9 @@
  * No random numbers are drawn: the seed 20261001 is recorded in every row but
  * influences nothing.
  */
-import type { Answer, AnswerValue, Family, Op, Scope, Split } from './schema.js'
-import { FAMILIES } from './schema.js'
+import type { Answer, AnswerValue } from './schema.js'
+import type { Family, Op, Scope, Split } from './vocabulary.js'
+import { FAMILIES } from './vocabulary.js'
 import { canonical } from './gold.js'
 
 /** A topic: the episode's main slot, how the text names it, and its values (three in v1, more in a variant's bank). */

@@ -11,20 +11,8 @@ import { canonicalJsonLine } from './canonical-json.js'
 import type { LoadedSplit } from './dataset.js'
 import { sha256Hex } from './dataset-files.js'
 import { resolveGold, sameAnswer } from './gold.js'
-import {
-  type AnswerValue,
-  answerSchema,
-  CAPABILITIES,
-  DATASET_SEED,
-  type Episode,
-  eventSchema,
-  FAMILIES,
-  isoInstant,
-  type Probe,
-  SCHEMA_VERSION,
-  SCOPES,
-  type TivarqEvent,
-} from './schema.js'
+import { type AnswerValue, answerSchema, type Episode, eventSchema, isoInstant, type Probe, type TivarqEvent } from './schema.js'
+import { CAPABILITIES, DATASET_SEED, FAMILIES, SCHEMA_VERSION, SCOPES } from './vocabulary.js'
 
 /** One question of a regression episode; `expected`, when given, must equal the gold resolver's answer. */
 export const regressionQuerySchema = z.strictObject({

@@ -5,7 +5,7 @@
  * Every rate is `{ score, cases }`: `score` rounded half-to-even to 6 decimals
  * (as Python's `round`) and `null` — never 0 — when `cases` is 0.
  */
-import { FAMILIES } from './schema.js'
+import { FAMILIES } from './vocabulary.js'
 import type { Answer, AnswerValue } from './schema.js'
 import { sameAnswer, sameValue } from './gold.js'
 import type { AnsweredRow, PredictionRow } from './results.js'

@@ -7,7 +7,8 @@
 import { z } from 'zod'
 import type { ChatUsage } from '../../chat/client.js'
 import { TimegroundedError } from '../../errors.js'
-import { OPS, SCOPES, STATES, type AnswerState, type AnswerValue, type Op, type Scope } from '../../tivarq/schema.js'
+import type { AnswerValue } from '../../tivarq/schema.js'
+import { OPS, SCOPES, STATES, type AnswerState, type Op, type Scope } from '../../tivarq/vocabulary.js'
 
 /** The longest reply text an error carries; longer ones are cut, saying how long they were. */
 const TEXT_LIMIT = 2000

@@ -6,7 +6,7 @@
  */
 import { stat } from 'node:fs/promises'
 import { Option, type Command } from 'commander'
-import { SPLITS, type Split } from '../../tivarq/schema.js'
+import { SPLITS, type Split } from '../../tivarq/vocabulary.js'
 import { renderValidationResult, validateDataset, type ValidationResult } from '../../tivarq/validate.js'
 import { EXIT, fail, validationExitCode, wholeNumberArgument } from '../exit-codes.js'
 

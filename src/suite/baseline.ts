@@ -3,7 +3,6 @@
  * reading and matching it against the suite that runs, and building the entry
  * a complete run records. "Baseline" in timegrounded means only this file.
  */
-import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { TimegroundedError } from '../errors.js'
@@ -280,13 +279,7 @@ export function qualityOnly(values: MetricValues): MetricValues {
   return Object.fromEntries(Object.entries(values).filter(([metric]) => isQuality(metric as MetricName))) as MetricValues
 }
 
-/** The dataset hash a baseline is tied to: SHA-256 over the split's file hashes. */
-export function datasetHashOf(fileHashes: Record<string, string>): string {
-  const lines = Object.keys(fileHashes)
-    .sort()
-    .map((name) => `${name} ${fileHashes[name]}\n`)
-  return `sha256:${createHash('sha256').update(lines.join('')).digest('hex')}`
-}
+export { datasetHashOf } from '../tivarq/dataset-files.js'
 
 /** The baseline entry of `identity` in the file at `path` (`missing` when there is no file, or baselines are off: `path` null, or under `-u` when the file cannot be used). */
 export function readBaselineMatch(

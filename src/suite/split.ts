@@ -5,7 +5,8 @@
  * same source by the same rule.
  */
 import type { LoadedSplit } from '../tivarq/dataset.js'
-import { loadSplit, loadSplitSync, loadVariantSplit, loadVariantSplitSync } from '../tivarq/dataset.js'
+import { loadSplit, loadVariantSplit } from '../tivarq/dataset.js'
+import { loadSplitSync, loadVariantSplitSync } from '../tivarq/dataset-sync.js'
 import { regressionSplit } from '../tivarq/regression.js'
 import type { ResolvedSuiteOptions } from './options.js'
 

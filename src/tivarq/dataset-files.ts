@@ -35,3 +35,11 @@ export function sha256Hex(data: string | Uint8Array): string {
 export async function sha256File(path: string): Promise<string> {
   return sha256Hex(await readFile(path))
 }
+
+/** The dataset hash a baseline is tied to: SHA-256 over the split's file hashes. */
+export function datasetHashOf(fileHashes: Record<string, string>): string {
+  const lines = Object.keys(fileHashes)
+    .sort()
+    .map((name) => `${name} ${fileHashes[name]}\n`)
+  return `sha256:${sha256Hex(lines.join(''))}`
+}

@@ -73,3 +73,8 @@ export class IssueCollector<Code extends string = string> {
     return this.issues.length + this.omitted
   }
 }
+
+/** A dataset's issues one per line, plus a closing line counting those that were cut (if any). */
+export function renderDatasetIssues(issues: readonly Issue[], omittedIssues = 0): string {
+  return renderIssueLines(issues, omittedIssues, { howToSeeMore: 'raise `maxIssues` or `--max-issues` to list them' })
+}

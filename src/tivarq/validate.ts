@@ -11,9 +11,10 @@ import type { z } from 'zod'
 import { MANIFEST_FILE, bundledDatasetDir, episodesFileName, probesFileName, sha256Hex } from './dataset-files.js'
 import { resolveGold, sameAnswer } from './gold.js'
 import { describeFound, issuePath, jsonDepthOver, MAX_JSON_DEPTH, preview, renderPath, valueAt, withArticle } from './row-issues.js'
-import { type Issue, IssueCollector, renderIssue, renderIssueLines } from './issues.js'
+import { type Issue, IssueCollector, renderDatasetIssues, renderIssue } from './issues.js'
 import { describeVariant, variantOf, type VariantIdentity } from './variant.js'
-import { DATASET_SEED, FAMILIES, SPLITS, episodeSchema, manifestSchema, probeSchema, type Episode, type Manifest, type Probe, type Split } from './schema.js'
+import { episodeSchema, manifestSchema, probeSchema, type Episode, type Manifest, type Probe } from './schema.js'
+import { DATASET_SEED, FAMILIES, SPLITS, type Split } from './vocabulary.js'
 
 // ---------------------------------------------------------------------------
 // Issues as data
@@ -105,7 +106,7 @@ export { renderIssue }
 
 /** Issues one per line, plus a closing line counting those that were cut (if any). */
 export function renderIssues(issues: readonly DatasetIssue[], omittedIssues = 0): string {
-  return renderIssueLines(issues, omittedIssues, { howToSeeMore: 'raise `maxIssues` or `--max-issues` to list them' })
+  return renderDatasetIssues(issues, omittedIssues)
 }
 
 /** The readable summary `timegrounded validate` prints. */

@@ -23,7 +23,7 @@ import { finishedRecord } from '../../src/suite/records.js'
 import { scheduleEpisodes } from '../../src/suite/scheduler.js'
 import type { RunIdentity } from '../../src/suite/run-identity.js'
 import { shardFilePath, writeShardFile } from '../../src/suite/shards.js'
-import { loadSplitSync } from '../../src/tivarq/dataset.js'
+import { loadSplitSync } from '../../src/tivarq/dataset-sync.js'
 import { HARNESS_VERSION } from '../../src/version.js'
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))

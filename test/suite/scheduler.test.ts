@@ -11,7 +11,8 @@ import { openPool } from '../../src/harness/pool.js'
 import { resolveSuiteOptions } from '../../src/suite/options.js'
 import { planSuite } from '../../src/suite/probes.js'
 import { scheduleEpisodes } from '../../src/suite/scheduler.js'
-import { loadSplit, loadSplitSync } from '../../src/tivarq/dataset.js'
+import { loadSplit } from '../../src/tivarq/dataset.js'
+import { loadSplitSync } from '../../src/tivarq/dataset-sync.js'
 import { isCorrect } from '../../src/tivarq/score.js'
 
 /** Wait up to `turns` turns of the event loop (not a wall-clock time) for `ready()`. */

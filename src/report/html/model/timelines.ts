@@ -8,11 +8,11 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { bundledDatasetDir, episodesFileName, probesFileName, sha256Hex } from '../../../tivarq/dataset-files.js'
+import { bundledDatasetDir, datasetHashOf, episodesFileName, probesFileName, sha256Hex } from '../../../tivarq/dataset-files.js'
 import { generateDataset } from '../../../tivarq/generate.js'
 import type { PredictionRow } from '../../../tivarq/results.js'
-import { type Episode, type Probe, SPLITS, type Split } from '../../../tivarq/schema.js'
-import { datasetHashOf } from '../../../suite/baseline.js'
+import type { Episode, Probe } from '../../../tivarq/schema.js'
+import { SPLITS, type Split } from '../../../tivarq/vocabulary.js'
 
 /** The episodes and probes a page draws timelines from, or why there are none. */
 export interface Timelines {

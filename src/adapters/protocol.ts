@@ -3,7 +3,8 @@
  * These pure functions translate between the wire and the camelCase
  * `MemoryStore` types, and check what an adapter answered.
  */
-import { answerSchema } from '../tivarq/schema.js'
+import { answerShapeIssues } from '../tivarq/answer-shape.js'
+import type { AnswerState, AnswerValue } from '../tivarq/schema.js'
 import { AdapterFault } from './errors.js'
 import type { EpisodeContext, StoreAnswer, StoreAssertion, StoreCapabilities, StoreEvent, StoreQuery, Track } from './types.js'
 
@@ -190,23 +191,22 @@ function describe(value: unknown): string {
 /**
  * The one check every answer passes, whoever gave it (an in-process store, an
  * adapter process, the protocol server): `answerSchema`, the package's own
- * schema of an answer, over `{state, value}`, a missing value read as null.
+ * schema of an answer (written out in tivarq/answer-shape.ts), over `{state, value}`, a missing value read as null.
  * Returns a fresh copy (so the store cannot change it later); malformed
  * optional fields are dropped. Throws `AdapterFault` `ADAPTER_INVALID_ANSWER`
- * naming each zod issue.
+ * naming each issue as the schema words it.
  */
 export function checkAnswer(answer: unknown): StoreAnswer {
   if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
     throw new AdapterFault('ADAPTER_INVALID_ANSWER', `the answer is ${describe(answer)}, not an object {state, value}`)
   }
   const raw = answer as Record<string, unknown>
-  const parsed = answerSchema.safeParse({ state: raw.state, value: raw.value === undefined ? null : raw.value })
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(answer)'}: ${issue.message}`).join('; ')
-    throw new AdapterFault('ADAPTER_INVALID_ANSWER', `the answer ${describe(answer)} fails answerSchema: ${issues}`)
-  }
-  const { state, value } = parsed.data
-  const checked: StoreAnswer = { state, value: Array.isArray(value) ? [...value] : value }
+  // Each field is read once: a store's object may compute them.
+  const state = raw.state
+  const value = raw.value === undefined ? null : raw.value
+  const issues = answerShapeIssues(state, value)
+  if (issues.length > 0) throw new AdapterFault('ADAPTER_INVALID_ANSWER', `the answer ${describe(answer)} fails answerSchema: ${issues.join('; ')}`)
+  const checked: StoreAnswer = { state: state as AnswerState, value: Array.isArray(value) ? [...(value as string[])] : (value as AnswerValue) }
   if (typeof raw.rawAnswer === 'string') checked.rawAnswer = raw.rawAnswer
   const usage = raw.usage as Record<string, unknown> | undefined
   if (usage && typeof usage === 'object') {

@@ -23,10 +23,9 @@ import { runFileNames } from '../../tivarq/results.js'
 import { ResultWriteError, RunWriter, type PredictionsFile } from '../../harness/result-files.js'
 import type { PredictionRow } from '../../tivarq/results.js'
 import { describeIsolationFailure, type IsolationFailure, RUNNER_DEFAULTS, runSplit } from '../../harness/runner.js'
-import { DATASET_SEED, SPLITS, type Split } from '../../tivarq/schema.js'
+import { DATASET_SEED, SPLITS, type Split } from '../../tivarq/vocabulary.js'
 import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import { describeVariant } from '../../tivarq/variant.js'
-import { regressionSplit } from '../../tivarq/regression.js'
 import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderMarkdown, renderRepeatsMarkdown } from '../../report/markdown.js'
 import { renderFirstErrors, renderRepeats, renderReport } from '../../report/terminal.js'
@@ -185,8 +184,11 @@ function reportCloseProblems(problems: readonly CloseProblem[], writer: RunWrite
   }
 }
 
-/** A regression-episode file: one JSON array (as a property failure prints it), or one episode per line. */
-function readRegressionFile(file: string): Awaited<ReturnType<typeof loadSplit>> {
+/**
+ * A regression-episode file: one JSON array (as a property failure prints it), or one episode per line.
+ * Its checker (and zod with it) loads only for `--episodes`: a split's run never needs it.
+ */
+async function readRegressionFile(file: string): Promise<Awaited<ReturnType<typeof loadSplit>>> {
   let text: string
   try {
     text = readFileSync(file, 'utf8')
@@ -205,6 +207,7 @@ function readRegressionFile(file: string): Awaited<ReturnType<typeof loadSplit>>
   } catch (error) {
     throw new UsageError(`\`--episodes ${file}\` is not JSON (a list of episodes, or one episode per line): ${(error as Error).message}`)
   }
+  const { regressionSplit } = await import('../../tivarq/regression.js')
   return regressionSplit(rows, file)
 }
 
@@ -258,7 +261,7 @@ async function loadRun(options: RunCommandOptions, command: string[]): Promise<{
   try {
     const split =
       settings.episodes !== undefined
-        ? readRegressionFile(settings.episodes)
+        ? await readRegressionFile(settings.episodes)
         : settings.variant === undefined
           ? await loadSplit(settings.dataset, settings.split)
           : await loadVariantSplit(settings.variant, settings.split)

@@ -324,6 +324,15 @@ function wrapStore(store: MemoryStore, declared: DeclaredCapabilities, timeoutMs
   }
 }
 
+/**
+ * `store` whose close runs once: a second call waits for the first. The pool's own close and
+ * Ctrl-C's may both reach a store, and the one that comes second must wait for it, not skip it.
+ */
+function closingOnce(store: LeasedStore): LeasedStore {
+  let closing: Promise<void> | undefined
+  return { ...store, close: () => (closing ??= store.close()) }
+}
+
 /** One store object, leased to one episode at a time and reset between them. */
 class SingleStorePool extends LeasingPool<LeasedStore> {
   private constructor(
@@ -463,7 +472,7 @@ class ReusedStorePool extends LeasingPool<LeasedStore> {
     } catch (error) {
       throw new AdapterStartError(`could not start a store with pooledStores \`${name}\``, toFault(error, 'pooledStores(start)').message)
     }
-    const wrapped = wrapStore(first, declared, timeoutMs)
+    const wrapped = closingOnce(wrapStore(first, declared, timeoutMs))
     try {
       refuseUnlessFit(declared, options.track, `store \`${name}\``, declared)
       refuseWithoutReset(first, name, declared)
@@ -476,7 +485,7 @@ class ReusedStorePool extends LeasingPool<LeasedStore> {
   protected async take(): Promise<LeasedStore> {
     const idle = this.idle.pop()
     if (idle) return idle
-    const store = wrapStore(await makeStore(this.spec.start, this.timeoutMs, 'pooledStores(start)'), this.declared, this.timeoutMs)
+    const store = closingOnce(wrapStore(await makeStore(this.spec.start, this.timeoutMs, 'pooledStores(start)'), this.declared, this.timeoutMs))
     this.everyone.add(store)
     return store
   }
@@ -488,13 +497,14 @@ class ReusedStorePool extends LeasingPool<LeasedStore> {
       this.idle.push(resource)
       return
     }
-    this.everyone.delete(resource)
+    // Still among everyone while it closes: Ctrl-C meanwhile waits for this close.
     await this.closeStore(resource, episodeId)
+    this.everyone.delete(resource)
   }
   protected async closeIdle(): Promise<void> {
     const idle = this.idle.splice(0)
-    for (const store of idle) this.everyone.delete(store)
     await Promise.all(idle.map((store) => this.closeStore(store, null)))
+    for (const store of idle) this.everyone.delete(store)
     if (this.everyone.size === 0) this.unregister()
   }
 }

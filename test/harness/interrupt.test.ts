@@ -4,7 +4,9 @@
  * pool's workers, and a worker ends itself when its channel to the parent
  * reports closed): the closer still finishes, then the worker ends by the
  * signal. And a worker whose parent alone was signalled and left: the closer
- * runs as on SIGTERM. A real forked process importing dist/.
+ * runs as on SIGTERM. And a pool of long-lived stores interrupted while it
+ * closes one: the interrupt waits for that close. Real forked processes
+ * importing dist/.
  */
 import { type ChildProcess, fork } from 'node:child_process'
 import { once } from 'node:events'
@@ -54,4 +56,21 @@ test('the parent leaves without a signal to the worker: the closer runs as on SI
   worker.disconnect()
   expect(await end).toEqual({ code: null, signal: 'SIGTERM' })
   expect(existsSync(log) ? readFileSync(log, 'utf8') : 'no log').toBe('closed\n')
+}, 30_000)
+
+const POOLED_WORKER = fileURLToPath(new URL('../fixtures/pooled-close-worker.mjs', import.meta.url))
+const BUILT_ENTRY = fileURLToPath(new URL('../../dist/index.js', import.meta.url))
+
+test('SIGTERM while a pooledStores pool closes its store: the interrupt waits for that close, which runs once', async () => {
+  const log = join(work, 'pooled.log')
+  const worker = fork(POOLED_WORKER, [log, BUILT_ENTRY], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  onTestFinished(() => {
+    if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL')
+  })
+  const end = exited(worker)
+  const [first] = await once(worker, 'message')
+  expect(first).toBe('closing')
+  worker.kill('SIGTERM')
+  expect(await end).toEqual({ code: null, signal: 'SIGTERM' })
+  expect(existsSync(log) ? readFileSync(log, 'utf8') : 'no log').toBe('close-start\nclose-end\n')
 }, 30_000)

@@ -19,6 +19,12 @@ const ESCAPE_SEQUENCE = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u
 const PLAIN_ASCII = /^[\u0020-\u007e]*$/
 
 /**
+ * A character every emoji sequence holds at least one of (a pictograph, a skin tone, a regional
+ * indicator, U+FE0F): without one, as in `—` or `↓`, the emoji pattern is not run (nor compiled).
+ */
+const MAY_HOLD_EMOJI = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\uFE0F]/u
+
+/**
  * The East Asian wide and fullwidth blocks (start and end inclusive, ascending) that count two
  * columns: Hangul Jamo leads, the angle brackets, the CJK radicals to the enclosed letters (less
  * U+303F), CJK ideographs and Yi, Hangul syllables, compatibility ideographs, vertical and small
@@ -48,7 +54,7 @@ const WIDE_RANGES: readonly (readonly [number, number])[] = [
  * flag with its tag letters, or parts joined by U+200D, each part a skin-toned base, a character
  * shown as emoji by default, one followed by U+FE0F, or a base that takes a skin tone. An emoji
  * shown by default is taken without a following U+FE0F, which then counts one column on its own, as
- * string-width 4 counted it. Compiled on the first line that is not plain ASCII.
+ * string-width 4 counted it. Compiled on the first line that may hold an emoji.
  */
 let emojiPattern: RegExp | undefined
 function emojiSequences(): RegExp {
@@ -77,7 +83,8 @@ function isZeroWidth(codePoint: number): boolean {
 export function lineWidth(line: string): number {
   if (PLAIN_ASCII.test(line)) return line.length
   // Two spaces for each emoji, not nothing: a lone surrogate either side must not pair up with the other.
-  const text = line.replace(SGR_SEQUENCE, '').replace(ESCAPE_SEQUENCE, '').replace(emojiSequences(), '  ')
+  const visible = line.includes('\u001b') || line.includes('\u009b') ? line.replace(SGR_SEQUENCE, '').replace(ESCAPE_SEQUENCE, '') : line
+  const text = MAY_HOLD_EMOJI.test(visible) ? visible.replace(emojiSequences(), '  ') : visible
   let width = 0
   for (const character of text) {
     const codePoint = character.codePointAt(0) as number

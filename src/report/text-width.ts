@@ -22,7 +22,7 @@ const PLAIN_ASCII = /^[\u0020-\u007e]*$/
  * A character every emoji sequence holds at least one of (a pictograph, a skin tone, a regional
  * indicator, U+FE0F): without one, as in `—` or `↓`, the emoji pattern is not run (nor compiled).
  */
-const MAY_HOLD_EMOJI = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\uFE0F]/u
+const MAY_HOLD_EMOJI = /\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\uFE0F/u
 
 /**
  * The East Asian wide and fullwidth blocks (start and end inclusive, ascending) that count two

@@ -169,7 +169,7 @@ describe("the report's tables, from the test split scored as the latest and the 
     const misheard = rows.map(
       (row): PredictionRow =>
         row.probe_id === post && row.status === 'answered'
-          ? { ...row, repetition: 1, prediction: { state: 'known', value: 'misheard' } }
+          ? { ...row, repetition: 1, prediction: { state: 'known' as const, value: 'misheard' } }
           : { ...row, repetition: 1 },
     )
     const aggregate = aggregateRepetitions([rows, misheard], [scoreRows(rows, { seed: 1 }), scoreRows(misheard, { seed: 1 })], { seed: 1, resamples: 500 })

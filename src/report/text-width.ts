@@ -58,11 +58,12 @@ const WIDE_RANGES: readonly (readonly [number, number])[] = [
  */
 let emojiPattern: RegExp | undefined
 function emojiSequences(): RegExp {
+  if (emojiPattern !== undefined) return emojiPattern
   const part = String.raw`(?:\p{Emoji_Modifier_Base}\p{Emoji_Modifier}|\p{Emoji_Presentation}|\p{Emoji}\uFE0F|\p{Emoji_Modifier_Base})`
   const keycap = String.raw`[#*0-9]\uFE0F\u20E3`
   const flag = String.raw`\p{Regional_Indicator}{2}`
   const tagged = String.raw`\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}`
-  emojiPattern ??= new RegExp(`${keycap}|${flag}|${tagged}|${part}(?:\\u200D${part})*`, 'gu')
+  emojiPattern = new RegExp(`${keycap}|${flag}|${tagged}|${part}(?:\\u200D${part})*`, 'gu')
   return emojiPattern
 }
 
@@ -82,8 +83,8 @@ function isZeroWidth(codePoint: number): boolean {
 /** Columns of one line (no newline in it): escape sequences stripped, then every emoji two columns and each other character by its own width. */
 export function lineWidth(line: string): number {
   if (PLAIN_ASCII.test(line)) return line.length
-  // Two spaces for each emoji, not nothing: a lone surrogate either side must not pair up with the other.
   const visible = line.includes('\u001b') || line.includes('\u009b') ? line.replace(SGR_SEQUENCE, '').replace(ESCAPE_SEQUENCE, '') : line
+  // Two spaces for each emoji, not nothing: a lone surrogate either side must not pair up with the other.
   const text = MAY_HOLD_EMOJI.test(visible) ? visible.replace(emojiSequences(), '  ') : visible
   let width = 0
   for (const character of text) {

@@ -1,6 +1,5 @@
 /** The terminal rendering of a report: headline metrics, family table, counts. */
 import { Chalk } from 'chalk'
-import Table from 'cli-table3'
 import type { PredictionRow } from '../tivarq/results.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import type { RunAggregate } from '../tivarq/aggregate.js'
@@ -24,14 +23,7 @@ import {
   formatRate,
   headlineMetrics,
 } from './format.js'
-
-/** cli-table3 characters of every report table: no rule between body rows, so a dozen families fit one screen. */
-export const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' }
-
-/** cli-table3 style of every report table: cyan heads and grey borders in colour, none without. */
-export function tableStyle(color: boolean | undefined): { head: string[]; border: string[] } {
-  return color === true ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] }
-}
+import { renderTable } from './table.js'
 
 /** Options of `renderReport`. */
 export interface RenderOptions {
@@ -46,14 +38,12 @@ export interface RenderOptions {
 /** The family breakdown as a table: probes, answered, and the four headline rates per family. */
 export function renderFamilyTable(report: TivarqReport, options: { color?: boolean } = {}): string {
   const { head, rows } = familyRows(report)
-  const table = new Table({
-    chars: COMPACT,
+  return renderTable({
     head,
-    style: tableStyle(options.color),
-    colAligns: head.map((_, i) => (i === 0 ? 'left' : 'right')),
+    rows: rows.map(({ family, cells }) => [family, ...cells]),
+    align: head.map((_, i) => (i === 0 ? 'left' : 'right')),
+    color: options.color,
   })
-  for (const { family, cells } of rows) table.push([family, ...cells])
-  return table.toString()
 }
 
 /** A report for the terminal. Pure: returns the text, writes nothing. */
@@ -152,10 +142,13 @@ export function renderFirstErrors(rows: readonly PredictionRow[], options: { lim
 export function renderRepeats(aggregate: RunAggregate, options: { color?: boolean } = {}): string {
   const c = new Chalk({ level: options.color === true ? 1 : 0 })
   const head = ['Metric', 'Pooled (cases)', '95% CI', 'Mean', 'Sample sd', 'Range']
-  const table = new Table({ chars: COMPACT, head, style: tableStyle(options.color), colAligns: head.map((_, i) => (i === 0 ? 'left' : 'right')) })
-  for (const row of repeatRows(aggregate))
-    table.push([`${row.label}${row.better === 'lower' ? ' ↓' : ''}`, row.pooled, row.interval, row.mean, row.stddev, row.range])
-  const lines = [c.bold(`Over ${aggregate.repeats} repetitions`), `  ${describeRepeatBootstrap(aggregate)}`, table.toString(), describeProbeRepeats(aggregate)]
+  const table = renderTable({
+    head,
+    rows: repeatRows(aggregate).map((row) => [`${row.label}${row.better === 'lower' ? ' ↓' : ''}`, row.pooled, row.interval, row.mean, row.stddev, row.range]),
+    align: head.map((_, i) => (i === 0 ? 'left' : 'right')),
+    color: options.color,
+  })
+  const lines = [c.bold(`Over ${aggregate.repeats} repetitions`), `  ${describeRepeatBootstrap(aggregate)}`, table, describeProbeRepeats(aggregate)]
   if (aggregate.flaky_probes.length > 0) lines.push(`Flaky probes (right in some repetitions): ${listFlakyProbes(aggregate)}`)
   return lines.join('\n')
 }

@@ -379,8 +379,22 @@ export function readPredictions(file: string): PredictionRow[] {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
-/** The file's lines, each decoded strictly, so an invalid byte is reported at its line rather than turned into U+FFFD. */
+/**
+ * The file's lines, decoded strictly, so an invalid byte is reported at its
+ * line rather than turned into U+FFFD. A file that is UTF-8 throughout is
+ * decoded in one go and split at its newlines: a 0x0A byte is never part of
+ * another character, so those are the lines decoded one by one.
+ */
 function utf8Lines(bytes: Buffer): (string | typeof NOT_UTF8)[] {
+  try {
+    return strictUtf8.decode(bytes).split('\n')
+  } catch {
+    return utf8LinesOneByOne(bytes)
+  }
+}
+
+/** Each line decoded on its own: those that are not UTF-8 marked so. */
+function utf8LinesOneByOne(bytes: Buffer): (string | typeof NOT_UTF8)[] {
   const lines: (string | typeof NOT_UTF8)[] = []
   let start = 0
   for (;;) {

@@ -319,6 +319,11 @@ function parseLines(lines: readonly (string | typeof NOT_UTF8)[], file: string):
   return rows
 }
 
+/** A probe's row of one repetition, as a key: the repetition's digits never hold the space, so no two pairs share one. */
+function probeKey(row: PredictionRow): string {
+  return `${row.repetition} ${row.probe_id}`
+}
+
 /** One line as a row, or what is wrong with it; null for a blank line. `firstLine` records each probe and repetition seen. */
 function parseLine(raw: string | typeof NOT_UTF8, line: number, firstLine: Map<string, number>): { row: PredictionRow } | { issues: LineIssue[] } | null {
   const whole = (code: PredictionsIssueCode, value: unknown, message: string): { issues: LineIssue[] } => ({ issues: [{ code, path: null, value, message }] })
@@ -339,7 +344,7 @@ function parseLine(raw: string | typeof NOT_UTF8, line: number, firstLine: Map<s
   const checked = checkPredictionRow(value)
   if ('issues' in checked) return checked
   const { row } = checked
-  const key = JSON.stringify([row.probe_id, row.repetition])
+  const key = probeKey(row)
   const first = firstLine.get(key)
   if (first !== undefined) {
     const message = `probe ${row.probe_id} of repetition ${row.repetition} already has a row at line ${first}; a predictions file holds one row per probe and repetition`
@@ -417,12 +422,14 @@ function utf8LinesOneByOne(bytes: Buffer): (string | typeof NOT_UTF8)[] {
  * twice would be scored as one.
  */
 export function readPredictionFiles(files: readonly string[]): PredictionRow[] {
+  // One file has had its duplicates refused line by line.
+  if (files.length === 1) return readPredictions(files[0] as string)
   const rows: PredictionRow[] = []
   const seenIn = new Map<string, number>()
   files.forEach((file, position) => {
     const read = readPredictions(file)
     for (const row of read) {
-      const key = JSON.stringify([row.probe_id, row.repetition])
+      const key = probeKey(row)
       const earlier = seenIn.get(key)
       if (earlier !== undefined && earlier !== position) {
         const message = `holds probe ${row.probe_id} of repetition ${row.repetition}, which ${files[earlier]} (given earlier) holds too; give each repetition's rows once`

@@ -133,24 +133,35 @@ function drawsOf(seed: number, count: number, resamples: number): Int32Array {
 type ResampleStatistic = (draws: Int32Array, start: number, end: number) => number | null
 
 /**
+ * The statistic of each of `resamples` resamples laid end to end in `draws`
+ * (`count` indices each), kept in resample order.
+ */
+type ResampleStatistics = (draws: Int32Array, count: number, resamples: number, into: DefinedValues) => void
+
+/** A per-resample statistic, over every resample in turn. */
+function eachResample(statistic: ResampleStatistic): ResampleStatistics {
+  return (draws, count, resamples, into) => {
+    for (let r = 0, start = 0; r < resamples; r++, start += count) into.keep(statistic(draws, start, start + count))
+  }
+}
+
+/**
  * The percentile interval of a statistic of resampled unit indices: each of
  * `resamples` resamples draws `count` indices below `count` from the seeded
- * stream, in bulk, and `statistic` reads the units at those indices. Every
+ * stream, in bulk, and `statistics` reads the units at those indices. Every
  * interval of this module is drawn here, so they all consume the stream alike.
  */
-function resampledInterval(count: number, statistic: ResampleStatistic, options: BootstrapOptions): BootstrapInterval {
+function resampledInterval(count: number, statistics: ResampleStatistics, options: BootstrapOptions): BootstrapInterval {
   const { seed, resamples, level } = resolve(options)
   const defined = new DefinedValues(resamples)
-  if (count > 0 && resamples * count <= MAX_KEPT_DRAWS) {
-    const draws = drawsOf(seed, count, resamples)
-    for (let r = 0, start = 0; r < resamples; r++, start += count) defined.keep(statistic(draws, start, start + count))
-  } else if (count > 0) {
+  if (count > 0 && resamples * count <= MAX_KEPT_DRAWS) statistics(drawsOf(seed, count, resamples), count, resamples, defined)
+  else if (count > 0) {
     // Too many draws to hold: one resample's indices at a time, from the same stream.
     const random = seededRandom(seed)
     const indices = new Int32Array(count)
     for (let r = 0; r < resamples; r++) {
       random.fillBelow(indices, count)
-      defined.keep(statistic(indices, 0, count))
+      statistics(indices, count, 1, defined)
     }
   }
   return { ...bounds(defined, level), level, seed, resamples, defined: defined.count }
@@ -171,10 +182,10 @@ export function bootstrapPercentileInterval<T>(
   const draws: T[] = new Array<T>(units.length)
   return resampledInterval(
     units.length,
-    (indices, start, end) => {
+    eachResample((indices, start, end) => {
       for (let i = start; i < end; i++) draws[i - start] = units[indices[i] as number] as T
       return statistic(draws)
-    },
+    }),
     options,
   )
 }
@@ -196,6 +207,26 @@ function drawnRatio(numerators: Float64Array, denominators: Float64Array, indice
     denominator += denominators[unit] as number
   }
   return denominator === 0 ? null : numerator / denominator
+}
+
+/**
+ * `drawnRatio` of every resample, in one loop: the intervals a report draws
+ * run here, and one long loop is compiled while it runs where a function
+ * called once per resample would wait for many calls.
+ */
+function drawnRatios(numerators: Float64Array, denominators: Float64Array): ResampleStatistics {
+  return (draws, count, resamples, into) => {
+    for (let r = 0, start = 0; r < resamples; r++, start += count) {
+      let numerator = 0
+      let denominator = 0
+      for (let i = start, end = start + count; i < end; i++) {
+        const unit = draws[i] as number
+        numerator += numerators[unit] as number
+        denominator += denominators[unit] as number
+      }
+      into.keep(denominator === 0 ? null : numerator / denominator)
+    }
+  }
 }
 
 /** The numerators and denominators of `units` as typed arrays, read once instead of on every resample. */
@@ -231,7 +262,11 @@ export function pairedBootstrapDelta(control: readonly number[], probe: readonly
   }
   const differences = probe.map((score, i) => score - (control[i] as number))
   const values = Float64Array.from(differences)
-  const interval = resampledInterval(values.length, (indices, start, end) => drawnMean(values, indices, start, end), options)
+  const interval = resampledInterval(
+    values.length,
+    eachResample((indices, start, end) => drawnMean(values, indices, start, end)),
+    options,
+  )
   return {
     delta: mean(differences),
     low: interval.low,
@@ -267,7 +302,7 @@ export function pooledRatio(units: readonly RatioCounts[]): number | null {
  */
 export function ratioInterval(units: readonly RatioCounts[], options: BootstrapOptions): BootstrapInterval {
   const { numerators, denominators } = countArrays(units)
-  return resampledInterval(units.length, (indices, start, end) => drawnRatio(numerators, denominators, indices, start, end), options)
+  return resampledInterval(units.length, drawnRatios(numerators, denominators), options)
 }
 
 /** One unit measured twice: the same episode in the baseline (`before`) and in this run (`after`). */
@@ -300,5 +335,5 @@ export function pairedRatioDifference(units: readonly PairedRatios[], options: B
     return a === null || b === null ? null : a - b
   }
   const all = Int32Array.from(units, (_, i) => i)
-  return { ...resampledInterval(units.length, difference, options), difference: difference(all, 0, all.length), units: units.length }
+  return { ...resampledInterval(units.length, eachResample(difference), options), difference: difference(all, 0, all.length), units: units.length }
 }

@@ -219,6 +219,8 @@ describe('ratioInterval', () => {
       [tallies(180, 7), 20261001, 1000],
       [tallies(30, 5), 20261001, 1000],
       [tallies(3, 1), 4, 500],
+      // More draws than are kept for reuse: drawn one resample at a time.
+      [tallies(1100, 3), 9, 1000],
     ] as const) {
       const interval = ratioInterval(units, { seed, resamples })
       expect({ low: interval.low, high: interval.high, defined: interval.defined }).toEqual(naive(units, seed, resamples))

@@ -3,12 +3,11 @@
  * checked, every problem kept as data (file, line, field) and rendered once.
  */
 import { readFileSync } from 'node:fs'
-import { z } from 'zod'
 import { TimegroundedError } from '../errors.js'
 import { type Issue, IssueCollector, renderIssueLines } from '../tivarq/issues.js'
 import type { PredictionRow } from '../tivarq/results.js'
-import { describeFound, issuePath, jsonDepthOver, MAX_JSON_DEPTH, printable, renderPath, valueAt, withArticle } from '../tivarq/row-issues.js'
-import { answerValueSchema, CAPABILITIES, PHASES, ROLES, STATES } from '../tivarq/schema.js'
+import { describeFound, jsonDepthOver, MAX_JSON_DEPTH, printable, withArticle } from '../tivarq/row-issues.js'
+import { CAPABILITIES, PHASES, ROLES, STATES } from '../tivarq/schema.js'
 import { familyOf } from '../tivarq/score.js'
 
 /** Stable identifiers of the problems the predictions reader reports (the validator's names where the problem is the same). */
@@ -43,80 +42,250 @@ export class PredictionsFileError extends TimegroundedError<keyof PredictionsFil
   }
 }
 
-const answerLike = z.looseObject({ state: z.enum(STATES), value: answerValueSchema.default(null) })
-/** A store's answer, held to what the run-time answer check (`answerSchema`) holds a live store to: `known` with a value, any other state with null. */
-const checkedAnswer = answerLike.superRefine((answer, ctx) => {
-  if (answer.state === 'known' && answer.value === null)
-    ctx.addIssue({ code: 'custom', path: ['value'], message: 'a known answer needs a value (a string or a list of strings)' })
-  if (answer.state !== 'known' && answer.value !== null)
-    ctx.addIssue({ code: 'custom', path: ['value'], message: `state ${answer.state} must carry value null, not ${describeFound(answer.value)}` })
-})
-/** A time the harness measured: a finite number of ms, never negative. */
-const elapsedMs = z.number().finite().min(0)
-// Lenient on purpose: rows may carry fields we do not know, and may leave out
-// `family` (taken from episode_id) or `repetition` (0, upstream's first).
-const rowBase = {
-  probe_id: z.string().min(1),
-  episode_id: z.string().min(1),
-  family: z.string().optional(),
-  expected: answerLike,
-  role: z.enum(ROLES),
-  transition_id: z.string(),
-  phase: z.enum(PHASES),
-  capability: z.enum(CAPABILITIES),
-  old_value: answerValueSchema.default(null),
-  repetition: z.number().int().min(0).default(0),
-}
-// Fields only answers have: checked on answered rows; on the others they are dropped, whatever they hold
-// (upstream leaves them out; our files before 0.2 wrote them as null).
-const predictionRowSchema = z.discriminatedUnion('status', [
-  z.looseObject({
-    ...rowBase,
-    status: z.literal('answered'),
-    prediction: checkedAnswer,
-    // Every answer was timed: a row without its latency was not written by a harness.
-    latency_ms: elapsedMs,
-    update_lag_ms: elapsedMs.nullish(),
-    update_lag_polls: z.number().int().min(0).nullish(),
-    update_lag_censored: z.boolean().nullish(),
-  }),
-  z.looseObject({ ...rowBase, status: z.literal('unsupported') }),
-  z.looseObject({ ...rowBase, status: z.literal('error'), latency_ms: elapsedMs.nullish(), error: z.string().default('error') }),
-])
+/** A problem with one line, before the file and line are added. */
+export type LineIssue = Omit<PredictionsIssue, 'file' | 'line'>
 
-const ANSWER_ONLY_FIELDS = ['prediction', 'latency_ms', 'error', 'update_lag_ms', 'update_lag_polls', 'update_lag_censored', 'usage', 'cost_usd'] as const
+const STATUSES = ['answered', 'unsupported', 'error'] as const
+const STATE_SET: ReadonlySet<unknown> = new Set(STATES)
+const ROLE_SET: ReadonlySet<unknown> = new Set(ROLES)
+const PHASE_SET: ReadonlySet<unknown> = new Set(PHASES)
+const CAPABILITY_SET: ReadonlySet<unknown> = new Set(CAPABILITIES)
 
 /**
- * A parsed row in the shape our runner writes (upstream's): fields only where
- * they apply. Our files before 0.2 kept `usage` and `cost_usd` at the top of
- * the row and wrote every field on every row, null where it did not apply;
- * they read the same as upstream's.
+ * The problems of one row in the order its fields are checked, each worded
+ * for the user: its code, a sentence naming what was found and what is
+ * allowed, the field's path and the value found there (undefined when absent).
  */
-function normaliseRow(parsed: Record<string, unknown>): PredictionRow {
-  const row = { ...parsed }
-  if (row.family === undefined) row.family = familyOf({ episode_id: String(row.episode_id) })
-  const drop = (keys: readonly string[]): void => {
-    for (const key of keys) delete row[key]
+class RowProblems {
+  readonly list: LineIssue[] = []
+
+  private add(code: PredictionsIssueCode, message: string, path: string | null, value: unknown): void {
+    this.list.push({ code, message, path, value })
   }
-  switch (row.status) {
-    case 'answered': {
-      const prediction = { ...(row.prediction as Record<string, unknown>) }
-      for (const key of ['usage', 'cost_usd'] as const) {
-        if (row[key] !== undefined && row[key] !== null && prediction[key] === undefined) prediction[key] = row[key]
-      }
-      row.prediction = prediction
-      drop(['usage', 'cost_usd', 'error'])
-      if (row.update_lag_ms === null || row.update_lag_ms === undefined) drop(['update_lag_ms', 'update_lag_polls', 'update_lag_censored'])
-      break
-    }
-    case 'unsupported':
-      drop(ANSWER_ONLY_FIELDS)
-      break
-    default:
-      drop(ANSWER_ONLY_FIELDS.filter((key) => key !== 'error' && key !== 'latency_ms'))
-      if (row.latency_ms === null) delete row.latency_ms
+
+  /** Not of the type the field holds (`object`, `string`, `number`, `int`, `boolean`), or absent. */
+  wrongType(path: string | null, expected: string, value: unknown): void {
+    if (value === undefined) this.add('missing_field', `missing; ${expected === 'object' ? 'an object' : `a ${expected}`} is required`, path, value)
+    else this.add('invalid_field', `expected ${withArticle(expected)}, got ${describeFound(value)}`, path, value)
   }
+
+  /** Not one of the field's named values, or absent. */
+  notOneOf(path: string, field: string, options: readonly string[], value: unknown): void {
+    if (value === undefined) this.add('missing_field', `missing; expected one of ${options.join(', ')}`, path, value)
+    else this.add('unknown_value', `unknown ${field} ${describeFound(value)}; expected one of ${options.join(', ')}`, path, value)
+  }
+
+  /** Below the field's least value: a negative number, or an empty identifier (worded as it always was). */
+  tooSmall(path: string, value: unknown): void {
+    this.add('invalid_field', `${describeFound(value)} is negative; a measured time is 0 ms or more`, path, value)
+  }
+
+  notAnswerValue(path: string, value: unknown): void {
+    this.add('invalid_field', `expected a string, a list of strings or null, got ${describeFound(value)}`, path, value)
+  }
+
+  other(path: string, message: string, value: unknown): void {
+    this.add('invalid_field', message, path, value)
+  }
+}
+
+type JsonObject = Record<string, unknown>
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value)
+}
+
+/** A string, a list of strings or null. */
+function isAnswerValue(value: unknown): boolean {
+  if (value === null || typeof value === 'string') return true
+  if (!Array.isArray(value)) return false
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false
+  return true
+}
+
+function checkString(problems: RowProblems, path: string, value: unknown): void {
+  if (typeof value !== 'string') problems.wrongType(path, 'string', value)
+}
+
+/**
+ * An identifier: a string of one character or more. Its length is checked
+ * whatever its type, as it always was: an empty list, or an object whose
+ * `length` is not 1 or more, is told too short as well as not a string.
+ */
+function checkIdentifier(problems: RowProblems, path: string, value: unknown): void {
+  checkString(problems, path, value)
+  if (value === null || value === undefined) return
+  const length = (value as { length?: unknown }).length
+  // `>=` as JavaScript compares: a length of "2" or [3] is long enough, one of null or "x" is not.
+  if (length !== undefined && !((length as number) >= 1)) problems.tooSmall(path, value)
+}
+
+function checkOneOf(problems: RowProblems, path: string, allowed: ReadonlySet<unknown>, options: readonly string[], value: unknown): void {
+  if (!allowed.has(value)) problems.notOneOf(path, path, options, value)
+}
+
+/** A time the harness measured: a finite number of ms, never negative. */
+function checkElapsed(problems: RowProblems, path: string, value: unknown): void {
+  if (!isFiniteNumber(value)) problems.wrongType(path, 'number', value)
+  else if (value < 0) problems.tooSmall(path, value)
+}
+
+/** A whole number from 0, within the range doubles count exactly (a huge negative one is told twice, as it always was). */
+function checkCount(problems: RowProblems, path: string, value: unknown): void {
+  if (!isFiniteNumber(value)) problems.wrongType(path, 'number', value)
+  else if (!Number.isInteger(value)) problems.wrongType(path, 'int', value)
+  else countRange(problems, path, value)
+}
+
+function countRange(problems: RowProblems, path: string, value: number): void {
+  if (!Number.isSafeInteger(value)) {
+    if (value > 0) problems.other(path, `Too big: expected int to be <=${Number.MAX_SAFE_INTEGER}`, value)
+    else problems.tooSmall(path, value)
+  }
+  if (value < 0) problems.tooSmall(path, value)
+}
+
+/**
+ * An answer (`expected`, `prediction`): a state and a value. A prediction is
+ * held to what the run-time answer check holds a live store to: `known` with a
+ * value, any other state with null (checked once its state and value are valid).
+ */
+function checkAnswer(problems: RowProblems, key: string, answer: unknown, isPrediction: boolean): void {
+  if (!isObject(answer)) {
+    problems.wrongType(key, 'object', answer)
+    return
+  }
+  const before = problems.list.length
+  const { state, value } = answer
+  if (!STATE_SET.has(state)) problems.notOneOf(`${key}.state`, 'state', STATES, state)
+  if (value !== undefined && !isAnswerValue(value)) problems.notAnswerValue(`${key}.value`, value)
+  if (!isPrediction || problems.list.length > before) return
+  const given = value === undefined ? null : value
+  if (state === 'known' && given === null) problems.other(`${key}.value`, 'a known answer needs a value (a string or a list of strings)', value)
+  if (state !== 'known' && given !== null) problems.other(`${key}.value`, `state ${String(state)} must carry value null, not ${describeFound(given)}`, value)
+}
+
+// Lenient on purpose: rows may carry fields we do not know, and may leave out
+// `family` (taken from episode_id) or `repetition` (0, upstream's first).
+function checkBase(problems: RowProblems, row: JsonObject): void {
+  checkIdentifier(problems, 'probe_id', row.probe_id)
+  checkIdentifier(problems, 'episode_id', row.episode_id)
+  if (row.family !== undefined) checkString(problems, 'family', row.family)
+  checkAnswer(problems, 'expected', row.expected, false)
+  checkOneOf(problems, 'role', ROLE_SET, ROLES, row.role)
+  checkString(problems, 'transition_id', row.transition_id)
+  checkOneOf(problems, 'phase', PHASE_SET, PHASES, row.phase)
+  checkOneOf(problems, 'capability', CAPABILITY_SET, CAPABILITIES, row.capability)
+  if (row.old_value !== undefined && !isAnswerValue(row.old_value)) problems.notAnswerValue('old_value', row.old_value)
+  if (row.repetition !== undefined) checkCount(problems, 'repetition', row.repetition)
+}
+
+// Fields only answers have: checked on answered rows; on the others they are dropped, whatever they hold
+// (upstream leaves them out; our files before 0.2 wrote them as null).
+function checkAnswered(problems: RowProblems, row: JsonObject): void {
+  checkAnswer(problems, 'prediction', row.prediction, true)
+  // Every answer was timed: a row without its latency was not written by a harness.
+  checkElapsed(problems, 'latency_ms', row.latency_ms)
+  if (row.update_lag_ms !== undefined && row.update_lag_ms !== null) checkElapsed(problems, 'update_lag_ms', row.update_lag_ms)
+  if (row.update_lag_polls !== undefined && row.update_lag_polls !== null) checkCount(problems, 'update_lag_polls', row.update_lag_polls)
+  const censored = row.update_lag_censored
+  if (censored !== undefined && censored !== null && typeof censored !== 'boolean') problems.wrongType('update_lag_censored', 'boolean', censored)
+}
+
+function checkError(problems: RowProblems, row: JsonObject): void {
+  if (row.latency_ms !== undefined && row.latency_ms !== null) checkElapsed(problems, 'latency_ms', row.latency_ms)
+  if (row.error !== undefined) checkString(problems, 'error', row.error)
+}
+
+/** Every problem of a parsed line, in field order; empty when it is a valid row. */
+function rowProblems(value: unknown): LineIssue[] {
+  const problems = new RowProblems()
+  if (!isObject(value)) {
+    problems.wrongType(null, 'object', value)
+    return problems.list
+  }
+  const { status } = value
+  if (status !== 'answered' && status !== 'unsupported' && status !== 'error') {
+    problems.notOneOf('status', 'status', STATUSES, status)
+    return problems.list
+  }
+  checkBase(problems, value)
+  if (status === 'answered') checkAnswered(problems, value)
+  else if (status === 'error') checkError(problems, value)
+  return problems.list
+}
+
+const BASE_FIELDS = ['probe_id', 'episode_id', 'family', 'expected', 'role', 'transition_id', 'phase', 'capability', 'old_value', 'repetition', 'status']
+const ANSWER_ONLY_FIELDS = ['prediction', 'latency_ms', 'error', 'update_lag_ms', 'update_lag_polls', 'update_lag_censored', 'usage', 'cost_usd']
+/** Fields a row does not pass on as given, whatever its status: its own (placed first) and those that do not apply to it. */
+const NOT_PASSED_ON: ReadonlySet<string> = new Set([...BASE_FIELDS, ...ANSWER_ONLY_FIELDS])
+
+/** Fields of `from` the row does not name, in the file's order (never `__proto__`, which would replace the copy's prototype). */
+function passOn(from: JsonObject, to: JsonObject, skip: ReadonlySet<string>): void {
+  for (const key in from) if (!skip.has(key) && key !== '__proto__') to[key] = from[key]
+}
+
+const ANSWER_FIELDS: ReadonlySet<string> = new Set(['state', 'value'])
+
+function answerOf(answer: JsonObject): JsonObject {
+  const out: JsonObject = { state: answer.state, value: answer.value === undefined ? null : answer.value }
+  passOn(answer, out, ANSWER_FIELDS)
+  return out
+}
+
+/**
+ * A valid row in the shape our runner writes (upstream's): its fields first,
+ * then any others it carries, only where they apply, defaults filled. Our
+ * files before 0.2 kept `usage` and `cost_usd` at the top of the row and
+ * wrote every field on every row, null where it did not apply; they read the
+ * same as upstream's.
+ */
+function rowOf(given: JsonObject, status: PredictionRow['status']): PredictionRow {
+  const row: JsonObject = { probe_id: given.probe_id, episode_id: given.episode_id }
+  if ('family' in given) row.family = given.family ?? familyOf({ episode_id: String(given.episode_id) })
+  row.expected = answerOf(given.expected as JsonObject)
+  row.role = given.role
+  row.transition_id = given.transition_id
+  row.phase = given.phase
+  row.capability = given.capability
+  row.old_value = given.old_value === undefined ? null : given.old_value
+  row.repetition = given.repetition === undefined ? 0 : given.repetition
+  row.status = status
+  if (status === 'answered') answeredFields(given, row)
+  else if (status === 'error') {
+    if ('latency_ms' in given && given.latency_ms !== null) row.latency_ms = given.latency_ms
+    row.error = given.error === undefined ? 'error' : given.error
+  }
+  passOn(given, row, NOT_PASSED_ON)
+  if (!('family' in given)) row.family = familyOf({ episode_id: String(row.episode_id) })
   return row as unknown as PredictionRow
+}
+
+function answeredFields(given: JsonObject, row: JsonObject): void {
+  const prediction = answerOf(given.prediction as JsonObject)
+  for (const key of ['usage', 'cost_usd'] as const) {
+    const value = given[key]
+    if (value !== undefined && value !== null && prediction[key] === undefined) prediction[key] = value
+  }
+  row.prediction = prediction
+  row.latency_ms = given.latency_ms
+  // Update lag: all three fields or none.
+  if (given.update_lag_ms === undefined || given.update_lag_ms === null) return
+  row.update_lag_ms = given.update_lag_ms
+  if ('update_lag_polls' in given) row.update_lag_polls = given.update_lag_polls
+  if ('update_lag_censored' in given) row.update_lag_censored = given.update_lag_censored
+}
+
+/** A parsed line as a prediction row, or every problem with it (not the duplicate check, which needs the file). Internal; exported for its tests. */
+export function checkPredictionRow(value: unknown): { row: PredictionRow } | { issues: LineIssue[] } {
+  const issues = rowProblems(value)
+  if (issues.length > 0) return { issues }
+  const given = value as JsonObject
+  return { row: rowOf(given, given.status as PredictionRow['status']) }
 }
 
 const MAX_ISSUES = 50
@@ -150,7 +319,10 @@ function parseLines(lines: readonly (string | typeof NOT_UTF8)[], file: string):
   return rows
 }
 
-type LineIssue = Omit<PredictionsIssue, 'file' | 'line'>
+/** A probe's row of one repetition, as a key: the repetition's digits never hold the space, so no two pairs share one. */
+function probeKey(row: PredictionRow): string {
+  return `${row.repetition} ${row.probe_id}`
+}
 
 /** One line as a row, or what is wrong with it; null for a blank line. `firstLine` records each probe and repetition seen. */
 function parseLine(raw: string | typeof NOT_UTF8, line: number, firstLine: Map<string, number>): { row: PredictionRow } | { issues: LineIssue[] } | null {
@@ -169,18 +341,10 @@ function parseLine(raw: string | typeof NOT_UTF8, line: number, firstLine: Map<s
   } catch (error) {
     return whole('invalid_json', raw, `not JSON (${error instanceof Error ? error.message : String(error)})`)
   }
-  const parsed = predictionRowSchema.safeParse(value)
-  if (!parsed.success) {
-    return {
-      issues: parsed.error.issues.map((issue) => {
-        const path = issuePath(issue)
-        const found = valueAt(value, path)
-        return { ...describeRowIssue(issue, found), path: path.length === 0 ? null : renderPath(path), value: found }
-      }),
-    }
-  }
-  const row = normaliseRow(parsed.data as Record<string, unknown>)
-  const key = JSON.stringify([row.probe_id, row.repetition])
+  const checked = checkPredictionRow(value)
+  if ('issues' in checked) return checked
+  const { row } = checked
+  const key = probeKey(row)
   const first = firstLine.get(key)
   if (first !== undefined) {
     const message = `probe ${row.probe_id} of repetition ${row.repetition} already has a row at line ${first}; a predictions file holds one row per probe and repetition`
@@ -189,37 +353,6 @@ function parseLine(raw: string | typeof NOT_UTF8, line: number, firstLine: Map<s
   firstLine.set(key, line)
   return { row }
 }
-
-/** A zod issue as a sentence (the field's problem, what was found, what is allowed), with its code. */
-function describeRowIssue(issue: z.core.$ZodIssue, value: unknown): { code: PredictionsIssueCode; message: string } {
-  const field = issue.path.length > 0 ? String(issue.path[issue.path.length - 1]) : 'row'
-  const oneOf = (options: readonly unknown[]): string => options.map((option) => (typeof option === 'string' ? option : JSON.stringify(option))).join(', ')
-  const missing = (message: string) => ({ code: 'missing_field' as const, message })
-  const invalid = (message: string) => ({ code: 'invalid_field' as const, message })
-  switch (issue.code) {
-    case 'invalid_union':
-      // Two unions here: the row keyed on `status`, and answer values (`value`, `old_value`).
-      if (field === 'status' || issue.path.length === 0) {
-        return value === undefined
-          ? missing(`missing; expected one of ${oneOf(STATUSES)}`)
-          : { code: 'unknown_value', message: `unknown status ${describeFound(value)}; expected one of ${oneOf(STATUSES)}` }
-      }
-      return invalid(`expected a string, a list of strings or null, got ${describeFound(value)}`)
-    case 'invalid_value':
-      if (value === undefined) return missing(`missing; expected one of ${oneOf(issue.values)}`)
-      return { code: 'unknown_value', message: `unknown ${field} ${describeFound(value)}; expected one of ${oneOf(issue.values)}` }
-    case 'too_small':
-      return invalid(`${describeFound(value)} is negative; a measured time is 0 ms or more`)
-    case 'invalid_type': {
-      if (value === undefined) return missing(`missing; ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`} is required`)
-      return invalid(`expected ${withArticle(issue.expected)}, got ${describeFound(value)}`)
-    }
-    default:
-      return invalid(issue.message)
-  }
-}
-
-const STATUSES = ['answered', 'unsupported', 'error'] as const
 
 /**
  * The rows of each repetition, in increasing `repetition`, each in file order.
@@ -251,8 +384,22 @@ export function readPredictions(file: string): PredictionRow[] {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
-/** The file's lines, each decoded strictly, so an invalid byte is reported at its line rather than turned into U+FFFD. */
+/**
+ * The file's lines, decoded strictly, so an invalid byte is reported at its
+ * line rather than turned into U+FFFD. A file that is UTF-8 throughout is
+ * decoded in one go and split at its newlines: a 0x0A byte is never part of
+ * another character, so those are the lines decoded one by one.
+ */
 function utf8Lines(bytes: Buffer): (string | typeof NOT_UTF8)[] {
+  try {
+    return strictUtf8.decode(bytes).split('\n')
+  } catch {
+    return utf8LinesOneByOne(bytes)
+  }
+}
+
+/** Each line decoded on its own: those that are not UTF-8 marked so. */
+function utf8LinesOneByOne(bytes: Buffer): (string | typeof NOT_UTF8)[] {
   const lines: (string | typeof NOT_UTF8)[] = []
   let start = 0
   for (;;) {
@@ -275,12 +422,14 @@ function utf8Lines(bytes: Buffer): (string | typeof NOT_UTF8)[] {
  * twice would be scored as one.
  */
 export function readPredictionFiles(files: readonly string[]): PredictionRow[] {
+  // One file has had its duplicates refused line by line.
+  if (files.length === 1) return readPredictions(files[0] as string)
   const rows: PredictionRow[] = []
   const seenIn = new Map<string, number>()
   files.forEach((file, position) => {
     const read = readPredictions(file)
     for (const row of read) {
-      const key = JSON.stringify([row.probe_id, row.repetition])
+      const key = probeKey(row)
       const earlier = seenIn.get(key)
       if (earlier !== undefined && earlier !== position) {
         const message = `holds probe ${row.probe_id} of repetition ${row.repetition}, which ${files[earlier]} (given earlier) holds too; give each repetition's rows once`

@@ -5,7 +5,7 @@
  */
 import { TimegroundedError } from '../errors.js'
 import { seededRandom } from './random.js'
-import { mean, quantileSorted, sortSamples } from './quantile.js'
+import { mean, percentileIndex, quantileSorted, sortSamples } from './quantile.js'
 
 /** The fewest resamples an interval may rest on. */
 export const MIN_RESAMPLES = 500
@@ -58,11 +58,43 @@ function resolve(options: BootstrapOptions): { seed: number; resamples: number; 
   return { seed: options.seed, resamples, level }
 }
 
-/** Percentile bounds among the defined values: the (α/2) and (1-α/2) percentiles by the index rule; null when there are none. */
-function bounds(values: readonly number[], level: number): { low: number | null; high: number | null } {
-  const sorted = sortSamples(values)
+/**
+ * The defined values of an interval's resamples, in resample order, held in
+ * one typed array rather than a growing list of boxed numbers.
+ */
+class DefinedValues {
+  readonly values: Float64Array
+  count = 0
+  /** Whether a -0 was kept: the typed sort orders it before +0, where a comparison sort keeps them as drawn. */
+  negativeZero = false
+
+  constructor(resamples: number) {
+    this.values = new Float64Array(resamples)
+  }
+
+  keep(value: number | null): void {
+    if (value === null || !Number.isFinite(value)) return
+    if (value === 0 && 1 / value < 0) this.negativeZero = true
+    this.values[this.count++] = value
+  }
+}
+
+/**
+ * Percentile bounds among the defined values: the (α/2) and (1-α/2)
+ * percentiles by the index rule; null when there are none. Sorted as typed
+ * numbers, which orders every finite value as `sortSamples` does except -0
+ * beside +0: a resample set holding a -0 is sorted by `sortSamples` instead.
+ */
+function bounds(defined: DefinedValues, level: number): { low: number | null; high: number | null } {
+  const n = defined.count
   const tail = (1 - level) / 2
-  return { low: quantileSorted(sorted, tail), high: quantileSorted(sorted, 1 - tail) }
+  if (n === 0) return { low: null, high: null }
+  if (defined.negativeZero) {
+    const sorted = sortSamples(Array.from(defined.values.subarray(0, n)))
+    return { low: quantileSorted(sorted, tail), high: quantileSorted(sorted, 1 - tail) }
+  }
+  const sorted = defined.values.subarray(0, n).sort()
+  return { low: sorted[percentileIndex(n, tail)] as number, high: sorted[percentileIndex(n, 1 - tail)] as number }
 }
 
 /** The most index draws kept for reuse (4 bytes each): 4 MiB. */
@@ -94,30 +126,45 @@ function drawsOf(seed: number, count: number, resamples: number): Int32Array {
 }
 
 /**
+ * A statistic of one resample: it reads the units at `draws[start]` to
+ * `draws[end - 1]` (the resample's indices, a stretch of a longer array, so
+ * that no view is made per resample).
+ */
+type ResampleStatistic = (draws: Int32Array, start: number, end: number) => number | null
+
+/**
+ * The statistic of each of `resamples` resamples laid end to end in `draws`
+ * (`count` indices each), kept in resample order.
+ */
+type ResampleStatistics = (draws: Int32Array, count: number, resamples: number, into: DefinedValues) => void
+
+/** A per-resample statistic, over every resample in turn. */
+function eachResample(statistic: ResampleStatistic): ResampleStatistics {
+  return (draws, count, resamples, into) => {
+    for (let r = 0, start = 0; r < resamples; r++, start += count) into.keep(statistic(draws, start, start + count))
+  }
+}
+
+/**
  * The percentile interval of a statistic of resampled unit indices: each of
  * `resamples` resamples draws `count` indices below `count` from the seeded
- * stream, in bulk, and `statistic` reads the units at those indices. Every
+ * stream, in bulk, and `statistics` reads the units at those indices. Every
  * interval of this module is drawn here, so they all consume the stream alike.
  */
-function resampledInterval(count: number, statistic: (indices: Int32Array) => number | null, options: BootstrapOptions): BootstrapInterval {
+function resampledInterval(count: number, statistics: ResampleStatistics, options: BootstrapOptions): BootstrapInterval {
   const { seed, resamples, level } = resolve(options)
-  const values: number[] = []
-  const keep = (value: number | null): void => {
-    if (value !== null && Number.isFinite(value)) values.push(value)
-  }
-  if (count > 0 && resamples * count <= MAX_KEPT_DRAWS) {
-    const draws = drawsOf(seed, count, resamples)
-    for (let r = 0; r < resamples; r++) keep(statistic(draws.subarray(r * count, (r + 1) * count)))
-  } else if (count > 0) {
+  const defined = new DefinedValues(resamples)
+  if (count > 0 && resamples * count <= MAX_KEPT_DRAWS) statistics(drawsOf(seed, count, resamples), count, resamples, defined)
+  else if (count > 0) {
     // Too many draws to hold: one resample's indices at a time, from the same stream.
     const random = seededRandom(seed)
     const indices = new Int32Array(count)
     for (let r = 0; r < resamples; r++) {
       random.fillBelow(indices, count)
-      keep(statistic(indices))
+      statistics(indices, count, 1, defined)
     }
   }
-  return { ...bounds(values, level), level, seed, resamples, defined: values.length }
+  return { ...bounds(defined, level), level, seed, resamples, defined: defined.count }
 }
 
 /**
@@ -135,31 +182,51 @@ export function bootstrapPercentileInterval<T>(
   const draws: T[] = new Array<T>(units.length)
   return resampledInterval(
     units.length,
-    (indices) => {
-      for (let i = 0; i < indices.length; i++) draws[i] = units[indices[i] as number] as T
+    eachResample((indices, start, end) => {
+      for (let i = start; i < end; i++) draws[i - start] = units[indices[i] as number] as T
       return statistic(draws)
-    },
+    }),
     options,
   )
 }
 
-/** Σ values[i] / n over the drawn indices, summed in draw order as `mean` sums an array. */
-function drawnMean(values: Float64Array, indices: Int32Array): number {
+/** Σ values[i] / n over the drawn indices `indices[start..end)`, summed in draw order as `mean` sums an array. */
+function drawnMean(values: Float64Array, indices: Int32Array, start: number, end: number): number {
   let total = 0
-  for (let i = 0; i < indices.length; i++) total += values[indices[i] as number] as number
-  return total / indices.length
+  for (let i = start; i < end; i++) total += values[indices[i] as number] as number
+  return total / (end - start)
 }
 
-/** Σ numerators / Σ denominators over the drawn indices (summed in draw order, as `pooledRatio` sums), or null when the denominators sum to 0. */
-function drawnRatio(numerators: Float64Array, denominators: Float64Array, indices: Int32Array): number | null {
+/** Σ numerators / Σ denominators over the drawn indices `indices[start..end)` (summed in draw order, as `pooledRatio` sums), or null when the denominators sum to 0. */
+function drawnRatio(numerators: Float64Array, denominators: Float64Array, indices: Int32Array, start: number, end: number): number | null {
   let numerator = 0
   let denominator = 0
-  for (let i = 0; i < indices.length; i++) {
+  for (let i = start; i < end; i++) {
     const unit = indices[i] as number
     numerator += numerators[unit] as number
     denominator += denominators[unit] as number
   }
   return denominator === 0 ? null : numerator / denominator
+}
+
+/**
+ * `drawnRatio` of every resample, in one loop: the intervals a report draws
+ * run here, and one long loop is compiled while it runs where a function
+ * called once per resample would wait for many calls.
+ */
+function drawnRatios(numerators: Float64Array, denominators: Float64Array): ResampleStatistics {
+  return (draws, count, resamples, into) => {
+    for (let r = 0, start = 0; r < resamples; r++, start += count) {
+      let numerator = 0
+      let denominator = 0
+      for (let i = start, end = start + count; i < end; i++) {
+        const unit = draws[i] as number
+        numerator += numerators[unit] as number
+        denominator += denominators[unit] as number
+      }
+      into.keep(denominator === 0 ? null : numerator / denominator)
+    }
+  }
 }
 
 /** The numerators and denominators of `units` as typed arrays, read once instead of on every resample. */
@@ -195,7 +262,11 @@ export function pairedBootstrapDelta(control: readonly number[], probe: readonly
   }
   const differences = probe.map((score, i) => score - (control[i] as number))
   const values = Float64Array.from(differences)
-  const interval = resampledInterval(values.length, (indices) => drawnMean(values, indices), options)
+  const interval = resampledInterval(
+    values.length,
+    eachResample((indices, start, end) => drawnMean(values, indices, start, end)),
+    options,
+  )
   return {
     delta: mean(differences),
     low: interval.low,
@@ -231,7 +302,7 @@ export function pooledRatio(units: readonly RatioCounts[]): number | null {
  */
 export function ratioInterval(units: readonly RatioCounts[], options: BootstrapOptions): BootstrapInterval {
   const { numerators, denominators } = countArrays(units)
-  return resampledInterval(units.length, (indices) => drawnRatio(numerators, denominators, indices), options)
+  return resampledInterval(units.length, drawnRatios(numerators, denominators), options)
 }
 
 /** One unit measured twice: the same episode in the baseline (`before`) and in this run (`after`). */
@@ -258,11 +329,11 @@ export interface RatioDifference extends BootstrapInterval {
 export function pairedRatioDifference(units: readonly PairedRatios[], options: BootstrapOptions): RatioDifference {
   const after = countArrays(units.map((unit) => unit.after))
   const before = countArrays(units.map((unit) => unit.before))
-  const difference = (indices: Int32Array): number | null => {
-    const a = drawnRatio(after.numerators, after.denominators, indices)
-    const b = drawnRatio(before.numerators, before.denominators, indices)
+  const difference = (indices: Int32Array, start: number, end: number): number | null => {
+    const a = drawnRatio(after.numerators, after.denominators, indices, start, end)
+    const b = drawnRatio(before.numerators, before.denominators, indices, start, end)
     return a === null || b === null ? null : a - b
   }
   const all = Int32Array.from(units, (_, i) => i)
-  return { ...resampledInterval(units.length, difference, options), difference: difference(all), units: units.length }
+  return { ...resampledInterval(units.length, eachResample(difference), options), difference: difference(all, 0, all.length), units: units.length }
 }

@@ -80,6 +80,7 @@ export const MAX_JSON_DEPTH = 64
  * whatever walks the parsed value next.
  */
 export function jsonDepthOver(text: string, limit = MAX_JSON_DEPTH): boolean {
+  if (!openersOver(text, limit)) return false
   let depth = 0
   let inString = false
   for (let i = 0; i < text.length; i++) {
@@ -91,6 +92,19 @@ export function jsonDepthOver(text: string, limit = MAX_JSON_DEPTH): boolean {
     else if (char === 0x5b || char === 0x7b) {
       if (++depth > limit) return true
     } else if (char === 0x5d || char === 0x7d) depth--
+  }
+  return false
+}
+
+/**
+ * Whether `text` holds more than `limit` opening brackets, quoted or not:
+ * nesting never goes deeper than that count, and a row holds a handful, found
+ * by the engine's own search rather than a scan of every character.
+ */
+function openersOver(text: string, limit: number): boolean {
+  let count = 0
+  for (const opener of ['[', '{']) {
+    for (let at = text.indexOf(opener); at !== -1; at = text.indexOf(opener, at + 1)) if (++count > limit) return true
   }
   return false
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import seedrandom from 'seedrandom'
-import { bootstrapPercentileInterval, pairedBootstrapDelta } from '../../src/stats/bootstrap.js'
+import { bootstrapPercentileInterval, pairedBootstrapDelta, type RatioCounts, ratioInterval } from '../../src/stats/bootstrap.js'
 import { mean, percentileIndex, quantileSorted, roundHalfEven, sampleStddev, sortSamples } from '../../src/stats/quantile.js'
 import { seededRandom } from '../../src/stats/random.js'
 
@@ -190,6 +190,56 @@ describe('bootstrapPercentileInterval', () => {
 
   test('fewer than 500 resamples is refused with a stable code', () => {
     expect(() => bootstrapPercentileInterval([1], mean, { seed: 1, resamples: 499 })).toThrow(expect.objectContaining({ code: 'BOOTSTRAP_OPTION_INVALID' }))
+  })
+})
+
+describe('ratioInterval', () => {
+  /** The interval as the definition reads: seedrandom draws, sums in draw order, a stable comparison sort, the index rule. */
+  const naive = (units: RatioCounts[], seed: number, resamples: number) => {
+    const prng = seedrandom(String(seed))
+    const ratios: number[] = []
+    for (let r = 0; r < resamples; r++) {
+      let numerator = 0
+      let denominator = 0
+      for (let i = 0; i < units.length; i++) {
+        const unit = units[Math.floor(prng() * units.length)] as RatioCounts
+        numerator += unit.numerator
+        denominator += unit.denominator
+      }
+      if (denominator !== 0) ratios.push(numerator / denominator)
+    }
+    ratios.sort((x, y) => x - y)
+    const at = (p: number) => (ratios.length === 0 ? null : (ratios[Math.min(ratios.length - 1, Math.floor((ratios.length - 1) * p))] as number))
+    return { low: at(0.025), high: at(0.975), defined: ratios.length }
+  }
+
+  test('equals the naive interval over tallies of several sizes, zero denominators left out', () => {
+    const tallies = (n: number, step: number) => Array.from({ length: n }, (_, i) => ({ numerator: (i * step) % 3, denominator: (i * step) % 4 }))
+    for (const [units, seed, resamples] of [
+      [tallies(180, 7), 20261001, 1000],
+      [tallies(30, 5), 20261001, 1000],
+      [tallies(3, 1), 4, 500],
+      // More draws than are kept for reuse: drawn one resample at a time.
+      [tallies(1100, 3), 9, 1000],
+    ] as const) {
+      const interval = ratioInterval(units, { seed, resamples })
+      expect({ low: interval.low, high: interval.high, defined: interval.defined }).toEqual(naive(units, seed, resamples))
+    }
+  })
+
+  test('a -0 among the ratios (0 over a negative sum) keeps the sign the comparison sort gives it', () => {
+    const units = [
+      { numerator: 0, denominator: -1 },
+      { numerator: 0, denominator: 1 },
+      { numerator: 0, denominator: -2 },
+      { numerator: 1, denominator: 40 },
+    ]
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const interval = ratioInterval(units, { seed, resamples: 500 })
+      const expected = naive(units, seed, 500)
+      expect(Object.is(interval.low, expected.low) && Object.is(interval.high, expected.high)).toBe(true)
+      expect(interval.defined).toBe(expected.defined)
+    }
   })
 })
 

@@ -7,7 +7,7 @@ import { TimegroundedError } from '../errors.js'
 import { type Issue, IssueCollector, renderIssueLines } from '../tivarq/issues.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { describeFound, jsonDepthOver, MAX_JSON_DEPTH, printable, withArticle } from '../tivarq/row-issues.js'
-import { CAPABILITIES, PHASES, ROLES, STATES } from '../tivarq/schema.js'
+import { CAPABILITIES, PHASES, ROLES, STATES } from '../tivarq/vocabulary.js'
 import { familyOf } from '../tivarq/score.js'
 
 /** Stable identifiers of the problems the predictions reader reports (the validator's names where the problem is the same). */

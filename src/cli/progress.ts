@@ -2,8 +2,11 @@
  * Progress of a long command on stderr, shared by `run` and `probe`: a
  * cli-progress bar on a terminal; otherwise one plain line at every step
  * (so CI logs stay readable and a slow model still shows it is working).
+ * cli-progress (and the text-width package it brings) loads only for a
+ * terminal, and the bar appears once it has: a command run in CI or by a
+ * script never loads it.
  */
-import { SingleBar } from 'cli-progress'
+import type { SingleBar } from 'cli-progress'
 
 /** Counts finished items and failures; `stop()` removes a bar (idempotent). */
 export interface Progress {
@@ -27,29 +30,7 @@ export function startProgress(total: number, stream: NodeJS.WritableStream & { i
   let done = 0
   let errors = 0
   const { label, unit } = options
-  if (stream.isTTY === true) {
-    const bar = new SingleBar({
-      format: `${label} {bar} {value}/{total} ${unit} | {errors} errors | {eta_formatted} left`,
-      stream: stream as NodeJS.WritableStream,
-      hideCursor: true,
-      clearOnComplete: true,
-      etaBuffer: 50,
-    })
-    bar.start(total, 0, { errors: 0 })
-    let stopped = false
-    return {
-      tick(failed) {
-        done++
-        if (failed) errors++
-        bar.update(done, { errors })
-      },
-      stop() {
-        if (stopped) return
-        stopped = true
-        bar.stop()
-      },
-    }
-  }
+  if (stream.isTTY === true) return terminalBar(total, stream, options)
   const step = Math.max(1, Math.ceil((total * (options.everyPercent ?? 10)) / 100))
   return {
     tick(failed) {
@@ -60,5 +41,37 @@ export function startProgress(total: number, stream: NodeJS.WritableStream & { i
       }
     },
     stop() {},
+  }
+}
+
+/** The bar: drawn when cli-progress has loaded, with the counts so far; nothing once stopped. */
+function terminalBar(total: number, stream: NodeJS.WritableStream, options: ProgressOptions): Progress {
+  const { label, unit } = options
+  let done = 0
+  let errors = 0
+  let bar: SingleBar | null = null
+  let stopped = false
+  void import('cli-progress').then(({ SingleBar }) => {
+    if (stopped) return
+    bar = new SingleBar({
+      format: `${label} {bar} {value}/{total} ${unit} | {errors} errors | {eta_formatted} left`,
+      stream,
+      hideCursor: true,
+      clearOnComplete: true,
+      etaBuffer: 50,
+    })
+    bar.start(total, done, { errors })
+  })
+  return {
+    tick(failed) {
+      done++
+      if (failed) errors++
+      bar?.update(done, { errors })
+    },
+    stop() {
+      if (stopped) return
+      stopped = true
+      bar?.stop()
+    },
   }
 }

@@ -262,7 +262,9 @@ function rowOf(given: JsonObject, status: PredictionRow['status']): PredictionRo
   }
   passOn(given, row, NOT_PASSED_ON)
   if (!('family' in given)) row.family = familyOf({ episode_id: String(row.episode_id) })
-  return row as unknown as PredictionRow
+  // A copy made at once holds every field in the object itself; the row grown field by field keeps most of
+  // them in a separate store, which every later read of a row (scoring, the page, the summary) goes through.
+  return { ...row } as unknown as PredictionRow
 }
 
 function answeredFields(given: JsonObject, row: JsonObject): void {

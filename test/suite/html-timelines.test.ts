@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
 import { datasetHashOf } from '../../src/suite/baseline.js'
-import { suiteTimelines } from '../../src/report/html/model/timelines.js'
+import { suiteTimelines } from '../../src/report/html/model/suite-timelines.js'
 import { loadSplit, loadVariantSplit } from '../../src/tivarq/dataset.js'
 import { bundledDatasetDir, episodesFileName, probesFileName } from '../../src/tivarq/dataset-files.js'
 

@@ -12,7 +12,7 @@ import type { TivarqReport } from '../../../tivarq/score.js'
 import type { BaselineSuite, SuiteIdentity } from '../../../suite/baseline.js'
 import type { ProbeDecision, ProbeRecord } from '../../../suite/records.js'
 import { type HtmlReportInput, runPageInput, timeGroundedPageInput } from './input.js'
-import { suiteTimelines } from './timelines.js'
+import { suiteTimelines } from './suite-timelines.js'
 
 /**
  * Where a page goes: the `html` option (relative to `root`), or, with several

@@ -22,9 +22,16 @@ export function isBundledDir(dir: string | undefined): boolean {
   return dir === undefined || resolve(dir) === bundledDatasetDir()
 }
 
-function rowsOf<T>(text: string): T[] {
+/** One row per non-blank line, each line decoded on its own: no string of the whole file is made. */
+function rowsOf<T>(bytes: Buffer): T[] {
   const rows: T[] = []
-  for (const line of text.split('\n')) if (line.trim() !== '') rows.push(JSON.parse(line) as T)
+  for (let start = 0; start < bytes.length; ) {
+    const newline = bytes.indexOf(10, start)
+    const end = newline === -1 ? bytes.length : newline
+    const line = bytes.toString('utf8', start, end)
+    if (line.trim() !== '') rows.push(JSON.parse(line) as T)
+    start = end + 1
+  }
   return rows
 }
 
@@ -46,7 +53,7 @@ export function inspectBundled(splits: readonly Split[]): DatasetInspection | nu
       const [episodes, probes] = [episodesFileName(split), probesFileName(split)].map((name) => {
         const bytes = readFileSync(resolve(root, name))
         fileHashes[name] = sha256Hex(bytes)
-        return fileHashes[name] === manifest.files[name] ? bytes.toString('utf8') : null
+        return fileHashes[name] === manifest.files[name] ? bytes : null
       })
       if (episodes === null || probes === null || episodes === undefined || probes === undefined) return null
       rows[split] = { episodes: rowsOf<Episode>(episodes), probes: rowsOf<Probe>(probes) }

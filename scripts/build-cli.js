@@ -66,7 +66,7 @@ const result = await build({
   banner: {
     js: [
       "import { createRequire as __timegroundedCreateRequire } from 'node:module';",
-      // The CommonJS packages bundled here (cli-table3, cli-progress, seedrandom) call require() for Node's own modules.
+      // The CommonJS packages bundled here (cli-progress, seedrandom) call require() for Node's own modules.
       'const require = __timegroundedCreateRequire(import.meta.url);',
       `const __timegroundedModuleUrl = ${BANNER_VERSION_URL}.href;`,
     ].join(' '),

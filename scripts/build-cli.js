@@ -44,8 +44,28 @@ const englishOnlyZodLocales = {
   },
 }
 
+/**
+ * commander requires node:child_process when it loads, for subcommands run as
+ * executables, which this CLI has none of; Node's child_process brings net,
+ * dgram and the stream wrappers with it. In the bundle commander gets it on
+ * first use instead, so `score` and `validate`, which start no process, never
+ * load it (`run` loads it for its adapter processes).
+ */
+const lazyChildProcessForCommander = {
+  name: 'lazy-child-process-for-commander',
+  setup(build) {
+    build.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /node_modules\/commander\/lib$/.test(args.resolveDir) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
+    )
+    build.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] })\n",
+      loader: 'js',
+    }))
+  },
+}
+
 const result = await build({
-  plugins: [englishOnlyZodLocales],
+  plugins: [englishOnlyZodLocales, lazyChildProcessForCommander],
   entryPoints,
   absWorkingDir: ROOT,
   bundle: true,

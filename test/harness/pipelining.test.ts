@@ -13,9 +13,11 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { commandAdapter } from '../../src/adapters/command.js'
 import { openPool, type StorePool } from '../../src/harness/pool.js'
-import { runSplit } from '../../src/harness/runner.js'
+import { EpisodeRun, orderProbes, runSplit } from '../../src/harness/runner.js'
+import { askEpisode } from '../../src/suite/probes.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
+import type { Episode, Probe } from '../../src/tivarq/schema.js'
 
 const ADAPTER = fileURLToPath(new URL('../fixtures/adapters/pipeline-adapter.mjs', import.meta.url))
 const FAULTY = 'reversal-00'
@@ -231,4 +233,40 @@ test("a query's time runs from the reply before it: two slow queries of one batc
   expect(secondSeen).toBeGreaterThanOrEqual(4_000)
   // Its latency leaves out the time the adapter spent on the first (2 s; timed from its sending, it would be over secondSeen).
   expect(secondAsked!.status === 'answered' && secondAsked!.latency_ms).toBeLessThan(secondSeen - 1_000)
+})
+
+describe("the suites' path (askEpisode) sends the queries of one index together too", () => {
+  async function askOne(probes: Probe[], episode: Episode) {
+    const log = join(workDir, `suite-${Math.random().toString(36).slice(2)}.log`)
+    const pool = await openPool(commandAdapter([process.execPath, ADAPTER], { env: { PIPE_LOG: log } }), { track: 'structured', timeoutMs: TIMEOUT_MS })
+    const asked = askEpisode((repetition) => EpisodeRun.open(pool, episode, { track: 'structured', repetition }), episode, probes, 1)
+    await asked.done
+    const rows = (await Promise.all(probes.map((probe) => asked.rows(probe.probe_id)))).flat()
+    await pool.close()
+    const chunks = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((entry) => / chunk /.test(entry))
+      .map((entry) => Number(entry.split(' ')[2]))
+    return { rows, chunks }
+  }
+
+  test('the rows of runSplit for the episode, its batches each in one chunk', async () => {
+    const episode = smoke.episodes.find((each) => each.episode_id === 'replacement-00')!
+    const probes = orderProbes(smoke.probes.filter((probe) => probe.episode_id === episode.episode_id))
+    const { rows, chunks } = await askOne(probes, episode)
+    const whole = await run('none')
+    expect(withoutTimings(rows)).toEqual(withoutTimings(whole.rows.filter((row) => row.episode_id === episode.episode_id)))
+    expect(chunks.filter((lines) => lines > 1)).toEqual(batchesOf({ ...smoke, probes }))
+  })
+
+  test('a probe the runner refuses records why, and the probes after it are still asked', async () => {
+    const episode = smoke.episodes.find((each) => each.episode_id === 'replacement-00')!
+    const own = orderProbes(smoke.probes.filter((probe) => probe.episode_id === episode.episode_id))
+    const stranger = smoke.probes.find((probe) => probe.episode_id === FAULTY)!
+    const probes = [own[0]!, stranger, ...own.slice(1)]
+    const { rows } = await askOne(probes, episode)
+    expect(rows.map((row) => row.probe_id)).toEqual(probes.map((probe) => probe.probe_id))
+    expect(rows[1]).toMatchObject({ status: 'error', error: `harness: probe ${stranger.probe_id} belongs to episode ${FAULTY}, not replacement-00` })
+    expect(allAnswered([rows[0]!, ...rows.slice(2)])).toBe(true)
+  })
 })

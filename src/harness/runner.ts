@@ -216,10 +216,10 @@ export class EpisodeRun {
    * Answer `probes` (in `orderProbes` order) one after another, yielding each row: the same rows, from
    * the same requests in the same order, as `answer()` on each in turn. When the store answers in
    * order (an adapter process) and no answer decides what is sent next, the queries of the probes asked
-   * at one after_event_index are sent at once rather than each after the last reply: so with no
-   * declared clock (which puts an advance_clock, that may fail, before each query) and no update
-   * polling (which re-asks a wrong answer). Throws `RunnerError` on misuse, after yielding the rows
-   * of the probes before the one at fault, as `answer()` would.
+   * at one after_event_index are sent at once rather than each after the last reply: that is, when
+   * the store declares no clock (else an advance_clock, which may fail, comes before each query) and
+   * update polling is off (else a wrong answer is asked again). Throws `RunnerError` on misuse, after
+   * yielding the rows of the probes before the one at fault, as `answer()` would.
    */
   async *answerEach(probes: readonly Probe[]): AsyncGenerator<PredictionRow, void, undefined> {
     for (let first = 0; first < probes.length; ) {

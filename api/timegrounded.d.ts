@@ -910,6 +910,11 @@ declare interface LeasedStore extends MemoryStore {
     capabilities: StoreCapabilities;
     /** False for an in-process store without `reset()` (a factory's, used for one episode and dropped): nothing to check after a reset. */
     readonly resets?: boolean;
+    /**
+     * Answers calls in the order they were made, so the runner may make the next before the last is
+     * answered (an adapter process: one reply line per request line, in order). @default false
+     */
+    readonly answersInOrder?: boolean;
     reset(context: EpisodeContext): Promise<void>;
     ingest(event: StoreEvent): Promise<void>;
     advanceClock(asOf: string): Promise<void>;

@@ -6,6 +6,7 @@
  * with a message naming the command; none of them can hang or crash the harness.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { performance } from 'node:perf_hooks'
 import { AdapterFault, AdapterUsageError, showArgument, type AdapterFaultCode, type AdapterUsageCode } from './errors.js'
 import type { WireRequest } from './protocol.js'
 
@@ -121,19 +122,38 @@ function trackRunning(adapter: AdapterProcess): void {
 
 interface PendingCall {
   label: string
+  /** How long the process may work on this call once it is at the head of the queue. */
+  timeoutMs: number
   resolve(reply: Record<string, unknown>): void
   reject(fault: AdapterFault): void
-  timer: NodeJS.Timeout
 }
 
 /**
  * One running adapter process. Calls are matched to reply lines first in,
  * first out. Once a fatal fault happens the process is killed and every later
  * call fails at once with that fault: the owner must start a new one.
+ *
+ * Calls made before the last one is answered are written at once (the process
+ * answers in order, so it reads them as if they had come one by one), and the
+ * request lines of one turn of the event loop go out in a single write. A
+ * call's timeout runs only while it is at the head of the queue: from its
+ * write, or from the reply before it, whichever is later, so a call never
+ * times out for the time the process spent on the ones before it.
  */
 export class AdapterProcess {
   private readonly child: ChildProcessWithoutNullStreams
   private readonly pending: PendingCall[] = []
+  /** Request lines not yet written: those of the current turn of the event loop, sent by `flush` in one write. */
+  private outgoing = ''
+  /**
+   * The calls' one timer, for the call at the head of the queue. It is left running between calls
+   * (unreferenced while none is pending) and moved on when it fires early, rather than set and
+   * cleared for every call.
+   */
+  private timer: NodeJS.Timeout | null = null
+  /** When the timer fires, and when the head call's time is up (`performance.now()` ms). */
+  private timerAt = 0
+  private headDeadline = 0
   private partialLine: string[] = []
   private partialChars = 0
   private stderrTail = ''
@@ -204,20 +224,66 @@ export class AdapterProcess {
     return this.child.pid
   }
 
-  /** Send one request; resolves with the reply object, rejects with an `AdapterFault`. */
+  /**
+   * Send one request; resolves with the reply object, rejects with an `AdapterFault`. It may be
+   * called again before the reply comes: the replies are matched to the calls in order.
+   */
   call(request: WireRequest, timeoutMs: number = this.timeoutMs): Promise<Record<string, unknown>> {
     if (this.fault) return Promise.reject(this.fault)
     return new Promise((resolve, reject) => {
-      const label = request.type
-      const timer = setTimeout(() => {
-        this.fail(
-          'ADAPTER_TIMEOUT',
-          `${this.noun} \`${this.command}\` did not answer ${label} within ${timeoutMs} ms (its call timeout, \`timeoutMs\`); the process was killed${this.quoteStderr()}`,
-        )
-      }, timeoutMs)
-      this.pending.push({ label, resolve, reject, timer })
-      this.child.stdin.write(`${JSON.stringify(request)}\n`)
+      this.pending.push({ label: request.type, timeoutMs, resolve, reject })
+      if (this.pending.length === 1) this.startHead()
+      if (this.outgoing === '') queueMicrotask(this.flush)
+      this.outgoing += `${JSON.stringify(request)}\n`
     })
+  }
+
+  /** Write the lines of this turn of the event loop (one write call, one wake-up of the process). */
+  private readonly flush = (): void => {
+    const lines = this.outgoing
+    this.outgoing = ''
+    if (lines !== '') this.child.stdin.write(lines)
+  }
+
+  /** The call now at the head of the queue is the one the process works on: its time starts now. */
+  private startHead(): void {
+    const head = this.pending[0]
+    if (head === undefined) {
+      this.timer?.unref()
+      return
+    }
+    const now = performance.now()
+    this.headDeadline = now + head.timeoutMs
+    if (this.timer !== null && this.timerAt <= this.headDeadline) this.timer.ref()
+    else this.armTimer(head.timeoutMs, now)
+  }
+
+  private armTimer(ms: number, now: number): void {
+    if (this.timer !== null) clearTimeout(this.timer)
+    this.timerAt = now + ms
+    this.timer = setTimeout(this.onTimer, ms)
+  }
+
+  private readonly onTimer = (): void => {
+    this.timer = null
+    const head = this.pending[0]
+    if (head === undefined || this.fault) return
+    const now = performance.now()
+    // Fired for an earlier call's deadline (the timer is not moved on every call): wait out the rest.
+    // Under a millisecond left counts as up, as a timer's own clock would have it.
+    if (this.headDeadline - now >= 1) {
+      this.armTimer(this.headDeadline - now, now)
+      return
+    }
+    this.fail(
+      'ADAPTER_TIMEOUT',
+      `${this.noun} \`${this.command}\` did not answer ${head.label} within ${head.timeoutMs} ms (its call timeout, \`timeoutMs\`); the process was killed${this.quoteStderr()}`,
+    )
+  }
+
+  private stopTimer(): void {
+    if (this.timer !== null) clearTimeout(this.timer)
+    this.timer = null
   }
 
   /**
@@ -229,6 +295,8 @@ export class AdapterProcess {
     if (!this.fault) this.fault = new AdapterFault('ADAPTER_EXITED', `${this.noun} process \`${this.command}\` was closed by the harness`)
     this.rejectPending(this.fault)
     if (this.exited) return null
+    // Requests made just before still reach the process, as they would have unbatched.
+    this.flush()
     this.child.stdin.end()
     const exited = new Promise<void>((resolve) => this.exitWaiters.push(resolve))
     let killed = false
@@ -305,7 +373,8 @@ export class AdapterProcess {
       )
       return
     }
-    clearTimeout(call.timer)
+    // The reply is in: the next call's time starts now (a fault below stops the timer for good).
+    this.startHead()
     let reply: unknown
     try {
       reply = JSON.parse(line)
@@ -354,10 +423,8 @@ export class AdapterProcess {
   }
 
   private rejectPending(fault: AdapterFault): void {
-    for (const call of this.pending.splice(0)) {
-      clearTimeout(call.timer)
-      call.reject(fault)
-    }
+    this.stopTimer()
+    for (const call of this.pending.splice(0)) call.reject(fault)
   }
 
   private notifyExit(): void {

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AdapterFault, toFault } from '../adapters/errors.js'
 import { TimegroundedError } from '../errors.js'
-import type { StoreLease, StorePool } from './pool.js'
+import type { LeasedStore, StoreLease, StorePool } from './pool.js'
 import type { StoreAnswer, Track } from '../adapters/types.js'
 import { storeEvent, storeQuery } from '../adapters/views.js'
 import { sameAnswer } from '../tivarq/gold.js'
@@ -204,31 +204,110 @@ export class EpisodeRun {
 
   /** Ingest up to the probe's index, then ask it. Never throws for adapter faults; throws `RunnerError` on misuse. */
   async answer(probe: Probe): Promise<PredictionRow> {
-    this.checkProbe(probe)
-    this.position = probe.after_event_index
-    const base = rowBaseFor(probe, this.episode.family, this.options.repetition)
-    if (probe.capability !== 'basic' && !this.capabilities[probe.capability]) {
-      return { ...base, status: 'unsupported' } satisfies UnsupportedRow
-    }
-    if (this.failure !== null) return this.abandoned ? { ...errorRow(base, this.failure, null), abandoned: true } : errorRow(base, this.failure, null)
-    const lease = this.lease
-    if (!lease) return errorRow(base, 'the episode is closed', null)
+    const base = this.begin(probe)
+    const skipped = this.notAsked(probe, base)
+    if (skipped !== null) return skipped
+    await this.ingestUpTo(probe.after_event_index)
+    if (this.failure !== null) return errorRow(base, this.failure, null)
+    return this.rowFor(probe, base, await this.ask(probe))
+  }
 
-    while (this.ingested < probe.after_event_index) {
+  /**
+   * Answer `probes` (in `orderProbes` order) one after another, yielding each row: the same rows, from
+   * the same requests in the same order, as `answer()` on each in turn. When the store answers in
+   * order (an adapter process) and no answer decides what is sent next, the queries of the probes asked
+   * at one after_event_index are sent at once rather than each after the last reply: that is, when
+   * the store declares no clock (else an advance_clock, which may fail, comes before each query) and
+   * update polling is off (else a wrong answer is asked again). Throws `RunnerError` on misuse, after
+   * yielding the rows of the probes before the one at fault, as `answer()` would.
+   */
+  async *answerEach(probes: readonly Probe[]): AsyncGenerator<PredictionRow, void, undefined> {
+    for (let first = 0; first < probes.length; ) {
+      let end = first + 1
+      while (end < probes.length && probes[end]!.after_event_index === probes[first]!.after_event_index) end++
+      const group = probes.slice(first, end)
+      if (this.canAskTogether(group)) yield* this.answerTogether(group)
+      else for (const probe of group) yield await this.answer(probe)
+      first = end
+    }
+  }
+
+  /** Whether `group` (probes of one after_event_index) may have its queries sent at once: see `answerEach`. */
+  private canAskTogether(group: readonly Probe[]): boolean {
+    if (this.failure !== null || this.lease?.store.answersInOrder !== true) return false
+    if (this.capabilities.clock || this.options.updatePolls > 0) return false
+    // A probe at fault is left to answer(), which throws at it after the rows before it.
+    if (group.some((probe) => this.probeProblem(probe) !== null)) return false
+    return group.filter((probe) => this.supports(probe)).length > 1
+  }
+
+  /** The rows of `group`, its queries sent at once (see `answerEach`); each timed from when the store could start on it. */
+  private async *answerTogether(group: readonly Probe[]): AsyncGenerator<PredictionRow, void, undefined> {
+    const bases = group.map((probe) => this.begin(probe))
+    await this.ingestUpTo(group[0]!.after_event_index)
+    const store = this.lease?.store
+    const sent = group.map((probe, at) => (store && this.notAsked(probe, bases[at]!) === null ? sendQuery(store, probe, this.options.track) : null))
+    let lastReply = Number.NEGATIVE_INFINITY
+    for (let at = 0; at < group.length; at++) {
+      const probe = group[at]!
+      const base = bases[at]!
+      // Once a probe is not asked it stays so (the failure and the lost lease never clear): unsent queries come here.
+      const skipped = this.notAsked(probe, base)
+      if (skipped !== null) {
+        yield skipped
+        continue
+      }
+      const reply = await sent[at]!
+      // The store works on one query at a time: this one from its sending or from the reply before it.
+      const latencyMs = reply.at - Math.max(reply.sentAt, lastReply)
+      lastReply = reply.at
+      const asked: Asked =
+        'answer' in reply
+          ? { status: 'answered', answer: reply.answer, latencyMs }
+          : { status: 'fault', stage: 'query', fault: reply.fault, latencyMs: roundMs(latencyMs) }
+      yield await this.rowFor(probe, base, asked)
+    }
+  }
+
+  /** Check a probe about to be answered, move the episode to its index, and start its row. */
+  private begin(probe: Probe): PredictionBase {
+    const problem = this.probeProblem(probe)
+    if (problem !== null) throw problem
+    this.position = probe.after_event_index
+    return rowBaseFor(probe, this.episode.family, this.options.repetition)
+  }
+
+  private supports(probe: Probe): boolean {
+    return probe.capability === 'basic' || this.capabilities[probe.capability]
+  }
+
+  /** The row of a probe that is not asked: unsupported, or the episode failed or closed. Null when it is to be asked. */
+  private notAsked(probe: Probe, base: PredictionBase): PredictionRow | null {
+    if (!this.supports(probe)) return { ...base, status: 'unsupported' } satisfies UnsupportedRow
+    if (this.failure !== null) return this.abandoned ? { ...errorRow(base, this.failure, null), abandoned: true } : errorRow(base, this.failure, null)
+    if (!this.lease) return errorRow(base, 'the episode is closed', null)
+    return null
+  }
+
+  /** Ingest the events before `index` not yet ingested; a failure stops ingesting (spec: every later probe is an error). */
+  private async ingestUpTo(index: number): Promise<void> {
+    const lease = this.lease!
+    while (this.ingested < index) {
       const event = this.episode.events[this.ingested]!
       try {
         await lease.store.ingest(storeEvent(event, this.options.track))
       } catch (error) {
         const fault = toFault(error, 'store.ingest')
-        // Spec: an ingest failure stops ingestion; this and every later probe is an error.
         this.failure = `ingest: ${fault.message}`
         if (fault.fatal) await this.releaseBroken()
-        return errorRow(base, this.failure, null)
+        return
       }
       this.ingested++
     }
+  }
 
-    const asked = await this.ask(probe)
+  /** The row of an asked probe, from its answer (then update polling) or its fault (a fatal one abandons the episode). */
+  private async rowFor(probe: Probe, base: PredictionBase, asked: Asked): Promise<PredictionRow> {
     if (asked.status === 'fault') {
       const { stage, fault, latencyMs } = asked
       if (fault.fatal) {
@@ -274,11 +353,7 @@ export class EpisodeRun {
   }
 
   /** advance_clock (when declared) then query; latency covers the query only. */
-  private async ask(
-    probe: Probe,
-  ): Promise<
-    { status: 'answered'; answer: StoreAnswer; latencyMs: number } | { status: 'fault'; stage: string; fault: AdapterFault; latencyMs: number | null }
-  > {
+  private async ask(probe: Probe): Promise<Asked> {
     const store = this.lease!.store
     if (this.capabilities.clock) {
       try {
@@ -334,22 +409,38 @@ export class EpisodeRun {
     await lease?.release({ broken: true })
   }
 
-  private checkProbe(probe: Probe): void {
+  /** What is wrong with asking `probe` now (not of this episode, beyond its events, out of order), or null. */
+  private probeProblem(probe: Probe): RunnerError | null {
     const id = this.episode.episode_id
-    if (probe.episode_id !== id) throw new RunnerError('PROBE_NOT_IN_EPISODE', `probe ${probe.probe_id} belongs to episode ${probe.episode_id}, not ${id}`)
+    if (probe.episode_id !== id) return new RunnerError('PROBE_NOT_IN_EPISODE', `probe ${probe.probe_id} belongs to episode ${probe.episode_id}, not ${id}`)
     if (probe.after_event_index > this.episode.events.length) {
-      throw new RunnerError(
+      return new RunnerError(
         'PROBE_INDEX_OUT_OF_RANGE',
         `probe ${probe.probe_id}: after_event_index ${probe.after_event_index} exceeds the ${this.episode.events.length} events of episode ${id}`,
       )
     }
     if (probe.after_event_index < this.position) {
-      throw new RunnerError(
+      return new RunnerError(
         'PROBE_OUT_OF_ORDER',
         `probe ${probe.probe_id} (after_event_index ${probe.after_event_index}) was asked after a probe at index ${this.position}; ask probes in orderProbes() order`,
       )
     }
+    return null
   }
+}
+
+/** A probe asked: its answer, or the fault of the call that failed (`latencyMs` null when no query was timed). */
+type Asked = { status: 'answered'; answer: StoreAnswer; latencyMs: number } | { status: 'fault'; stage: string; fault: AdapterFault; latencyMs: number | null }
+
+/** A query sent without waiting for the ones before it, settled with when it was sent and when its reply came. */
+type SentQuery = { answer: StoreAnswer; sentAt: number; at: number } | { fault: AdapterFault; sentAt: number; at: number }
+
+function sendQuery(store: LeasedStore, probe: Probe, track: Track): Promise<SentQuery> {
+  const sentAt = performance.now()
+  return store.query(storeQuery(probe, track)).then(
+    (answer) => ({ answer, sentAt, at: performance.now() }),
+    (error: unknown) => ({ fault: toFault(error, 'store.query'), sentAt, at: performance.now() }),
+  )
 }
 
 /** The fields every row of `probe` shares, in upstream's order (gold copied, so a row never aliases the dataset); the baseline check rebuilds rows from them. */
@@ -467,8 +558,7 @@ export async function runSplit(input: RunSplitInput): Promise<PredictionRow[]> {
       }
       for (const failure of run.isolation) onIsolation?.(failure)
       try {
-        for (const probe of probes) {
-          const row = await run.answer(probe)
+        for await (const row of run.answerEach(probes)) {
           results[index]!.push(row)
           onRow?.(row)
         }

@@ -144,6 +144,31 @@ export async function answerProbe(opened: EpisodeRun | Error | undefined, episod
   return opened.answer(probe).catch((error: unknown) => errorRowFor(probe, episode.family, `harness: ${messageOf(error)}`, repetition))
 }
 
+/**
+ * Ask `probes` of an opened episode in order, handing each row to `take` as it comes: through
+ * `EpisodeRun.answerEach`, so an adapter process gets the queries of one index together. Never
+ * rejects: a probe the runner refuses records why (as `answerProbe` does) and the rest are asked one
+ * by one. @default repetition 0
+ */
+export async function answerProbes(
+  opened: EpisodeRun | Error,
+  episode: Episode,
+  probes: readonly Probe[],
+  take: (row: PredictionRow, probe: Probe) => void,
+  repetition = 0,
+): Promise<void> {
+  let done = 0
+  if (opened instanceof EpisodeRun) {
+    try {
+      for await (const row of opened.answerEach(probes)) take(row, probes[done++]!)
+    } catch (error) {
+      const refused = probes[done++]!
+      take(errorRowFor(refused, episode.family, `harness: ${messageOf(error)}`, repetition), refused)
+    }
+  }
+  for (const probe of probes.slice(done)) take(await answerProbe(opened, episode, probe, repetition), probe)
+}
+
 /** The error a probe's test throws when the policy fails it: the message is the whole story, so no stack into the harness. */
 export class ProbeFailure extends Error {
   constructor(message: string) {
@@ -266,11 +291,17 @@ export function askEpisode(open: (repetition: number) => Promise<EpisodeRun>, ep
       const opened = await openEpisode(() => open(repetition), episode)
       if (opened instanceof EpisodeRun) isolation.push(...opened.isolation)
       markStarted()
-      for (const probe of probes) {
-        const entry = pending.get(probe.probe_id)!
-        entry.rows.push(await answerProbe(opened, episode, probe, repetition))
-        if (entry.rows.length === repeats) entry.resolve(entry.rows)
-      }
+      await answerProbes(
+        opened,
+        episode,
+        probes,
+        (row, probe) => {
+          const entry = pending.get(probe.probe_id)!
+          entry.rows.push(row)
+          if (entry.rows.length === repeats) entry.resolve(entry.rows)
+        },
+        repetition,
+      )
       // A store that fails to close still leaves every row recorded; the failure is reported once all repetitions ran.
       if (opened instanceof EpisodeRun) await opened.close().catch((error: unknown) => (closeFailure ??= error))
     }

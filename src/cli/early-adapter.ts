@@ -49,7 +49,12 @@ export function earlyAdapterCommand(args: readonly string[]): { argv: string[]; 
 export function startEarlyAdapter(args: readonly string[]): void {
   const command = earlyAdapterCommand(args)
   if (command === null || early !== null) return
-  early = startAdapter(commandAdapter(command.argv, { timeoutMs: command.timeoutMs }), command.timeoutMs)
+  try {
+    early = startAdapter(commandAdapter(command.argv, { timeoutMs: command.timeoutMs }), command.timeoutMs)
+  } catch {
+    // What refuses to start here (an argument `spawn` rejects) is left to the pool, which reports it as usual.
+    early = null
+  }
 }
 
 /** The process started early, handed over once (to the pool, which owns it from then on); null when none was started or it was taken. */

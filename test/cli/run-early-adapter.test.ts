@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, expect, test } from 'vitest'
+import { earlyAdapterCommand } from '../../src/cli/early-adapter.js'
 import { isRunning } from '../fixtures/processes.js'
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
@@ -83,3 +84,24 @@ test('an early process that does not exit when its stdin closes is killed after 
   expect(readFileSync(join(work, 'deaf.log'), 'utf8')).toContain(`closing ${deaf.starts[0]}`)
   expect(isRunning(deaf.starts[0]!)).toBe(false)
 }, 90_000)
+
+test('which command lines start their adapter early: `run … -- COMMAND` only, with the call timeout commander will parse', () => {
+  expect(earlyAdapterCommand(['run', '--split', 'dev', '--output', 'o', '--', 'python3', 'a.py'])).toEqual({ argv: ['python3', 'a.py'], timeoutMs: 30_000 })
+  expect(earlyAdapterCommand(['run', '--timeout-ms', '60000', '--timeout-ms=7000', '--', 'a'])).toEqual({ argv: ['a'], timeoutMs: 7000 })
+  expect(earlyAdapterCommand(['run', '--timeout-ms', '1e4', '--', 'a'])).toEqual({ argv: ['a'], timeoutMs: 10_000 })
+  // Not a run of a command, or help: nothing to start.
+  for (const args of [
+    ['score', '--', 'a'],
+    ['run', '--split', 'dev'],
+    ['run', '--'],
+    ['run', '--', ''],
+    ['run', '--help', '--', 'a'],
+    ['run', '-h', '--', 'a'],
+    ['run', '--adapter', 'builtin:latest', '--', 'a'],
+    ['run', '--adapter=builtin:latest', '--', 'a'],
+    ['--version', 'run', '--', 'a'],
+  ])
+    expect(earlyAdapterCommand(args), args.join(' ')).toBeNull()
+  // A timeout commander refuses, or one too short to share with the loading: the pool starts the process.
+  for (const value of ['abc', '0', '4999', '1.5']) expect(earlyAdapterCommand(['run', '--timeout-ms', value, '--', 'a']), value).toBeNull()
+})

@@ -23,8 +23,9 @@ const EARLY_START_MIN_TIMEOUT_MS = 5_000
 /**
  * The adapter command and call timeout of `run [OPTIONS] -- COMMAND [ARGS…]`, or null for any other
  * form: another command, help, `--adapter` (no process then), no command, a `--timeout-ms` that
- * commander would refuse or too short to share with our loading. A form it gets wrong costs only the head start: the pool adopts a process
- * only when it was started with the spec and timeout the run itself resolved.
+ * commander would refuse or too short to share with our loading. A form read wrong costs only the
+ * head start: the pool adopts a process only when it was started with the spec and timeout the run
+ * itself resolved.
  */
 export function earlyAdapterCommand(args: readonly string[]): { argv: string[]; timeoutMs: number } | null {
   const end = args.indexOf('--')

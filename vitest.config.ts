@@ -18,7 +18,7 @@ export const E2E_FILES = [
   'test/cli/**/*.test.ts',
   'test/report/{html-browser,html-package,html-render,html-runs,escape}.test.ts',
   'test/chat/secrets.test.ts',
-  'test/harness/{deferred-rows,doctored-predictions,interrupt,pooled-stores}.test.ts',
+  'test/harness/{doctored-predictions,interrupt,pooled-stores}.test.ts',
   'test/tivarq/dataset-folder.test.ts',
   'test/scripts/**/*.test.ts',
   'test/docs/**/*.test.ts',

@@ -308,8 +308,7 @@ describe('adapter commands (the subprocess path)', () => {
     expect(stderr).toContain(`HTML report: ${join(out, 'report.html')}`)
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('INCOMPLETE: interrupted after')
     expect(readdirSync(out).filter((name) => name.endsWith('.tmp'))).toEqual([])
-    // Rows are recorded just after the next request goes out: every row handed over before the
-    // interrupt is on disk, whole and in order, the rows a complete run writes first (latency aside).
+    // Every row finished before the interrupt is on disk, whole and in order: the rows a complete run writes first (latency aside).
     expect(stderr).toContain(`interrupted after ${rows.length} of 60 probes`)
     const whole = join(work, 'not-interrupted')
     expect(cli(['run', '--split', 'smoke', '--output', whole, '--', process.execPath, SCRIPTED]).status).toBe(0)

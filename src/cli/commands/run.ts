@@ -41,7 +41,6 @@ import { terminalText } from '../../report/escape.js'
 import { checkOutputPath, EXIT, type ExitCode, fail, reportsExitCode, UsageError, wholeNumberArgument } from '../exit-codes.js'
 import { wantsColor } from '../color.js'
 import { startProgress } from '../progress.js'
-import { DeferredRows } from '../../harness/deferred-rows.js'
 import { takeEarlyAdapter } from '../early-adapter.js'
 
 /** Where the store comes from, as `--adapter` or the command after `--` gives it. */
@@ -398,14 +397,12 @@ async function runRepetitions(run: OpenRun, writePage: PageWriter): Promise<RanR
   const ran: RanRepetitions = { reports: [], repetitions: [], repeated: null, written: ['run_manifest.json'], carried: [], interruptedWhileClosing: false }
   const { reports, repetitions } = ran
   const progress = startProgress(expected * settings.repeat, process.stderr, { label: 'run', unit: 'probes' })
-  let current: CurrentRepetition | null = null
+  let current: { file: PredictionsFile; repetition: number } | null = null
   let writeFailure: unknown = null
   const onInterruptWhileClosing = (): void => {
     ran.interruptedWhileClosing = true
   }
   const onInterrupt = (): void => {
-    // Rows the runner handed over are recorded (and counted) first, as if each had been at once.
-    current?.recorder.flush()
     progress.stop()
     try {
       if (current !== null) writeInterrupted(run, ran, current, writePage)
@@ -426,8 +423,8 @@ async function runRepetitions(run: OpenRun, writePage: PageWriter): Promise<RanR
     // Repetitions are numbered from 0 in the rows, as upstream numbers them (files from 1).
     for (let repetition = 0; repetition < settings.repeat; repetition++) {
       const file = writer.openPredictions(repetition, settings.repeat)
-      current = { file, repetition, recorder: rowRecorder(file, progress) }
-      const rows = await runRepetition(run, current.recorder, repetition, ran.carried)
+      current = { file, repetition }
+      const rows = await runRepetition(run, file, repetition, progress, ran.carried)
       file.close(rows)
       repetitions.push(rows)
       current = null
@@ -467,7 +464,7 @@ function writeScoredSoFar(run: OpenRun, ran: RanRepetitions, partial: boolean): 
 }
 
 /** Ctrl-C during a repetition: its rows so far scored into a report marked incomplete (with the page), and a line saying so. */
-function writeInterrupted(run: OpenRun, ran: RanRepetitions, current: CurrentRepetition, writePage: PageWriter): void {
+function writeInterrupted(run: OpenRun, ran: RanRepetitions, current: { file: PredictionsFile; repetition: number }, writePage: PageWriter): void {
   const { settings, writer } = run
   const expected = run.split.probes.length
   current.file.close()
@@ -484,62 +481,35 @@ function writeInterrupted(run: OpenRun, ran: RanRepetitions, current: CurrentRep
 }
 
 /** One repetition's rows, each appended to its predictions file as it arrives; throws the first write failure once the split returns. */
-async function runRepetition(run: OpenRun, recorder: RowRecorder, repetition: number, carried: IsolationFailure[]): Promise<PredictionRow[]> {
+async function runRepetition(
+  run: OpenRun,
+  file: PredictionsFile,
+  repetition: number,
+  progress: ReturnType<typeof startProgress>,
+  carried: IsolationFailure[],
+): Promise<PredictionRow[]> {
   const { settings, split, pool } = run
-  let rows: PredictionRow[]
-  try {
-    rows = await runSplit({
-      episodes: split.episodes,
-      probes: split.probes,
-      pool,
-      options: { track: settings.track, repetition, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs },
-      concurrency: settings.concurrency,
-      onRow: (row) => recorder.push(row),
-      onIsolation: (failure) => carried.push(failure),
-    })
-  } finally {
-    recorder.close()
-  }
-  const writeFailure = recorder.failure()
+  let writeFailure: unknown = null
+  const rows = await runSplit({
+    episodes: split.episodes,
+    probes: split.probes,
+    pool,
+    options: { track: settings.track, repetition, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs },
+    concurrency: settings.concurrency,
+    onRow: (row) => {
+      progress.tick(row.status === 'error')
+      if (writeFailure !== null) return
+      try {
+        file.append(row)
+      } catch (error) {
+        // The file keeps its whole rows; the run is stopped once the split returns.
+        writeFailure = error
+      }
+    },
+    onIsolation: (failure) => carried.push(failure),
+  })
   if (writeFailure !== null) throw writeFailure
   return rows
-}
-
-/** The repetition under way: its predictions file and what records rows into it. */
-interface CurrentRepetition {
-  file: PredictionsFile
-  repetition: number
-  recorder: RowRecorder
-}
-
-/** Records each row: counted in the progress and appended to the predictions file. */
-interface RowRecorder {
-  push(row: PredictionRow): void
-  /** Record every row pushed so far, now. */
-  flush(): void
-  /** Flush, once the split is over. */
-  close(): void
-  /** The first write failure, or null. */
-  failure(): unknown
-}
-
-/**
- * Rows recorded once the runner has sent its next request (`DeferredRows`): serialising and
- * writing a row then overlaps the adapter's work instead of delaying the request. After a write
- * failure the file keeps its whole rows and takes no more; the run stops once the split returns.
- */
-function rowRecorder(file: PredictionsFile, progress: ReturnType<typeof startProgress>): RowRecorder {
-  let writeFailure: unknown = null
-  const rows = new DeferredRows<PredictionRow>((row) => {
-    progress.tick(row.status === 'error')
-    if (writeFailure !== null) return
-    try {
-      file.append(row)
-    } catch (error) {
-      writeFailure = error
-    }
-  })
-  return { push: (row) => rows.push(row), flush: () => rows.flush(), close: () => rows.close(), failure: () => writeFailure }
 }
 
 /** The page, the summary on stdout, the job summary, and the exit code. */

@@ -439,6 +439,28 @@ export class AdapterProcess {
   }
 }
 
+/** An adapter process just started, its capabilities request already written (see `startAdapter`). */
+export interface StartedAdapter {
+  readonly process: AdapterProcess
+  /** What it was started as, so whoever adopts it can check it is the process they would have started. */
+  readonly spec: CommandAdapterSpec
+  readonly timeoutMs: number
+  /** The reply to `{"type":"capabilities"}`; rejects with an `AdapterFault` as any call does. */
+  readonly capabilities: Promise<Record<string, unknown>>
+}
+
+/**
+ * Start an adapter process and ask for its capabilities at once: how every adapter process of a pool
+ * starts, the CLI's early one included (started while the run command still loads). The reply may be
+ * awaited much later, so a failure waits for that rather than surfacing as an unhandled rejection.
+ */
+export function startAdapter(spec: CommandAdapterSpec, timeoutMs: number): StartedAdapter {
+  const process = new AdapterProcess(spec, timeoutMs)
+  const capabilities = process.call({ type: 'capabilities' })
+  capabilities.catch(() => undefined)
+  return { process, spec, timeoutMs, capabilities }
+}
+
 /** `exited with code 3`, or `was killed by signal SIGKILL`. */
 function howItEnded(code: number | null, signal: NodeJS.Signals | null): string {
   return signal ? `was killed by signal ${signal}` : `exited with code ${code}`

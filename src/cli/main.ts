@@ -56,8 +56,13 @@ program
   .exitOverride()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) })
 
+const args = process.argv.slice(2)
+// `run … -- COMMAND`: its adapter process starts now, its start-up overlapping ours (see early-adapter.ts).
+const earlyAdapter = args[0] === 'run' && args.includes('--') ? await import('./early-adapter.js') : null
+earlyAdapter?.startEarlyAdapter(args)
+
 // @register-calls
-const names = commandsFor(process.argv.slice(2))
+const names = commandsFor(args)
 for (const register of await Promise.all(names.map((name) => (COMMANDS[name] as () => Promise<Register>)()))) register(program)
 
 try {
@@ -70,4 +75,6 @@ try {
     process.stderr.write(`timegrounded: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
     process.exitCode = EXIT.internal
   }
+} finally {
+  await earlyAdapter?.closeEarlyAdapter()
 }

@@ -5,7 +5,15 @@
  * fails only with an `AdapterFault`. Data crosses into in-process stores as
  * fresh copies, and answers come back as fresh copies.
  */
-import { AdapterProcess, DEFAULT_TIMEOUT_MS, checkTimeoutMs, describeCommand, type CommandAdapterSpec } from '../adapters/command.js'
+import {
+  type AdapterProcess,
+  type CommandAdapterSpec,
+  DEFAULT_TIMEOUT_MS,
+  type StartedAdapter,
+  checkTimeoutMs,
+  describeCommand,
+  startAdapter,
+} from '../adapters/command.js'
 import { AdapterFault, AdapterRefusedError, AdapterStartError, AdapterUsageError, PoolClosedError, showArgument, toFault } from '../adapters/errors.js'
 import {
   PROTOCOL,
@@ -105,7 +113,18 @@ export interface PoolOptions {
 
 /** Open a pool over `source`: reads and checks its capabilities; throws `AdapterRefusedError` (also for a store object without `reset()`), `AdapterStartError`, or `AdapterUsageError` for a bad source or option. */
 export async function openPool(source: MemorySource, options: PoolOptions): Promise<StorePool> {
-  if (isCommandSpec(source)) return CommandPool.open(source, options)
+  return openPoolAdopting(source, options, null)
+}
+
+/**
+ * `openPool`, with `started`: an adapter process already started by `startAdapter` before the caller
+ * knew it would open a pool (the CLI starts `run`'s while it loads). The pool owns it from here: a
+ * command pool whose spec and timeout it was started with takes it as its first process; any other
+ * pool kills it. Inside the package only; `openPool` is the public form.
+ */
+export async function openPoolAdopting(source: MemorySource, options: PoolOptions, started: StartedAdapter | null): Promise<StorePool> {
+  if (isCommandSpec(source)) return CommandPool.open(source, options, started)
+  started?.process.kill()
   if (isPooledSpec(source)) return ReusedStorePool.open(source, options)
   if (typeof source === 'function') {
     const pool = await FactoryPool.open(source, options)
@@ -516,6 +535,18 @@ class ReusedStorePool extends LeasingPool<LeasedStore> {
 
 // -------------------------------------------------------- adapter processes
 
+/** `started` is the process a pool would start for `spec` with `timeoutMs`: the same command, folder, environment and call timeout. */
+function startedAs(started: StartedAdapter, spec: CommandAdapterSpec, timeoutMs: number): boolean {
+  const argv = started.spec.argv
+  return (
+    started.timeoutMs === timeoutMs &&
+    started.spec.cwd === spec.cwd &&
+    argv.length === spec.argv.length &&
+    argv.every((arg, index) => arg === spec.argv[index]) &&
+    JSON.stringify(started.spec.env ?? null) === JSON.stringify(spec.env ?? null)
+  )
+}
+
 /** Wrap an adapter process as a store: camelCase to the wire and back. */
 function processStore(process: AdapterProcess, declared: DeclaredCapabilities): LeasedStore {
   const ok = async (): Promise<void> => undefined
@@ -554,10 +585,20 @@ class CommandPool extends LeasingPool<Worker> {
     this.everyone.add(first)
   }
 
-  static async open(spec: CommandAdapterSpec, options: PoolOptions): Promise<CommandPool> {
-    const timeoutMs = spec.timeoutMs !== undefined ? checkTimeout(spec.timeoutMs, 'commandAdapter') : checkTimeout(options.timeoutMs, 'openPool')
-    const capacity = checkConcurrency(options.concurrency, 1)
-    const started = await CommandPool.start(spec, timeoutMs, options.track).catch((error: unknown) => {
+  static async open(spec: CommandAdapterSpec, options: PoolOptions, early: StartedAdapter | null = null): Promise<CommandPool> {
+    let timeoutMs: number
+    let capacity: number
+    try {
+      timeoutMs = spec.timeoutMs !== undefined ? checkTimeout(spec.timeoutMs, 'commandAdapter') : checkTimeout(options.timeoutMs, 'openPool')
+      capacity = checkConcurrency(options.concurrency, 1)
+    } catch (error) {
+      early?.process.kill()
+      throw error
+    }
+    // A process started otherwise than this pool would start its own is not the one under test.
+    const adopted = early !== null && startedAs(early, spec, timeoutMs) ? early : undefined
+    if (adopted === undefined) early?.process.kill()
+    const started = await CommandPool.start(spec, timeoutMs, options.track, adopted).catch((error: unknown) => {
       if (error instanceof AdapterRefusedError) throw error
       throw new AdapterStartError(`could not start adapter \`${describeCommand(spec.argv)}\``, toFault(error, 'the adapter').message)
     })
@@ -565,11 +606,16 @@ class CommandPool extends LeasingPool<Worker> {
     return new CommandPool(spec, timeoutMs, options.track, info, started.worker, capacity)
   }
 
-  /** Spawn a process and check its capabilities. */
-  private static async start(spec: CommandAdapterSpec, timeoutMs: number, track: Track): Promise<{ worker: Worker; declared: DeclaredCapabilities }> {
-    const process = new AdapterProcess(spec, timeoutMs)
+  /** Spawn a process (or take `started`, one already spawned for this spec) and check its capabilities. */
+  private static async start(
+    spec: CommandAdapterSpec,
+    timeoutMs: number,
+    track: Track,
+    started: StartedAdapter = startAdapter(spec, timeoutMs),
+  ): Promise<{ worker: Worker; declared: DeclaredCapabilities }> {
+    const { process } = started
     try {
-      const reply = await process.call({ type: 'capabilities' })
+      const reply = await started.capabilities
       const declared = capabilitiesFromWire(reply)
       refuseUnlessFit(declared, track, `adapter \`${process.command}\``, reply)
       return { worker: { process, store: processStore(process, declared) }, declared }

@@ -308,6 +308,12 @@ describe('adapter commands (the subprocess path)', () => {
     expect(stderr).toContain(`HTML report: ${join(out, 'report.html')}`)
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('INCOMPLETE: interrupted after')
     expect(readdirSync(out).filter((name) => name.endsWith('.tmp'))).toEqual([])
+    // Every row finished before the interrupt is on disk, whole and in order: the rows a complete run writes first (latency aside).
+    expect(stderr).toContain(`interrupted after ${rows.length} of 60 probes`)
+    const whole = join(work, 'not-interrupted')
+    expect(cli(['run', '--split', 'smoke', '--output', whole, '--', process.execPath, SCRIPTED]).status).toBe(0)
+    const withoutLatency = (row: Record<string, unknown>) => ({ ...row, latency_ms: undefined, update_lag_ms: undefined })
+    expect(rows.map(withoutLatency)).toEqual(jsonl(join(whole, 'predictions.jsonl')).slice(0, rows.length).map(withoutLatency))
   })
 })
 

@@ -1,10 +1,14 @@
 /** openPool over each kind of source: leasing, capabilities, bounds, closing. */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from 'vitest'
-import { commandAdapter } from '../../src/adapters/command.js'
+import { commandAdapter, startAdapter } from '../../src/adapters/command.js'
 import { AdapterRefusedError, AdapterUsageError, PoolClosedError } from '../../src/adapters/errors.js'
 import { TimegroundedError } from '../../src/errors.js'
-import { openPool } from '../../src/harness/pool.js'
+import { openPool, openPoolAdopting } from '../../src/harness/pool.js'
+import { isRunning } from '../fixtures/processes.js'
 import type { MemoryStore } from '../../src/adapters/types.js'
 
 const FAULT_ADAPTER = fileURLToPath(new URL('../fixtures/adapters/fault-adapter.mjs', import.meta.url))
@@ -204,4 +208,60 @@ test('an adapter process that exits badly or not at all on shutdown is a close p
   const problems = await deaf.close()
   expect(problems).toHaveLength(1)
   expect(problems[0]!.message).toMatch(/^adapter process `.*fault-adapter\.mjs deaf-exit` did not exit within 300 ms of its stdin closing; it was killed$/)
+})
+
+/** The `start <pid>` lines and the requests (`<pid> <json>`) the fault adapter logged to `file`. */
+function adapterLog(file: string): { starts: number[]; requests: { pid: number; type: string }[] } {
+  const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []
+  const starts = lines.filter((line) => line.startsWith('start ')).map((line) => Number(line.slice(6)))
+  const requests = lines
+    .filter((line) => /^\d+ \{/.test(line))
+    .map((line) => ({ pid: Number(line.slice(0, line.indexOf(' '))), type: JSON.parse(line.slice(line.indexOf(' ') + 1)).type as string }))
+  return { starts, requests }
+}
+
+test('a command pool adopts a process startAdapter already started as its first: no second process, its capabilities asked once', async () => {
+  const log = join(mkdtempSync(join(tmpdir(), 'tg-adopt-')), 'adapter.log')
+  const spec = commandAdapter([process.execPath, FAULT_ADAPTER, 'none'], { env: { FAULT_LOG: log } })
+  const started = startAdapter(spec, 30_000)
+  const pool = await openPoolAdopting(spec, { track: 'structured', concurrency: 2 }, started)
+  const first = await pool.acquire({ episodeId: 'ep-1', seed: 1 })
+  const second = await pool.acquire({ episodeId: 'ep-2', seed: 2 })
+  await first.release()
+  await second.release()
+  expect(await pool.close()).toEqual([])
+  const { starts, requests } = adapterLog(log)
+  // Concurrency 2: the adopted process and one the pool started, each asked its capabilities once.
+  expect(starts).toHaveLength(2)
+  expect(starts[0]).toBe(started.process.pid)
+  expect(requests.filter((request) => request.type === 'capabilities').map((request) => request.pid)).toEqual(starts)
+  expect(requests.filter((request) => request.pid === started.process.pid).map((request) => request.type)).toEqual(['capabilities', 'reset'])
+  expect(started.process.alive).toBe(false)
+})
+
+test('a process started for another command or timeout is not adopted: the pool kills it and starts its own', async () => {
+  const log = join(mkdtempSync(join(tmpdir(), 'tg-adopt-')), 'adapter.log')
+  const spec = commandAdapter([process.execPath, FAULT_ADAPTER, 'none'], { env: { FAULT_LOG: log } })
+  const otherTimeout = startAdapter(spec, 12_345)
+  const pool = await openPoolAdopting(spec, { track: 'structured' }, otherTimeout)
+  await (await pool.acquire(context)).release()
+  expect(await pool.close()).toEqual([])
+  const { starts, requests } = adapterLog(log)
+  // Killed at once, it may not even have got as far as logging its start.
+  const own = starts.filter((pid) => pid !== otherTimeout.process.pid)
+  expect(own).toHaveLength(1)
+  expect(requests.filter((request) => request.pid === own[0]).map((request) => request.type)).toEqual(['capabilities', 'reset'])
+  expect(requests.filter((request) => request.pid === otherTimeout.process.pid && request.type !== 'capabilities')).toEqual([])
+  expect(otherTimeout.process.alive).toBe(false)
+  expect(isRunning(otherTimeout.process.pid!)).toBe(false)
+})
+
+test('an adopted process that refuses the track is refused as a process the pool started would be, and killed', async () => {
+  const spec = commandAdapter([process.execPath, FAULT_ADAPTER, 'no-track'])
+  const started = startAdapter(spec, 30_000)
+  const adopted = await openPoolAdopting(spec, { track: 'structured' }, started).catch((error: unknown) => error)
+  const own = await openPool(spec, { track: 'structured' }).catch((error: unknown) => error)
+  expect(adopted).toBeInstanceOf(AdapterRefusedError)
+  expect((adopted as Error).message).toBe((own as Error).message)
+  expect(started.process.alive).toBe(false)
 })

@@ -11,7 +11,7 @@ import { DEFAULT_TIMEOUT_MS, commandAdapter, describeCommand } from '../../adapt
 import { AdapterStartError } from '../../adapters/errors.js'
 import { isModelAdapterName, MODEL_ADAPTER_NAMES, MODEL_ADAPTERS } from '../../adapters/models/names.js'
 import type { ModelMode } from '../../adapters/models/prompts.js'
-import { openPool, type CloseProblem, type StorePool } from '../../harness/pool.js'
+import { openPoolAdopting, type CloseProblem, type StorePool } from '../../harness/pool.js'
 import type { MemorySource } from '../../adapters/source.js'
 import { TRACKS } from '../../adapters/protocol.js'
 import type { Track } from '../../adapters/types.js'
@@ -40,6 +40,7 @@ import { terminalText } from '../../report/escape.js'
 import { checkOutputPath, EXIT, type ExitCode, fail, reportsExitCode, UsageError, wholeNumberArgument } from '../exit-codes.js'
 import { wantsColor } from '../color.js'
 import { startProgress } from '../progress.js'
+import { takeEarlyAdapter } from '../early-adapter.js'
 
 /** Where the store comes from, as `--adapter` or the command after `--` gives it. */
 type StoreSource = { kind: 'builtin'; name: ReferenceStoreName } | { kind: 'model'; name: ModelMode } | { kind: 'command'; argv: string[] }
@@ -291,7 +292,9 @@ async function openRun(settings: RunSettings, split: LoadedRunSplit): Promise<Op
   const who = settings.source.kind === 'command' ? describeCommand(settings.source.argv) : `${settings.source.kind}:${settings.source.name}`
   let pool: StorePool
   try {
-    pool = await openPool(source, { track: settings.track, concurrency: settings.concurrency, timeoutMs })
+    // The adapter process main.ts started while this command loaded, when it did: the pool's first.
+    const early = settings.source.kind === 'command' ? takeEarlyAdapter() : null
+    pool = await openPoolAdopting(source, { track: settings.track, concurrency: settings.concurrency, timeoutMs }, early)
   } catch (error) {
     // A start failure carries its reason apart from the store it names, so the store is named once, as the user gave it.
     const reason = error instanceof AdapterStartError ? error.reason : error instanceof Error ? error.message : String(error)

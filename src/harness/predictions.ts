@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { TimegroundedError } from '../errors.js'
 import { type Issue, IssueCollector, renderIssueLines } from '../tivarq/issues.js'
 import type { PredictionRow } from '../tivarq/results.js'
+import { isAnswerValue } from '../tivarq/answer-shape.js'
 import { describeFound, jsonDepthOver, MAX_JSON_DEPTH, printable, withArticle } from '../tivarq/row-issues.js'
 import { CAPABILITIES, PHASES, ROLES, STATES } from '../tivarq/vocabulary.js'
 import { familyOf } from '../tivarq/score.js'
@@ -97,14 +98,6 @@ function isObject(value: unknown): value is JsonObject {
 
 function isFiniteNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value)
-}
-
-/** A string, a list of strings or null. */
-function isAnswerValue(value: unknown): boolean {
-  if (value === null || typeof value === 'string') return true
-  if (!Array.isArray(value)) return false
-  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false
-  return true
 }
 
 function checkString(problems: RowProblems, path: string, value: unknown): void {

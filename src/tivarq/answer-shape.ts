@@ -9,8 +9,8 @@ import { STATES } from './vocabulary.js'
 const STATE_MESSAGE = `Invalid option: expected one of ${STATES.map((state) => JSON.stringify(state)).join('|')}`
 const VALUE_MESSAGE = 'expected a string, a list of strings or null'
 
-/** A string, an array whose every element is a string (no holes), or null. */
-function isAnswerValue(value: unknown): boolean {
+/** A string, an array whose every element is a string (no holes), or null: what an answer's value may be. */
+export function isAnswerValue(value: unknown): boolean {
   if (value === null || typeof value === 'string') return true
   if (!Array.isArray(value)) return false
   for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false

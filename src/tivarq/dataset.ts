@@ -9,6 +9,7 @@
  */
 import { inspectBundled, isBundledDir } from './bundled-dataset.js'
 import { checkSplit, type LoadedDataset, type LoadedSplit, type LoadOptions, type SplitData, splitOf, throwIfInvalid } from './loaded-split.js'
+import type { DatasetInspection } from './validate.js'
 import type { VariantOptions } from './variant.js'
 import { SPLITS, type Split } from './vocabulary.js'
 
@@ -24,8 +25,12 @@ export { bundledDatasetDir, sha256File, episodesFileName, probesFileName, MANIFE
  */
 export async function loadSplit(dir: string | undefined, split: Split, options: LoadOptions = {}): Promise<LoadedSplit> {
   checkSplit(split)
-  const bundled = isBundledDir(dir) ? inspectBundled([split]) : null
-  return splitOf(bundled ?? (await (await import('./validate.js')).inspectDataset(dir, { ...options, splits: [split] })), split)
+  return splitOf(await inspect(dir, [split], options), split)
+}
+
+/** The bundled fixtures read as pinned, or any other directory validated (the validator loaded only then). */
+async function inspect(dir: string | undefined, splits: readonly Split[], options: LoadOptions): Promise<DatasetInspection> {
+  return (isBundledDir(dir) ? inspectBundled(splits) : null) ?? (await import('./validate.js')).inspectDataset(dir, { ...options, splits })
 }
 
 /**
@@ -44,7 +49,7 @@ export async function loadVariantSplit(variant: number | VariantOptions, split: 
  * @default dir: the bundled fixtures
  */
 export async function loadDataset(dir?: string, options: LoadOptions = {}): Promise<LoadedDataset> {
-  const inspection = (isBundledDir(dir) ? inspectBundled(SPLITS) : null) ?? (await (await import('./validate.js')).inspectDataset(dir, options))
+  const inspection = await inspect(dir, SPLITS, options)
   throwIfInvalid(inspection)
   const { result, rows } = inspection
   const splits = Object.fromEntries(SPLITS.map((split) => [split, rows[split] ?? { episodes: [], probes: [] }])) as Record<Split, SplitData>

@@ -64,8 +64,28 @@ const lazyChildProcessForCommander = {
   },
 }
 
+/**
+ * chalk detects at import whether stdout and stderr take colour, which loads
+ * node:os and node:tty and asks the terminal; this CLI never uses that
+ * answer: every Chalk it makes is given its level (colour only when
+ * `wantsColor` says so, src/cli/color.ts). In the bundle the detection says
+ * "no colour" without asking, so no command loads tty for it.
+ */
+const noColorDetectionForChalk = {
+  name: 'no-color-detection-for-chalk',
+  setup(build) {
+    build.onResolve({ filter: /^#supports-color$/ }, (args) =>
+      /node_modules\/chalk\/source$/.test(args.resolveDir) ? { path: 'supports-color', namespace: 'no-color-detection' } : undefined,
+    )
+    build.onLoad({ filter: /.*/, namespace: 'no-color-detection' }, () => ({
+      contents: 'export default { stdout: false, stderr: false }\n',
+      loader: 'js',
+    }))
+  },
+}
+
 const result = await build({
-  plugins: [englishOnlyZodLocales, lazyChildProcessForCommander],
+  plugins: [englishOnlyZodLocales, lazyChildProcessForCommander, noColorDetectionForChalk],
   entryPoints,
   absWorkingDir: ROOT,
   bundle: true,

@@ -2,9 +2,9 @@
  * `run_manifest.json` (schema `tivarq.run.v1`): everything needed to
  * reproduce or cite a run, upstream's keys first.
  */
-import { execFileSync } from 'node:child_process'
-import { realpathSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { execFile } from 'node:child_process'
+import { existsSync, realpathSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AdapterInfo, CloseProblem } from './pool.js'
 import { PROTOCOL } from '../adapters/protocol.js'
@@ -206,22 +206,28 @@ export function closeErrorRecords(problems: readonly CloseProblem[]): RunManifes
  * The git commit of the harness, only when it runs from its own checkout:
  * `root` must be the top of a git work tree. Installed as a package inside
  * someone's project, git would answer with *their* commit, so that is null
- * (the package version, `harness.version`, says what ran).
+ * (the package version, `harness.version`, says what ran). A root holding no
+ * `.git` (an installed package) cannot be a work tree's top: git is not even
+ * started. Asynchronous, so `run` asks while its store starts up rather than
+ * stopping for git in the middle.
  * @default root the installed package's directory
  */
-export function harnessCommit(root: string = fileURLToPath(PACKAGE_ROOT)): string | null {
-  try {
-    const [top, commit] = execFileSync('git', ['rev-parse', '--show-toplevel', 'HEAD'], {
-      cwd: root,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 2000,
+export function harnessCommit(root: string = fileURLToPath(PACKAGE_ROOT)): Promise<string | null> {
+  if (!existsSync(join(root, '.git'))) return Promise.resolve(null)
+  return new Promise((settle) => {
+    execFile('git', ['rev-parse', '--show-toplevel', 'HEAD'], { cwd: root, encoding: 'utf8', timeout: 2000 }, (error, stdout) => {
+      settle(error === null ? commitAtTop(stdout, root) : null)
     })
-      .trim()
-      .split('\n')
+  })
+}
+
+/** The commit of `git rev-parse --show-toplevel HEAD`'s answer, when the top it names is `root`. */
+function commitAtTop(answer: string, root: string): string | null {
+  const [top, commit] = answer.trim().split('\n')
+  try {
     if (top === undefined || commit === undefined || realpathSync(top) !== realpathSync(root)) return null
-    return /^[0-9a-f]{40}$/.test(commit) ? commit : null
   } catch {
     return null
   }
+  return /^[0-9a-f]{40}$/.test(commit) ? commit : null
 }

@@ -126,6 +126,16 @@ function drawsOf(seed: number, count: number, resamples: number): Int32Array {
 }
 
 /**
+ * Draw (and keep) the indices an interval of `count` units at `seed` and
+ * `resamples` will use, before its units are known: the draws depend on
+ * nothing else. The interval drawn later reads them from the same store.
+ */
+export function drawAhead(seed: number, count: number, resamples: number): void {
+  // More than the store keeps would push out what was drawn before it, and is paid when needed instead.
+  if (count > 0 && resamples > 0 && count * resamples <= MAX_KEPT_DRAWS) drawsOf(seed, count, resamples)
+}
+
+/**
  * A statistic of one resample: it reads the units at `draws[start]` to
  * `draws[end - 1]` (the resample's indices, a stretch of a longer array, so
  * that no view is made per resample).

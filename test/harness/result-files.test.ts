@@ -302,18 +302,30 @@ describe("harnessCommit: a commit only from the harness's own checkout", () => {
     git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'one')
   })
 
-  test('at the top of a git work tree: its HEAD', () => {
-    expect(harnessCommit(repo)).toBe(git(repo, 'rev-parse', 'HEAD'))
+  test('at the top of a git work tree: its HEAD', async () => {
+    expect(await harnessCommit(repo)).toBe(git(repo, 'rev-parse', 'HEAD'))
   })
 
-  test("installed inside someone else's repository (node_modules): null, never their commit", () => {
-    expect(harnessCommit(join(repo, 'node_modules', 'timegrounded'))).toBeNull()
+  test('at the top of a linked worktree (a `.git` file, not a folder): its HEAD', async () => {
+    const linked = join(work, 'git-linked')
+    git(repo, 'worktree', 'add', '-q', '--detach', linked)
+    expect(await harnessCommit(linked)).toBe(git(repo, 'rev-parse', 'HEAD'))
   })
 
-  test('outside any git work tree: null', () => {
+  test('in a folder inside a work tree that holds a `.git` of its own that git does not accept: null', async () => {
+    const fake = join(repo, 'fake-top')
+    mkdirSync(join(fake, '.git'), { recursive: true })
+    expect(await harnessCommit(fake)).toBeNull()
+  })
+
+  test("installed inside someone else's repository (node_modules): null, never their commit", async () => {
+    expect(await harnessCommit(join(repo, 'node_modules', 'timegrounded'))).toBeNull()
+  })
+
+  test('outside any git work tree: null', async () => {
     const bare = mkdtempSync(join(tmpdir(), 'tg-no-git-'))
     try {
-      expect(harnessCommit(bare)).toBeNull()
+      expect(await harnessCommit(bare)).toBeNull()
     } finally {
       rmSync(bare, { recursive: true, force: true })
     }

@@ -33,6 +33,7 @@ import { renderErroredProbes } from '../../suite/probe-lists.js'
 import { DEFAULT_HTML_FILE } from '../../harness/result-files.js'
 import { runPageInput } from '../../report/html/model/input.js'
 import { clearEarlierRun, type WrittenRun, writeScoredRun } from '../../report/scored-run.js'
+import { drawRunIntervalsAhead } from '../../report/draws-ahead.js'
 import { appendJobSummary } from '../../suite/job-summary.js'
 import { describeWriteError } from '../../harness/write-errors.js'
 import { type HtmlOption, htmlOption, noHtmlOption, writeCliPage } from '../html.js'
@@ -289,12 +290,17 @@ async function openRun(settings: RunSettings, split: LoadedRunSplit): Promise<Op
     throw error
   }
   const { source, timeoutMs } = picked
+  // Asked now, answered while the store starts: the manifest needs it only once the pool is open.
+  const commit = harnessCommit()
   const who = settings.source.kind === 'command' ? describeCommand(settings.source.argv) : `${settings.source.kind}:${settings.source.name}`
+  // The adapter process main.ts started while this command loaded, when it did: the pool's first.
+  const early = settings.source.kind === 'command' ? takeEarlyAdapter() : null
+  const opening = openPoolAdopting(source, { track: settings.track, concurrency: settings.concurrency, timeoutMs }, early)
+  // While an adapter process starts and answers its capabilities call, this process would only wait.
+  drawRunIntervalsAhead(split, { seed: settings.seed ?? split.manifest.seed, resamples: settings.resamples, page: settings.html !== false })
   let pool: StorePool
   try {
-    // The adapter process main.ts started while this command loaded, when it did: the pool's first.
-    const early = settings.source.kind === 'command' ? takeEarlyAdapter() : null
-    pool = await openPoolAdopting(source, { track: settings.track, concurrency: settings.concurrency, timeoutMs }, early)
+    pool = await opening
   } catch (error) {
     // A start failure carries its reason apart from the store it names, so the store is named once, as the user gave it.
     const reason = error instanceof AdapterStartError ? error.reason : error instanceof Error ? error.message : String(error)
@@ -310,7 +316,7 @@ async function openRun(settings: RunSettings, split: LoadedRunSplit): Promise<Op
     return null
   }
   const seed = settings.seed ?? split.manifest.seed
-  const manifest = runManifest(settings, split, pool, seed, timeoutMs)
+  const manifest = runManifest(settings, split, pool, seed, timeoutMs, await commit)
   try {
     // The folder holds this run's files only: an earlier run's (another --repeat layout included) go first.
     const removed = clearEarlierRun(writer)
@@ -329,7 +335,7 @@ async function openRun(settings: RunSettings, split: LoadedRunSplit): Promise<Op
 }
 
 /** run_manifest.json of this run, as upstream's harness writes it. */
-function runManifest(settings: RunSettings, split: LoadedRunSplit, pool: StorePool, seed: number, timeoutMs: number): RunManifest {
+function runManifest(settings: RunSettings, split: LoadedRunSplit, pool: StorePool, seed: number, timeoutMs: number, commit: string | null): RunManifest {
   const info = pool.info()
   return buildRunManifest({
     datasetDir: settings.dataset,
@@ -349,7 +355,7 @@ function runManifest(settings: RunSettings, split: LoadedRunSplit, pool: StorePo
     concurrency: settings.concurrency,
     timeoutMs,
     resamples: settings.resamples,
-    harnessCommit: harnessCommit(),
+    harnessCommit: commit,
     ...manifestEnvironment(process.env),
   })
 }

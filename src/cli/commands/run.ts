@@ -408,6 +408,7 @@ async function runRepetitions(run: OpenRun, writePage: PageWriter): Promise<RanR
   const progress = startProgress(expected * settings.repeat, process.stderr, { label: 'run', unit: 'probes' })
   let current: { file: PredictionsFile; repetition: number } | null = null
   let writeFailure: unknown = null
+  let closing: Promise<CloseProblem[]> | null = null
   const onInterruptWhileClosing = (): void => {
     ran.interruptedWhileClosing = true
   }
@@ -437,6 +438,8 @@ async function runRepetitions(run: OpenRun, writePage: PageWriter): Promise<RanR
       file.close(rows)
       repetitions.push(rows)
       current = null
+      // The stores are done with: they shut down (an adapter process exits) while the last rows are scored and written.
+      if (repetition === settings.repeat - 1) closing = pool.close()
       reports.push(scoreRows(rows, { seed, resamples: settings.resamples, expectedProbes: expected }))
       const files = writeScoredSoFar(run, ran, false)
       ran.written.splice(1, ran.written.length - 1, ...files.written)
@@ -453,7 +456,7 @@ async function runRepetitions(run: OpenRun, writePage: PageWriter): Promise<RanR
     // the page and the summary are still written.
     process.on('SIGINT', onInterruptWhileClosing)
     process.on('SIGTERM', onInterruptWhileClosing)
-    reportCloseProblems(await pool.close(), writeFailure === null ? writer : null, manifest)
+    reportCloseProblems(await (closing ?? pool.close()), writeFailure === null ? writer : null, manifest)
   }
   // What is left is synchronous (the page, the summary): an interrupt now is only seen once they are written.
   process.removeListener('SIGINT', onInterruptWhileClosing)

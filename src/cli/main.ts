@@ -12,15 +12,23 @@ import { HARNESS_VERSION } from '../version.js'
 import { EXIT } from './exit-codes.js'
 type Register = (program: Command) => void
 
+// Two V8 settings for a command that lives well under a second. A setting of the
+// user's own (the node command line, NODE_OPTIONS) wins over each.
+const userSet = (name: string): boolean =>
+  [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) => arg.includes(name) || arg.includes(name.replaceAll('-', '_')))
 // V8 doubles its young generation (up to 16 MiB a half) while a command
 // allocates, although what survives stays near 12 MiB: kept at its starting
 // size it costs a few more quick collections and 13 MiB less peak memory. The
 // maximum cannot be changed once the process runs, but the growth factor is read
-// each time it would grow. A setting of the user's own (the node command line,
-// NODE_OPTIONS) wins.
-if (![...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) => arg.includes('semi-space') || arg.includes('semi_space'))) {
-  setFlagsFromString('--semi-space-growth-factor=1')
-}
+// each time it would grow.
+if (!userSet('semi-space')) setFlagsFromString('--semi-space-growth-factor=1')
+// V8 hands a function to its optimizing compiler after about 66 KiB of its
+// bytecode has run: tuned for pages and servers that run for minutes, it has a
+// command compile dozens of functions it then calls a few hundred times more.
+// At about a MiB only the loops that do run long (the bootstrap's draws, a
+// large split's rows) are compiled: less CPU for every command and 2-4 MiB
+// less peak memory (docs/performance.md). Read at each check, so it holds from here.
+if (!userSet('interrupt-budget')) setFlagsFromString('--interrupt-budget=1048576')
 // Subcommands, in help order (one line each): each module is imported only when
 // its command runs, or when the command list itself is shown (help, a command
 // we do not know, no command), so `--version` and every command skip the
@@ -46,6 +54,14 @@ function commandsFor(argv: readonly string[]): string[] {
   const first = argv[at] as string
   return Object.hasOwn(COMMANDS, first) && !argv.slice(0, at).some((arg) => arg === '-h' || arg === '--help') ? [first] : Object.keys(COMMANDS)
 }
+
+// A reader that stops early (`timegrounded run --help | head -3`) closes the pipe: what is left
+// to print has nobody to read it. Leave quietly, with the exit code already decided (a gate's
+// verdict is set before its summary is printed), instead of an unhandled EPIPE's stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error
+  process.exit(process.exitCode ?? EXIT.clean)
+})
 
 const program = new Command()
 program

@@ -4,7 +4,7 @@
  * program's help, `help`, `--help run`, a mistyped command's suggestion) and
  * that `--version` answers without any command's module.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -64,4 +64,17 @@ test('validate loads its own module and no other command', () => {
   expect(run.status).toBe(0)
   const commands = [...readFileSync(log, 'utf8').matchAll(/\/dist\/cli\/commands\/(\w+)\.js/g)].map((match) => match[1])
   expect(commands).toEqual(['validate'])
+})
+
+test('a reader that has closed the pipe (`generate --help | head -1`): the CLI leaves quietly, exit 0, no EPIPE trace', async () => {
+  const child = spawn(process.execPath, [CLI, 'generate', '--help'], { stdio: ['ignore', 'pipe', 'pipe'] })
+  // The read end closes before the help is written: every write of it meets a closed pipe.
+  child.stdout.destroy()
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+  expect(stderr).toBe('')
+  expect(status).toBe(0)
 })

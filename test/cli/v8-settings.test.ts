@@ -1,0 +1,37 @@
+/**
+ * The CLI sets V8's tiering budget as it starts (src/cli/main.ts): a command
+ * lives well under a second, and V8's default hands dozens of functions to its
+ * optimizing compiler that are then called a few hundred times more. Seen from
+ * outside with `--trace-opt`, which prints a line per finished optimization:
+ * the bundled CLI, as a user runs it, compiles only the loops that run long
+ * (the bootstrap's draws among them), and a budget given on the node command
+ * line is the user's and wins.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, test } from 'vitest'
+
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
+const work = mkdtempSync(join(tmpdir(), 'tg-v8-settings-'))
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+/** The functions V8 finished optimizing during `run` of the test split, by name. */
+function optimized(nodeFlags: string[]): string[] {
+  const args = [...nodeFlags, '--trace-opt', CLI, 'run', '--split', 'test', '--adapter', 'builtin:latest', '--no-html', '--output', join(work, 'out')]
+  const result = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000 })
+  expect(result.status, result.stderr).toBe(0)
+  return [...result.stdout.matchAll(/completed optimizing 0x[0-9a-f]+ <JSFunction (\S*)/g)].map((match) => match[1] as string)
+}
+
+describe("the CLI's V8 tiering budget", () => {
+  test('only long-running loops are optimized, the bootstrap draws among them; a budget on the node command line wins', () => {
+    const ours = optimized([])
+    // V8's own default budget, given by the user: their setting is kept, and it optimizes many more.
+    const theirs = optimized(['--interrupt-budget=67584'])
+    expect(ours).toContain('fillBelow')
+    expect(theirs.length).toBeGreaterThan(2 * ours.length)
+  })
+})

@@ -168,9 +168,14 @@ export class PredictionsFile {
 /** The HTML report's file name, next to report.json (or in the output directory of a run without one). */
 export const DEFAULT_HTML_FILE = 'report.html'
 
-/** A result file of a run (`report.json`, `predictions.jsonl`, their numbered forms, `aggregate.json`), by its name. */
+/**
+ * A result file of a run (`report.json`, `predictions.jsonl`, their numbered forms, `aggregate.json`,
+ * and the page at its default place, `report.html`), by its name. The page counts: a run that writes
+ * none (`--no-html`, `html: false`) or writes it elsewhere must not leave an earlier run's page
+ * beside its own results, where it would be read as theirs.
+ */
 export function isResultFileName(name: string): boolean {
-  return /^(report(-\d+)?\.json|predictions(-\d+)?\.jsonl|aggregate\.json)$/.test(name)
+  return name === DEFAULT_HTML_FILE || /^(report(-\d+)?\.json|predictions(-\d+)?\.jsonl|aggregate\.json)$/.test(name)
 }
 
 /** Writes the result files of one run into a directory (created if missing). */

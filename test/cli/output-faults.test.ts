@@ -119,6 +119,26 @@ test('a run owns its output folder: after --repeat 3, a plain run removes the ea
   expect(cli(['score', ...files, '--output', join(work, 'owned-scored'), '--no-html']).status).toBe(0)
 })
 
+test("an earlier run's page does not outlive its run: `run --no-html` and `score --no-html` into the same folder remove report.html, and say so", () => {
+  const out = join(work, 'stale-page')
+  expect(cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', out]).status).toBe(0)
+  expect(readdirSync(out)).toContain('report.html')
+  const again = cli(['run', '--split', 'smoke', '--adapter', 'builtin:oracle', '--output', out, '--no-html'])
+  expect(again.status).toBe(0)
+  expect(again.stderr).toContain(`timegrounded run: removed predictions.jsonl, report.html, report.json left in ${out} by an earlier run`)
+  expect(readdirSync(out).sort()).toEqual(['predictions.jsonl', 'report.json', 'run_manifest.json'])
+  // A page written elsewhere leaves none in the folder either; scoring there without a page removes the one a later run left.
+  const elsewhere = join(work, 'stale-page-elsewhere.html')
+  expect(cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', out, '--html', elsewhere]).status).toBe(0)
+  expect(readdirSync(out)).not.toContain('report.html')
+  expect(existsSync(elsewhere)).toBe(true)
+  expect(cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', out]).status).toBe(0)
+  const scored = cli(['score', join(out, 'predictions.jsonl'), '--output', out, '--no-html'])
+  expect(scored.status).toBe(0)
+  expect(scored.stderr).toContain(`timegrounded score: removed report.html left in ${out} by an earlier run`)
+  expect(readdirSync(out).sort()).toEqual(['predictions.jsonl', 'report.json', 'run_manifest.json'])
+})
+
 test('score owns its output folder too: after scoring three repetitions, scoring one removes report-K.json and aggregate.json, keeps the predictions', () => {
   const out = join(work, 'score-owned-run')
   expect(cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', out, '--repeat', '3', '--no-html']).status).toBe(0)

@@ -2,7 +2,6 @@
  * `run_manifest.json` (schema `tivarq.run.v1`): everything needed to
  * reproduce or cite a run, upstream's keys first.
  */
-import { execFile } from 'node:child_process'
 import { existsSync, realpathSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -212,8 +211,10 @@ export function closeErrorRecords(problems: readonly CloseProblem[]): RunManifes
  * stopping for git in the middle.
  * @default root the installed package's directory
  */
-export function harnessCommit(root: string = fileURLToPath(PACKAGE_ROOT)): Promise<string | null> {
-  if (!existsSync(join(root, '.git'))) return Promise.resolve(null)
+export async function harnessCommit(root: string = fileURLToPath(PACKAGE_ROOT)): Promise<string | null> {
+  if (!existsSync(join(root, '.git'))) return null
+  // Loaded only here: a run of an in-process store starts no other process, and need not load Node's process machinery.
+  const { execFile } = await import('node:child_process')
   return new Promise((settle) => {
     execFile('git', ['rev-parse', '--show-toplevel', 'HEAD'], { cwd: root, encoding: 'utf8', timeout: 2000 }, (error, stdout) => {
       settle(error === null ? commitAtTop(stdout, root) : null)

@@ -5,12 +5,13 @@
 //          (bench/fixtures/latest-adapter.mjs) and reads its replies;
 //   ours:  `timegrounded --version`, `validate`, `run --adapter builtin:latest`,
 //          `run -- node latest-adapter.mjs`, `score` of that run's predictions.
-// Every command runs as its own process, the floor and ours alternating in each
+// Every command runs as its own process, from a copy of the package laid out as
+// an install lays it out, the floor and ours alternating in each
 // round; prints medians (and min–max) of ROUNDS rounds, each as ours ÷ floor, the
 // CPU time (user + sys, the process and its children) and the peak RSS of the
 // process (both from /usr/bin/time when present: on a shared machine CPU time
 // is the steadier figure).
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -20,11 +21,24 @@ import { median } from './samples.js'
 const ROUNDS = Number(process.env.TG_BENCH_ROUNDS ?? 5)
 const node = process.execPath
 const here = (path) => fileURLToPath(new URL(path, import.meta.url))
-const CLI = here('../dist/cli/main.js')
+const dir = mkdtempSync(join(tmpdir(), 'tg-floor-'))
+/**
+ * The package as an install lays it out (package.json, dist/, fixtures/ and no .git), so the commands
+ * run as a user's do: from this checkout, `run` would also ask git for the harness commit.
+ */
+function installedCopy() {
+  const root = join(dir, 'package')
+  mkdirSync(root)
+  cpSync(here('../package.json'), join(root, 'package.json'))
+  cpSync(here('../dist'), join(root, 'dist'), { recursive: true })
+  symlinkSync(here('../fixtures'), join(root, 'fixtures'))
+  symlinkSync(here('../node_modules'), join(root, 'node_modules'))
+  return join(root, 'dist/cli/main.js')
+}
+const CLI = installedCopy()
 const ADAPTER = here('./fixtures/latest-adapter.mjs')
 const LOOP = here('./fixtures/floor-loop.mjs')
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null
-const dir = mkdtempSync(join(tmpdir(), 'tg-floor-'))
 const requests = join(dir, 'requests.jsonl')
 const out = (name) => join(dir, name)
 

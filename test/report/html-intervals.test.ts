@@ -44,8 +44,9 @@ let rows: PredictionRow[]
 function mixed(answered: readonly PredictionRow[]): PredictionRow[] {
   return answered.map((row, index) => {
     if (row.status !== 'answered') return row
-    if (index % 5 === 0 && row.old_value !== null && row.old_value !== undefined) return { ...row, prediction: { state: 'known', value: row.old_value } }
-    if (index % 3 === 0) return { ...row, prediction: { state: 'unknown', value: null } }
+    if (index % 5 === 0 && row.old_value !== null && row.old_value !== undefined)
+      return { ...row, prediction: { state: 'known' as const, value: row.old_value } }
+    if (index % 3 === 0) return { ...row, prediction: { state: 'unknown' as const, value: null } }
     return row
   })
 }

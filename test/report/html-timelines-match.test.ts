@@ -56,7 +56,10 @@ describe('matchedTimelines', () => {
       'the expected answer with its fields the other way round',
       (row: PredictionRow): PredictionRow => ({ ...row, expected: { value: row.expected.value, state: row.expected.state } }) as PredictionRow,
     ],
-    ['the expected answer with one more field', (row: PredictionRow): PredictionRow => ({ ...row, expected: { ...row.expected, note: 'x' } }) as PredictionRow],
+    [
+      'the expected answer with one more field',
+      (row: PredictionRow): PredictionRow => ({ ...row, expected: { ...row.expected, note: 'x' } }) as unknown as PredictionRow,
+    ],
     ['another phase', (row: PredictionRow): PredictionRow => ({ ...row, phase: row.phase === 'pre' ? 'post' : 'pre' })],
   ])('%s: not the same probe, no timelines, the probe named', (_what, change) => {
     const index = rows.findIndex((row) => row.expected.state === 'known' && typeof row.expected.value === 'string' && row.old_value === null)

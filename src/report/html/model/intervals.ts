@@ -22,8 +22,8 @@ function leakageMark(row: PredictionRow): 0 | 1 | 2 {
   return row.status === 'answered' && isStaleRisk(row) ? (isStaleLeak(row) ? 2 : 1) : 0
 }
 
-/** Leaks over stale-risk answers of each episode of `rows` (first-seen order, episodes without any kept): the units the leakage bootstrap resamples. */
-function leakageUnits(rows: readonly PredictionRow[]): RatioCounts[] {
+/** Leaks over stale-risk answers of each episode of `rows`, by episode in first-seen order (episodes without any kept). */
+function leakageTallies(rows: readonly PredictionRow[]): Map<string, RatioCounts> {
   const tallies = new Map<string, RatioCounts>()
   for (const row of rows) {
     let tally = tallies.get(row.episode_id)
@@ -35,7 +35,7 @@ function leakageUnits(rows: readonly PredictionRow[]): RatioCounts[] {
     if (mark > 0) tally.denominator++
     if (mark === 2) tally.numerator++
   }
-  return [...tallies.values()]
+  return tallies
 }
 
 /** The 95% episode bootstrap of a pooled ratio over `units`, bounds rounded to 6 decimals as the scorer rounds. */
@@ -53,7 +53,8 @@ function roundedInterval(units: readonly RatioCounts[], options: IntervalOptions
  * out (`defined`). Bounds rounded to 6 decimals, as the scorer rounds.
  */
 export function staleValueLeakageInterval(rows: readonly PredictionRow[], options: IntervalOptions): BootstrapInterval {
-  return roundedInterval(leakageUnits(rows), options)
+  // The units the leakage bootstrap resamples: one per episode.
+  return roundedInterval([...leakageTallies(rows).values()], options)
 }
 
 /** The two intervals of one family. */
@@ -69,20 +70,12 @@ export interface PageIntervals {
   byFamily: Map<string, FamilyIntervals>
 }
 
-/** One episode's units, with the family all its rows are of. */
-interface EpisodeUnits {
-  family: string
-  transitions: RatioCounts
-  leakage: RatioCounts
-}
-
 /**
- * Each episode's transition and leakage tallies, in first-seen order, judged
- * in one pass over all the rows; null when some episode has rows of more than
- * one family (its tallies within each family would differ from its own).
+ * The family of each episode of `rows`, in first-seen order; null when some
+ * episode has rows of more than one family (its tallies within each family
+ * would then differ from its own).
  */
-function episodeUnits(rows: readonly PredictionRow[]): EpisodeUnits[] | null {
-  const leakage = leakageUnits(rows)
+function episodeFamilies(rows: readonly PredictionRow[]): Map<string, string> | null {
   const families = new Map<string, string>()
   for (const row of rows) {
     const family = familyOf(row)
@@ -90,12 +83,19 @@ function episodeUnits(rows: readonly PredictionRow[]): EpisodeUnits[] | null {
     if (seen === undefined) families.set(row.episode_id, family)
     else if (seen !== family) return null
   }
-  // Both lists hold every episode of `rows` in first-seen order.
-  return episodeTallies(rows).map((tally, index) => ({
-    family: families.get(tally.episode_id) as string,
-    transitions: { numerator: tally.successes, denominator: tally.transitions },
-    leakage: leakage[index] as RatioCounts,
-  }))
+  return families
+}
+
+/** `units` of each episode gathered by the episode's family, each family's in the order given. */
+function byFamilyOf(families: ReadonlyMap<string, string>, units: Iterable<[episode: string, units: RatioCounts]>): Map<string, RatioCounts[]> {
+  const grouped = new Map<string, RatioCounts[]>()
+  for (const [episode, unit] of units) {
+    const family = families.get(episode) as string
+    const list = grouped.get(family)
+    if (list === undefined) grouped.set(family, [unit])
+    else list.push(unit)
+  }
+  return grouped
 }
 
 /** `rows` by family, in the order each family first appears, each family's rows in file order. */
@@ -121,29 +121,31 @@ function familyIntervalsApart(rows: readonly PredictionRow[], options: IntervalO
 }
 
 /**
- * Every interval of the page. Each row is judged once: a family's episodes are
- * the same units as in the whole run, so each family's intervals resample its
- * episodes' tallies, the very units `transitionSuccessInterval` and
- * `staleValueLeakageInterval` of its rows alone would count, in the same order.
+ * Every interval of the page. Each row is judged once: when every episode's
+ * rows are of one family, a family's episodes carry the same tallies as in
+ * the whole run, so each family's intervals resample them, the very units (in
+ * the same order) that `transitionSuccessInterval` and
+ * `staleValueLeakageInterval` of the family's rows alone would count.
  */
 export function pageIntervals(rows: readonly PredictionRow[], options: IntervalOptions): PageIntervals {
-  const episodes = episodeUnits(rows)
-  if (episodes === null) return { staleValueLeakage: staleValueLeakageInterval(rows, options), byFamily: familyIntervalsApart(rows, options) }
-  const byFamily = new Map<string, EpisodeUnits[]>()
-  for (const episode of episodes) {
-    const units = byFamily.get(episode.family)
-    if (units === undefined) byFamily.set(episode.family, [episode])
-    else units.push(episode)
-  }
-  const drawn = (units: readonly RatioCounts[]) => roundedInterval(units, options)
-  const intervals = (units: readonly EpisodeUnits[]): FamilyIntervals => ({
-    transitionSuccess: drawn(units.map((unit) => unit.transitions)),
-    staleValueLeakage: drawn(units.map((unit) => unit.leakage)),
-  })
-  return {
-    staleValueLeakage: drawn(episodes.map((episode) => episode.leakage)),
-    byFamily: new Map([...byFamily].map(([family, units]) => [family, intervals(units)])),
-  }
+  const families = episodeFamilies(rows)
+  if (families === null) return { staleValueLeakage: staleValueLeakageInterval(rows, options), byFamily: familyIntervalsApart(rows, options) }
+  const leakage = leakageTallies(rows)
+  const transitions = episodeTallies(rows).map((tally): [string, RatioCounts] => [
+    tally.episode_id,
+    { numerator: tally.successes, denominator: tally.transitions },
+  ])
+  const transitionsByFamily = byFamilyOf(families, transitions)
+  const leakageByFamily = byFamilyOf(families, leakage)
+  const drawn = (units: readonly RatioCounts[] | undefined) => roundedInterval(units ?? [], options)
+  // Families in the order they first appear in the rows, as the episodes they hold first appear.
+  const byFamily = new Map(
+    [...new Set(families.values())].map((family): [string, FamilyIntervals] => [
+      family,
+      { transitionSuccess: drawn(transitionsByFamily.get(family)), staleValueLeakage: drawn(leakageByFamily.get(family)) },
+    ]),
+  )
+  return { staleValueLeakage: drawn([...leakage.values()]), byFamily }
 }
 
 /** Both intervals for every family of `rows`, each over that family's rows alone. */

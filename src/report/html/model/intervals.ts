@@ -87,7 +87,7 @@ function episodeFamilies(rows: readonly PredictionRow[]): Map<string, string> | 
 }
 
 /** `units` of each episode gathered by the episode's family, each family's in the order given. */
-function byFamilyOf(families: ReadonlyMap<string, string>, units: Iterable<[episode: string, units: RatioCounts]>): Map<string, RatioCounts[]> {
+function byFamilyOf(families: ReadonlyMap<string, string>, units: Iterable<[episode: string, unit: RatioCounts]>): Map<string, RatioCounts[]> {
   const grouped = new Map<string, RatioCounts[]>()
   for (const [episode, unit] of units) {
     const family = families.get(episode) as string

@@ -319,9 +319,14 @@ function probeKey(row: PredictionRow): string {
   return `${row.repetition} ${row.probe_id}`
 }
 
+/** A problem with the line as a whole. */
+function whole(code: PredictionsIssueCode, value: unknown, message: string): { issues: LineIssue[] } {
+  return { issues: [{ code, path: null, value, message }] }
+}
+
 /** One line as a row, or what is wrong with it; null for a blank line. `firstLine` records each probe and repetition seen. */
 function parseLine(raw: string | typeof NOT_UTF8, line: number, firstLine: Map<string, number>): { row: PredictionRow } | { issues: LineIssue[] } | null {
-  const whole = (code: PredictionsIssueCode, value: unknown, message: string): { issues: LineIssue[] } => ({ issues: [{ code, path: null, value, message }] })
+  // No function is made here: the bundle names each one as it is made (keepNames), once per line.
   if (raw === NOT_UTF8)
     return whole(
       'invalid_utf8',

@@ -45,15 +45,16 @@ function writeAll(fd: number, bytes: Uint8Array): void {
 
 /**
  * Write `text` to `path` atomically (creating its directory): a sibling temporary file, then rename over the target.
- * Throws `ResultWriteError` on failure, with the temporary file removed and the target untouched.
+ * `text` may come in pieces (text encoded as UTF-8, bytes as they are), written one after another, so that a large
+ * file need not be one string first. Throws `ResultWriteError` on failure, with the temporary file removed and the target untouched.
  */
-export function writeFileAtomic(path: string, text: string): void {
+export function writeFileAtomic(path: string, text: string | readonly (string | Uint8Array)[]): void {
   const temporary = `${path}.${process.pid}.tmp`
   let fd: number | null = null
   try {
     mkdirSync(dirname(path), { recursive: true })
     fd = openSync(temporary, 'w')
-    writeAll(fd, Buffer.from(text, 'utf8'))
+    for (const chunk of typeof text === 'string' ? [text] : text) writeAll(fd, typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)
     closeSync(fd)
     fd = null
     renameSync(temporary, path)

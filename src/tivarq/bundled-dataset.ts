@@ -22,8 +22,8 @@ export function isBundledDir(dir: string | undefined): boolean {
   return dir === undefined || resolve(dir) === bundledDatasetDir()
 }
 
-/** One row per non-blank line, each line decoded on its own: no string of the whole file is made. */
-function rowsOf<T>(bytes: Buffer): T[] {
+/** One row per non-blank line of JSONL bytes, each line decoded on its own: no string of the whole file is made. */
+export function rowsOf<T>(bytes: Buffer): T[] {
   const rows: T[] = []
   for (let start = 0; start < bytes.length; ) {
     const newline = bytes.indexOf(10, start)

@@ -112,9 +112,20 @@ export interface DocumentParts {
 
 /** The whole page. */
 export function htmlDocument(parts: DocumentParts): string {
+  return htmlDocumentChunks(parts)
+    .map((chunk) => (typeof chunk === 'string' ? chunk : chunk.toString('utf8')))
+    .join('')
+}
+
+/**
+ * The whole page as the pieces it is written from, in order: text, the data,
+ * text, the script's bytes as built, text. A file written from them holds the
+ * same bytes as `htmlDocument` encoded, without one string of the whole page.
+ */
+export function htmlDocumentChunks(parts: DocumentParts): (string | Buffer)[] {
   const title = escapeHtml(parts.title)
   const version = escapeHtml(parts.harnessVersion)
-  return `<!doctype html>
+  const head = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -134,9 +145,6 @@ export function htmlDocument(parts: DocumentParts): string {
 <footer>
 <p>Made by timegrounded ${version}. Charts drawn with Observable Plot and d3 (ISC licence); their licence notices open the script at the end of this file, and ship in the package as dist/report/html/THIRD-PARTY-NOTICES.txt. This file loads nothing from the network.</p>
 </footer>
-<script type="application/json" id="tg-data">${parts.dataJson}</script>
-<script>${parts.script.text}</script>
-</body>
-</html>
-`
+<script type="application/json" id="tg-data">`
+  return [head, parts.dataJson, '</script>\n<script>', parts.script.bytes, '</script>\n</body>\n</html>\n']
 }

@@ -7,7 +7,7 @@
 import { resolve } from 'node:path'
 import { writeFileAtomic } from '../../../harness/result-files.js'
 import type { PageData } from '../page-data.js'
-import { renderReportPage } from '../render.js'
+import { renderReportPage, reportPageChunks } from '../render.js'
 import { checkHtmlReportInput, type HtmlReportInput } from './input.js'
 import { timeGroundedPage } from './time-grounded.js'
 import { tivarqPage } from './tivarq.js'
@@ -66,8 +66,8 @@ export function renderHtmlReport(input: HtmlReportInput): string {
 
 /** Render and write the page to `path` (its directory created if missing, the file replaced atomically); returns the absolute path. */
 export function writeHtmlReport(path: string, input: HtmlReportInput): string {
-  const html = renderHtmlReport(input)
+  const chunks = reportPageChunks(pageData(input))
   const target = resolve(path)
-  writeFileAtomic(target, html)
+  writeFileAtomic(target, chunks)
   return target
 }

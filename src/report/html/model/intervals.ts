@@ -5,10 +5,10 @@
  * and resamples of the report, so the page adds uncertainty to the report's
  * values without scoring anything a second time. Pure.
  */
-import { type BootstrapInterval, ratioInterval } from '../../../stats/bootstrap.js'
+import { type BootstrapInterval, type RatioCounts, ratioInterval } from '../../../stats/bootstrap.js'
 import { roundHalfEven } from '../../../stats/quantile.js'
 import type { PredictionRow } from '../../../tivarq/results.js'
-import { familyOf, isStaleLeak, isStaleRisk, transitionSuccessInterval, type TransitionSuccessInterval } from '../../../tivarq/score.js'
+import { episodeTallies, familyOf, isStaleLeak, isStaleRisk, transitionSuccessInterval } from '../../../tivarq/score.js'
 
 /** How an interval is drawn: the report's seed and resamples. */
 export interface IntervalOptions {
@@ -16,38 +16,34 @@ export interface IntervalOptions {
   resamples: number
 }
 
-/** Stale-risk answers and leaks of one episode: the unit the leakage bootstrap resamples. */
-interface LeakageTally {
-  risk: number
-  leaks: number
-}
-
 /** A row's part in the leakage tallies: 0 none, 1 an answered stale-risk row, 2 one that leaked. */
-type LeakageMark = 0 | 1 | 2
-
-// The page tallies every row twice (overall, then in its family): each row is judged once.
-const leakageMarks = new WeakMap<PredictionRow, LeakageMark>()
-
-function leakageMark(row: PredictionRow): LeakageMark {
-  let mark = leakageMarks.get(row)
-  if (mark === undefined) {
-    // As the scorer counts them: answered stale-risk rows, and those among them that leaked.
-    mark = row.status === 'answered' && isStaleRisk(row) ? (isStaleLeak(row) ? 2 : 1) : 0
-    leakageMarks.set(row, mark)
-  }
-  return mark
+function leakageMark(row: PredictionRow): 0 | 1 | 2 {
+  // As the scorer counts them: answered stale-risk rows, and those among them that leaked.
+  return row.status === 'answered' && isStaleRisk(row) ? (isStaleLeak(row) ? 2 : 1) : 0
 }
 
-function leakageTallies(rows: readonly PredictionRow[]): LeakageTally[] {
-  const tallies = new Map<string, LeakageTally>()
+/** Leaks over stale-risk answers of each episode of `rows`, by episode in first-seen order (episodes without any kept). */
+function leakageTallies(rows: readonly PredictionRow[]): Map<string, RatioCounts> {
+  const tallies = new Map<string, RatioCounts>()
   for (const row of rows) {
-    const tally = tallies.get(row.episode_id) ?? { risk: 0, leaks: 0 }
+    let tally = tallies.get(row.episode_id)
+    if (tally === undefined) {
+      tally = { numerator: 0, denominator: 0 }
+      tallies.set(row.episode_id, tally)
+    }
     const mark = leakageMark(row)
-    if (mark > 0) tally.risk++
-    if (mark === 2) tally.leaks++
-    tallies.set(row.episode_id, tally)
+    if (mark > 0) tally.denominator++
+    if (mark === 2) tally.numerator++
   }
-  return [...tallies.values()]
+  return tallies
+}
+
+/** The 95% episode bootstrap of a pooled ratio over `units`, bounds rounded to 6 decimals as the scorer rounds. */
+function roundedInterval(units: readonly RatioCounts[], options: IntervalOptions): BootstrapInterval {
+  // Leaks over stale-risk answers, or successes over transitions, pooled over the drawn episodes: a ratio of sums.
+  const interval = ratioInterval(units, { seed: options.seed, resamples: options.resamples, level: 0.95 })
+  const round = (value: number | null) => (value === null ? null : roundHalfEven(value, 6))
+  return { ...interval, low: round(interval.low), high: round(interval.high) }
 }
 
 /**
@@ -57,22 +53,53 @@ function leakageTallies(rows: readonly PredictionRow[]): LeakageTally[] {
  * out (`defined`). Bounds rounded to 6 decimals, as the scorer rounds.
  */
 export function staleValueLeakageInterval(rows: readonly PredictionRow[], options: IntervalOptions): BootstrapInterval {
-  // Leaks over stale-risk answers pooled over the drawn episodes is a ratio of sums: the bootstrap's typed-array path draws it.
-  const units = leakageTallies(rows).map((tally) => ({ numerator: tally.leaks, denominator: tally.risk }))
-  const interval = ratioInterval(units, { seed: options.seed, resamples: options.resamples, level: 0.95 })
-  const round = (value: number | null) => (value === null ? null : roundHalfEven(value, 6))
-  return { ...interval, low: round(interval.low), high: round(interval.high) }
+  // The units the leakage bootstrap resamples: one per episode.
+  return roundedInterval([...leakageTallies(rows).values()], options)
 }
 
 /** The two intervals of one family. */
 export interface FamilyIntervals {
-  transitionSuccess: TransitionSuccessInterval
+  /** Its bounds are `transitionSuccessInterval`'s over the family's rows. */
+  transitionSuccess: BootstrapInterval
   staleValueLeakage: BootstrapInterval
 }
 
-/** Both intervals for every family of `rows`, each over that family's rows alone. */
-export function familyIntervals(rows: readonly PredictionRow[], options: IntervalOptions): Map<string, FamilyIntervals> {
-  // One pass groups the rows, in the order each family first appears and each family's rows in file order.
+/** Every interval the page draws: leakage over all rows, and both intervals of each family. */
+export interface PageIntervals {
+  staleValueLeakage: BootstrapInterval
+  byFamily: Map<string, FamilyIntervals>
+}
+
+/**
+ * The family of each episode of `rows`, in first-seen order; null when some
+ * episode has rows of more than one family (its tallies within each family
+ * would then differ from its own).
+ */
+function episodeFamilies(rows: readonly PredictionRow[]): Map<string, string> | null {
+  const families = new Map<string, string>()
+  for (const row of rows) {
+    const family = familyOf(row)
+    const seen = families.get(row.episode_id)
+    if (seen === undefined) families.set(row.episode_id, family)
+    else if (seen !== family) return null
+  }
+  return families
+}
+
+/** `units` of each episode gathered by the episode's family, each family's in the order given. */
+function byFamilyOf(families: ReadonlyMap<string, string>, units: Iterable<[episode: string, unit: RatioCounts]>): Map<string, RatioCounts[]> {
+  const grouped = new Map<string, RatioCounts[]>()
+  for (const [episode, unit] of units) {
+    const family = families.get(episode) as string
+    const list = grouped.get(family)
+    if (list === undefined) grouped.set(family, [unit])
+    else list.push(unit)
+  }
+  return grouped
+}
+
+/** `rows` by family, in the order each family first appears, each family's rows in file order. */
+function rowsByFamily(rows: readonly PredictionRow[]): Map<string, PredictionRow[]> {
   const byFamily = new Map<string, PredictionRow[]>()
   for (const row of rows) {
     const family = familyOf(row)
@@ -80,10 +107,48 @@ export function familyIntervals(rows: readonly PredictionRow[], options: Interva
     if (familyRows === undefined) byFamily.set(family, [row])
     else familyRows.push(row)
   }
+  return byFamily
+}
+
+/** Both intervals of each family, each family's rows judged on their own (for an episode whose rows span families). */
+function familyIntervalsApart(rows: readonly PredictionRow[], options: IntervalOptions): Map<string, FamilyIntervals> {
   return new Map(
-    [...byFamily].map(([family, familyRows]) => [
+    [...rowsByFamily(rows)].map(([family, familyRows]) => [
       family,
       { transitionSuccess: transitionSuccessInterval(familyRows, options), staleValueLeakage: staleValueLeakageInterval(familyRows, options) },
     ]),
   )
+}
+
+/**
+ * Every interval of the page. Each row is judged once: when every episode's
+ * rows are of one family, a family's episodes carry the same tallies as in
+ * the whole run, so each family's intervals resample them, the very units (in
+ * the same order) that `transitionSuccessInterval` and
+ * `staleValueLeakageInterval` of the family's rows alone would count.
+ */
+export function pageIntervals(rows: readonly PredictionRow[], options: IntervalOptions): PageIntervals {
+  const families = episodeFamilies(rows)
+  if (families === null) return { staleValueLeakage: staleValueLeakageInterval(rows, options), byFamily: familyIntervalsApart(rows, options) }
+  const leakage = leakageTallies(rows)
+  const transitions = episodeTallies(rows).map((tally): [string, RatioCounts] => [
+    tally.episode_id,
+    { numerator: tally.successes, denominator: tally.transitions },
+  ])
+  const transitionsByFamily = byFamilyOf(families, transitions)
+  const leakageByFamily = byFamilyOf(families, leakage)
+  const drawn = (units: readonly RatioCounts[] | undefined) => roundedInterval(units ?? [], options)
+  // Families in the order they first appear in the rows, as the episodes they hold first appear.
+  const byFamily = new Map(
+    [...new Set(families.values())].map((family): [string, FamilyIntervals] => [
+      family,
+      { transitionSuccess: drawn(transitionsByFamily.get(family)), staleValueLeakage: drawn(leakageByFamily.get(family)) },
+    ]),
+  )
+  return { staleValueLeakage: drawn([...leakage.values()]), byFamily }
+}
+
+/** Both intervals for every family of `rows`, each over that family's rows alone. */
+export function familyIntervals(rows: readonly PredictionRow[], options: IntervalOptions): Map<string, FamilyIntervals> {
+  return pageIntervals(rows, options).byFamily
 }

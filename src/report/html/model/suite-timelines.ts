@@ -6,18 +6,12 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { rowsOf } from '../../../tivarq/bundled-dataset.js'
 import { bundledDatasetDir, datasetHashOf, episodesFileName, probesFileName, sha256Hex } from '../../../tivarq/dataset-files.js'
 import { generateDataset } from '../../../tivarq/generate.js'
 import type { Episode, Probe } from '../../../tivarq/schema.js'
 import { SPLITS, type Split } from '../../../tivarq/vocabulary.js'
 import type { Timelines } from './timelines.js'
-
-function jsonLines<T>(text: string): T[] {
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as T)
-}
 
 /** Where a suite's data came from: a directory (the bundled one when undefined), or a variant generated in memory. */
 export interface SuiteData {
@@ -25,15 +19,19 @@ export interface SuiteData {
   variant?: number
 }
 
-/** The two files of `split`, as text, from where the suite's data came; throws when they cannot be read. */
-function splitFiles(data: SuiteData, names: readonly [string, string]): string[] {
+/**
+ * The two files of `split`, as their bytes, from where the suite's data came;
+ * throws when they cannot be read. Bytes, not text: they are hashed as bytes,
+ * and their rows decoded a line at a time, so no string of a whole file is made.
+ */
+function splitFiles(data: SuiteData, names: readonly [string, string]): Buffer[] {
   if (data.variant !== undefined) {
     // Deterministic: the same seed generates the same bytes the suite ran.
     const files = generateDataset({ variant: data.variant }).files as Readonly<Record<string, string>>
-    return names.map((name) => files[name] ?? '')
+    return names.map((name) => Buffer.from(files[name] ?? '', 'utf8'))
   }
   const where = data.dir ?? bundledDatasetDir()
-  return names.map((name) => readFileSync(join(where, name), 'utf8'))
+  return names.map((name) => readFileSync(join(where, name)))
 }
 
 /**
@@ -47,18 +45,18 @@ export function suiteTimelines(data: SuiteData, split: string, datasetHash: stri
   if (!(SPLITS as readonly string[]).includes(split))
     return { episodes: [], probes: [], note: `the suite's split ${JSON.stringify(split)} is not a TIVARQ split` }
   const names = [episodesFileName(split as Split), probesFileName(split as Split)] as const
-  let files: string[]
+  let files: Buffer[]
   try {
     files = splitFiles(data, names)
   } catch (error) {
     return { episodes: [], probes: [], note: `the suite's data could not be read again from ${where} (${(error as Error).message})` }
   }
-  const hash = datasetHashOf(Object.fromEntries(names.map((name, index) => [name, sha256Hex(files[index] as string)])))
+  const hash = datasetHashOf(Object.fromEntries(names.map((name, index) => [name, sha256Hex(files[index] as Buffer)])))
   if (hash !== datasetHash) {
     const why = data.variant !== undefined ? 'it generates other data here' : 'its files changed since'
     return { episodes: [], probes: [], note: `the ${split} split in ${where} is no longer the data the suite ran (${why})` }
   }
   // The same bytes the suite validated before it ran.
-  const [episodes, probes] = files as [string, string]
-  return { episodes: jsonLines<Episode>(episodes), probes: jsonLines<Probe>(probes) }
+  const [episodes, probes] = files as [Buffer, Buffer]
+  return { episodes: rowsOf<Episode>(episodes), probes: rowsOf<Probe>(probes) }
 }

@@ -16,6 +16,29 @@ export interface Timelines {
   note?: string
 }
 
+function isTextOrNull(value: unknown): value is string | null {
+  return value === null || typeof value === 'string'
+}
+
+/** An answer of exactly `state` and `value`, both a string or null: its JSON is fixed by those two. */
+function isPlainAnswer(value: unknown): value is { state: string | null; value: string | null } {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false
+  const keys = Object.keys(value)
+  const answer = value as Record<string, unknown>
+  return keys.length === 2 && keys[0] === 'state' && keys[1] === 'value' && isTextOrNull(answer.state) && isTextOrNull(answer.value)
+}
+
+/**
+ * Whether two values are written alike as JSON. Strings and null, and answers
+ * made of them (nearly every value a row and a probe hold), are compared as
+ * they are; anything else by its JSON text, made only then.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (isTextOrNull(a) && isTextOrNull(b)) return a === b
+  if (isPlainAnswer(a) && isPlainAnswer(b)) return a.state === b.state && a.value === b.value
+  return JSON.stringify(a) === JSON.stringify(b)
+}
+
 /** Whether the data's probe is the one a row answered: the same episode, transition, place in it, old value and expected answer. */
 function sameProbe(row: PredictionRow, probe: Probe): boolean {
   return (
@@ -23,8 +46,8 @@ function sameProbe(row: PredictionRow, probe: Probe): boolean {
     probe.role === row.role &&
     probe.phase === row.phase &&
     probe.transition_id === row.transition_id &&
-    JSON.stringify(probe.old_value) === JSON.stringify(row.old_value) &&
-    JSON.stringify(probe.expected) === JSON.stringify(row.expected)
+    sameJson(probe.old_value, row.old_value) &&
+    sameJson(probe.expected, row.expected)
   )
 }
 

@@ -14,7 +14,7 @@ import type { BaselineSuite } from '../../../suite/baseline.js'
 import { changeOf, headlineCards } from './cards.js'
 import { failingProbes, knownFailureRule } from './failing.js'
 import type { TivarqRunInput } from './input.js'
-import { type FamilyIntervals, familyIntervals, staleValueLeakageInterval } from './intervals.js'
+import { type FamilyIntervals, pageIntervals } from './intervals.js'
 
 /** A metric as the comparison names it: its label, with `↓` when lower is better. */
 function metricLabel(metric: MetricName): string {
@@ -142,8 +142,7 @@ export function tivarqPage(run: TivarqRunInput): TivarqPage {
   const { report } = run
   const baseline = run.baseline ?? null
   const { seed, resamples } = report.transition_success_bootstrap
-  const intervals = familyIntervals(run.rows, { seed, resamples })
-  const leakage = staleValueLeakageInterval(run.rows, { seed, resamples })
+  const { byFamily: intervals, staleValueLeakage: leakage } = pageIntervals(run.rows, { seed, resamples })
   const failing = failingProbes(run.rows, run, knownFailureRule(run.decisions, baseline))
   return {
     complete: report.complete,

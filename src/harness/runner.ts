@@ -286,8 +286,9 @@ export class EpisodeRun {
 
   /** The row of a probe that is not asked: unsupported, or the episode failed or closed. Null when it is to be asked. */
   private notAsked(probe: Probe, base: PredictionBase): PredictionRow | null {
-    if (!this.supports(probe)) return { ...base, status: 'unsupported' } satisfies UnsupportedRow
-    if (this.failure !== null) return this.abandoned ? { ...errorRow(base, this.failure, null), abandoned: true } : errorRow(base, this.failure, null)
+    if (!this.supports(probe)) return rowOf(base, { status: 'unsupported' }) satisfies UnsupportedRow
+    if (this.failure !== null)
+      return this.abandoned ? Object.assign(errorRow(base, this.failure, null), { abandoned: true as const }) : errorRow(base, this.failure, null)
     if (!this.lease) return errorRow(base, 'the episode is closed', null)
     return null
   }
@@ -343,7 +344,7 @@ export class EpisodeRun {
     const prediction: Prediction = { state: answer.state, value: answer.value }
     if (answer.rawAnswer !== undefined) prediction.raw_answer = answer.rawAnswer
     spent.record(prediction)
-    return { ...base, status: 'answered', prediction, latency_ms: roundMs(latencyMs), ...lag } satisfies AnsweredRow
+    return Object.assign(rowOf(base, { status: 'answered' as const, prediction, latency_ms: roundMs(latencyMs) }), lag) satisfies AnsweredRow
   }
 
   /** Release the store (idempotent). */
@@ -474,9 +475,17 @@ export function rowBaseFor(probe: Probe, family: string, repetition: number): Pr
   }
 }
 
+/**
+ * A row: `base`'s fields, then `rest`'s, in that order, in a fresh object. Object.assign, not a spread:
+ * run once per row, before V8 has optimised it, `{ ...base }` costs ten times as much.
+ */
+function rowOf<Rest extends object>(base: PredictionBase, rest: Rest): PredictionBase & Rest {
+  return Object.assign({}, base, rest)
+}
+
 /** An error row; `latency_ms` only when the failing query was timed. */
 function errorRow(base: PredictionBase, error: string, latencyMs: number | null): ErrorRow {
-  return latencyMs === null ? { ...base, status: 'error', error } : { ...base, status: 'error', latency_ms: latencyMs, error }
+  return latencyMs === null ? rowOf(base, { status: 'error' as const, error }) : rowOf(base, { status: 'error' as const, latency_ms: latencyMs, error })
 }
 
 /** The `error` row of a probe that could not be answered, built as the runner builds its own. @default repetition 0 */

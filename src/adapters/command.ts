@@ -355,7 +355,8 @@ export class AdapterProcess {
    */
   private onStdout(chunk: Buffer): void {
     let start = 0
-    for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE, start)) {
+    // A chunk is most often one whole line: its end is not searched again.
+    for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = start < chunk.length ? chunk.indexOf(NEWLINE, start) : -1) {
       const line = this.partialBytes === 0 ? chunk.toString('utf8', start, newline) : this.finishPartial(chunk.subarray(start, newline))
       start = newline + 1
       this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line)

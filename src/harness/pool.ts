@@ -562,15 +562,13 @@ function startedAs(started: StartedAdapter, spec: CommandAdapterSpec, timeoutMs:
 
 /** Wrap an adapter process as a store: camelCase to the wire and back. */
 function processStore(process: AdapterProcess, declared: DeclaredCapabilities): LeasedStore {
-  // Not async: a promise returned from a reaction costs two more microtask turns to adopt, on every call.
-  const ignore = (): undefined => undefined
   const ok = async (): Promise<void> => undefined
   return {
     capabilities: publicCapabilities(declared),
     answersInOrder: true,
-    reset: (context) => process.call(resetRequest(context)).then(ignore),
-    ingest: (event) => process.call({ type: 'ingest', event: eventToWire(event) }).then(ignore),
-    advanceClock: (asOf) => process.call({ type: 'advance_clock', as_of: asOf }).then(ignore),
+    reset: (context) => process.call(resetRequest(context)).then(ok),
+    ingest: (event) => process.call({ type: 'ingest', event: eventToWire(event) }).then(ok),
+    advanceClock: (asOf) => process.call({ type: 'advance_clock', as_of: asOf }).then(ok),
     query: (query) => process.call(queryToWire(query)).then(answerFromWire),
     inspect: () => process.call({ type: 'inspect' }),
     // The pool owns the process: a lease cannot close it.

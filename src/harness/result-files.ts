@@ -44,17 +44,6 @@ function writeAll(fd: number, bytes: Uint8Array): void {
 }
 
 /**
- * Write all of `text` at the file's position, returning its length in bytes: the string goes to the
- * system as it is (no Buffer made for it in JavaScript), and only a partial write makes one, for the rest.
- */
-function writeText(fd: number, text: string): number {
-  const written = writeSync(fd, text)
-  const length = Buffer.byteLength(text, 'utf8')
-  if (written < length) writeAll(fd, Buffer.from(text, 'utf8').subarray(written))
-  return length
-}
-
-/**
  * Write `text` to `path` atomically (creating its directory): a sibling temporary file, then rename over the target.
  * Throws `ResultWriteError` on failure, with the temporary file removed and the target untouched.
  */
@@ -142,10 +131,9 @@ export class PredictionsFile {
   /** Append one row (`predictionLine`). Throws `ResultWriteError` (the file then holds the rows before it, whole, and is closed). */
   append(row: PredictionRow): void {
     if (this.fd === null) throw new PredictionsClosedError(`${this.path} is closed; open a new PredictionsFile to write more rows.`)
-    const line = `${predictionLine(row)}\n`
-    let bytes: number
+    const bytes = Buffer.from(`${predictionLine(row)}\n`, 'utf8')
     try {
-      bytes = writeText(this.fd, line)
+      writeAll(this.fd, bytes)
     } catch (error) {
       // Cut off the part of the row that made it to disk, so the file ends with a whole row.
       try {
@@ -157,7 +145,7 @@ export class PredictionsFile {
       this.fd = null
       throw new ResultWriteError(this.path, error)
     }
-    this.length += bytes
+    this.length += bytes.length
     this.written.push(row)
   }
 

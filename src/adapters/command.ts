@@ -18,6 +18,8 @@ const STDERR_TAIL_CHARS = 4_096
 const STDERR_QUOTE_CHARS = 600
 /** A reply line longer than this is refused (a process that never writes a newline must not exhaust memory). */
 const MAX_LINE_CHARS = 16 * 1024 * 1024
+/** Schedules `flush` as a microtask (see `call`). */
+const SETTLED = Promise.resolve()
 /** After the process exits, wait this long for the rest of its stderr before reporting. */
 const EXIT_DRAIN_MS = 100
 
@@ -154,6 +156,7 @@ export class AdapterProcess {
   /** When the timer fires, and when the head call's time is up (`performance.now()` ms). */
   private timerAt = 0
   private headDeadline = 0
+  /** The unfinished reply line, in pieces, and its length so far. */
   private partialLine: string[] = []
   private partialChars = 0
   private stderrTail = ''
@@ -233,7 +236,8 @@ export class AdapterProcess {
     return new Promise((resolve, reject) => {
       this.pending.push({ label: request.type, timeoutMs, resolve, reject })
       if (this.pending.length === 1) this.startHead()
-      if (this.outgoing === '') queueMicrotask(this.flush)
+      // A settled promise's reaction runs where queueMicrotask's would, without the async resource Node makes for each of those.
+      if (this.outgoing === '') SETTLED.then(this.flush)
       this.outgoing += `${JSON.stringify(request)}\n`
     })
   }
@@ -341,26 +345,35 @@ export class AdapterProcess {
 
   /**
    * Split stdout into lines in time linear in its length: only the new chunk is searched for a
-   * newline, and the pieces of an unfinished line are joined once, when its newline arrives.
+   * newline, and the pieces of an unfinished line are joined once, when its newline arrives. (Read
+   * as bytes and split at 0x0A instead, each line decoded once, it measured no faster: Buffer's
+   * indexOf and toString cost what the decoder saves.)
    */
   private onStdout(chunk: string): void {
     let start = 0
-    for (let newline = chunk.indexOf('\n'); newline !== -1; newline = chunk.indexOf('\n', start)) {
-      this.partialLine.push(chunk.slice(start, newline))
-      const line = this.partialLine.join('')
-      this.partialLine = []
-      this.partialChars = 0
+    // A chunk is most often one whole line: its end is not searched again.
+    for (let newline = chunk.indexOf('\n'); newline !== -1; newline = start < chunk.length ? chunk.indexOf('\n', start) : -1) {
+      const line = this.partialLine.length === 0 ? chunk.slice(start, newline) : this.finishPartial(chunk.slice(start, newline))
       start = newline + 1
       this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line)
       if (this.fault) return
     }
     if (start < chunk.length) {
-      this.partialLine.push(chunk.slice(start))
+      this.partialLine.push(start === 0 ? chunk : chunk.slice(start))
       this.partialChars += chunk.length - start
     }
     if (this.partialChars > MAX_LINE_CHARS) {
       this.fail('ADAPTER_PROTOCOL', `${this.noun} \`${this.command}\` wrote more than ${MAX_LINE_CHARS} characters to stdout without a newline`)
     }
+  }
+
+  /** The unfinished line's pieces and `last`, joined; the next line starts empty. */
+  private finishPartial(last: string): string {
+    this.partialLine.push(last)
+    const line = this.partialLine.join('')
+    this.partialLine = []
+    this.partialChars = 0
+    return line
   }
 
   private onLine(line: string): void {

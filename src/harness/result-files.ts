@@ -12,7 +12,7 @@ import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync,
 import { dirname, join, resolve } from 'node:path'
 import { TimegroundedError } from '../errors.js'
 import type { RunAggregate } from '../tivarq/aggregate.js'
-import { prettyJson, pythonJsonLine } from '../tivarq/canonical-json.js'
+import { prettyJson, pythonJsonLine, pythonJsonLineInOrder } from '../tivarq/canonical-json.js'
 import { IN_MEMORY_ROW_KEYS, PREDICTION_KEY_ORDER, type PredictionRow, runFileNames } from '../tivarq/results.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import type { RunManifest } from './manifest.js'
@@ -82,6 +82,9 @@ function closeQuietly(fd: number): void {
  */
 export function predictionLine(row: PredictionRow): string {
   const record = row as unknown as Record<string, unknown>
+  // The rows the runner makes carry only these keys: written without building an ordered copy first.
+  const quick = pythonJsonLineInOrder(record, PREDICTION_KEY_ORDER)
+  if (quick !== null) return quick
   const ordered: Record<string, unknown> = {}
   for (const key of PREDICTION_KEY_ORDER) if (record[key] !== undefined) ordered[key] = record[key]
   for (const key of Object.keys(record)) if (!(key in ordered) && !IN_MEMORY_ROW_KEYS.includes(key)) ordered[key] = record[key]

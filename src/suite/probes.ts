@@ -160,7 +160,7 @@ export async function answerProbes(
   let done = 0
   if (opened instanceof EpisodeRun) {
     try {
-      for await (const row of opened.answerEach(probes)) take(row, probes[done++]!)
+      await opened.answerEach(probes, (row) => take(row, probes[done++]!))
     } catch (error) {
       const refused = probes[done++]!
       take(errorRowFor(refused, episode.family, `harness: ${messageOf(error)}`, repetition), refused)

@@ -48,3 +48,12 @@ test('several lines in a row, each in 1- to 7-byte pieces, each matched to its o
     expect(replies.map((reply) => reply.value)).toEqual(questions)
   }
 })
+
+test('the 16 MiB limit counts characters, not bytes: a line of 8.5 million two-byte characters (17 MB) is read whole', async () => {
+  const adapter = start(65_521)
+  const question = `${'é'.repeat(8_500_000)}|end`
+  expect(Buffer.byteLength(question)).toBeGreaterThan(16 * 1024 * 1024)
+  const reply = await adapter.call({ type: 'query', question, as_of: '2025-01-01T00:00:00Z' })
+  expect(reply.value === question).toBe(true)
+  expect(adapter.alive).toBe(true)
+})

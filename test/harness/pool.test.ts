@@ -80,6 +80,42 @@ test('capabilities may be an async method; defaults fill the rest; info() is a c
   expect(pool.info().capabilities.tracks).toEqual(['structured'])
 })
 
+test('info() is a fresh deep copy each time, keys in the order the manifest writes them, configurations and command included', async () => {
+  const modelConfig = { model: 'm-1', sampling: { temperature: 0 } }
+  const store: MemoryStore = {
+    capabilities: { adapterVersion: '2', modelConfig, promptConfig: { template: 't', stops: ['\n'] } },
+    reset() {},
+    ingest() {},
+    query: () => ({ state: 'unknown', value: null }),
+  }
+  const pool = await openPool(store, { track: 'structured', name: 'configured' })
+  const info = pool.info()
+  expect(Object.keys(info)).toEqual(['name', 'command', 'adapterVersion', 'capabilities', 'modelConfig', 'promptConfig'])
+  expect(Object.keys(info.capabilities)).toEqual(['clock', 'history', 'inspection', 'tracks'])
+  expect(info.modelConfig).toEqual(modelConfig)
+  ;(info.modelConfig!.sampling as { temperature: number }).temperature = 1
+  ;(info.promptConfig!.stops as string[]).push('x')
+  info.capabilities.clock = true
+  expect(pool.info()).toEqual({
+    name: 'configured',
+    command: null,
+    adapterVersion: '2',
+    capabilities: { clock: false, history: false, inspection: false, tracks: ['structured'] },
+    modelConfig: { model: 'm-1', sampling: { temperature: 0 } },
+    promptConfig: { template: 't', stops: ['\n'] },
+  })
+  expect(modelConfig.sampling.temperature).toBe(0)
+
+  const processPool = await openPool(commandAdapter([process.execPath, FAULT_ADAPTER, 'none']), { track: 'structured' })
+  try {
+    const first = processPool.info()
+    first.command!.push('--changed')
+    expect(processPool.info().command).toEqual([process.execPath, FAULT_ADAPTER, 'none'])
+  } finally {
+    await processPool.close()
+  }
+})
+
 test('a factory pool makes a fresh store per lease, bounded by concurrency, and closes each after use', async () => {
   let made = 0
   let closed = 0

@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { commandAdapter, openPool, runSplit } from '../dist/index.js'
-import { AdapterProcess } from '../dist/adapters/command.js'
+import { AdapterProcess } from '../dist/adapters/adapter-process.js'
 import { loadSplit } from '../dist/tivarq/dataset.js'
 import { median } from './samples.js'
 

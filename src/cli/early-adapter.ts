@@ -7,7 +7,8 @@
  * unreadable dataset, `--help` after all) is closed by `closeEarlyAdapter` as a pool closes an idle
  * process: stdin ended, a grace period, then killed.
  */
-import { commandAdapter, DEFAULT_TIMEOUT_MS, type StartedAdapter, startAdapter } from '../adapters/command.js'
+import type { StartedAdapter } from '../adapters/adapter-process.js'
+import { commandAdapter, DEFAULT_TIMEOUT_MS } from '../adapters/command.js'
 import { wholeNumberArgument } from './exit-codes.js'
 
 let early: StartedAdapter | null = null
@@ -46,10 +47,15 @@ export function earlyAdapterCommand(args: readonly string[]): { argv: string[]; 
   return timeoutMs < EARLY_START_MIN_TIMEOUT_MS ? null : { argv: args.slice(end + 1), timeoutMs }
 }
 
-/** Start the adapter process of `run … -- COMMAND`, when `args` (the arguments after the script) are that form. */
-export function startEarlyAdapter(args: readonly string[]): void {
+/**
+ * Start the adapter process of `run … -- COMMAND`, when `args` (the arguments after the script) are
+ * that form. The process client is loaded here, not by this module: `run` takes the process from
+ * this module whatever its store is, and an in-process store needs no process machinery.
+ */
+export async function startEarlyAdapter(args: readonly string[]): Promise<void> {
   const command = earlyAdapterCommand(args)
   if (command === null || early !== null) return
+  const { startAdapter } = await import('../adapters/adapter-process.js')
   try {
     early = startAdapter(commandAdapter(command.argv, { timeoutMs: command.timeoutMs }), command.timeoutMs)
   } catch {

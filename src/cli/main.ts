@@ -75,7 +75,7 @@ program
 const args = process.argv.slice(2)
 // `run … -- COMMAND`: its adapter process starts now, its start-up overlapping ours (see early-adapter.ts).
 const earlyAdapter = args[0] === 'run' && args.includes('--') ? await import('./early-adapter.js') : null
-earlyAdapter?.startEarlyAdapter(args)
+await earlyAdapter?.startEarlyAdapter(args)
 
 // @register-calls
 const names = commandsFor(args)

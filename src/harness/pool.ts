@@ -5,15 +5,8 @@
  * fails only with an `AdapterFault`. Data crosses into in-process stores as
  * fresh copies, and answers come back as fresh copies.
  */
-import {
-  type AdapterProcess,
-  type CommandAdapterSpec,
-  DEFAULT_TIMEOUT_MS,
-  type StartedAdapter,
-  checkTimeoutMs,
-  describeCommand,
-  startAdapter,
-} from '../adapters/command.js'
+import type { AdapterProcess, StartedAdapter } from '../adapters/adapter-process.js'
+import { type CommandAdapterSpec, DEFAULT_TIMEOUT_MS, checkTimeoutMs, describeCommand } from '../adapters/command.js'
 import { AdapterFault, AdapterRefusedError, AdapterStartError, AdapterUsageError, PoolClosedError, showArgument, toFault } from '../adapters/errors.js'
 import {
   PROTOCOL,
@@ -624,8 +617,10 @@ class CommandPool extends LeasingPool<Worker> {
     spec: CommandAdapterSpec,
     timeoutMs: number,
     track: Track,
-    started: StartedAdapter = startAdapter(spec, timeoutMs),
+    early?: StartedAdapter,
   ): Promise<{ worker: Worker; declared: DeclaredCapabilities }> {
+    // The process client (and node:child_process with it) loads with the first process a pool starts.
+    const started = early ?? (await import('../adapters/adapter-process.js')).startAdapter(spec, timeoutMs)
     const { process } = started
     try {
       const reply = await started.capabilities

@@ -5,7 +5,7 @@
  * order. Adapter faults become `error` rows; nothing an adapter does makes the
  * runner throw or hang.
  */
-import { performance } from 'node:perf_hooks'
+import { monotonicMs } from '../adapters/clock.js'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AdapterFault, toFault } from '../adapters/errors.js'
 import { TimegroundedError } from '../errors.js'
@@ -378,12 +378,12 @@ export class EpisodeRun {
         return { status: 'fault', stage: 'advance_clock', fault: toFault(error, 'store.advanceClock'), latencyMs: null }
       }
     }
-    const started = performance.now()
+    const started = monotonicMs()
     try {
       const answer = await store.query(storeQuery(probe, this.options.track))
-      return { status: 'answered', answer, latencyMs: performance.now() - started }
+      return { status: 'answered', answer, latencyMs: monotonicMs() - started }
     } catch (error) {
-      return { status: 'fault', stage: 'query', fault: toFault(error, 'store.query'), latencyMs: roundMs(performance.now() - started) }
+      return { status: 'fault', stage: 'query', fault: toFault(error, 'store.query'), latencyMs: roundMs(monotonicMs() - started) }
     }
   }
 
@@ -399,9 +399,9 @@ export class EpisodeRun {
     let polls = 0
     let correct = sameAnswer(first, probe.expected)
     while (!correct && polls < this.options.updatePolls && this.lease) {
-      const waitStarted = performance.now()
+      const waitStarted = monotonicMs()
       if (this.options.pollIntervalMs > 0) await sleep(this.options.pollIntervalMs)
-      lag += performance.now() - waitStarted
+      lag += monotonicMs() - waitStarted
       polls++
       const asked = await this.ask(probe)
       if (asked.status === 'fault') {
@@ -452,10 +452,10 @@ type Asked = { status: 'answered'; answer: StoreAnswer; latencyMs: number } | { 
 type SentQuery = { answer: StoreAnswer; sentAt: number; at: number } | { fault: AdapterFault; sentAt: number; at: number }
 
 function sendQuery(store: LeasedStore, probe: Probe, track: Track): Promise<SentQuery> {
-  const sentAt = performance.now()
+  const sentAt = monotonicMs()
   return store.query(storeQuery(probe, track)).then(
-    (answer) => ({ answer, sentAt, at: performance.now() }),
-    (error: unknown) => ({ fault: toFault(error, 'store.query'), sentAt, at: performance.now() }),
+    (answer) => ({ answer, sentAt, at: monotonicMs() }),
+    (error: unknown) => ({ fault: toFault(error, 'store.query'), sentAt, at: monotonicMs() }),
   )
 }
 

@@ -15,7 +15,8 @@
  *   ← {"answer":"…"}
  *   Any request may be answered {"error":"…"}. End of stdin means shut down.
  */
-import { AdapterProcess, commandAdapter, describeCommand, DEFAULT_TIMEOUT_MS } from '../adapters/command.js'
+import { AdapterProcess } from '../adapters/adapter-process.js'
+import { commandAdapter, describeCommand, DEFAULT_TIMEOUT_MS } from '../adapters/command.js'
 import type { WireRequest } from '../adapters/protocol.js'
 import { TimegroundedError } from '../errors.js'
 import type { AnswerContext, TimeGroundedAgent, TimestampedHistoryAgent } from './agent.js'

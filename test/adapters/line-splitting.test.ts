@@ -9,7 +9,8 @@
  */
 import { fileURLToPath } from 'node:url'
 import { afterEach, expect, test } from 'vitest'
-import { AdapterProcess, commandAdapter } from '../../src/adapters/command.js'
+import { AdapterProcess } from '../../src/adapters/adapter-process.js'
+import { commandAdapter } from '../../src/adapters/command.js'
 
 const TRICKLE = fileURLToPath(new URL('../fixtures/adapters/trickle-adapter.mjs', import.meta.url))
 const open: AdapterProcess[] = []

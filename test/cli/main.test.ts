@@ -5,7 +5,7 @@
  * that `--version` answers without any command's module.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -13,6 +13,7 @@ import { afterAll, expect, test } from 'vitest'
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
 const COUNTER = fileURLToPath(new URL('../../bench/fixtures/count-modules.mjs', import.meta.url))
+const BUILTINS = fileURLToPath(new URL('../../bench/fixtures/builtin-modules.mjs', import.meta.url))
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
 const COMMANDS = ['corpus', 'probe', 'run', 'score', 'reference', 'generate', 'merge', 'validate', 'fuzz']
 const dir = mkdtempSync(join(tmpdir(), 'tg-main-'))
@@ -64,6 +65,40 @@ test('validate loads its own module and no other command', () => {
   expect(run.status).toBe(0)
   const commands = [...readFileSync(log, 'utf8').matchAll(/\/dist\/cli\/commands\/(\w+)\.js/g)].map((match) => match[1])
   expect(commands).toEqual(['validate'])
+})
+
+test("run of an in-process store loads no process machinery and no performance timeline: a store's process starts nothing", () => {
+  // From a copy laid out as an install lays it out: no .git beside it, so no git to ask for the harness commit.
+  const root = join(dir, 'installed')
+  mkdirSync(root)
+  cpSync(fileURLToPath(new URL('../../package.json', import.meta.url)), join(root, 'package.json'))
+  cpSync(fileURLToPath(new URL('../../dist', import.meta.url)), join(root, 'dist'), { recursive: true })
+  symlinkSync(fileURLToPath(new URL('../../fixtures', import.meta.url)), join(root, 'fixtures'))
+  const log = join(dir, 'builtins.log')
+  const args = [
+    '--import',
+    BUILTINS,
+    join(root, 'dist/cli/main.js'),
+    'run',
+    '--split',
+    'smoke',
+    '--adapter',
+    'builtin:latest',
+    '--output',
+    join(dir, 'in-process'),
+  ]
+  const result = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 60_000, env: { ...process.env, TG_BUILTIN_LOG: log } })
+  expect(result.status, result.stderr).toBe(0)
+  const loaded = readFileSync(log, 'utf8').split('\n')
+  expect(loaded).toContain('crypto')
+  expect(loaded).not.toContain('child_process')
+  expect(loaded).not.toContain('perf_hooks')
+  // An adapter command does start a process.
+  writeFileSync(log, '')
+  const adapter = fileURLToPath(new URL('../../bench/fixtures/latest-adapter.mjs', import.meta.url))
+  const viaProcess = [...args.slice(0, 4), '--split', 'smoke', '--output', join(dir, 'via-process'), '--', process.execPath, adapter]
+  expect(spawnSync(process.execPath, viaProcess, { encoding: 'utf8', timeout: 60_000, env: { ...process.env, TG_BUILTIN_LOG: log } }).status).toBe(0)
+  expect(readFileSync(log, 'utf8').split('\n')).toContain('child_process')
 })
 
 test('a reader that has closed the pipe (`generate --help | head -1`): the CLI leaves quietly, exit 0, no EPIPE trace', async () => {

@@ -102,6 +102,8 @@ const MAX_KEPT_DRAWS = 1024 * 1024
 /** The draws of recent intervals, by seed, count and resamples, newest last. */
 const keptDraws = new Map<string, Int32Array>()
 
+const drawsKey = (seed: number, count: number, resamples: number) => `${seed}/${count}/${resamples}`
+
 /**
  * Every resample's indices of an interval, resample after resample: the first
  * `resamples × count` integers below `count` of the stream of `seed`. They
@@ -109,7 +111,7 @@ const keptDraws = new Map<string, Int32Array>()
  * three (every family has as many episodes): those are drawn once and reused.
  */
 function drawsOf(seed: number, count: number, resamples: number): Int32Array {
-  const key = `${seed}/${count}/${resamples}`
+  const key = drawsKey(seed, count, resamples)
   const kept = keptDraws.get(key)
   if (kept !== undefined) return kept
   const draws = new Int32Array(resamples * count)
@@ -123,6 +125,24 @@ function drawsOf(seed: number, count: number, resamples: number): Int32Array {
   }
   keptDraws.set(key, draws)
   return draws
+}
+
+/**
+ * Draws now, and keeps, the indices that an interval over `count` units with
+ * this seed and these resamples will read, so that a caller with time to spare
+ * (a run waiting for its adapter) pays for them before the answers arrive. The
+ * draws are the ones the interval would draw itself: no result changes. A set
+ * too large to keep (over 2^20 indices) is left to be drawn when it is needed.
+ */
+export function drawAhead(seed: number, count: number, resamples: number): void {
+  const { seed: checked, resamples: checkedResamples } = resolve({ seed, resamples })
+  if (!Number.isInteger(count) || count < 0) throw new BootstrapOptionError(`\`count\` must be a whole number of units, got ${count}.`)
+  if (count > 0 && checkedResamples * count <= MAX_KEPT_DRAWS) drawsOf(checked, count, checkedResamples)
+}
+
+/** Whether the draws of an interval over `count` units with this seed and these resamples are kept (drawn ahead or by an earlier interval). */
+export function drawsKept(seed: number, count: number, resamples: number): boolean {
+  return keptDraws.has(drawsKey(seed, count, resamples))
 }
 
 /**

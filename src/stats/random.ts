@@ -7,6 +7,8 @@
  * array was most of an interval's cost.
  */
 
+import { arc4Kernel, kernelDraws } from './arc4-kernel.js'
+
 /** A deterministic stream of uniform numbers in [0, 1) and integers below a bound. */
 export interface SeededRandom {
   /** The seed this stream was made from (printed next to every interval). */
@@ -96,10 +98,20 @@ class Arc4 {
   }
 
   /**
-   * `into[k] = Math.floor(double() * bound)` for every k: `double` and `bytes`
-   * written out in one loop over local state, the bootstrap's hot path.
+   * `into[k] = Math.floor(double() * bound)` for every k, the bootstrap's hot
+   * path: drawn by the WebAssembly kernel of arc4-kernel.ts where it runs, else
+   * by `fillBelowHere`.
    */
   fillBelow(into: Int32Array, bound: number): void {
+    const kernel = kernelDraws(bound) ? arc4Kernel() : null
+    if (kernel === null) return this.fillBelowHere(into, bound)
+    const counters = kernel.fill(this.s, this.i, this.j, into, bound)
+    this.i = counters >>> 8
+    this.j = counters & 255
+  }
+
+  /** `fillBelow` in JavaScript: `double` and `bytes` written out in one loop over local state. */
+  fillBelowHere(into: Int32Array, bound: number): void {
     const s = this.s
     let { i, j } = this
     for (let k = 0; k < into.length; k++) {

@@ -4,6 +4,7 @@
  * resampled values with the percentile index rule of `quantile.ts`.
  */
 import { TimegroundedError } from '../errors.js'
+import { bootstrapKernel, KERNEL_MAX_UNITS } from './bootstrap-kernel.js'
 import { seededRandom } from './random.js'
 import { mean, percentileIndex, quantileSorted, sortSamples } from './quantile.js'
 
@@ -230,12 +231,18 @@ function drawnRatio(numerators: Float64Array, denominators: Float64Array, indice
 }
 
 /**
- * `drawnRatio` of every resample, in one loop: the intervals a report draws
- * run here, and one long loop is compiled while it runs where a function
- * called once per resample would wait for many calls.
+ * `drawnRatio` of every resample: by the WebAssembly kernel where it runs (the
+ * same sums in the same order; a null ratio comes back as NaN, and `keep`
+ * drops both), else in one loop here, which is compiled while it runs where a
+ * function called once per resample would wait for many calls.
  */
 function drawnRatios(numerators: Float64Array, denominators: Float64Array): ResampleStatistics {
   return (draws, count, resamples, into) => {
+    const kernel = count <= KERNEL_MAX_UNITS ? bootstrapKernel() : null
+    if (kernel !== null) {
+      for (const ratio of kernel.ratios(numerators, denominators, draws, count, resamples)) into.keep(ratio)
+      return
+    }
     for (let r = 0, start = 0; r < resamples; r++, start += count) {
       let numerator = 0
       let denominator = 0

@@ -7,7 +7,7 @@
  * array was most of an interval's cost.
  */
 
-import { arc4Kernel, kernelDraws } from './arc4-kernel.js'
+import { bootstrapKernel, kernelDraws } from './bootstrap-kernel.js'
 
 /** A deterministic stream of uniform numbers in [0, 1) and integers below a bound. */
 export interface SeededRandom {
@@ -99,11 +99,11 @@ class Arc4 {
 
   /**
    * `into[k] = Math.floor(double() * bound)` for every k, the bootstrap's hot
-   * path: drawn by the WebAssembly kernel of arc4-kernel.ts where it runs, else
+   * path: drawn by the WebAssembly kernel of bootstrap-kernel.ts where it runs, else
    * by `fillBelowHere`.
    */
   fillBelow(into: Int32Array, bound: number): void {
-    const kernel = kernelDraws(bound) ? arc4Kernel() : null
+    const kernel = kernelDraws(bound) ? bootstrapKernel() : null
     if (kernel === null) return this.fillBelowHere(into, bound)
     const counters = kernel.fill(this.s, this.i, this.j, into, bound)
     this.i = counters >>> 8

@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url'
 import fc from 'fast-check'
 import seedrandom from 'seedrandom'
 import { describe, expect, test } from 'vitest'
-import { KERNEL_HEX } from '../../src/stats/arc4-kernel.js'
-import { kernelListing } from '../../src/stats/arc4-kernel-listing.js'
+import { KERNEL_HEX } from '../../src/stats/bootstrap-kernel.js'
+import { kernelListing } from '../../src/stats/bootstrap-kernel-listing.js'
 import { seededRandom } from '../../src/stats/random.js'
 
 test('fillBelow yields the numbers that as many below() calls yield, and continues the stream', () => {
@@ -66,9 +66,9 @@ function bothStreams(seed: number | string, uses: readonly Use[]): { ours: numbe
   return { ours, reference }
 }
 
-test("the kernel's bytes are the assembly of its listing (arc4-kernel-listing.ts)", () => {
+test("the kernel's bytes are the assembly of its listing (bootstrap-kernel-listing.ts)", () => {
   const assembled = Array.from(kernelListing(), (byte) => byte.toString(16).padStart(2, '0')).join('')
-  // On a change of the listing, this prints the literal KERNEL_HEX of arc4-kernel.ts must now hold.
+  // On a change of the listing, this prints the literal KERNEL_HEX of bootstrap-kernel.ts must now hold.
   expect(KERNEL_HEX, `KERNEL_HEX is not the listing's assembly; it is now:\n${assembled}`).toBe(assembled)
 })
 

@@ -1,7 +1,7 @@
 /**
- * The source of the WebAssembly module in arc4-kernel.ts: its one function,
+ * The source of the WebAssembly module in bootstrap-kernel.ts: its one function,
  * `fill(count, bound)`, written as instruction groups, and assembled into the
- * module's bytes by `kernelListing`. arc4-kernel.ts holds those bytes as a
+ * module's bytes by `kernelListing`. bootstrap-kernel.ts holds those bytes as a
  * literal, because assembling them on every start cost about 3 ms of CPU;
  * test/stats/random.test.ts checks that the literal is this listing's
  * assembly (and prints the new literal when the listing changes).
@@ -17,13 +17,14 @@
  * scaling, for the bounds `kernelDraws` accepts). The other draws run
  * seedrandom's loops as written.
  */
-import { KERNEL_LAYOUT } from './arc4-kernel.js'
+import { KERNEL_LAYOUT } from './bootstrap-kernel.js'
 
-const { stateI: STATE_I, stateJ: STATE_J, out: OUT, pages: PAGES } = KERNEL_LAYOUT
+const { stateI: STATE_I, stateJ: STATE_J, out: OUT, numerators: NUM, denominators: DEN, draws: DRAWS, ratios: RATIOS, pages: PAGES } = KERNEL_LAYOUT
 
 // ─── Instructions (WebAssembly 1.0 binary encoding) ─────────────────────────
 
 const OP = {
+  select: 0x1b,
   block: 0x02,
   loop: 0x03,
   if: 0x04,
@@ -36,17 +37,22 @@ const OP = {
   tee: 0x22,
   i32Load: 0x28,
   i32Load8U: 0x2d,
+  f64Load: 0x2b,
   i32Store: 0x36,
+  f64Store: 0x39,
   i32Store8: 0x3a,
   i32Const: 0x41,
   i64Const: 0x42,
   f64Const: 0x44,
+  i32Eqz: 0x45,
   i32GeU: 0x4f,
+  f64Ne: 0x62,
   f64Lt: 0x63,
   f64Ge: 0x66,
   i32Clz: 0x67,
   i32Add: 0x6a,
   i32Sub: 0x6b,
+  i32Mul: 0x6c,
   i32And: 0x71,
   i32Or: 0x72,
   i32Shl: 0x74,
@@ -170,6 +176,34 @@ function fillBody(): number[] {
   )
 }
 
+/** Locals of `ratios`: the two parameters, then 4 i32 and 2 f64. */
+const R = { count: 0, resamples: 1, p: 2, end: 3, out: 4, unit: 5, numerator: 6, denominator: 7 } as const
+
+/**
+ * ratios(count: i32, resamples: i32): for each of `resamples` resamples of
+ * `count` indices at DRAWS, Σ numerators / Σ denominators of the drawn units,
+ * summed in draw order from +0 as `drawnRatios` in bootstrap.ts sums, to
+ * RATIOS; NaN where the denominators sum to 0 (which the caller drops, as it
+ * drops null).
+ */
+function ratiosBody(): number[] {
+  return code(
+    [...i32(DRAWS), ...set(R.p), ...i32(RATIOS), ...set(R.out)],
+    [OP.block, VOID, OP.loop, VOID, ...get(R.resamples), OP.i32Eqz, OP.brIf, 1],
+    [...f64(0), ...set(R.numerator), ...f64(0), ...set(R.denominator)],
+    [...get(R.p), ...get(R.count), ...i32(4), OP.i32Mul, OP.i32Add, ...set(R.end)],
+    [OP.block, VOID, OP.loop, VOID, ...get(R.p), ...get(R.end), OP.i32GeU, OP.brIf, 1],
+    [...get(R.p), OP.i32Load, ...at(2, 0), ...i32(3), OP.i32Shl, ...set(R.unit)],
+    [...get(R.numerator), ...get(R.unit), OP.f64Load, ...at(3, NUM), OP.f64Add, ...set(R.numerator)],
+    [...get(R.denominator), ...get(R.unit), OP.f64Load, ...at(3, DEN), OP.f64Add, ...set(R.denominator)],
+    [...get(R.p), ...i32(4), OP.i32Add, ...set(R.p), OP.br, 0, OP.end, OP.end],
+    [...get(R.out), ...get(R.numerator), ...get(R.denominator), OP.f64Div, ...f64(Number.NaN)],
+    [...get(R.denominator), ...f64(0), OP.f64Ne, OP.select, OP.f64Store, ...at(3, 0)],
+    [...get(R.out), ...i32(8), OP.i32Add, ...set(R.out), ...get(R.resamples), ...i32(1), OP.i32Sub, ...set(R.resamples)],
+    [OP.br, 0, OP.end, OP.end, OP.end],
+  )
+}
+
 function section(id: number, bytes: number[]): number[] {
   return [id, ...uleb(bytes.length), ...bytes]
 }
@@ -181,16 +215,23 @@ function name(text: string): number[] {
 /** "\0asm", version 1. */
 const MAGIC_AND_VERSION = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]
 
-/** The module: one type (i32, f64) → (), one function `fill`, one memory `memory` of PAGES pages. */
+/** A function body: its local declarations (count and type, in runs), then its code. */
+function functionCode(locals: number[], body: number[]): number[] {
+  const bytes = [locals.length / 2, ...locals, ...body]
+  return [...uleb(bytes.length), ...bytes]
+}
+
+/**
+ * The module: types (i32, f64) → () and (i32, i32) → (); functions `fill` and
+ * `ratios`; one memory `memory` of PAGES pages.
+ */
 export function kernelListing(): Uint8Array {
-  const locals = [2, 9, I32, 3, F64]
-  const body = [...locals, ...fillBody()]
   return new Uint8Array([
     ...MAGIC_AND_VERSION,
-    ...section(1, [1, 0x60, 2, I32, F64, 0]),
-    ...section(3, [1, 0]),
+    ...section(1, [2, 0x60, 2, I32, F64, 0, 0x60, 2, I32, I32, 0]),
+    ...section(3, [2, 0, 1]),
     ...section(5, [1, 0x00, PAGES]),
-    ...section(7, [2, ...name('fill'), 0x00, 0, ...name('memory'), 0x02, 0]),
-    ...section(10, [1, ...uleb(body.length), ...body]),
+    ...section(7, [3, ...name('fill'), 0x00, 0, ...name('ratios'), 0x00, 1, ...name('memory'), 0x02, 0]),
+    ...section(10, [2, ...functionCode([9, I32, 3, F64], fillBody()), ...functionCode([4, I32, 2, F64], ratiosBody())]),
   ])
 }

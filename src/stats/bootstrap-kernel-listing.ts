@@ -1,7 +1,7 @@
 /**
- * The source of the WebAssembly module in bootstrap-kernel.ts: its one function,
- * `fill(count, bound)`, written as instruction groups, and assembled into the
- * module's bytes by `kernelListing`. bootstrap-kernel.ts holds those bytes as a
+ * The source of the WebAssembly module in bootstrap-kernel.ts: its two
+ * functions, `fill(count, bound)` and `ratios(count, resamples)`, written as
+ * instruction groups, and assembled into the module's bytes by `kernelListing`. bootstrap-kernel.ts holds those bytes as a
  * literal, because assembling them on every start cost about 3 ms of CPU;
  * test/stats/random.test.ts checks that the literal is this listing's
  * assembly (and prints the new literal when the listing changes).

@@ -1,17 +1,19 @@
 /**
- * The bootstrap's index draws as one small WebAssembly function (its source,
- * a listing of instruction groups, is bootstrap-kernel-listing.ts; its bytes are
- * the literal below). No tool and no file to fetch.
+ * The bootstrap's two hot loops as a small WebAssembly module: `fill`, the
+ * ARC4 index draws, and `ratios`, the pooled ratio of each resample. Its source
+ * is the instruction listing in bootstrap-kernel-listing.ts; its bytes are the
+ * literal below. No tool and no file to fetch.
  *
- * Why: a report draws some 210,000 indices once per process. As a JavaScript
- * loop they run mostly before the optimising compiler has finished compiling
- * that loop (about 20 ms, against about 7 ms here); WebAssembly's baseline
- * compiler has machine code before the first call. The numbers are the same:
- * see the listing for why, and test/stats/random.test.ts for the proof
- * against seedrandom.
+ * Why: a report draws some 210,000 indices and sums as many drawn counts, once
+ * per process. As JavaScript loops they ran mostly before the optimising
+ * compiler had finished compiling them (a score's draws about 23 ms, its
+ * resample sums about 10 ms, against about 9 and 1 here); WebAssembly's
+ * baseline compiler has machine code before the first call. The numbers are
+ * the same: see the listing for why, test/stats/random.test.ts and
+ * test/stats/ratio-interval.test.ts for the proof against seedrandom and the
+ * definition.
  *
- * Memory: the permutation at bytes 0–255, i and j at 256 and 260, the drawn
- * integers from byte 1024 (two pages in all, never grown).
+ * Memory: four 64 KiB pages, never grown; KERNEL_LAYOUT says what lies where.
  */
 
 /** The bootstrap's two hot loops in WebAssembly: ARC4 index draws over a state held by the caller, and pooled ratios of resamples. */

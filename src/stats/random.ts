@@ -104,7 +104,10 @@ class Arc4 {
    */
   fillBelow(into: Int32Array, bound: number): void {
     const kernel = kernelDraws(bound) ? bootstrapKernel() : null
-    if (kernel === null) return this.fillBelowHere(into, bound)
+    if (kernel === null) {
+      this.fillBelowHere(into, bound)
+      return
+    }
     const counters = kernel.fill(this.s, this.i, this.j, into, bound)
     this.i = counters >>> 8
     this.j = counters & 255

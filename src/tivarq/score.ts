@@ -267,7 +267,10 @@ function transitionGroups(rows: readonly PredictionRow[], judge: Judge) {
     }
     if (row.role !== 'target') continue
     let transitions = byEpisode.get(row.episode_id)
-    if (transitions === undefined) byEpisode.set(row.episode_id, (transitions = new Map()))
+    if (transitions === undefined) {
+      transitions = new Map()
+      byEpisode.set(row.episode_id, transitions)
+    }
     let group = transitions.get(row.transition_id)
     if (group === undefined) {
       group = { first: row }

@@ -240,7 +240,8 @@ function drawnRatios(numerators: Float64Array, denominators: Float64Array): Resa
   return (draws, count, resamples, into) => {
     const kernel = count <= KERNEL_MAX_UNITS ? bootstrapKernel() : null
     if (kernel !== null) {
-      for (const ratio of kernel.ratios(numerators, denominators, draws, count, resamples)) into.keep(ratio)
+      const ratios = kernel.ratios(numerators, denominators, draws, count, resamples)
+      for (let r = 0; r < ratios.length; r++) into.keep(ratios[r] as number)
       return
     }
     for (let r = 0, start = 0; r < resamples; r++, start += count) {
@@ -258,10 +259,14 @@ function drawnRatios(numerators: Float64Array, denominators: Float64Array): Resa
 
 /** The numerators and denominators of `units` as typed arrays, read once instead of on every resample. */
 function countArrays(units: readonly RatioCounts[]): { numerators: Float64Array; denominators: Float64Array } {
-  return {
-    numerators: Float64Array.from(units, (unit) => unit.numerator),
-    denominators: Float64Array.from(units, (unit) => unit.denominator),
+  const numerators = new Float64Array(units.length)
+  const denominators = new Float64Array(units.length)
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[i] as RatioCounts
+    numerators[i] = unit.numerator
+    denominators[i] = unit.denominator
   }
+  return { numerators, denominators }
 }
 
 /** A paired difference of means with its bootstrap interval. */

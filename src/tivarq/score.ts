@@ -6,8 +6,8 @@
  * (as Python's `round`) and `null` — never 0 — when `cases` is 0.
  */
 import { FAMILIES } from './vocabulary.js'
-import type { Answer, AnswerValue } from './schema.js'
-import { sameAnswer, sameValue } from './gold.js'
+import type { AnswerValue } from './schema.js'
+import { sameValue } from './gold.js'
 import type { AnsweredRow, PredictionRow } from './results.js'
 import { DEFAULT_RESAMPLES, type BootstrapInterval, ratioInterval } from '../stats/bootstrap.js'
 import { percentileIndex, quantileSorted, roundHalfEven, sortSamples } from '../stats/quantile.js'
@@ -145,7 +145,8 @@ export type RowOutcome = 'correct' | 'stale_leak' | 'wrong' | 'unsupported' | 'e
 
 /** The answered prediction equals gold (same state, same canonical value). */
 export function isCorrect(row: PredictionRow): boolean {
-  return row.status === 'answered' && sameAnswer(predictionAnswer(row), row.expected)
+  // sameAnswer of the prediction (a missing value read as null) and gold, without building the prediction's answer.
+  return row.status === 'answered' && row.prediction.state === row.expected.state && sameValue(row.prediction.value ?? null, row.expected.value)
 }
 
 /** The row is at risk of a stale value: it has an old value, and gold is not that value. */
@@ -165,10 +166,6 @@ export function classifyRow(row: PredictionRow): RowOutcome {
   if (row.status !== 'answered') return row.status
   if (isCorrect(row)) return 'correct'
   return isStaleLeak(row) ? 'stale_leak' : 'wrong'
-}
-
-function predictionAnswer(row: AnsweredRow): Answer {
-  return { state: row.prediction.state, value: row.prediction.value ?? null } as Answer
 }
 
 function isCurrent(row: PredictionRow): row is AnsweredRow {

@@ -1,8 +1,9 @@
 /**
  * The source of the WebAssembly module in bootstrap-kernel.ts: its two
  * functions, `fill(count, bound)` and `ratios(count, resamples)`, written as
- * instruction groups, and assembled into the module's bytes by `kernelListing`. bootstrap-kernel.ts holds those bytes as a
- * literal, because assembling them on every start cost about 3 ms of CPU;
+ * instruction groups, and assembled into the module's bytes by
+ * `kernelListing`. bootstrap-kernel.ts holds those bytes as a literal, because
+ * assembling them on every start cost about 3 ms of CPU;
  * test/stats/random.test.ts checks that the literal is this listing's
  * assembly (and prints the new literal when the listing changes).
  *
@@ -24,7 +25,6 @@ const { stateI: STATE_I, stateJ: STATE_J, out: OUT, numerators: NUM, denominator
 // ─── Instructions (WebAssembly 1.0 binary encoding) ─────────────────────────
 
 const OP = {
-  select: 0x1b,
   block: 0x02,
   loop: 0x03,
   if: 0x04,
@@ -32,6 +32,7 @@ const OP = {
   end: 0x0b,
   br: 0x0c,
   brIf: 0x0d,
+  select: 0x1b,
   get: 0x20,
   set: 0x21,
   tee: 0x22,

@@ -3,7 +3,7 @@
 // the JavaScript loop it replaces (the same code with WebAssembly switched off
 // by `--no-expose-wasm`), alternating. Prints medians (min–max) in ms of the
 // first fill (the kernel assembled and compiled), a score's draws (180 × 1,000
-// then 30 × 1,000) and 180 × 1,000 again once warm.
+// then 15 × 1,000) and 180 × 1,000 again once warm.
 import { spawnSync } from 'node:child_process'
 import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
@@ -29,7 +29,7 @@ process.stdout.write(`bootstrap index draws, fresh process each, ${ROUNDS} round
 for (const [way, samples] of Object.entries(ways)) {
   const score = samples.map((sample) => sample.episodes + sample.families)
   process.stdout.write(
-    `  ${way.padEnd(20)} first fill ${figure(samples, 'first')}  180×1000 ${figure(samples, 'episodes')}  30×1000 ${figure(samples, 'families')}  ` +
+    `  ${way.padEnd(20)} first fill ${figure(samples, 'first')}  180×1000 ${figure(samples, 'episodes')}  15×1000 ${figure(samples, 'families')}  ` +
       `a score's draws ${median(score).toFixed(2)}  warm 180×1000 ${figure(samples, 'warm')}\n`,
   )
 }

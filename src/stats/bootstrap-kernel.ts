@@ -4,14 +4,14 @@
  * is the instruction listing in bootstrap-kernel-listing.ts; its bytes are the
  * literal below. No tool and no file to fetch.
  *
- * Why: a report draws some 210,000 indices and sums as many drawn counts, once
- * per process. As JavaScript loops they ran mostly before the optimising
- * compiler had finished compiling them (a score's draws about 23 ms, its
- * resample sums about 10 ms, against about 9 and 1 here); WebAssembly's
- * baseline compiler has machine code before the first call. The numbers are
- * the same: see the listing for why, test/stats/random.test.ts and
- * test/stats/ratio-interval.test.ts for the proof against seedrandom and the
- * definition.
+ * Why: a report draws some 195,000 indices and sums some 720,000 drawn
+ * counts (26 intervals), once per process. As JavaScript loops they ran
+ * mostly before the optimising compiler had finished compiling them (a
+ * score's draws about 23 ms, its resample sums about 10 ms, against about 9
+ * and 1 here); WebAssembly's baseline compiler has machine code before the
+ * first call. The numbers are the same: see the listing for why, and
+ * test/stats/random.test.ts and test/stats/ratio-interval.test.ts for the
+ * proof against seedrandom and the definition.
  *
  * Memory: four 64 KiB pages, never grown; KERNEL_LAYOUT says what lies where.
  */

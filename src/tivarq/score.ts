@@ -10,7 +10,7 @@ import type { AnswerValue } from './schema.js'
 import { sameValue } from './gold.js'
 import type { AnsweredRow, PredictionRow } from './results.js'
 import { DEFAULT_RESAMPLES, type BootstrapInterval, ratioInterval } from '../stats/bootstrap.js'
-import { percentileIndex, quantileSorted, roundHalfEven, sortSamples } from '../stats/quantile.js'
+import { percentileIndex, quantileSorted, roundHalfEven, type SortedSamples, sortSamples } from '../stats/quantile.js'
 
 // ─── Report shape ────────────────────────────────────────────────────────────
 
@@ -339,8 +339,9 @@ export function percentileRank(n: number, p: number): number {
   return percentileIndex(n, p) + 1
 }
 
-function percentile3(values: readonly number[], p: number): number | null {
-  const value = quantileSorted(sortSamples(values), p)
+/** The p-th percentile of sorted samples, rounded half-to-even to 3 decimals; null without samples. */
+function percentile3(sorted: SortedSamples, p: number): number | null {
+  const value = quantileSorted(sorted, p)
   return value === null ? null : roundHalfEven(value, 3)
 }
 
@@ -469,13 +470,15 @@ function metricsOf(rows: readonly PredictionRow[], transitions: readonly Transit
   }
   let observedTotal = 0
   for (const lag of observedLags) observedTotal += lag
+  const sortedLatencies = sortSamples(latencies)
 
   return {
     ...qualityMetricsOf(qualityOf(rows, transitions, judge)),
-    query_latency_ms: { p50: percentile3(latencies, 0.5), p95: percentile3(latencies, 0.95), cases: latencies.length },
+    // Sorted once for both percentiles.
+    query_latency_ms: { p50: percentile3(sortedLatencies, 0.5), p95: percentile3(sortedLatencies, 0.95), cases: latencies.length },
     update_lag_ms: {
       observed_mean: observedLags.length === 0 ? null : roundHalfEven(observedTotal / observedLags.length, 3),
-      observed_p95: percentile3(observedLags, 0.95),
+      observed_p95: percentile3(sortSamples(observedLags), 0.95),
       observed: observedLags.length,
       censored,
       post_change_cases: lagged,

@@ -24,14 +24,14 @@ export interface BootstrapKernel {
    * place, and the new counters are returned as `i × 256 + j`. Only for
    * bounds `kernelDraws` accepts.
    */
-  fill(s: Uint8Array, i: number, j: number, into: Int32Array, bound: number): number
+  fill(s: Uint8Array, i: number, j: number, into: Int32Array | Uint16Array, bound: number): number
   /**
    * The pooled ratio Σ numerators / Σ denominators of each of `resamples`
    * resamples of `count` unit indices laid end to end in `draws`, summed in
    * draw order; NaN where the denominators sum to 0. At most KERNEL_MAX_UNITS
    * units.
    */
-  ratios(numerators: Float64Array, denominators: Float64Array, draws: Int32Array, count: number, resamples: number): Float64Array
+  ratios(numerators: Float64Array, denominators: Float64Array, draws: Int32Array | Uint16Array, count: number, resamples: number): Float64Array
 }
 
 /**

@@ -98,10 +98,12 @@ function bounds(defined: DefinedValues, level: number): { low: number | null; hi
   return { low: sorted[percentileIndex(n, tail)] as number, high: sorted[percentileIndex(n, 1 - tail)] as number }
 }
 
-/** The most index draws kept for reuse (4 bytes each): 4 MiB. */
+/** The most index draws kept for reuse (2 bytes each below 65,536 units, else 4): 2 to 4 MiB. */
 const MAX_KEPT_DRAWS = 1024 * 1024
+/** Unit indices, laid end to end: 16 bits each where every index fits (most intervals: half the memory), else 32. */
+type Indices = Int32Array | Uint16Array
 /** The draws of recent intervals, by seed, count and resamples, newest last. */
-const keptDraws = new Map<string, Int32Array>()
+const keptDraws = new Map<string, Indices>()
 
 const drawsKey = (seed: number, count: number, resamples: number) => `${seed}/${count}/${resamples}`
 
@@ -111,11 +113,11 @@ const drawsKey = (seed: number, count: number, resamples: number) => `${seed}/${
  * depend on nothing else, and a report draws many intervals with the same
  * three (every family has as many episodes): those are drawn once and reused.
  */
-function drawsOf(seed: number, count: number, resamples: number): Int32Array {
+function drawsOf(seed: number, count: number, resamples: number): Indices {
   const key = drawsKey(seed, count, resamples)
   const kept = keptDraws.get(key)
   if (kept !== undefined) return kept
-  const draws = new Int32Array(resamples * count)
+  const draws = count <= 65536 ? new Uint16Array(resamples * count) : new Int32Array(resamples * count)
   seededRandom(seed).fillBelow(draws, count)
   let total = draws.length
   for (const each of keptDraws.values()) total += each.length
@@ -151,13 +153,13 @@ export function drawsKept(seed: number, count: number, resamples: number): boole
  * `draws[end - 1]` (the resample's indices, a stretch of a longer array, so
  * that no view is made per resample).
  */
-type ResampleStatistic = (draws: Int32Array, start: number, end: number) => number | null
+type ResampleStatistic = (draws: Indices, start: number, end: number) => number | null
 
 /**
  * The statistic of each of `resamples` resamples laid end to end in `draws`
  * (`count` indices each), kept in resample order.
  */
-type ResampleStatistics = (draws: Int32Array, count: number, resamples: number, into: DefinedValues) => void
+type ResampleStatistics = (draws: Indices, count: number, resamples: number, into: DefinedValues) => void
 
 /** A per-resample statistic, over every resample in turn. */
 function eachResample(statistic: ResampleStatistic): ResampleStatistics {
@@ -212,14 +214,14 @@ export function bootstrapPercentileInterval<T>(
 }
 
 /** Σ values[i] / n over the drawn indices `indices[start..end)`, summed in draw order as `mean` sums an array. */
-function drawnMean(values: Float64Array, indices: Int32Array, start: number, end: number): number {
+function drawnMean(values: Float64Array, indices: Indices, start: number, end: number): number {
   let total = 0
   for (let i = start; i < end; i++) total += values[indices[i] as number] as number
   return total / (end - start)
 }
 
 /** Σ numerators / Σ denominators over the drawn indices `indices[start..end)` (summed in draw order, as `pooledRatio` sums), or null when the denominators sum to 0. */
-function drawnRatio(numerators: Float64Array, denominators: Float64Array, indices: Int32Array, start: number, end: number): number | null {
+function drawnRatio(numerators: Float64Array, denominators: Float64Array, indices: Indices, start: number, end: number): number | null {
   let numerator = 0
   let denominator = 0
   for (let i = start; i < end; i++) {
@@ -361,7 +363,7 @@ export interface RatioDifference extends BootstrapInterval {
 export function pairedRatioDifference(units: readonly PairedRatios[], options: BootstrapOptions): RatioDifference {
   const after = countArrays(units.map((unit) => unit.after))
   const before = countArrays(units.map((unit) => unit.before))
-  const difference = (indices: Int32Array, start: number, end: number): number | null => {
+  const difference = (indices: Indices, start: number, end: number): number | null => {
     const a = drawnRatio(after.numerators, after.denominators, indices, start, end)
     const b = drawnRatio(before.numerators, before.denominators, indices, start, end)
     return a === null || b === null ? null : a - b

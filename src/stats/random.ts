@@ -17,8 +17,12 @@ export interface SeededRandom {
   next(): number
   /** The next integer in [0, bound). */
   below(bound: number): number
-  /** Fills `into` with the next `into.length` integers in [0, bound): the same numbers as that many `below(bound)` calls. */
-  fillBelow(into: Int32Array, bound: number): void
+  /**
+   * Fills `into` with the next `into.length` integers in [0, bound): the same
+   * numbers as that many `below(bound)` calls (into a Uint16Array only for
+   * bounds up to 65,536, whose every integer below it fits).
+   */
+  fillBelow(into: Int32Array | Uint16Array, bound: number): void
 }
 
 /** 256^6: the first six keystream bytes form a numerator below 2^48. */
@@ -102,7 +106,7 @@ class Arc4 {
    * path: drawn by the WebAssembly kernel of bootstrap-kernel.ts where it runs, else
    * by `fillBelowHere`.
    */
-  fillBelow(into: Int32Array, bound: number): void {
+  fillBelow(into: Int32Array | Uint16Array, bound: number): void {
     const kernel = kernelDraws(bound) ? bootstrapKernel() : null
     if (kernel === null) {
       this.fillBelowHere(into, bound)
@@ -114,7 +118,7 @@ class Arc4 {
   }
 
   /** `fillBelow` in JavaScript: `double` and `bytes` written out in one loop over local state. */
-  fillBelowHere(into: Int32Array, bound: number): void {
+  fillBelowHere(into: Int32Array | Uint16Array, bound: number): void {
     const s = this.s
     let { i, j } = this
     for (let k = 0; k < into.length; k++) {
@@ -160,6 +164,6 @@ export function seededRandom(seed: number | string): SeededRandom {
     seed,
     next: () => arc4.double(),
     below: (bound: number) => Math.floor(arc4.double() * bound),
-    fillBelow: (into: Int32Array, bound: number) => arc4.fillBelow(into, bound),
+    fillBelow: (into: Int32Array | Uint16Array, bound: number) => arc4.fillBelow(into, bound),
   }
 }

@@ -49,7 +49,8 @@ test("the kernel's ratio of every resample is the sum in draw order, NaN where t
         const denominators = Float64Array.from(units, (unit) => unit.denominator)
         const prng = seedrandom(String(seed))
         // 16-bit indices, as the bootstrap keeps them, or 32-bit ones.
-        const draws = (seed % 2 === 0 ? Uint16Array : Int32Array).from({ length: units.length * resamples }, () => Math.floor(prng() * units.length))
+        const indices = Array.from({ length: units.length * resamples }, () => Math.floor(prng() * units.length))
+        const draws = seed % 2 === 0 ? Uint16Array.from(indices) : Int32Array.from(indices)
         const expected = Array.from({ length: resamples }, (_, r) => {
           let numerator = 0
           let denominator = 0

@@ -4,6 +4,7 @@
  * resampled values with the percentile index rule of `quantile.ts`.
  */
 import { TimegroundedError } from '../errors.js'
+import { bootstrapKernel, KERNEL_MAX_UNITS } from './bootstrap-kernel.js'
 import { seededRandom } from './random.js'
 import { mean, percentileIndex, quantileSorted, sortSamples } from './quantile.js'
 
@@ -97,10 +98,14 @@ function bounds(defined: DefinedValues, level: number): { low: number | null; hi
   return { low: sorted[percentileIndex(n, tail)] as number, high: sorted[percentileIndex(n, 1 - tail)] as number }
 }
 
-/** The most index draws kept for reuse (4 bytes each): 4 MiB. */
+/** The most index draws kept for reuse (2 bytes each below 65,536 units, else 4): 2 to 4 MiB. */
 const MAX_KEPT_DRAWS = 1024 * 1024
+/** Unit indices, laid end to end: 16 bits each where every index fits (most intervals: half the memory), else 32. */
+type Indices = Int32Array | Uint16Array
 /** The draws of recent intervals, by seed, count and resamples, newest last. */
-const keptDraws = new Map<string, Int32Array>()
+const keptDraws = new Map<string, Indices>()
+
+const drawsKey = (seed: number, count: number, resamples: number) => `${seed}/${count}/${resamples}`
 
 /**
  * Every resample's indices of an interval, resample after resample: the first
@@ -108,11 +113,11 @@ const keptDraws = new Map<string, Int32Array>()
  * depend on nothing else, and a report draws many intervals with the same
  * three (every family has as many episodes): those are drawn once and reused.
  */
-function drawsOf(seed: number, count: number, resamples: number): Int32Array {
-  const key = `${seed}/${count}/${resamples}`
+function drawsOf(seed: number, count: number, resamples: number): Indices {
+  const key = drawsKey(seed, count, resamples)
   const kept = keptDraws.get(key)
   if (kept !== undefined) return kept
-  const draws = new Int32Array(resamples * count)
+  const draws = count <= 65536 ? new Uint16Array(resamples * count) : new Int32Array(resamples * count)
   seededRandom(seed).fillBelow(draws, count)
   let total = draws.length
   for (const each of keptDraws.values()) total += each.length
@@ -126,13 +131,21 @@ function drawsOf(seed: number, count: number, resamples: number): Int32Array {
 }
 
 /**
- * Draw (and keep) the indices an interval of `count` units at `seed` and
- * `resamples` will use, before its units are known: the draws depend on
- * nothing else. The interval drawn later reads them from the same store.
+ * Draws now, and keeps, the indices that an interval over `count` units with
+ * this seed and these resamples will read, so that a caller with time to spare
+ * (a run waiting for its adapter) pays for them before the answers arrive. The
+ * draws are the ones the interval would draw itself: no result changes. A set
+ * too large to keep (over 2^20 indices) is left to be drawn when it is needed.
  */
 export function drawAhead(seed: number, count: number, resamples: number): void {
-  // More than the store keeps would push out what was drawn before it, and is paid when needed instead.
-  if (count > 0 && resamples > 0 && count * resamples <= MAX_KEPT_DRAWS) drawsOf(seed, count, resamples)
+  const { seed: checked, resamples: checkedResamples } = resolve({ seed, resamples })
+  if (!Number.isInteger(count) || count < 0) throw new BootstrapOptionError(`\`count\` must be a whole number of units, got ${count}.`)
+  if (count > 0 && checkedResamples * count <= MAX_KEPT_DRAWS) drawsOf(checked, count, checkedResamples)
+}
+
+/** Whether the draws of an interval over `count` units with this seed and these resamples are kept (drawn ahead or by an earlier interval). */
+export function drawsKept(seed: number, count: number, resamples: number): boolean {
+  return keptDraws.has(drawsKey(seed, count, resamples))
 }
 
 /**
@@ -140,13 +153,13 @@ export function drawAhead(seed: number, count: number, resamples: number): void 
  * `draws[end - 1]` (the resample's indices, a stretch of a longer array, so
  * that no view is made per resample).
  */
-type ResampleStatistic = (draws: Int32Array, start: number, end: number) => number | null
+type ResampleStatistic = (draws: Indices, start: number, end: number) => number | null
 
 /**
  * The statistic of each of `resamples` resamples laid end to end in `draws`
  * (`count` indices each), kept in resample order.
  */
-type ResampleStatistics = (draws: Int32Array, count: number, resamples: number, into: DefinedValues) => void
+type ResampleStatistics = (draws: Indices, count: number, resamples: number, into: DefinedValues) => void
 
 /** A per-resample statistic, over every resample in turn. */
 function eachResample(statistic: ResampleStatistic): ResampleStatistics {
@@ -201,14 +214,14 @@ export function bootstrapPercentileInterval<T>(
 }
 
 /** Σ values[i] / n over the drawn indices `indices[start..end)`, summed in draw order as `mean` sums an array. */
-function drawnMean(values: Float64Array, indices: Int32Array, start: number, end: number): number {
+function drawnMean(values: Float64Array, indices: Indices, start: number, end: number): number {
   let total = 0
   for (let i = start; i < end; i++) total += values[indices[i] as number] as number
   return total / (end - start)
 }
 
 /** Σ numerators / Σ denominators over the drawn indices `indices[start..end)` (summed in draw order, as `pooledRatio` sums), or null when the denominators sum to 0. */
-function drawnRatio(numerators: Float64Array, denominators: Float64Array, indices: Int32Array, start: number, end: number): number | null {
+function drawnRatio(numerators: Float64Array, denominators: Float64Array, indices: Indices, start: number, end: number): number | null {
   let numerator = 0
   let denominator = 0
   for (let i = start; i < end; i++) {
@@ -220,12 +233,19 @@ function drawnRatio(numerators: Float64Array, denominators: Float64Array, indice
 }
 
 /**
- * `drawnRatio` of every resample, in one loop: the intervals a report draws
- * run here, and one long loop is compiled while it runs where a function
- * called once per resample would wait for many calls.
+ * `drawnRatio` of every resample: by the WebAssembly kernel where it runs (the
+ * same sums in the same order; a null ratio comes back as NaN, and `keep`
+ * drops both), else in one loop here, which is compiled while it runs where a
+ * function called once per resample would wait for many calls.
  */
 function drawnRatios(numerators: Float64Array, denominators: Float64Array): ResampleStatistics {
   return (draws, count, resamples, into) => {
+    const kernel = count <= KERNEL_MAX_UNITS ? bootstrapKernel() : null
+    if (kernel !== null) {
+      const ratios = kernel.ratios(numerators, denominators, draws, count, resamples)
+      for (let r = 0; r < ratios.length; r++) into.keep(ratios[r] as number)
+      return
+    }
     for (let r = 0, start = 0; r < resamples; r++, start += count) {
       let numerator = 0
       let denominator = 0
@@ -241,10 +261,14 @@ function drawnRatios(numerators: Float64Array, denominators: Float64Array): Resa
 
 /** The numerators and denominators of `units` as typed arrays, read once instead of on every resample. */
 function countArrays(units: readonly RatioCounts[]): { numerators: Float64Array; denominators: Float64Array } {
-  return {
-    numerators: Float64Array.from(units, (unit) => unit.numerator),
-    denominators: Float64Array.from(units, (unit) => unit.denominator),
+  const numerators = new Float64Array(units.length)
+  const denominators = new Float64Array(units.length)
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[i] as RatioCounts
+    numerators[i] = unit.numerator
+    denominators[i] = unit.denominator
   }
+  return { numerators, denominators }
 }
 
 /** A paired difference of means with its bootstrap interval. */
@@ -339,7 +363,7 @@ export interface RatioDifference extends BootstrapInterval {
 export function pairedRatioDifference(units: readonly PairedRatios[], options: BootstrapOptions): RatioDifference {
   const after = countArrays(units.map((unit) => unit.after))
   const before = countArrays(units.map((unit) => unit.before))
-  const difference = (indices: Int32Array, start: number, end: number): number | null => {
+  const difference = (indices: Indices, start: number, end: number): number | null => {
     const a = drawnRatio(after.numerators, after.denominators, indices, start, end)
     const b = drawnRatio(before.numerators, before.denominators, indices, start, end)
     return a === null || b === null ? null : a - b

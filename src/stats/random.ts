@@ -7,6 +7,8 @@
  * array was most of an interval's cost.
  */
 
+import { bootstrapKernel, kernelDraws } from './bootstrap-kernel.js'
+
 /** A deterministic stream of uniform numbers in [0, 1) and integers below a bound. */
 export interface SeededRandom {
   /** The seed this stream was made from (printed next to every interval). */
@@ -15,8 +17,12 @@ export interface SeededRandom {
   next(): number
   /** The next integer in [0, bound). */
   below(bound: number): number
-  /** Fills `into` with the next `into.length` integers in [0, bound): the same numbers as that many `below(bound)` calls. */
-  fillBelow(into: Int32Array, bound: number): void
+  /**
+   * Fills `into` with the next `into.length` integers in [0, bound): the same
+   * numbers as that many `below(bound)` calls (into a Uint16Array only for
+   * bounds up to 65,536, whose every integer below it fits).
+   */
+  fillBelow(into: Int32Array | Uint16Array, bound: number): void
 }
 
 /** 256^6: the first six keystream bytes form a numerator below 2^48. */
@@ -96,10 +102,23 @@ class Arc4 {
   }
 
   /**
-   * `into[k] = Math.floor(double() * bound)` for every k: `double` and `bytes`
-   * written out in one loop over local state, the bootstrap's hot path.
+   * `into[k] = Math.floor(double() * bound)` for every k, the bootstrap's hot
+   * path: drawn by the WebAssembly kernel of bootstrap-kernel.ts where it runs, else
+   * by `fillBelowHere`.
    */
-  fillBelow(into: Int32Array, bound: number): void {
+  fillBelow(into: Int32Array | Uint16Array, bound: number): void {
+    const kernel = kernelDraws(bound) ? bootstrapKernel() : null
+    if (kernel === null) {
+      this.fillBelowHere(into, bound)
+      return
+    }
+    const counters = kernel.fill(this.s, this.i, this.j, into, bound)
+    this.i = counters >>> 8
+    this.j = counters & 255
+  }
+
+  /** `fillBelow` in JavaScript: `double` and `bytes` written out in one loop over local state. */
+  fillBelowHere(into: Int32Array | Uint16Array, bound: number): void {
     const s = this.s
     let { i, j } = this
     for (let k = 0; k < into.length; k++) {
@@ -145,6 +164,6 @@ export function seededRandom(seed: number | string): SeededRandom {
     seed,
     next: () => arc4.double(),
     below: (bound: number) => Math.floor(arc4.double() * bound),
-    fillBelow: (into: Int32Array, bound: number) => arc4.fillBelow(into, bound),
+    fillBelow: (into: Int32Array | Uint16Array, bound: number) => arc4.fillBelow(into, bound),
   }
 }

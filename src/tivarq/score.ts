@@ -6,11 +6,11 @@
  * (as Python's `round`) and `null` — never 0 — when `cases` is 0.
  */
 import { FAMILIES } from './vocabulary.js'
-import type { Answer, AnswerValue } from './schema.js'
-import { sameAnswer, sameValue } from './gold.js'
+import type { AnswerValue } from './schema.js'
+import { sameValue } from './gold.js'
 import type { AnsweredRow, PredictionRow } from './results.js'
 import { DEFAULT_RESAMPLES, type BootstrapInterval, ratioInterval } from '../stats/bootstrap.js'
-import { percentileIndex, quantileSorted, roundHalfEven, sortSamples } from '../stats/quantile.js'
+import { percentileIndex, quantileSorted, roundHalfEven, type SortedSamples, sortSamples } from '../stats/quantile.js'
 
 // ─── Report shape ────────────────────────────────────────────────────────────
 
@@ -145,7 +145,8 @@ export type RowOutcome = 'correct' | 'stale_leak' | 'wrong' | 'unsupported' | 'e
 
 /** The answered prediction equals gold (same state, same canonical value). */
 export function isCorrect(row: PredictionRow): boolean {
-  return row.status === 'answered' && sameAnswer(predictionAnswer(row), row.expected)
+  // sameAnswer of the prediction (a missing value read as null) and gold, without building the prediction's answer.
+  return row.status === 'answered' && row.prediction.state === row.expected.state && sameValue(row.prediction.value ?? null, row.expected.value)
 }
 
 /** The row is at risk of a stale value: it has an old value, and gold is not that value. */
@@ -165,10 +166,6 @@ export function classifyRow(row: PredictionRow): RowOutcome {
   if (row.status !== 'answered') return row.status
   if (isCorrect(row)) return 'correct'
   return isStaleLeak(row) ? 'stale_leak' : 'wrong'
-}
-
-function predictionAnswer(row: AnsweredRow): Answer {
-  return { state: row.prediction.state, value: row.prediction.value ?? null } as Answer
 }
 
 function isCurrent(row: PredictionRow): row is AnsweredRow {
@@ -198,36 +195,100 @@ export interface TransitionOutcome {
 }
 
 /**
- * Transitions in row order. A group counts only with both a `pre` and a `post`
- * answered target row; success needs both right, every episode control right
- * (and at least one control), and no leak of the old value.
+ * How the scorer judges an answered row: right or not, and whether it leaked
+ * the invalidated value. `scoreRows` judges each row once and reads the
+ * verdicts back (every row is counted in its family and overall, and again for
+ * the interval); the exported functions judge as they go.
  */
-export function transitionOutcomes(rows: readonly PredictionRow[]): TransitionOutcome[] {
+interface Judge {
+  correct(row: AnsweredRow): boolean
+  staleRisk(row: AnsweredRow): boolean
+  leak(row: AnsweredRow): boolean
+}
+
+const JUDGE_AS_NEEDED: Judge = { correct: isCorrect, staleRisk: isStaleRisk, leak: isStaleLeak }
+
+const CORRECT = 1
+const STALE_RISK = 2
+const STALE_LEAK = 4
+
+/** Every row's verdicts made once (bits: correct, at stale risk, leaked), read back by the judge. */
+class Verdicts implements Judge {
+  private readonly bits = new Map<PredictionRow, number>()
+
+  constructor(rows: readonly PredictionRow[]) {
+    for (const row of rows) {
+      if (row.status !== 'answered') continue
+      const risk = isStaleRisk(row)
+      this.bits.set(row, (isCorrect(row) ? CORRECT : 0) | (risk ? STALE_RISK : 0) | (risk && isStaleLeak(row) ? STALE_LEAK : 0))
+    }
+  }
+
+  private of(row: AnsweredRow): number {
+    return this.bits.get(row) as number
+  }
+
+  correct(row: AnsweredRow): boolean {
+    return (this.of(row) & CORRECT) !== 0
+  }
+
+  staleRisk(row: AnsweredRow): boolean {
+    return (this.of(row) & STALE_RISK) !== 0
+  }
+
+  leak(row: AnsweredRow): boolean {
+    return (this.of(row) & STALE_LEAK) !== 0
+  }
+}
+
+/** The first answered target `pre` and `post` rows of one (episode, transition), and the first of its rows. */
+interface TransitionGroup {
+  first: AnsweredRow
+  pre?: AnsweredRow
+  post?: AnsweredRow
+}
+
+/** The transition groups of `rows` in the order each first appears, and every episode's control tally. */
+function transitionGroups(rows: readonly PredictionRow[], judge: Judge) {
   const controls = new Map<string, { cases: number; correct: number }>()
-  const groups = new Map<string, { pre?: AnsweredRow; post?: AnsweredRow; first: AnsweredRow }>()
+  const groups: TransitionGroup[] = []
+  // By episode, then transition: string keys, so no separator character can make two pairs collide.
+  const byEpisode = new Map<string, Map<string, TransitionGroup>>()
   for (const row of rows) {
     if (row.status !== 'answered') continue
     if (isCurrent(row) && isControl(row)) {
       const tally = controls.get(row.episode_id) ?? { cases: 0, correct: 0 }
       tally.cases++
-      if (isCorrect(row)) tally.correct++
+      if (judge.correct(row)) tally.correct++
       controls.set(row.episode_id, tally)
     }
     if (row.role !== 'target') continue
-    // JSON of the pair: no separator character can make two keys collide.
-    const key = JSON.stringify([row.episode_id, row.transition_id])
-    const group = groups.get(key) ?? { first: row }
+    let transitions = byEpisode.get(row.episode_id)
+    if (transitions === undefined) {
+      transitions = new Map()
+      byEpisode.set(row.episode_id, transitions)
+    }
+    let group = transitions.get(row.transition_id)
+    if (group === undefined) {
+      group = { first: row }
+      transitions.set(row.transition_id, group)
+      groups.push(group)
+    }
     if (row.phase === 'pre' && group.pre === undefined) group.pre = row
     if (row.phase === 'post' && group.post === undefined) group.post = row
-    groups.set(key, group)
   }
+  return { controls, groups }
+}
+
+function outcomesOf(rows: readonly PredictionRow[], judge: Judge): TransitionOutcome[] {
+  const { controls, groups } = transitionGroups(rows, judge)
   const outcomes: TransitionOutcome[] = []
-  for (const { pre, post, first } of groups.values()) {
+  for (const { pre, post, first } of groups) {
     if (pre === undefined || post === undefined) continue
     const episodeControls = controls.get(first.episode_id) ?? { cases: 0, correct: 0 }
-    const preCorrect = isCorrect(pre)
-    const postCorrect = isCorrect(post)
-    const leak = isStaleLeak(post)
+    const preCorrect = judge.correct(pre)
+    const postCorrect = judge.correct(post)
+    const leak = judge.leak(post)
     outcomes.push({
       episode_id: first.episode_id,
       transition_id: first.transition_id,
@@ -242,6 +303,15 @@ export function transitionOutcomes(rows: readonly PredictionRow[]): TransitionOu
     })
   }
   return outcomes
+}
+
+/**
+ * Transitions in row order. A group counts only with both a `pre` and a `post`
+ * answered target row; success needs both right, every episode control right
+ * (and at least one control), and no leak of the old value.
+ */
+export function transitionOutcomes(rows: readonly PredictionRow[]): TransitionOutcome[] {
+  return outcomesOf(rows, JUDGE_AS_NEEDED)
 }
 
 /** A row's family; upstream rows without one take it from `episode_id` ("<family>-<NN>"). */
@@ -260,28 +330,8 @@ function ratio(numerator: number, denominator: number): number | null {
 const CLARIFICATION_STATES: ReadonlySet<string> = new Set(['needs_clarification'])
 const ABSTENTION_STATES: ReadonlySet<string> = new Set(['unknown', 'withdrawn', 'expired'])
 
-function detectionCounts(rows: readonly AnsweredRow[], states: ReadonlySet<string>): DetectionCounts {
-  let tp = 0
-  let fp = 0
-  let fn = 0
-  for (const row of rows) {
-    const predicted = states.has(row.prediction.state)
-    const gold = states.has(row.expected.state)
-    if (predicted && gold) tp++
-    else if (predicted) fp++
-    else if (gold) fn++
-  }
-  return { tp, fp, fn }
-}
-
 function detection({ tp, fp, fn }: DetectionCounts): DetectionMetrics {
   return { precision: ratio(tp, tp + fp), recall: ratio(tp, tp + fn), f1: ratio(2 * tp, 2 * tp + fp + fn), tp, fp, fn }
-}
-
-function correctCount(rows: readonly AnsweredRow[]): Count {
-  let hits = 0
-  for (const row of rows) if (isCorrect(row)) hits++
-  return { hits, cases: rows.length }
 }
 
 /** Which sorted sample (1 = the smallest) a report's p-th percentile of n samples is, for the renderers to say beside it. */
@@ -289,8 +339,9 @@ export function percentileRank(n: number, p: number): number {
   return percentileIndex(n, p) + 1
 }
 
-function percentile3(values: readonly number[], p: number): number | null {
-  const value = quantileSorted(sortSamples(values), p)
+/** The p-th percentile of sorted samples, rounded half-to-even to 3 decimals; null without samples. */
+function percentile3(sorted: SortedSamples, p: number): number | null {
+  const value = quantileSorted(sorted, p)
   return value === null ? null : roundHalfEven(value, 3)
 }
 
@@ -333,20 +384,48 @@ export type QualityMetrics = Pick<TivarqMetrics, keyof QualityCounts>
 
 /** Count the quality metrics of `rows` (one repetition's rows: transitions are grouped by episode and transition id). */
 export function countQuality(rows: readonly PredictionRow[]): QualityCounts {
-  const answered = rows.filter((row): row is AnsweredRow => row.status === 'answered')
-  const current = answered.filter(isCurrent)
-  const transitions = transitionOutcomes(rows)
-  const staleRisk = answered.filter(isStaleRisk)
-  return {
-    transition_success_rate: { hits: transitions.filter((t) => t.success).length, cases: transitions.length },
-    current_state_accuracy: correctCount(current),
-    stale_value_leakage_rate: { hits: staleRisk.filter(isStaleLeak).length, cases: staleRisk.length },
-    unaffected_fact_retention: correctCount(current.filter(isControl)),
-    clarification: detectionCounts(answered, CLARIFICATION_STATES),
-    abstention: detectionCounts(answered, ABSTENTION_STATES),
-    historical_accuracy: correctCount(answered.filter((row) => row.capability === 'history')),
-    expiration_accuracy: correctCount(answered.filter((row) => row.expected.state === 'expired')),
+  return qualityOf(rows, outcomesOf(rows, JUDGE_AS_NEEDED), JUDGE_AS_NEEDED)
+}
+
+const hit = (count: Count, correct: boolean) => {
+  count.cases++
+  if (correct) count.hits++
+}
+
+function detect(counts: DetectionCounts, row: AnsweredRow, states: ReadonlySet<string>): void {
+  const predicted = states.has(row.prediction.state)
+  const gold = states.has(row.expected.state)
+  if (predicted && gold) counts.tp++
+  else if (predicted) counts.fp++
+  else if (gold) counts.fn++
+}
+
+/** The quality counts of `rows`, whose transitions are `transitions`: every row-level count in one pass. */
+function qualityOf(rows: readonly PredictionRow[], transitions: readonly TransitionOutcome[], judge: Judge): QualityCounts {
+  const counts: QualityCounts = {
+    transition_success_rate: { hits: 0, cases: transitions.length },
+    current_state_accuracy: { hits: 0, cases: 0 },
+    stale_value_leakage_rate: { hits: 0, cases: 0 },
+    unaffected_fact_retention: { hits: 0, cases: 0 },
+    clarification: { tp: 0, fp: 0, fn: 0 },
+    abstention: { tp: 0, fp: 0, fn: 0 },
+    historical_accuracy: { hits: 0, cases: 0 },
+    expiration_accuracy: { hits: 0, cases: 0 },
   }
+  for (const transition of transitions) if (transition.success) counts.transition_success_rate.hits++
+  for (const row of rows) {
+    if (row.status !== 'answered') continue
+    const correct = judge.correct(row)
+    if (row.capability !== 'history') {
+      hit(counts.current_state_accuracy, correct)
+      if (isControl(row)) hit(counts.unaffected_fact_retention, correct)
+    } else hit(counts.historical_accuracy, correct)
+    if (judge.staleRisk(row)) hit(counts.stale_value_leakage_rate, judge.leak(row))
+    detect(counts.clarification, row, CLARIFICATION_STATES)
+    detect(counts.abstention, row, ABSTENTION_STATES)
+    if (row.expected.state === 'expired') hit(counts.expiration_accuracy, correct)
+  }
+  return counts
 }
 
 /** Quality counts as the report writes them: rates rounded half-to-even to 6 decimals, null without cases. */
@@ -366,46 +445,69 @@ export function qualityMetricsOf(counts: QualityCounts): QualityMetrics {
 
 /** Every section-5 metric over `rows` (no bootstrap). */
 export function computeMetrics(rows: readonly PredictionRow[]): TivarqMetrics {
-  const answered = rows.filter((row): row is AnsweredRow => row.status === 'answered')
-  // As upstream selects them: the answered rows that carry a lag (the runner writes one on post-change target rows only).
-  const lagged = answered.filter((row) => typeof row.update_lag_ms === 'number' && Number.isFinite(row.update_lag_ms))
-  const censored = lagged.filter((row) => row.update_lag_censored === true)
-  const observedLags = lagged.filter((row) => row.update_lag_censored !== true).map((row) => row.update_lag_ms as number)
-  const latencies = answered.map((row) => row.latency_ms).filter((ms): ms is number => typeof ms === 'number' && Number.isFinite(ms))
+  return metricsOf(rows, outcomesOf(rows, JUDGE_AS_NEEDED), JUDGE_AS_NEEDED)
+}
 
-  let prompt = 0
-  let completion = 0
-  let withUsage = 0
-  let cost = 0
-  let withCost = 0
-  for (const row of answered) {
-    const usage = usageOf(row)
-    if (usage !== undefined) {
-      withUsage++
-      prompt += finiteNumber(usage.prompt_tokens)
-      completion += finiteNumber(usage.completion_tokens)
+/** Every section-5 metric over `rows`, whose transitions are `transitions`. */
+function metricsOf(rows: readonly PredictionRow[], transitions: readonly TransitionOutcome[], judge: Judge): TivarqMetrics {
+  // As upstream selects them: the answered rows that carry a lag (the runner writes one on post-change target rows only).
+  let lagged = 0
+  let censored = 0
+  const observedLags: number[] = []
+  const latencies: number[] = []
+  const usage = { prompt: 0, completion: 0, withUsage: 0, cost: 0, withCost: 0 }
+  for (const row of rows) {
+    if (row.status !== 'answered') continue
+    const lag = row.update_lag_ms
+    if (typeof lag === 'number' && Number.isFinite(lag)) {
+      lagged++
+      if (row.update_lag_censored === true) censored++
+      else observedLags.push(lag)
     }
-    const rowCost = costOf(row)
-    if (rowCost !== undefined) {
-      withCost++
-      cost += rowCost
-    }
+    const ms = row.latency_ms
+    if (typeof ms === 'number' && Number.isFinite(ms)) latencies.push(ms)
+    addUsage(usage, row)
   }
   let observedTotal = 0
   for (const lag of observedLags) observedTotal += lag
+  const sortedLatencies = sortSamples(latencies)
 
   return {
-    ...qualityMetricsOf(countQuality(rows)),
-    query_latency_ms: { p50: percentile3(latencies, 0.5), p95: percentile3(latencies, 0.95), cases: latencies.length },
+    ...qualityMetricsOf(qualityOf(rows, transitions, judge)),
+    // Sorted once for both percentiles.
+    query_latency_ms: { p50: percentile3(sortedLatencies, 0.5), p95: percentile3(sortedLatencies, 0.95), cases: latencies.length },
     update_lag_ms: {
       observed_mean: observedLags.length === 0 ? null : roundHalfEven(observedTotal / observedLags.length, 3),
-      observed_p95: percentile3(observedLags, 0.95),
+      observed_p95: percentile3(sortSamples(observedLags), 0.95),
       observed: observedLags.length,
-      censored: censored.length,
-      post_change_cases: lagged.length,
+      censored,
+      post_change_cases: lagged,
     },
-    reported_tokens: { prompt, completion, cases_with_usage: withUsage },
-    reported_cost_usd: { total: roundHalfEven(cost, 8), cases_with_cost: withCost },
+    reported_tokens: { prompt: usage.prompt, completion: usage.completion, cases_with_usage: usage.withUsage },
+    reported_cost_usd: { total: roundHalfEven(usage.cost, 8), cases_with_cost: usage.withCost },
+  }
+}
+
+/** What answered rows reported of their tokens and cost, added in row order. */
+interface UsageTotals {
+  prompt: number
+  completion: number
+  withUsage: number
+  cost: number
+  withCost: number
+}
+
+function addUsage(totals: UsageTotals, row: AnsweredRow): void {
+  const usage = usageOf(row)
+  if (usage !== undefined) {
+    totals.withUsage++
+    totals.prompt += finiteNumber(usage.prompt_tokens)
+    totals.completion += finiteNumber(usage.completion_tokens)
+  }
+  const rowCost = costOf(row)
+  if (rowCost !== undefined) {
+    totals.withCost++
+    totals.cost += rowCost
   }
 }
 
@@ -427,9 +529,13 @@ export interface EpisodeTally {
 
 /** Transition successes and counts per episode, every episode of `rows` in first-seen order (zero tallies kept). */
 export function episodeTallies(rows: readonly PredictionRow[]): EpisodeTally[] {
+  return talliesOf(rows, outcomesOf(rows, JUDGE_AS_NEEDED))
+}
+
+function talliesOf(rows: readonly PredictionRow[], transitions: readonly TransitionOutcome[]): EpisodeTally[] {
   const tallies = new Map<string, EpisodeTally>()
   for (const row of rows) if (!tallies.has(row.episode_id)) tallies.set(row.episode_id, { episode_id: row.episode_id, successes: 0, transitions: 0 })
-  for (const outcome of transitionOutcomes(rows)) {
+  for (const outcome of transitions) {
     const tally = tallies.get(outcome.episode_id) as EpisodeTally
     tally.transitions++
     if (outcome.success) tally.successes++
@@ -445,8 +551,12 @@ export function episodeTallies(rows: readonly PredictionRow[]): EpisodeTally[] {
  * repeated draw collapses into one and the interval comes out too narrow.)
  */
 export function transitionSuccessInterval(rows: readonly PredictionRow[], options: { seed: number; resamples?: number }): TransitionSuccessInterval {
+  return intervalOf(episodeTallies(rows), options)
+}
+
+function intervalOf(tallies: readonly EpisodeTally[], options: { seed: number; resamples?: number }): TransitionSuccessInterval {
   const interval = ratioInterval(
-    episodeTallies(rows).map((tally) => ({ numerator: tally.successes, denominator: tally.transitions })),
+    tallies.map((tally) => ({ numerator: tally.successes, denominator: tally.transitions })),
     { seed: options.seed, resamples: options.resamples ?? DEFAULT_RESAMPLES, level: 0.95 },
   )
   return {
@@ -478,26 +588,31 @@ function familyOrder(families: Iterable<string>): string[] {
 export function scoreRows(rows: readonly PredictionRow[], options: ScoreOptions): TivarqReport {
   const counts = probeCounts(rows)
   const expected = options.expectedProbes ?? rows.length
+  // Each row is judged once; its family, the whole and the interval read the verdicts.
+  const verdicts = new Verdicts(rows)
   const byFamilyRows = new Map<string, PredictionRow[]>()
   for (const row of rows) {
     const family = familyOf(row)
-    const list = byFamilyRows.get(family) ?? []
-    list.push(row)
-    byFamilyRows.set(family, list)
+    const list = byFamilyRows.get(family)
+    if (list === undefined) byFamilyRows.set(family, [row])
+    else list.push(row)
   }
   const byFamily: Record<string, FamilyReport> = {}
   for (const family of familyOrder(byFamilyRows.keys())) {
     const familyRows = byFamilyRows.get(family) as PredictionRow[]
+    let answered = 0
+    for (const row of familyRows) if (row.status === 'answered') answered++
     byFamily[family] = {
-      probe_counts: { total: familyRows.length, answered: familyRows.filter((row) => row.status === 'answered').length },
-      metrics: computeMetrics(familyRows),
+      probe_counts: { total: familyRows.length, answered },
+      metrics: metricsOf(familyRows, outcomesOf(familyRows, verdicts), verdicts),
     }
   }
-  const interval = transitionSuccessInterval(rows, options)
+  const transitions = outcomesOf(rows, verdicts)
+  const interval = intervalOf(talliesOf(rows, transitions), options)
   const report: TivarqReport = {
     complete: counts.error === 0 && rows.length >= expected,
     probe_counts: counts,
-    metrics: computeMetrics(rows),
+    metrics: metricsOf(rows, transitions, verdicts),
     transition_success_95pct_bootstrap_ci: interval.low === null || interval.high === null ? null : [interval.low, interval.high],
     transition_success_bootstrap: interval,
     by_family: byFamily,

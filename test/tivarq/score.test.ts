@@ -1,9 +1,10 @@
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import seedrandom from 'seedrandom'
 import { classifyRow, computeMetrics, episodeTallies, scoreRows, transitionOutcomes, transitionSuccessInterval } from '../../src/tivarq/score.js'
 import type { PredictionRow, Prediction } from '../../src/tivarq/results.js'
 import type { Answer } from '../../src/tivarq/schema.js'
-import { simulatedRows } from './score-fixtures.js'
+import { baseOf, simulatedRows } from './score-fixtures.js'
 import { expectPublishedMetrics, PUBLISHED_LATEST_SMOKE } from '../support/published.js'
 
 type Spec = {
@@ -337,5 +338,50 @@ describe('update lag (spec section 5)', () => {
     counter = 0
     const rows = [post(10, 1, false, 1), post(30, 2, false, 2), post(5000, 3, true, 3), post(9000, 3, true, 4), post(null, null, null, 5)]
     expect(computeMetrics(rows).update_lag_ms).toEqual({ observed_mean: 20, observed_p95: 10, observed: 2, censored: 2, post_change_cases: 4 })
+  })
+})
+
+describe('scoreRows judges each row once, and counts as the row-by-row functions count', () => {
+  // Oracle rows of the dev split, each kept, turned into a stale leak, an abstention, a clarification, an error or
+  // unsupported, with latencies, lags and reported usage, in any order and any subset: the report's metrics, family
+  // by family and overall, and its interval, equal what computeMetrics and transitionSuccessInterval give for the same rows.
+  const oracle = simulatedRows('dev', 'oracle')
+  const changeArb = fc.constantFrom('keep', 'stale', 'unknown', 'clarify', 'expired', 'error', 'unsupported', 'history-wrong')
+  const changed = (base: PredictionRow, change: string, i: number): PredictionRow => {
+    if (base.status !== 'answered') return base
+    const answer = (prediction: Answer): PredictionRow => ({ ...base, prediction: { ...prediction, usage: i % 4 === 0 ? { prompt_tokens: i } : undefined } })
+    switch (change) {
+      case 'stale':
+        return base.old_value === null ? base : answer({ state: 'known', value: base.old_value } as Answer)
+      case 'unknown':
+        return answer({ state: 'unknown', value: null })
+      case 'clarify':
+        return answer({ state: 'needs_clarification', value: null })
+      case 'expired':
+        return answer({ state: 'expired', value: null })
+      case 'error':
+        return { ...baseOf(base), status: 'error', latency_ms: 2, error: 'query failed' }
+      case 'unsupported':
+        return { ...baseOf(base), status: 'unsupported' }
+      case 'history-wrong':
+        return base.capability === 'history' ? answer({ state: 'withdrawn', value: null }) : base
+      default:
+        return i % 9 === 0 ? { ...base, update_lag_ms: i, update_lag_censored: i % 2 === 0 } : base
+    }
+  }
+  test('over changed, reordered and partial rows of the dev split', () => {
+    fc.assert(
+      fc.property(fc.array(changeArb, { minLength: oracle.length, maxLength: oracle.length }), fc.integer({ min: 0, max: 2 ** 31 }), (changes, pick) => {
+        const prng = seedrandom(String(pick))
+        const rows = oracle.map((base, i) => changed(base, changes[i] as string, i)).filter(() => prng() < 0.9)
+        if (pick % 2 === 0) rows.reverse()
+        const report = scoreRows(rows, { seed: pick, resamples: 500 })
+        expect(report.metrics).toEqual(computeMetrics(rows))
+        for (const [family, slice] of Object.entries(report.by_family))
+          expect(slice.metrics).toEqual(computeMetrics(rows.filter((row) => row.family === family)))
+        expect(report.transition_success_bootstrap).toEqual(transitionSuccessInterval(rows, { seed: pick, resamples: 500 }))
+      }),
+      { numRuns: 25 },
+    )
   })
 })

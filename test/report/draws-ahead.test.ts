@@ -14,9 +14,9 @@ import { drawRunIntervalsAhead } from '../../src/report/draws-ahead.js'
 import { type LoadedSplit, loadSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
 import { episodeTallies } from '../../src/tivarq/score.js'
-import { type RatioCounts, ratioInterval } from '../../src/stats/bootstrap.js'
-import seedrandom from 'seedrandom'
+import { ratioInterval } from '../../src/stats/bootstrap.js'
 import { runStore } from '../support/html-report-input.js'
+import { naiveRatioInterval } from '../support/naive-ratio-interval.js'
 
 let split: LoadedSplit
 let rows: PredictionRow[]
@@ -53,24 +53,6 @@ describe('drawRunIntervalsAhead', () => {
     const units = episodeTallies(rows).map((tally) => ({ numerator: tally.successes, denominator: tally.transitions }))
     expect(units).toHaveLength(180)
     const interval = ratioInterval(units, { seed: 913, resamples: 600 })
-    expect({ low: interval.low, high: interval.high, defined: interval.defined }).toEqual(naiveInterval(units, 913, 600))
+    expect({ low: interval.low, high: interval.high, defined: interval.defined }).toEqual(naiveRatioInterval(units, 913, 600))
   })
 })
-
-function naiveInterval(units: readonly RatioCounts[], seed: number, resamples: number) {
-  const prng = seedrandom(String(seed))
-  const ratios: number[] = []
-  for (let r = 0; r < resamples; r++) {
-    let numerator = 0
-    let denominator = 0
-    for (let i = 0; i < units.length; i++) {
-      const unit = units[Math.floor(prng() * units.length)] as RatioCounts
-      numerator += unit.numerator
-      denominator += unit.denominator
-    }
-    if (denominator !== 0) ratios.push(numerator / denominator)
-  }
-  ratios.sort((x, y) => x - y)
-  const at = (p: number) => (ratios.length === 0 ? null : (ratios[Math.min(ratios.length - 1, Math.floor((ratios.length - 1) * p))] as number))
-  return { low: at(0.025), high: at(0.975), defined: ratios.length }
-}

@@ -3,7 +3,7 @@
  * Each test loads a fresh copy of the bootstrap module (its kept draws start
  * empty), so "with" and "without" are two real module states.
  */
-import seedrandom from 'seedrandom'
+import { naiveRatioInterval } from '../support/naive-ratio-interval.js'
 import { describe, expect, test, vi } from 'vitest'
 
 type Bootstrap = typeof import('../../src/stats/bootstrap.js')
@@ -17,23 +17,10 @@ async function fresh(): Promise<{ bootstrap: Bootstrap; score: Score }> {
 /** Successes and transitions of 37 units, uneven on purpose (some units hold no transition). */
 const units = Array.from({ length: 37 }, (_, i) => ({ numerator: (i * 7) % 4, denominator: 3 + (i % 3) - (i % 5 === 0 ? 3 : 0) }))
 
-/** The interval as its definition reads: seedrandom draws, sums in draw order, a stable sort, the index rule. */
-function naiveRatioInterval(seed: number, resamples: number): [number, number] {
-  const prng = seedrandom(String(seed))
-  const values: number[] = []
-  for (let r = 0; r < resamples; r++) {
-    let numerator = 0
-    let denominator = 0
-    for (let i = 0; i < units.length; i++) {
-      const unit = units[Math.floor(prng() * units.length)] as { numerator: number; denominator: number }
-      numerator += unit.numerator
-      denominator += unit.denominator
-    }
-    if (denominator !== 0) values.push(numerator / denominator)
-  }
-  values.sort((a, b) => a - b)
-  const at = (p: number) => values[Math.floor((values.length - 1) * p)] as number
-  return [at(0.025), at(0.975)]
+/** The interval of `units` as its definition reads. */
+function naiveBounds(seed: number, resamples: number): [number | null, number | null] {
+  const { low, high } = naiveRatioInterval(units, seed, resamples)
+  return [low, high]
 }
 
 describe('drawAhead', () => {
@@ -49,7 +36,7 @@ describe('drawAhead', () => {
     const reused = ahead.ratioInterval(units, { seed: 11 })
 
     expect(reused).toEqual(plain)
-    expect([reused.low, reused.high]).toEqual(naiveRatioInterval(11, 1000))
+    expect([reused.low, reused.high]).toEqual(naiveBounds(11, 1000))
     // Drawing ahead again, or for another interval, leaves what was drawn alone.
     ahead.drawAhead(11, units.length, 1000)
     ahead.drawAhead(12, units.length, 600)

@@ -11,27 +11,7 @@ import seedrandom from 'seedrandom'
 import { describe, expect, test } from 'vitest'
 import { type RatioCounts, ratioInterval } from '../../src/stats/bootstrap.js'
 import { bootstrapKernel, KERNEL_MAX_UNITS } from '../../src/stats/bootstrap-kernel.js'
-import { sortSamples } from '../../src/stats/quantile.js'
-
-/** The interval as the definition reads: seedrandom draws, sums in draw order, undefined ratios left out, a stable sort, the index rule. */
-function naive(units: readonly RatioCounts[], seed: number, resamples: number): { low: number | null; high: number | null; defined: number } {
-  const prng = seedrandom(String(seed))
-  const ratios: number[] = []
-  for (let r = 0; r < resamples; r++) {
-    let numerator = 0
-    let denominator = 0
-    for (let i = 0; i < units.length; i++) {
-      const unit = units[Math.floor(prng() * units.length)] as RatioCounts
-      numerator += unit.numerator
-      denominator += unit.denominator
-    }
-    const ratio = numerator / denominator
-    if (denominator !== 0 && Number.isFinite(ratio)) ratios.push(ratio)
-  }
-  const sorted = sortSamples(ratios)
-  const at = (p: number) => (sorted.length === 0 ? null : (sorted[Math.floor((sorted.length - 1) * p)] as number))
-  return { low: at(0.025), high: at(0.975), defined: sorted.length }
-}
+import { naiveRatioInterval } from '../support/naive-ratio-interval.js'
 
 const countArb = fc.oneof(fc.integer({ min: 0, max: 6 }), fc.double({ min: -50, max: 50, noNaN: true }), fc.constantFrom(0, -0, 1e-300, 0.1, 0.2))
 const unitArb = fc.record({ numerator: countArb, denominator: countArb })
@@ -74,7 +54,7 @@ describe('ratioInterval equals its definition', () => {
     fc.assert(
       fc.property(fc.array(unitArb, { minLength: 1, maxLength: 200 }), fc.integer({ min: 0, max: 2 ** 31 }), (units, seed) => {
         const interval = ratioInterval(units, { seed, resamples: 500 })
-        const expected = naive(units, seed, 500)
+        const expected = naiveRatioInterval(units, seed, 500)
         expect(interval.defined).toBe(expected.defined)
         expect(Object.is(interval.low, expected.low) && Object.is(interval.high, expected.high)).toBe(true)
       }),
@@ -90,7 +70,7 @@ describe('ratioInterval equals its definition', () => {
       [180, 1000],
     ] as const) {
       const interval = ratioInterval(units(n), { seed: n, resamples })
-      expect({ low: interval.low, high: interval.high, defined: interval.defined }).toEqual(naive(units(n), n, resamples))
+      expect({ low: interval.low, high: interval.high, defined: interval.defined }).toEqual(naiveRatioInterval(units(n), n, resamples))
     }
   })
 

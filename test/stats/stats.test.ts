@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import seedrandom from 'seedrandom'
+import { naiveRatioInterval } from '../support/naive-ratio-interval.js'
 import { bootstrapPercentileInterval, pairedBootstrapDelta, type RatioCounts, ratioInterval } from '../../src/stats/bootstrap.js'
 import { mean, percentileIndex, quantileSorted, roundHalfEven, sampleStddev, sortSamples } from '../../src/stats/quantile.js'
 import { seededRandom } from '../../src/stats/random.js'
@@ -194,24 +195,8 @@ describe('bootstrapPercentileInterval', () => {
 })
 
 describe('ratioInterval', () => {
-  /** The interval as the definition reads: seedrandom draws, sums in draw order, a stable comparison sort, the index rule. */
-  const naive = (units: RatioCounts[], seed: number, resamples: number) => {
-    const prng = seedrandom(String(seed))
-    const ratios: number[] = []
-    for (let r = 0; r < resamples; r++) {
-      let numerator = 0
-      let denominator = 0
-      for (let i = 0; i < units.length; i++) {
-        const unit = units[Math.floor(prng() * units.length)] as RatioCounts
-        numerator += unit.numerator
-        denominator += unit.denominator
-      }
-      if (denominator !== 0) ratios.push(numerator / denominator)
-    }
-    ratios.sort((x, y) => x - y)
-    const at = (p: number) => (ratios.length === 0 ? null : (ratios[Math.min(ratios.length - 1, Math.floor((ratios.length - 1) * p))] as number))
-    return { low: at(0.025), high: at(0.975), defined: ratios.length }
-  }
+  /** The interval as the definition reads (test/support/naive-ratio-interval.ts). */
+  const naive = naiveRatioInterval
 
   test('equals the naive interval over tallies of several sizes, zero denominators left out', () => {
     const tallies = (n: number, step: number) => Array.from({ length: n }, (_, i) => ({ numerator: (i * step) % 3, denominator: (i * step) % 4 }))

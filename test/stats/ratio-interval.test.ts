@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import fc from 'fast-check'
 import seedrandom from 'seedrandom'
 import { describe, expect, test } from 'vitest'
-import { type RatioCounts, ratioInterval } from '../../src/stats/bootstrap.js'
+import { ratioInterval } from '../../src/stats/bootstrap.js'
 import { bootstrapKernel, KERNEL_MAX_UNITS } from '../../src/stats/bootstrap-kernel.js'
 import { naiveRatioInterval } from '../support/naive-ratio-interval.js'
 

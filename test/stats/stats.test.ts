@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import seedrandom from 'seedrandom'
 import { naiveRatioInterval } from '../support/naive-ratio-interval.js'
-import { bootstrapPercentileInterval, pairedBootstrapDelta, type RatioCounts, ratioInterval } from '../../src/stats/bootstrap.js'
+import { bootstrapPercentileInterval, pairedBootstrapDelta, ratioInterval } from '../../src/stats/bootstrap.js'
 import { mean, percentileIndex, quantileSorted, roundHalfEven, sampleStddev, sortSamples } from '../../src/stats/quantile.js'
 import { seededRandom } from '../../src/stats/random.js'
 

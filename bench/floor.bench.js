@@ -10,7 +10,8 @@
 // round; prints medians (and min–max) of ROUNDS rounds, each as ours ÷ floor, the
 // CPU time (user + sys, the process and its children) and the peak RSS of the
 // process (both from /usr/bin/time when present: on a shared machine CPU time
-// is the steadier figure).
+// is the steadier figure). With TG_BENCH_BEFORE naming another build's package
+// folder, that build's commands run in the same rounds, each right before ours.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
 import { loadavg, tmpdir } from 'node:os'
@@ -26,16 +27,19 @@ const dir = mkdtempSync(join(tmpdir(), 'tg-floor-'))
  * The package as an install lays it out (package.json, dist/, fixtures/ and no .git), so the commands
  * run as a user's do: from this checkout, `run` would also ask git for the harness commit.
  */
-function installedCopy() {
-  const root = join(dir, 'package')
+function installedCopy(from, name) {
+  const root = join(dir, name)
   mkdirSync(root)
-  cpSync(here('../package.json'), join(root, 'package.json'))
-  cpSync(here('../dist'), join(root, 'dist'), { recursive: true })
-  symlinkSync(here('../fixtures'), join(root, 'fixtures'))
+  cpSync(join(from, 'package.json'), join(root, 'package.json'))
+  cpSync(join(from, 'dist'), join(root, 'dist'), { recursive: true })
+  symlinkSync(join(from, 'fixtures'), join(root, 'fixtures'))
   symlinkSync(here('../node_modules'), join(root, 'node_modules'))
   return join(root, 'dist/cli/main.js')
 }
-const CLI = installedCopy()
+const CLI = installedCopy(here('..'), 'package')
+// TG_BENCH_BEFORE: another build's package folder (package.json, dist/, fixtures/), whose commands
+// run in the same rounds, each right before ours, and are printed as `before: …`.
+const BEFORE = process.env.TG_BENCH_BEFORE ? installedCopy(process.env.TG_BENCH_BEFORE, 'before') : null
 const ADAPTER = here('./fixtures/latest-adapter.mjs')
 const LOOP = here('./fixtures/floor-loop.mjs')
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null
@@ -55,21 +59,30 @@ function once(argv) {
 }
 
 const WORK = ['--split', 'test', '--track', 'structured']
-const commands = {
-  'node -e 0': [node, '-e', '0'],
-  'floor loop (same requests, same adapter)': [node, LOOP, requests, node, ADAPTER],
-  'timegrounded --version': [node, CLI, '--version'],
-  'timegrounded validate': [node, CLI, 'validate'],
-  'run --adapter builtin:latest': [node, CLI, 'run', ...WORK, '--adapter', 'builtin:latest', '--output', out('builtin')],
-  'run -- node latest-adapter.mjs': [node, CLI, 'run', ...WORK, '--output', out('process'), '--', node, ADAPTER],
-  score: [node, CLI, 'score', out('process/predictions.jsonl'), '--output', out('score')],
-}
+/** Our commands, through the CLI at `cli`, each writing under its own folder (`tag` keeps two builds apart). */
+const ours = (cli, tag) => ({
+  'timegrounded --version': [node, cli, '--version'],
+  'timegrounded validate': [node, cli, 'validate'],
+  'run --adapter builtin:latest': [node, cli, 'run', ...WORK, '--adapter', 'builtin:latest', '--output', out(`${tag}builtin`)],
+  'run -- node latest-adapter.mjs': [node, cli, 'run', ...WORK, '--output', out(`${tag}process`), '--', node, ADAPTER],
+  // Both builds score the same predictions: the ones our build's run wrote in the recording run below.
+  score: [node, cli, 'score', out('record/predictions.jsonl'), '--output', out(`${tag}score`)],
+})
 const FLOOR_OF = {
   'timegrounded --version': 'node -e 0',
   'timegrounded validate': 'node -e 0',
   'run --adapter builtin:latest': 'node -e 0',
   'run -- node latest-adapter.mjs': 'floor loop (same requests, same adapter)',
   score: 'node -e 0',
+}
+const before = BEFORE === null ? {} : Object.fromEntries(Object.entries(ours(BEFORE, 'before-')).map(([name, argv]) => [`before: ${name}`, argv]))
+const after = ours(CLI, '')
+const commands = {
+  'node -e 0': [node, '-e', '0'],
+  'floor loop (same requests, same adapter)': [node, LOOP, requests, node, ADAPTER],
+  ...Object.fromEntries(
+    Object.keys(after).flatMap((name) => [...(BEFORE === null ? [] : [[`before: ${name}`, before[`before: ${name}`]]]), [name, after[name]]]),
+  ),
 }
 
 // Record the requests a run sends, then check the floor loop answers every one.
@@ -102,10 +115,12 @@ process.stdout.write(
 )
 for (const name of Object.keys(commands)) {
   const s = summary(name)
-  const floor = FLOOR_OF[name]
+  const floor = FLOOR_OF[name.replace(/^before: /, '')]
   const ratio = floor ? `, ${(s.ms / summary(floor).ms).toFixed(2)}× the floor (${floor})` : ''
   const cpuRatio = floor && s.cpu !== null && summary(floor).cpu ? ` (${(s.cpu / summary(floor).cpu).toFixed(2)}× its CPU)` : ''
   const cpu = s.cpu === null ? '' : `; CPU ${seconds(s.cpu)}${cpuRatio}`
   const memory = s.mib === null ? 'peak RSS not measured (no /usr/bin/time)' : `peak RSS ${s.mib.toFixed(1)} MiB`
-  process.stdout.write(`${name}: median ${seconds(s.ms)} (${seconds(s.min)}–${seconds(s.max)})${ratio}${cpu}; ${memory}\n`)
+  const change =
+    BEFORE !== null && !name.startsWith('before: ') && commands[`before: ${name}`] ? `; ${(s.ms / summary(`before: ${name}`).ms).toFixed(2)}× before` : ''
+  process.stdout.write(`${name}: median ${seconds(s.ms)} (${seconds(s.min)}–${seconds(s.max)})${ratio}${cpu}; ${memory}${change}\n`)
 }

@@ -20,6 +20,8 @@ export const E2E_FILES = [
   'test/chat/secrets.test.ts',
   'test/harness/{doctored-predictions,interrupt,pooled-stores}.test.ts',
   'test/tivarq/dataset-folder.test.ts',
+  // Each runs the built kernel in a process of its own with WebAssembly off (--jitless, --no-expose-wasm).
+  'test/stats/{random,ratio-interval}.test.ts',
   'test/scripts/**/*.test.ts',
   'test/docs/**/*.test.ts',
   'test/adapters/{serve,process-children,process-children-shells}.test.ts',

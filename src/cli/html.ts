@@ -3,7 +3,9 @@
  * `--no-html` options, and the line (or the warning on stderr) that says how
  * writing the page went (`writeReportPage` writes it and never throws).
  */
+import { join, resolve } from 'node:path'
 import { Option } from 'commander'
+import { DEFAULT_HTML_FILE } from '../harness/result-files.js'
 import type { HtmlReportInput } from '../report/html/model/input.js'
 import { writeReportPage } from '../report/html/write-page.js'
 
@@ -26,4 +28,13 @@ export function writeCliPage(command: string, path: string, input: HtmlReportInp
   if (written.path !== null) return `HTML report: ${written.path}`
   process.stderr.write(`timegrounded ${command}: warning: the HTML report was not written to ${path}: ${written.problem}\n`)
   return null
+}
+
+/**
+ * The earlier run's files worth a word: `removed` without the page at the default place when this
+ * command writes its own page there (it is replaced, as report.json is, not left out).
+ */
+export function removedNotReplaced(removed: readonly string[], html: HtmlOption, dir: string): string[] {
+  const pageThere = html !== false && (html === undefined || resolve(html) === join(dir, DEFAULT_HTML_FILE))
+  return pageThere ? removed.filter((name) => name !== DEFAULT_HTML_FILE) : [...removed]
 }

@@ -36,7 +36,7 @@ import { clearEarlierRun, type WrittenRun, writeScoredRun } from '../../report/s
 import { drawRunIntervalsAhead } from '../../report/draws-ahead.js'
 import { appendJobSummary } from '../../suite/job-summary.js'
 import { describeWriteError } from '../../harness/write-errors.js'
-import { type HtmlOption, htmlOption, noHtmlOption, writeCliPage } from '../html.js'
+import { type HtmlOption, htmlOption, noHtmlOption, removedNotReplaced, writeCliPage } from '../html.js'
 import { terminalText } from '../../report/escape.js'
 import { checkOutputPath, EXIT, type ExitCode, fail, reportsExitCode, UsageError, wholeNumberArgument } from '../exit-codes.js'
 import { wantsColor } from '../color.js'
@@ -319,7 +319,7 @@ async function openRun(settings: RunSettings, split: LoadedRunSplit): Promise<Op
   const manifest = runManifest(settings, split, pool, seed, timeoutMs, await commit)
   try {
     // The folder holds this run's files only: an earlier run's (another --repeat layout included) go first.
-    const removed = clearEarlierRun(writer)
+    const removed = removedNotReplaced(clearEarlierRun(writer), settings.html, writer.dir)
     if (removed.length > 0) process.stderr.write(`timegrounded run: removed ${removed.join(', ')} left in ${writer.dir} by an earlier run\n`)
     writer.writeManifest(manifest)
   } catch (error) {

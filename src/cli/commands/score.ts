@@ -28,7 +28,7 @@ import { loadDataset, loadSplit, type SplitData } from '../../tivarq/dataset.js'
 import { isBundledDir } from '../../tivarq/bundled-dataset.js'
 import { SPLITS, type Split } from '../../tivarq/vocabulary.js'
 import { describeWriteError } from '../../harness/write-errors.js'
-import { type HtmlOption, htmlOption, noHtmlOption, writeCliPage } from '../html.js'
+import { type HtmlOption, htmlOption, noHtmlOption, removedNotReplaced, writeCliPage } from '../html.js'
 import { wantsColor } from '../color.js'
 
 /** The options of `score` as commander parses them. */
@@ -145,7 +145,8 @@ export function registerScore(program: Command): void {
           EXIT.io,
         )
       }
-      if (result.removed.length > 0) process.stderr.write(`timegrounded score: removed ${result.removed.join(', ')} left in ${writer.dir} by an earlier run\n`)
+      const removed = removedNotReplaced(result.removed, options.html, writer.dir)
+      if (removed.length > 0) process.stderr.write(`timegrounded score: removed ${removed.join(', ')} left in ${writer.dir} by an earlier run\n`)
       const { aggregate, written } = result
       const last = reports[reports.length - 1]!
       const page = dataset === null ? null : writePage(file, options, writer.dir, dataset, repetitions[repetitions.length - 1]!, last, reports)

@@ -137,7 +137,7 @@ describe('TypeScript snippets', () => {
   })
 })
 
-/** Every file of the source, the examples and the scripts, as one text to search. */
+/** Every file of the source, the examples, the scripts and the benchmarks, as one text to search. */
 function sourceText(): string {
   const texts: string[] = []
   const walk = (dir: string): void => {
@@ -145,10 +145,10 @@ function sourceText(): string {
       const path = join(dir, name)
       if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue
       if (statSync(join(REPO, path)).isDirectory()) walk(path)
-      else if (/\.(ts|js|py)$/.test(name)) texts.push(readFileSync(join(REPO, path), 'utf8'))
+      else if (/\.(ts|js|mjs|py)$/.test(name)) texts.push(readFileSync(join(REPO, path), 'utf8'))
     }
   }
-  for (const dir of ['src', 'examples', 'scripts']) walk(dir)
+  for (const dir of ['src', 'examples', 'scripts', 'bench']) walk(dir)
   return texts.join('\n')
 }
 
@@ -172,7 +172,7 @@ test('every error code, variable or constant the prose names in CAPITALS exists 
   const unknown: string[] = []
   for (const file of DOC_FILES) {
     for (const [, name = ''] of prose(readDoc(file)).matchAll(/`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`/g)) {
-      if (!source.includes(name)) unknown.push(`${file} names \`${name}\`, which no file of src/, examples/ or scripts/ has`)
+      if (!source.includes(name)) unknown.push(`${file} names \`${name}\`, which no file of src/, examples/, scripts/ or bench/ has`)
     }
   }
   expect([...new Set(unknown)]).toEqual([])

@@ -331,11 +331,9 @@ export class EpisodeRun {
     // Update lag applies to post-change target rows only; other rows carry no lag fields at all.
     if (probe.role !== 'target' || probe.phase !== 'post') return this.answeredRow(probe, base, answer, latencyMs, spent, {})
     const correct = sameAnswer(answer, probe.expected)
-    // Right at once, or no re-asks to make: the lag is the first latency (what pollForUpdate would find).
-    if (correct || this.options.updatePolls === 0 || !this.lease) {
-      return this.answeredRow(probe, base, answer, latencyMs, spent, { update_lag_ms: roundMs(latencyMs), update_lag_polls: 0, update_lag_censored: !correct })
-    }
-    return this.pollForUpdate(probe, answer, latencyMs, spent).then((lag) => this.answeredRow(probe, base, answer, latencyMs, spent, lag))
+    // Nothing to re-ask: the lag is the first latency, and the row needs no promise.
+    if (!this.mayReask(correct, 0)) return this.answeredRow(probe, base, answer, latencyMs, spent, updateLag(latencyMs, 0, correct))
+    return this.pollForUpdate(probe, correct, latencyMs, spent).then((lag) => this.answeredRow(probe, base, answer, latencyMs, spent, lag))
   }
 
   /** The row of an answered probe: its first answer, what every answer spent, and its update lag when it has one (else `{}`). */
@@ -394,11 +392,11 @@ export class EpisodeRun {
    * and the lag is the time elapsed so far (spec section 3: it is recorded
    * either way; the scorer leaves censored lags out of the observed figures).
    */
-  private async pollForUpdate(probe: Probe, first: StoreAnswer, firstLatencyMs: number, spent: Spending): Promise<UpdateLag> {
+  private async pollForUpdate(probe: Probe, firstCorrect: boolean, firstLatencyMs: number, spent: Spending): Promise<UpdateLag> {
     let lag = firstLatencyMs
     let polls = 0
-    let correct = sameAnswer(first, probe.expected)
-    while (!correct && polls < this.options.updatePolls && this.lease) {
+    let correct = firstCorrect
+    while (this.mayReask(correct, polls)) {
       const waitStarted = monotonicMs()
       if (this.options.pollIntervalMs > 0) await sleep(this.options.pollIntervalMs)
       lag += monotonicMs() - waitStarted
@@ -416,7 +414,12 @@ export class EpisodeRun {
       spent.add(asked.answer)
       correct = sameAnswer(asked.answer, probe.expected)
     }
-    return { update_lag_ms: roundMs(lag), update_lag_polls: polls, update_lag_censored: !correct }
+    return updateLag(lag, polls, correct)
+  }
+
+  /** Whether a post-change answer, right or wrong as `correct` says, is asked again after `polls` re-asks. */
+  private mayReask(correct: boolean, polls: number): boolean {
+    return !correct && polls < this.options.updatePolls && this.lease !== null
   }
 
   private async releaseBroken(): Promise<void> {
@@ -481,6 +484,11 @@ export function rowBaseFor(probe: Probe, family: string, repetition: number): Pr
  */
 function rowOf<Rest extends object>(base: PredictionBase, rest: Rest): PredictionBase & Rest {
   return Object.assign({}, base, rest)
+}
+
+/** A row's update-lag fields: the lag in ms, the re-asks made, and whether the answer was still wrong at the end. */
+function updateLag(lagMs: number, polls: number, correct: boolean): UpdateLag {
+  return { update_lag_ms: roundMs(lagMs), update_lag_polls: polls, update_lag_censored: !correct }
 }
 
 /** An error row; `latency_ms` only when the failing query was timed. */

@@ -297,7 +297,8 @@ async function openRun(settings: RunSettings, split: LoadedRunSplit): Promise<Op
   const early = settings.source.kind === 'command' ? takeEarlyAdapter() : null
   const opening = openPoolAdopting(source, { track: settings.track, concurrency: settings.concurrency, timeoutMs }, early)
   // While an adapter process starts and answers its capabilities call, this process would only wait.
-  drawRunIntervalsAhead(split, { seed: settings.seed ?? split.manifest.seed, resamples: settings.resamples, page: settings.html !== false })
+  const seed = settings.seed ?? split.manifest.seed
+  drawRunIntervalsAhead(split, { seed, resamples: settings.resamples, page: settings.html !== false })
   let pool: StorePool
   try {
     pool = await opening
@@ -315,7 +316,6 @@ async function openRun(settings: RunSettings, split: LoadedRunSplit): Promise<Op
     fail('run', `cannot write to \`--output ${settings.output}\`: ${describeWriteError(error, settings.output)}.`, EXIT.usage)
     return null
   }
-  const seed = settings.seed ?? split.manifest.seed
   const manifest = runManifest(settings, split, pool, seed, timeoutMs, await commit)
   try {
     // The folder holds this run's files only: an earlier run's (another --repeat layout included) go first.

@@ -8,7 +8,7 @@
  */
 import { beforeAll, describe, expect, test } from 'vitest'
 import { NaiveStore } from '../../examples/naive-store/src/store.js'
-import { familyIntervals, pageIntervals, staleValueLeakageInterval } from '../../src/report/html/model/intervals.js'
+import { pageIntervals, staleValueLeakageInterval } from '../../src/report/html/model/intervals.js'
 import { loadSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
 import { transitionSuccessInterval } from '../../src/tivarq/score.js'
@@ -29,7 +29,7 @@ function aloneByFamily(rows: readonly PredictionRow[]): Map<string, { transition
   )
 }
 
-function bounds(intervals: ReturnType<typeof familyIntervals>) {
+function bounds(intervals: ReturnType<typeof pageIntervals>['byFamily']) {
   return new Map(
     [...intervals].map(([family, { transitionSuccess: ts, staleValueLeakage: leak }]) => [
       family,
@@ -72,7 +72,7 @@ describe('pageIntervals', () => {
     const episode = rows[0]?.episode_id
     const moved = rows.map((row, index) => (row.episode_id === episode && index % 2 === 1 ? { ...row, family: 'moved' } : row))
     expect(new Set(moved.filter((row) => row.episode_id === episode).map((row) => row.family)).size).toBe(2)
-    expect(bounds(familyIntervals(moved, OPTIONS))).toEqual(aloneByFamily(moved))
+    expect(bounds(pageIntervals(moved, OPTIONS).byFamily)).toEqual(aloneByFamily(moved))
     expect(pageIntervals(moved, OPTIONS).staleValueLeakage).toEqual(staleValueLeakageInterval(moved, OPTIONS))
   })
 })

@@ -16,7 +16,7 @@ import type { MemoryStore, StoreAnswer, StoreQuery } from '../../src/adapters/ty
 import { HtmlReportError } from '../../src/report/html/index.js'
 import { pageData, renderHtmlReport, writeHtmlReport } from '../../src/report/html/model/build.js'
 import type { HtmlReportInput, TivarqRunInput } from '../../src/report/html/model/input.js'
-import { familyIntervals, staleValueLeakageInterval } from '../../src/report/html/model/intervals.js'
+import { pageIntervals, staleValueLeakageInterval } from '../../src/report/html/model/intervals.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
 import { DATASET_SEED, type Probe } from '../../src/tivarq/schema.js'
@@ -159,7 +159,7 @@ describe('the figures', () => {
     )
     expect(leakage?.points.map((p) => p.value)).toEqual(Object.values(report.by_family).map((slice) => slice.metrics.stale_value_leakage_rate.score))
 
-    const intervals = familyIntervals(run.rows, { seed: DATASET_SEED, resamples: 1000 })
+    const intervals = pageIntervals(run.rows, { seed: DATASET_SEED, resamples: 1000 }).byFamily
     for (const point of transition?.points ?? []) {
       const familyRows = run.rows.filter((row) => row.family === point.family)
       const expected = transitionSuccessInterval(familyRows, { seed: DATASET_SEED, resamples: 1000 })

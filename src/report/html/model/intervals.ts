@@ -147,8 +147,3 @@ export function pageIntervals(rows: readonly PredictionRow[], options: IntervalO
   )
   return { staleValueLeakage: drawn([...leakage.values()]), byFamily }
 }
-
-/** Both intervals for every family of `rows`, each over that family's rows alone. */
-export function familyIntervals(rows: readonly PredictionRow[], options: IntervalOptions): Map<string, FamilyIntervals> {
-  return pageIntervals(rows, options).byFamily
-}

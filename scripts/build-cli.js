@@ -1,8 +1,13 @@
-// Bundles the `timegrounded` command: replaces tsc's dist/cli/main.js (the bin)
-// and dist/cli/commands/*.js with an esbuild bundle of them and everything they
-// import, the shared code split into chunks in dist/cli/, so a command loads a
-// few files instead of about 200 ES modules (zod alone is 95). Each subcommand
-// stays its own file behind its dynamic import: `--version` loads none of them.
+// Bundles the `timegrounded` command, after tsc, into dist/cli/:
+// - bundles/NAME.cjs: one CommonJS bundle per command (the program with that
+//   command alone and everything it imports), and bundles/all.cjs with every
+//   command, each behind its own lazy import, for the help and a command we do
+//   not know. A command compiles and runs its own code only.
+// - main.js, the bin: a small ES module that picks the bundle for its command
+//   line and runs it from V8's compile cache (src/cli/run-bundle.ts). Node 20
+//   keeps no compile cache of ES modules, hence CommonJS for the bundles. The
+//   bundles' content hashes are written into it, which name their caches.
+// tsc's own dist/cli/ files are then removed: nothing ships that does not run.
 // The library entry points (dist/index.js, dist/vitest/, dist/jest/) are left
 // as tsc wrote them. Run by `npm run build`, after tsc.
 // `import.meta.url` is read by dist/version.js to find the package root
@@ -10,19 +15,18 @@
 // computed from each output file's own.
 // No source maps: a map would name node_modules files that an installed
 // package does not hold at those paths.
-import { readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { createHash } from 'node:crypto'
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const OUT_DIR = join(ROOT, 'dist/cli')
-const COMMANDS = readdirSync(join(OUT_DIR, 'commands')).filter((name) => name.endsWith('.js'))
-const entryPoints = {
-  main: join(OUT_DIR, 'main.js'),
-  ...Object.fromEntries(COMMANDS.map((name) => [`commands/${name.slice(0, -3)}`, join(OUT_DIR, 'commands', name)])),
-}
-const BANNER_VERSION_URL = "new URL('../version.js', import.meta.url)"
+const CLI_DIR = join(ROOT, 'dist/cli')
+const BUNDLE_DIR = join(CLI_DIR, 'bundles')
+const COMMAND_NAMES = readdirSync(join(CLI_DIR, 'commands'))
+  .filter((name) => name.endsWith('.js'))
+  .map((name) => name.slice(0, -3))
 
 /**
  * zod re-exports its 40-odd message locales (about 360 KiB) as `z.locales`;
@@ -84,52 +88,120 @@ const noColorDetectionForChalk = {
   },
 }
 
-const result = await build({
-  plugins: [englishOnlyZodLocales, lazyChildProcessForCommander, noColorDetectionForChalk],
-  entryPoints,
+/**
+ * A bundle runs as a script compiled by node:vm (src/cli/run-bundle.ts), where
+ * `import()` has no module loader to ask: a Node built-in imported lazily
+ * (`await import('node:child_process')`) is required on first use instead,
+ * still only when that code runs. The build fails on any `import()` left.
+ */
+const lazyBuiltinsByRequire = {
+  name: 'lazy-builtins-by-require',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'lazy-builtin' } : undefined))
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)})\n`, loader: 'js' }))
+  },
+}
+
+/** Fails the build when a bundle would still call `import()`, which a script compiled by node:vm cannot. */
+function noDynamicImportLeft(name, metafile) {
+  for (const output of Object.values(metafile.outputs)) {
+    const left = output.imports.filter((each) => each.kind === 'dynamic-import')
+    if (left.length > 0) throw new Error(`bundles/${name}.cjs would import() ${left.map((each) => each.path).join(', ')} at run time: bundle it or require it`)
+  }
+}
+
+/**
+ * zod is the one library most commands carry but few of their runs call: it
+ * checks what the CLI reads from outside (a dataset that is not the bundled
+ * one, a model's replies, a baseline). It is bundled once, as bundles/zod.cjs,
+ * and a bundle requires it where its code first needs it, so a run that never
+ * checks such a file neither holds nor compiles it.
+ */
+const zodApart = {
+  name: 'zod-apart',
+  setup(build) {
+    build.onResolve({ filter: /^zod$/ }, () => ({ path: './zod.cjs', external: true }))
+  },
+}
+
+/** `registerScore` for `score`: the name each command module exports its registration under. */
+const registerName = (command) => `register${command[0].toUpperCase()}${command.slice(1)}`
+const distPath = (path) => JSON.stringify(join(CLI_DIR, path))
+
+/** The entry of a bundle: its program, given one command (statically imported, so a missing export fails the build) or all of them. */
+function entryOf(name) {
+  const program = `import { runProgram } from ${distPath('program.js')}\n`
+  if (name === 'all') return `${program}import { COMMAND_MODULES } from ${distPath('command-modules.js')}\nexport const main = (args) => runProgram(args, COMMAND_MODULES)\n`
+  const register = registerName(name)
+  return `${program}import { ${register} } from ${distPath(`commands/${name}.js`)}\nexport const main = (args) => runProgram(args, { ${name}: async () => ${register} })\n`
+}
+
+const shared = {
   absWorkingDir: ROOT,
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Minified: the source text of the chunks a command loads is held in memory
-  // while it runs, zod's as two-byte text for one non-Latin-1 comment (minified:
-  // 0.8-1.5 MiB less peak memory, docs/performance.md). Names still
-  // survive: errors name themselves after their class (`new.target.name`), and stack
-  // traces show each function's own name. Lines are cut at 200 characters, so the
-  // source line Node prints beside an uncaught error stays one short line.
+  // Minified: the source text of the bundle a command runs is held in memory
+  // while it runs (minified: 0.8-1.5 MiB less peak memory, docs/performance.md).
+  // Names still survive: errors name themselves after their class (`new.target.name`),
+  // and stack traces show each function's own name. Lines are cut at 200
+  // characters, so the source line Node prints beside an uncaught error stays one short line.
   minify: true,
   keepNames: true,
   lineLimit: 200,
   define: { 'import.meta.url': '__timegroundedModuleUrl' },
-  banner: {
-    js: [
-      "import { createRequire as __timegroundedCreateRequire } from 'node:module';",
-      // The CommonJS packages bundled here (cli-progress, seedrandom) call require() for Node's own modules.
-      'const require = __timegroundedCreateRequire(import.meta.url);',
-      `const __timegroundedModuleUrl = ${BANNER_VERSION_URL}.href;`,
-    ].join(' '),
-  },
   legalComments: 'none',
-  outdir: OUT_DIR,
-  chunkNames: 'chunk-[hash]',
   write: false,
   logLevel: 'warning',
+}
+
+/** One command's bundle (or every command's), as its text. */
+async function bundleText(name) {
+  const result = await build({
+    ...shared,
+    plugins: [zodApart, lazyChildProcessForCommander, noColorDetectionForChalk, lazyBuiltinsByRequire],
+    stdin: { contents: entryOf(name), resolveDir: CLI_DIR, sourcefile: `bundles/${name}.js`, loader: 'js' },
+    format: 'cjs',
+    metafile: true,
+    // A bundle lives in dist/cli/bundles/: dist/version.js is two folders up.
+    banner: { js: "const __timegroundedModuleUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, '../../version.js')).href;" },
+  })
+  noDynamicImportLeft(name, result.metafile)
+  return result.outputFiles[0].text
+}
+
+/** zod, as the bundles require it (`z` and the rest of its exports). */
+async function zodText() {
+  const result = await build({
+    ...shared,
+    plugins: [englishOnlyZodLocales],
+    stdin: { contents: "export * from 'zod'\n", resolveDir: ROOT, sourcefile: 'bundles/zod.js', loader: 'js' },
+    format: 'cjs',
+  })
+  return result.outputFiles[0].text
+}
+
+const bundles = {}
+for (const name of [...COMMAND_NAMES, 'all']) bundles[name] = await bundleText(name)
+bundles.zod = await zodText()
+const hashes = Object.fromEntries(Object.entries(bundles).map(([name, text]) => [name, createHash('sha256').update(text).digest('hex').slice(0, 16)]))
+
+const launcher = await build({
+  ...shared,
+  entryPoints: [join(CLI_DIR, 'main.js')],
+  format: 'esm',
+  define: { ...shared.define, __TIMEGROUNDED_BUNDLE_HASHES__: JSON.stringify(hashes) },
+  banner: { js: "const __timegroundedModuleUrl = new URL('../version.js', import.meta.url).href;" },
+  outfile: join(CLI_DIR, 'main.js'),
 })
 
-// Chunks of an earlier build, and tsc's maps of the files replaced, no longer describe what ships.
-for (const name of readdirSync(OUT_DIR)) {
-  if (/^chunk-\w+\.js$/.test(name) || name === 'main.js.map') rmSync(join(OUT_DIR, name))
-}
-for (const name of COMMANDS) rmSync(join(OUT_DIR, 'commands', `${name}.map`), { force: true })
-let bytes = 0
-for (const file of result.outputFiles) {
-  // A command's file sits one folder deeper than the chunks: its way to dist/version.js is one step longer.
-  const deeper = dirname(file.path) !== OUT_DIR
-  const text = deeper ? file.text.replace(BANNER_VERSION_URL, "new URL('../../version.js', import.meta.url)") : file.text
-  if (deeper && dirname(file.path) !== join(OUT_DIR, 'commands')) throw new Error(`unexpected output ${file.path}`)
-  writeFileSync(file.path, text)
+// What tsc wrote under dist/cli/ now lives in the bundles; an earlier build's bundles no longer describe what ships.
+rmSync(CLI_DIR, { recursive: true, force: true })
+mkdirSync(BUNDLE_DIR, { recursive: true })
+writeFileSync(join(CLI_DIR, 'main.js'), launcher.outputFiles[0].text)
+let bytes = Buffer.byteLength(launcher.outputFiles[0].text)
+for (const [name, text] of Object.entries(bundles)) {
+  writeFileSync(join(BUNDLE_DIR, `${name}.cjs`), text)
   bytes += Buffer.byteLength(text)
 }
-process.stdout.write(`CLI bundle: ${result.outputFiles.length} files, ${(bytes / 1024).toFixed(0)} KiB\n`)
+process.stdout.write(`CLI: a launcher and ${Object.keys(bundles).length} bundles (${Object.keys(bundles).join(', ')}), ${(bytes / 1024).toFixed(0)} KiB\n`)

@@ -4,7 +4,9 @@
 //          writes the very requests a run sends to the same adapter process
 //          (bench/fixtures/latest-adapter.mjs) and reads its replies;
 //   ours:  `timegrounded --version`, `validate`, `run --adapter builtin:latest`,
-//          `run -- node latest-adapter.mjs`, `score` of that run's predictions.
+//          `run -- node latest-adapter.mjs`, `score` of that run's predictions,
+//          each from the CLI's compile cache as every run after a user's first
+//          is, and `score` once more without it, as a first run is.
 // Every command runs as its own process, from a copy of the package laid out as
 // an install lays it out, the floor and ours alternating in each
 // round; prints medians (and min–max) of ROUNDS rounds, each as ours ÷ floor, the
@@ -46,11 +48,15 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null
 const requests = join(dir, 'requests.jsonl')
 const out = (name) => join(dir, name)
 
+// The CLI keeps its compiled bundles here (src/cli/compile-cache.ts): every command but the
+// `no compile cache` ones runs warm, as every run after a user's first does.
+const COMPILE_CACHE = join(dir, 'compile-cache')
+
 /** Runs argv once; wall time in ms, CPU time in ms and peak RSS in MiB (null without /usr/bin/time). */
-function once(argv) {
+function once(argv, cache = COMPILE_CACHE) {
   const [command, args] = TIME ? [TIME, ['-f', 'tg-peak-kib %M tg-cpu %U %S', ...argv]] : [argv[0], argv.slice(1)]
   const started = performance.now()
-  const result = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
+  const result = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', TIMEGROUNDED_CACHE_DIR: cache } })
   const ms = performance.now() - started
   if (result.status !== 0) throw new Error(`\`${argv.join(' ')}\` exited ${result.status}:\n${result.stderr}`)
   const peak = /tg-peak-kib (\d+)/.exec(result.stderr)
@@ -67,15 +73,26 @@ const ours = (cli, tag) => ({
   'run -- node latest-adapter.mjs': [node, cli, 'run', ...WORK, '--output', out(`${tag}process`), '--', node, ADAPTER],
   // Both builds score the same predictions: the ones our build's run wrote in the recording run below.
   score: [node, cli, 'score', out('record/predictions.jsonl'), '--output', out(`${tag}score`)],
+  'score, no compile cache (a first run)': [node, cli, 'score', out('record/predictions.jsonl'), '--output', out(`${tag}score-cold`)],
 })
+/** Commands run as a first run is: without the compile cache. */
+const isCold = (name) => name.endsWith('(a first run)')
 const FLOOR_OF = {
   'timegrounded --version': 'node -e 0',
   'timegrounded validate': 'node -e 0',
   'run --adapter builtin:latest': 'node -e 0',
   'run -- node latest-adapter.mjs': 'floor loop (same requests, same adapter)',
   score: 'node -e 0',
+  'score, no compile cache (a first run)': 'node -e 0',
 }
-const before = BEFORE === null ? {} : Object.fromEntries(Object.entries(ours(BEFORE, 'before-')).map(([name, argv]) => [`before: ${name}`, argv]))
+const before =
+  BEFORE === null
+    ? {}
+    : Object.fromEntries(
+        Object.entries(ours(BEFORE, 'before-'))
+          .filter(([name]) => !isCold(name))
+          .map(([name, argv]) => [`before: ${name}`, argv]),
+      )
 const after = ours(CLI, '')
 const commands = {
   'node -e 0': [node, '-e', '0'],
@@ -89,9 +106,12 @@ const commands = {
 once([node, CLI, 'run', ...WORK, '--no-html', '--output', out('record'), '--', node, ADAPTER, '--record', requests])
 const recorded = readFileSync(requests, 'utf8').split('\n').filter(Boolean).length
 
+const cacheOf = (name) => (isCold(name) ? 'off' : COMPILE_CACHE)
+// One run of each first, unmeasured: it leaves the compiled bundles the measured runs start from.
+for (const [name, argv] of Object.entries(commands)) once(argv, cacheOf(name))
 const samples = Object.fromEntries(Object.keys(commands).map((name) => [name, []]))
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, argv] of Object.entries(commands)) samples[name].push(once(argv))
+  for (const [name, argv] of Object.entries(commands)) samples[name].push(once(argv, cacheOf(name)))
 }
 rmSync(dir, { recursive: true, force: true })
 

@@ -1,9 +1,10 @@
 // Start-up of the CLI: for `timegrounded --version`, `validate` and
 // `run --adapter builtin:latest` (test split), the ES modules each loads and
-// their source size (counted by bench/fixtures/count-modules.mjs), and the
-// median wall time of ROUNDS runs as a multiple of `node -e 0` timed in the
-// same rounds.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+// their source size (counted by bench/fixtures/count-modules.mjs), the bundles
+// it compiles (the files it leaves in an empty compile cache) and the median
+// wall time of ROUNDS runs as a multiple of `node -e 0` timed in the same
+// rounds: from the compile cache, and without it as a first run.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,16 +17,22 @@ const here = (path) => fileURLToPath(new URL(path, import.meta.url))
 const CLI = here('../dist/cli/main.js')
 const COUNTER = here('./fixtures/count-modules.mjs')
 const dir = mkdtempSync(join(tmpdir(), 'tg-startup-'))
-const commands = {
-  'node -e 0': ['-e', '0'],
+const CACHE = join(dir, 'compile-cache')
+const CLI_COMMANDS = {
   'timegrounded --version': [CLI, '--version'],
   'timegrounded validate': [CLI, 'validate'],
   'run --adapter builtin:latest': [CLI, 'run', '--split', 'test', '--adapter', 'builtin:latest', '--output', join(dir, 'run')],
 }
+const NO_CACHE = ', no compile cache (a first run)'
+const commands = {
+  'node -e 0': ['-e', '0'],
+  ...CLI_COMMANDS,
+  ...Object.fromEntries(Object.entries(CLI_COMMANDS).map(([name, args]) => [`${name}${NO_CACHE}`, args])),
+}
 
 function run(args, env = {}) {
   const started = performance.now()
-  const result = spawnSync(node, args, { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } })
+  const result = spawnSync(node, args, { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', TIMEGROUNDED_CACHE_DIR: CACHE, ...env } })
   if (result.status !== 0) throw new Error(`\`node ${args.join(' ')}\` exited ${result.status}:\n${result.stderr}`)
   return performance.now() - started
 }
@@ -36,19 +43,30 @@ function modulesOf(name, args) {
   const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean)
   const ours = lines.filter((line) => line.includes('/dist/')).length
   const bytes = lines.reduce((sum, line) => sum + Number(line.split(' ')[0]), 0)
-  return `${lines.length} ES modules (${ours} of ours), ${(bytes / 1e6).toFixed(2)} MB of source`
+  const cache = join(dir, `${name.replace(/\W+/g, '-')}-cache`)
+  run(args, { TIMEGROUNDED_CACHE_DIR: cache })
+  // No folder: the command compiled no bundle (a bare --version).
+  const compiled = existsSync(cache) ? readdirSync(cache).map((file) => file.slice(0, file.indexOf('-'))) : []
+  const bundleBytes = compiled.reduce((sum, bundle) => sum + statSync(join(CLI, `../bundles/${bundle}.cjs`)).size, 0)
+  const bundles = compiled.length === 0 ? 'no bundle' : `bundles ${compiled.join(', ')} (${(bundleBytes / 1e6).toFixed(2)} MB)`
+  return `${lines.length} ES modules (${ours} of ours), ${(bytes / 1e6).toFixed(2)} MB of source; ${bundles}`
 }
 
+/** A command's environment: the compile cache, or none. */
+const envOf = (name) => (name.endsWith(NO_CACHE) ? { TIMEGROUNDED_CACHE_DIR: 'off' } : {})
+
+// One unmeasured run of each leaves the compiled bundles the measured runs start from.
+for (const [name, args] of Object.entries(commands)) run(args, envOf(name))
 const times = Object.fromEntries(Object.keys(commands).map((name) => [name, []]))
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, args] of Object.entries(commands)) times[name].push(run(args))
+  for (const [name, args] of Object.entries(commands)) times[name].push(run(args, envOf(name)))
 }
 const floor = median(times['node -e 0'])
 process.stdout.write(`${ROUNDS} rounds; load average ${loadavg()[0].toFixed(1)} at the end\n`)
 for (const [name, args] of Object.entries(commands)) {
   const m = median(times[name])
   const spread = `${(Math.min(...times[name]) / 1000).toFixed(3)}–${(Math.max(...times[name]) / 1000).toFixed(3)} s`
-  const loaded = name === 'node -e 0' ? '' : `; ${modulesOf(name, args)}`
+  const loaded = name === 'node -e 0' || name.endsWith(NO_CACHE) ? '' : `; ${modulesOf(name, args)}`
   process.stdout.write(`${name}: median ${(m / 1000).toFixed(3)} s (${spread}), ${(m / floor).toFixed(2)}× node -e 0${loaded}\n`)
 }
 rmSync(dir, { recursive: true, force: true })

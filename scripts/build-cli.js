@@ -98,7 +98,10 @@ const lazyBuiltinsByRequire = {
   name: 'lazy-builtins-by-require',
   setup(build) {
     build.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'lazy-builtin' } : undefined))
-    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)})\n`, loader: 'js' }))
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)})\n`,
+      loader: 'js',
+    }))
   },
 }
 
@@ -131,7 +134,8 @@ const distPath = (path) => JSON.stringify(join(CLI_DIR, path))
 /** The entry of a bundle: its program, given one command (statically imported, so a missing export fails the build) or all of them. */
 function entryOf(name) {
   const program = `import { runProgram } from ${distPath('program.js')}\n`
-  if (name === 'all') return `${program}import { COMMAND_MODULES } from ${distPath('command-modules.js')}\nexport const main = (args) => runProgram(args, COMMAND_MODULES)\n`
+  if (name === 'all')
+    return `${program}import { COMMAND_MODULES } from ${distPath('command-modules.js')}\nexport const main = (args) => runProgram(args, COMMAND_MODULES)\n`
   const register = registerName(name)
   return `${program}import { ${register} } from ${distPath(`commands/${name}.js`)}\nexport const main = (args) => runProgram(args, { ${name}: async () => ${register} })\n`
 }

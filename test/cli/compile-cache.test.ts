@@ -89,7 +89,7 @@ describe('a command and its cache', () => {
   })
 })
 
-test("a bundle changed on disk gets a cache of its own, and the old one goes", () => {
+test('a bundle changed on disk gets a cache of its own, and the old one goes', () => {
   const cli = installedCopy('edited')
   const folder = join(scratch, 'edited-cache')
   expect(timegrounded(folder, QUESTION, cli).status).toBe(0)

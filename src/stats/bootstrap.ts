@@ -59,43 +59,41 @@ function resolve(options: BootstrapOptions): { seed: number; resamples: number; 
   return { seed: options.seed, resamples, level }
 }
 
-/**
- * The defined values of an interval's resamples, in resample order, held in
- * one typed array rather than a growing list of boxed numbers.
- */
-class DefinedValues {
-  readonly values: Float64Array
-  count = 0
-  /** Whether a -0 was kept: the typed sort orders it before +0, where a comparison sort keeps them as drawn. */
-  negativeZero = false
-
-  constructor(resamples: number) {
-    this.values = new Float64Array(resamples)
+/** The first index in `sorted[from..to)` whose value passes `test`, for a test that fails and then passes along it (`to` when none does). */
+function firstPassing(sorted: Float64Array, from: number, to: number, test: (value: number) => boolean): number {
+  let low = from
+  let high = to
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (test(sorted[middle] as number)) high = middle
+    else low = middle + 1
   }
-
-  keep(value: number | null): void {
-    if (value === null || !Number.isFinite(value)) return
-    if (value === 0 && 1 / value < 0) this.negativeZero = true
-    this.values[this.count++] = value
-  }
+  return low
 }
 
 /**
- * Percentile bounds among the defined values: the (α/2) and (1-α/2)
- * percentiles by the index rule; null when there are none. Sorted as typed
- * numbers, which orders every finite value as `sortSamples` does except -0
- * beside +0: a resample set holding a -0 is sorted by `sortSamples` instead.
+ * Percentile bounds among the finite values of `statistics` (one per
+ * resample, NaN where it was undefined), and how many there are: the (α/2)
+ * and (1-α/2) percentiles by the index rule; null when there are none. Read
+ * off a typed sort of a copy, which puts -Infinity first and +Infinity and
+ * NaN last, so the finite values lie between two binary searches, in the
+ * order `sortSamples` gives them, except -0 beside +0 (the typed sort puts
+ * -0 first, a comparison sort keeps them as drawn): a set holding a -0 is
+ * sorted by `sortSamples` instead.
  */
-function bounds(defined: DefinedValues, level: number): { low: number | null; high: number | null } {
-  const n = defined.count
+function bounds(statistics: Float64Array, level: number): { low: number | null; high: number | null; defined: number } {
+  const sorted = statistics.slice().sort()
+  const first = firstPassing(sorted, 0, sorted.length, (value) => value !== Number.NEGATIVE_INFINITY)
+  const end = firstPassing(sorted, first, sorted.length, (value) => !(value < Number.POSITIVE_INFINITY))
+  const n = end - first
   const tail = (1 - level) / 2
-  if (n === 0) return { low: null, high: null }
-  if (defined.negativeZero) {
-    const sorted = sortSamples(Array.from(defined.values.subarray(0, n)))
-    return { low: quantileSorted(sorted, tail), high: quantileSorted(sorted, 1 - tail) }
+  if (n === 0) return { low: null, high: null, defined: 0 }
+  const zero = sorted[firstPassing(sorted, first, end, (value) => value >= 0)]
+  if (zero === 0 && 1 / zero < 0) {
+    const inOrder = sortSamples(Array.from(statistics).filter(Number.isFinite))
+    return { low: quantileSorted(inOrder, tail), high: quantileSorted(inOrder, 1 - tail), defined: n }
   }
-  const sorted = defined.values.subarray(0, n).sort()
-  return { low: sorted[percentileIndex(n, tail)] as number, high: sorted[percentileIndex(n, 1 - tail)] as number }
+  return { low: sorted[first + percentileIndex(n, tail)] as number, high: sorted[first + percentileIndex(n, 1 - tail)] as number, defined: n }
 }
 
 /** The most index draws kept for reuse (2 bytes each below 65,536 units, else 4): 2 to 4 MiB. */
@@ -157,14 +155,16 @@ type ResampleStatistic = (draws: Indices, start: number, end: number) => number 
 
 /**
  * The statistic of each of `resamples` resamples laid end to end in `draws`
- * (`count` indices each), kept in resample order.
+ * (`count` indices each), in resample order, NaN where it is undefined.
  */
-type ResampleStatistics = (draws: Indices, count: number, resamples: number, into: DefinedValues) => void
+type ResampleStatistics = (draws: Indices, count: number, resamples: number) => Float64Array
 
 /** A per-resample statistic, over every resample in turn. */
 function eachResample(statistic: ResampleStatistic): ResampleStatistics {
-  return (draws, count, resamples, into) => {
-    for (let r = 0, start = 0; r < resamples; r++, start += count) into.keep(statistic(draws, start, start + count))
+  return (draws, count, resamples) => {
+    const values = new Float64Array(resamples)
+    for (let r = 0, start = 0; r < resamples; r++, start += count) values[r] = statistic(draws, start, start + count) ?? Number.NaN
+    return values
   }
 }
 
@@ -176,18 +176,20 @@ function eachResample(statistic: ResampleStatistic): ResampleStatistics {
  */
 function resampledInterval(count: number, statistics: ResampleStatistics, options: BootstrapOptions): BootstrapInterval {
   const { seed, resamples, level } = resolve(options)
-  const defined = new DefinedValues(resamples)
-  if (count > 0 && resamples * count <= MAX_KEPT_DRAWS) statistics(drawsOf(seed, count, resamples), count, resamples, defined)
+  let values: Float64Array = new Float64Array(0)
+  if (count > 0 && resamples * count <= MAX_KEPT_DRAWS) values = statistics(drawsOf(seed, count, resamples), count, resamples)
   else if (count > 0) {
     // Too many draws to hold: one resample's indices at a time, from the same stream.
     const random = seededRandom(seed)
     const indices = new Int32Array(count)
+    values = new Float64Array(resamples)
     for (let r = 0; r < resamples; r++) {
       random.fillBelow(indices, count)
-      statistics(indices, count, 1, defined)
+      values[r] = statistics(indices, count, 1)[0] as number
     }
   }
-  return { ...bounds(defined, level), level, seed, resamples, defined: defined.count }
+  const { low, high, defined } = bounds(values, level)
+  return { low, high, level, seed, resamples, defined }
 }
 
 /**
@@ -234,18 +236,15 @@ function drawnRatio(numerators: Float64Array, denominators: Float64Array, indice
 
 /**
  * `drawnRatio` of every resample: by the WebAssembly kernel where it runs (the
- * same sums in the same order; a null ratio comes back as NaN, and `keep`
- * drops both), else in one loop here, which is compiled while it runs where a
- * function called once per resample would wait for many calls.
+ * same sums in the same order, a null ratio as NaN), else in one loop here,
+ * which is compiled while it runs where a function called once per resample
+ * would wait for many calls.
  */
 function drawnRatios(numerators: Float64Array, denominators: Float64Array): ResampleStatistics {
-  return (draws, count, resamples, into) => {
+  return (draws, count, resamples) => {
     const kernel = count <= KERNEL_MAX_UNITS ? bootstrapKernel() : null
-    if (kernel !== null) {
-      const ratios = kernel.ratios(numerators, denominators, draws, count, resamples)
-      for (let r = 0; r < ratios.length; r++) into.keep(ratios[r] as number)
-      return
-    }
+    if (kernel !== null) return kernel.ratios(numerators, denominators, draws, count, resamples)
+    const ratios = new Float64Array(resamples)
     for (let r = 0, start = 0; r < resamples; r++, start += count) {
       let numerator = 0
       let denominator = 0
@@ -254,8 +253,9 @@ function drawnRatios(numerators: Float64Array, denominators: Float64Array): Resa
         numerator += numerators[unit] as number
         denominator += denominators[unit] as number
       }
-      into.keep(denominator === 0 ? null : numerator / denominator)
+      ratios[r] = denominator === 0 ? Number.NaN : numerator / denominator
     }
+    return ratios
   }
 }
 

@@ -35,6 +35,24 @@ export function rowsOf<T>(bytes: Buffer): T[] {
   return rows
 }
 
+/** The bundled manifest and its bytes' SHA-256, when they are the pinned ones; null otherwise. Throws when it cannot be read. */
+function pinnedManifest(root: string): { manifest: Manifest; manifestSha256: string } | null {
+  const manifestBytes = readFileSync(resolve(root, MANIFEST_FILE))
+  const manifestSha256 = sha256Hex(manifestBytes)
+  if (manifestSha256 !== BUNDLED_MANIFEST_SHA256) return null
+  return { manifest: JSON.parse(manifestBytes.toString('utf8')) as Manifest, manifestSha256 }
+}
+
+/** The bytes of a split's episodes and probes files, each hashed into `fileHashes`; null unless both are the bytes `manifest` pins. */
+function pinnedSplitFiles(root: string, manifest: Manifest, split: Split, fileHashes: Record<string, string>): { episodes: Buffer; probes: Buffer } | null {
+  const [episodes, probes] = [episodesFileName(split), probesFileName(split)].map((name) => {
+    const bytes = readFileSync(resolve(root, name))
+    fileHashes[name] = sha256Hex(bytes)
+    return fileHashes[name] === manifest.files[name] ? bytes : null
+  })
+  return episodes === null || probes === null || episodes === undefined || probes === undefined ? null : { episodes, probes }
+}
+
 /**
  * What the full validation of the bundled directory gives for `splits`, when
  * its files are the pinned bytes; null when they are not (or cannot be read).
@@ -42,21 +60,16 @@ export function rowsOf<T>(bytes: Buffer): T[] {
 export function inspectBundled(splits: readonly Split[]): DatasetInspection | null {
   const root = bundledDatasetDir()
   try {
-    const manifestBytes = readFileSync(resolve(root, MANIFEST_FILE))
-    const manifestSha256 = sha256Hex(manifestBytes)
-    if (manifestSha256 !== BUNDLED_MANIFEST_SHA256) return null
-    const manifest = JSON.parse(manifestBytes.toString('utf8')) as Manifest
+    const pinned = pinnedManifest(root)
+    if (pinned === null) return null
+    const { manifest, manifestSha256 } = pinned
     const fileHashes: Record<string, string> = {}
     const rows: Partial<Record<Split, { episodes: Episode[]; probes: Probe[] }>> = {}
     const counts: Partial<Record<Split, { episodes: number; probes: number }>> = {}
     for (const split of splits) {
-      const [episodes, probes] = [episodesFileName(split), probesFileName(split)].map((name) => {
-        const bytes = readFileSync(resolve(root, name))
-        fileHashes[name] = sha256Hex(bytes)
-        return fileHashes[name] === manifest.files[name] ? bytes : null
-      })
-      if (episodes === null || probes === null || episodes === undefined || probes === undefined) return null
-      rows[split] = { episodes: rowsOf<Episode>(episodes), probes: rowsOf<Probe>(probes) }
+      const files = pinnedSplitFiles(root, manifest, split, fileHashes)
+      if (files === null) return null
+      rows[split] = { episodes: rowsOf<Episode>(files.episodes), probes: rowsOf<Probe>(files.probes) }
       counts[split] = { episodes: rows[split].episodes.length, probes: rows[split].probes.length }
     }
     return {
@@ -64,6 +77,59 @@ export function inspectBundled(splits: readonly Split[]): DatasetInspection | nu
       rows,
       manifestSha256,
     }
+  } catch {
+    return null
+  }
+}
+
+/** How every line of an episodes file opens, as the bundled files are written (keys sorted, no spaces). */
+const EPISODE_LINE_START = Buffer.from('{"episode_id":"')
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+
+/** The episode id the line `bytes[start..end)` opens with, or null when it opens otherwise or the id holds an escape. */
+function leadingEpisodeId(bytes: Buffer, start: number, end: number): string | null {
+  const idStart = start + EPISODE_LINE_START.length
+  if (idStart > end || !bytes.subarray(start, idStart).equals(EPISODE_LINE_START)) return null
+  const idEnd = bytes.indexOf(QUOTE, idStart)
+  if (idEnd === -1 || idEnd >= end) return null
+  const backslash = bytes.indexOf(BACKSLASH, idStart)
+  return backslash !== -1 && backslash < idEnd ? null : bytes.toString('utf8', idStart, idEnd)
+}
+
+/**
+ * The episodes of JSONL bytes whose id is in `wanted`, in file order, as
+ * `rowsOf` reads them: a line is parsed only when the id it opens with is
+ * wanted (a line that opens otherwise is parsed to find its id).
+ */
+export function wantedEpisodesOf(bytes: Buffer, wanted: ReadonlySet<string>): Episode[] {
+  const episodes: Episode[] = []
+  for (let start = 0; start < bytes.length; ) {
+    const newline = bytes.indexOf(10, start)
+    const end = newline === -1 ? bytes.length : newline
+    const id = leadingEpisodeId(bytes, start, end)
+    if (id === null || wanted.has(id)) {
+      const line = bytes.toString('utf8', start, end)
+      const episode = line.trim() === '' ? null : (JSON.parse(line) as Episode)
+      if (episode !== null && wanted.has(episode.episode_id)) episodes.push(episode)
+    }
+    start = end + 1
+  }
+  return episodes
+}
+
+/**
+ * One bundled split as a report page draws it, when its files are the pinned
+ * bytes (null when they are not, or cannot be read): every probe, and only
+ * the episodes in `wanted` (the page shows the timelines of some episodes;
+ * parsing the others is most of reading the split).
+ */
+export function bundledTimelineSplit(split: Split, wanted: ReadonlySet<string>): { episodes: Episode[]; probes: Probe[] } | null {
+  const root = bundledDatasetDir()
+  try {
+    const pinned = pinnedManifest(root)
+    const files = pinned === null ? null : pinnedSplitFiles(root, pinned.manifest, split, {})
+    return files === null ? null : { episodes: wantedEpisodesOf(files.episodes, wanted), probes: rowsOf<Probe>(files.probes) }
   } catch {
     return null
   }

@@ -3,7 +3,7 @@
  * `npx tsc -p tsconfig.build.json` before running this file on its own.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -146,6 +146,19 @@ describe('run --adapter builtin:latest on smoke', () => {
     expect(warned.stderr).toContain(`timegrounded score: warning: the HTML report was not written to ${blocked}:`)
     expect(warned.stdout).not.toContain('HTML report:')
     expect(existsSync(join(work, 'rescored-blocked', 'report.json'))).toBe(true)
+  })
+
+  test('score reads of the bundled data only the episodes its page draws: the page is the one a copy of the data, read whole, gives', () => {
+    const copy = join(work, 'bundled-copy')
+    cpSync(join(ROOT, 'fixtures/tivarq-v1'), copy, { recursive: true })
+    const predictions = join(out, 'predictions.jsonl')
+    const bundled = join(work, 'pages', 'bundled.html')
+    const whole = join(work, 'pages', 'whole.html')
+    expect(cli(['score', predictions, '--output', join(work, 'scored-bundled'), '--html', bundled]).status).toBe(0)
+    expect(cli(['score', predictions, '--output', join(work, 'scored-whole'), '--html', whole, '--dataset', copy]).status).toBe(0)
+    const page = readFileSync(bundled, 'utf8')
+    expect(JSON.parse(/<script type="application\/json" id="tg-data">([\s\S]*?)<\/script>/.exec(page)![1]!).tivarq.failing.length).toBeGreaterThan(0)
+    expect(page).toBe(readFileSync(whole, 'utf8'))
   })
 
   test("score of rows from two splits draws every failing probe's timeline from its own split", () => {

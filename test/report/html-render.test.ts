@@ -11,8 +11,10 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { MemoryStore, StoreAnswer, StoreQuery } from '../../src/adapters/types.js'
+import { inlineJson } from '../../src/report/html/document.js'
 import { HtmlReportError } from '../../src/report/html/index.js'
 import { pageData, renderHtmlReport, writeHtmlReport } from '../../src/report/html/model/build.js'
 import type { HtmlReportInput, TivarqRunInput } from '../../src/report/html/model/input.js'
@@ -100,6 +102,19 @@ describe('the page', () => {
     // The notices of the bundled code open the script.
     expect(script.startsWith('/*!\nThe timegrounded report page bundles the following third-party code')).toBe(true)
     expect(script).toContain('@observablehq/plot@0.6.17 (ISC)')
+  })
+
+  test('inlined JSON holds no `<`, reads back as the value, and is JSON.stringify with each `<` escaped (pages with one and without)', () => {
+    const textArb = fc.oneof(fc.string(), fc.constantFrom('</script>', '<!--', 'a<b', '<', ''))
+    fc.assert(
+      fc.property(fc.oneof(fc.jsonValue(), fc.array(textArb), fc.dictionary(textArb, textArb)), (value) => {
+        const json = inlineJson(value)
+        expect(json).not.toContain('<')
+        expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(value)))
+        expect(json).toBe(JSON.stringify(value).split('<').join('\\u003c'))
+      }),
+      { numRuns: 300 },
+    )
   })
 
   test('hostile strings in answers, questions and the title cannot end the data block or the page, and come back intact', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import fc from 'fast-check'
 import seedrandom from 'seedrandom'
 import { naiveRatioInterval } from '../support/naive-ratio-interval.js'
 import { bootstrapPercentileInterval, pairedBootstrapDelta, ratioInterval } from '../../src/stats/bootstrap.js'
@@ -159,6 +160,28 @@ describe('bootstrapPercentileInterval', () => {
         naive(a, 11, 1000),
       ])
     }
+  })
+
+  test('only finite statistics count (null, NaN and ±Infinity left out), ordered as a stable comparison sort orders them, -0 beside +0 included', () => {
+    const valueArb = fc.oneof(fc.double(), fc.constantFrom(null, 0, -0, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1, -1))
+    fc.assert(
+      fc.property(fc.array(valueArb, { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 2 ** 31 }), (values, seed) => {
+        // The statistic of a resample: the value of its first drawn unit.
+        const interval = bootstrapPercentileInterval(values, (draws) => draws[0] ?? null, { seed, resamples: 500 })
+        const prng = seedrandom(String(seed))
+        const kept: number[] = []
+        for (let r = 0; r < 500; r++) {
+          const drawn = Array.from({ length: values.length }, () => values[Math.floor(prng() * values.length)])
+          const first = drawn[0]
+          if (typeof first === 'number' && Number.isFinite(first)) kept.push(first)
+        }
+        kept.sort((x, y) => x - y)
+        const at = (p: number) => (kept.length === 0 ? null : kept[Math.min(kept.length - 1, Math.floor((kept.length - 1) * p))])
+        expect(interval.defined).toBe(kept.length)
+        expect(Object.is(interval.low, at(0.025)) && Object.is(interval.high, at(0.975))).toBe(true)
+      }),
+      { numRuns: 150 },
+    )
   })
 
   test('more draws than are kept for reuse (5,000 units × 500 resamples) still follow the stream', () => {

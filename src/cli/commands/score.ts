@@ -23,9 +23,10 @@ import { EXIT, fail, reportsExitCode, wholeNumberArgument } from '../exit-codes.
 import { DEFAULT_HTML_FILE } from '../../harness/result-files.js'
 import { matchedTimelines } from '../../report/html/model/timelines.js'
 import { runPageInput } from '../../report/html/model/input.js'
+import { drawnEpisodes } from '../../report/html/model/failing.js'
 import { type WrittenRun, writeScoredRun } from '../../report/scored-run.js'
 import { loadDataset, loadSplit, type SplitData } from '../../tivarq/dataset.js'
-import { isBundledDir } from '../../tivarq/bundled-dataset.js'
+import { bundledTimelineSplit, isBundledDir } from '../../tivarq/bundled-dataset.js'
 import { SPLITS, type Split } from '../../tivarq/vocabulary.js'
 import { describeWriteError } from '../../harness/write-errors.js'
 import { type HtmlOption, htmlOption, noHtmlOption, removedNotReplaced, writeCliPage } from '../html.js'
@@ -67,9 +68,10 @@ function writePage(
 }
 
 /**
- * Every episode and probe the page may draw timelines from, over the splits in
- * SPLITS order. Of the bundled data (pinned bytes, unique probe ids) only the
- * splits holding the rows' probes are read, largest first: a test-split file
+ * Every probe, and every episode the page may draw a timeline of, over the
+ * splits in SPLITS order. Of the bundled data (pinned bytes, unique probe ids)
+ * only the splits holding the rows' probes are read, largest first, and of
+ * their episodes only those of the rows that did not pass: a test-split file
  * reads the test split alone, and the page draws the same timelines it would
  * from all three. Any other directory is loaded, and validated, whole.
  */
@@ -77,9 +79,10 @@ async function timelineData(rows: readonly PredictionRow[], dir: string | undefi
   const splits: Partial<Record<Split, SplitData>> = {}
   if (isBundledDir(dir)) {
     const missing = new Set(rows.map((row) => row.probe_id))
+    const drawn = drawnEpisodes(rows)
     for (const split of [...SPLITS].reverse()) {
       if (missing.size === 0) break
-      splits[split] = await loadSplit(dir, split)
+      splits[split] = bundledTimelineSplit(split, drawn) ?? (await loadSplit(dir, split))
       for (const probe of splits[split].probes) missing.delete(probe.probe_id)
     }
   } else Object.assign(splits, (await loadDataset(dir)).splits)

@@ -147,6 +147,13 @@ export function knownFailureRule(
   return (row) => row.status === 'answered' && baseline.probes[row.probe_id] === 'wrong'
 }
 
+/** The episodes whose timelines a page of `rows` may draw: those of the rows that did not pass, the only ones `failingProbes` looks up. */
+export function drawnEpisodes(rows: readonly PredictionRow[]): Set<string> {
+  const drawn = new Set<string>()
+  for (const row of rows) if (classifyRow(row) !== 'correct') drawn.add(row.episode_id)
+  return drawn
+}
+
 /** Every row that did not pass, in row order, with the episodes to draw their timelines. */
 export function failingProbes(
   rows: readonly PredictionRow[],

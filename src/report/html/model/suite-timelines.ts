@@ -6,10 +6,10 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { rowsOf } from '../../../tivarq/bundled-dataset.js'
+import { rowsOf, wantedEpisodesOf } from '../../../tivarq/bundled-dataset.js'
 import { bundledDatasetDir, datasetHashOf, episodesFileName, probesFileName, sha256Hex } from '../../../tivarq/dataset-files.js'
 import { generateDataset } from '../../../tivarq/generate.js'
-import type { Episode, Probe } from '../../../tivarq/schema.js'
+import type { Probe } from '../../../tivarq/schema.js'
 import { SPLITS, type Split } from '../../../tivarq/vocabulary.js'
 import type { Timelines } from './timelines.js'
 
@@ -35,12 +35,14 @@ function splitFiles(data: SuiteData, names: readonly [string, string]): Buffer[]
 }
 
 /**
- * The split a suite ran, read again (or generated again, for a variant). Its
+ * The split a suite ran, read again (or generated again, for a variant): every
+ * probe, and the episodes in `drawn` (those the page may draw, `drawnEpisodes`
+ * of the run's rows; parsing the others was most of reading the split). Its
  * rows are used only when the two files hash to `datasetHash`, the hash of
  * the bytes the suite loaded and validated; otherwise (files moved, changed,
  * or a merge on another machine) no timelines, and a note why.
  */
-export function suiteTimelines(data: SuiteData, split: string, datasetHash: string): Timelines {
+export function suiteTimelines(data: SuiteData, split: string, datasetHash: string, drawn: ReadonlySet<string>): Timelines {
   const where = data.variant !== undefined ? `TIVARQ variant ${data.variant}` : (data.dir ?? bundledDatasetDir())
   if (!(SPLITS as readonly string[]).includes(split))
     return { episodes: [], probes: [], note: `the suite's split ${JSON.stringify(split)} is not a TIVARQ split` }
@@ -58,5 +60,5 @@ export function suiteTimelines(data: SuiteData, split: string, datasetHash: stri
   }
   // The same bytes the suite validated before it ran.
   const [episodes, probes] = files as [Buffer, Buffer]
-  return { episodes: rowsOf<Episode>(episodes), probes: rowsOf<Probe>(probes) }
+  return { episodes: wantedEpisodesOf(episodes, drawn), probes: rowsOf<Probe>(probes) }
 }

@@ -11,6 +11,7 @@ import type { PredictionRow } from '../../../tivarq/results.js'
 import type { TivarqReport } from '../../../tivarq/score.js'
 import type { BaselineSuite, SuiteIdentity } from '../../../suite/baseline.js'
 import type { ProbeDecision, ProbeRecord } from '../../../suite/records.js'
+import { drawnEpisodes } from './failing.js'
 import { type HtmlReportInput, runPageInput, timeGroundedPageInput } from './input.js'
 import { suiteTimelines } from './suite-timelines.js'
 
@@ -57,7 +58,7 @@ export function suitePageInput(run: SuitePageRun): HtmlReportInput {
     },
     report: run.report,
     rows: run.rows,
-    timelines: suiteTimelines({ dir: datasetDir, variant }, identity.split, identity.datasetHash),
+    timelines: suiteTimelines({ dir: datasetDir, variant }, identity.split, identity.datasetHash, drawnEpisodes(run.rows)),
     baseline: run.baseline,
     decisions,
     timeGrounded: run.timeGrounded,

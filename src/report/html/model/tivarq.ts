@@ -8,7 +8,7 @@ import { describeNotMeasured, formatCompleteness, formatCounts, formatScore } fr
 import type { Change, Comparison, ComparisonCell, FamilyChart, Spread, TivarqPage } from '../page-data.js'
 import { renderErroredProbes } from '../../../suite/probe-lists.js'
 import { spreadOf as spreadOfScores } from '../../../tivarq/aggregate.js'
-import { METRIC_NAMES, type MetricName, type MetricValue, type MetricValues, metricSpec, scoredMetricsOf } from '../../../tivarq/metrics.js'
+import { METRIC_NAMES, type MetricName, type MetricValue, type MetricValues, metricSpec, metricValuesOf, scoredMetricsOf } from '../../../tivarq/metrics.js'
 import type { TivarqReport } from '../../../tivarq/score.js'
 import type { BaselineSuite } from '../../../suite/baseline.js'
 import { changeOf, headlineCards } from './cards.js'
@@ -119,12 +119,14 @@ export function spreadOf(repetitions: readonly TivarqReport[]): Spread | null {
       range.max = Math.max(range.max, value)
     }
   }
+  // Each repetition's overall metrics through the table, read once for every line.
+  const overall = repetitions.map((report) => metricValuesOf(report.metrics))
   return {
     repetitions: repetitions.length,
     lines: SPREADS.map((metric) =>
       spreadLine(
         metricSpec(metric).label,
-        repetitions.map((report) => scoredMetricsOf(report).metrics[metric]?.value ?? null),
+        overall.map((values) => values[metric]?.value ?? null),
       ),
     ),
     points,
@@ -148,7 +150,7 @@ export function tivarqPage(run: TivarqRunInput): TivarqPage {
     complete: report.complete,
     status: statusOf(run),
     notMeasured: describeNotMeasured(run.rows, report.metrics.transition_success_rate.cases),
-    cards: headlineCards(report, scoredMetricsOf(report).metrics, leakage, baseline),
+    cards: headlineCards(report, metricValuesOf(report.metrics), leakage, baseline),
     families: Object.keys(report.by_family),
     familyCharts: [familyChart('transitionSuccessRate', report, intervals, baseline), familyChart('staleValueLeakageRate', report, intervals, baseline)],
     intervalNote: `Each family’s interval is a 95% episode bootstrap over that family’s rows alone, with the report’s seed (${seed}) and resamples (${resamples}), drawn for this page: report.json holds the interval of overall transition success only. Leakage resamples episodes with their stale-risk answers and leaks. The values are the report’s; “no cases” marks a family where the metric has none.`,

@@ -60,42 +60,64 @@ function resolve(options: BootstrapOptions): { seed: number; resamples: number; 
 }
 
 /**
- * The defined values of an interval's resamples, in resample order, held in
- * one typed array rather than a growing list of boxed numbers.
+ * The statistic of each of an interval's resamples, in resample order, held
+ * in one typed array rather than a growing list of boxed numbers; NaN where a
+ * resample's statistic is null. Which values are defined (finite) is settled
+ * once they are sorted (`bounds`), so the kernel's ratios are taken in one copy.
  */
-class DefinedValues {
+class ResampleValues {
   readonly values: Float64Array
   count = 0
-  /** Whether a -0 was kept: the typed sort orders it before +0, where a comparison sort keeps them as drawn. */
-  negativeZero = false
 
   constructor(resamples: number) {
     this.values = new Float64Array(resamples)
   }
 
   keep(value: number | null): void {
-    if (value === null || !Number.isFinite(value)) return
-    if (value === 0 && 1 / value < 0) this.negativeZero = true
-    this.values[this.count++] = value
+    this.values[this.count++] = value === null ? Number.NaN : value
+  }
+
+  /** As many `keep` calls, one for each of `values` (NaN for null). */
+  keepAll(values: Float64Array): void {
+    this.values.set(values, this.count)
+    this.count += values.length
   }
 }
 
-/**
- * Percentile bounds among the defined values: the (α/2) and (1-α/2)
- * percentiles by the index rule; null when there are none. Sorted as typed
- * numbers, which orders every finite value as `sortSamples` does except -0
- * beside +0: a resample set holding a -0 is sorted by `sortSamples` instead.
- */
-function bounds(defined: DefinedValues, level: number): { low: number | null; high: number | null } {
-  const n = defined.count
-  const tail = (1 - level) / 2
-  if (n === 0) return { low: null, high: null }
-  if (defined.negativeZero) {
-    const sorted = sortSamples(Array.from(defined.values.subarray(0, n)))
-    return { low: quantileSorted(sorted, tail), high: quantileSorted(sorted, 1 - tail) }
+/** Whether sorted[start..end), sorted as typed numbers (so -0 before +0), holds a -0: the first value not below 0 is one. */
+function holdsNegativeZero(sorted: Float64Array, start: number, end: number): boolean {
+  let low = start
+  let high = end
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if ((sorted[middle] as number) < 0) low = middle + 1
+    else high = middle
   }
-  const sorted = defined.values.subarray(0, n).sort()
-  return { low: sorted[percentileIndex(n, tail)] as number, high: sorted[percentileIndex(n, 1 - tail)] as number }
+  return low < end && sorted[low] === 0 && 1 / (sorted[low] as number) < 0
+}
+
+/**
+ * Percentile bounds among the defined (finite) values: the (α/2) and
+ * (1-α/2) percentiles by the index rule; null when there are none. Sorted as
+ * typed numbers, which put -Infinity first and +Infinity then NaN last (left
+ * out as undefined), and order every finite value as `sortSamples` does except
+ * -0 beside +0: a resample set holding a -0 is sorted by `sortSamples`
+ * instead, in resample order.
+ */
+function bounds(kept: ResampleValues, level: number): { low: number | null; high: number | null; defined: number } {
+  const tail = (1 - level) / 2
+  const sorted = kept.values.slice(0, kept.count).sort()
+  let start = 0
+  let end = sorted.length
+  while (start < end && sorted[start] === -Infinity) start++
+  while (end > start && !((sorted[end - 1] as number) < Infinity)) end--
+  const n = end - start
+  if (n === 0) return { low: null, high: null, defined: 0 }
+  if (holdsNegativeZero(sorted, start, end)) {
+    const inOrder = sortSamples(Array.from(kept.values.subarray(0, kept.count)).filter(Number.isFinite))
+    return { low: quantileSorted(inOrder, tail), high: quantileSorted(inOrder, 1 - tail), defined: n }
+  }
+  return { low: sorted[start + percentileIndex(n, tail)] as number, high: sorted[start + percentileIndex(n, 1 - tail)] as number, defined: n }
 }
 
 /** The most index draws kept for reuse (2 bytes each below 65,536 units, else 4): 2 to 4 MiB. */
@@ -159,7 +181,7 @@ type ResampleStatistic = (draws: Indices, start: number, end: number) => number 
  * The statistic of each of `resamples` resamples laid end to end in `draws`
  * (`count` indices each), kept in resample order.
  */
-type ResampleStatistics = (draws: Indices, count: number, resamples: number, into: DefinedValues) => void
+type ResampleStatistics = (draws: Indices, count: number, resamples: number, into: ResampleValues) => void
 
 /** A per-resample statistic, over every resample in turn. */
 function eachResample(statistic: ResampleStatistic): ResampleStatistics {
@@ -176,18 +198,19 @@ function eachResample(statistic: ResampleStatistic): ResampleStatistics {
  */
 function resampledInterval(count: number, statistics: ResampleStatistics, options: BootstrapOptions): BootstrapInterval {
   const { seed, resamples, level } = resolve(options)
-  const defined = new DefinedValues(resamples)
-  if (count > 0 && resamples * count <= MAX_KEPT_DRAWS) statistics(drawsOf(seed, count, resamples), count, resamples, defined)
+  const kept = new ResampleValues(resamples)
+  if (count > 0 && resamples * count <= MAX_KEPT_DRAWS) statistics(drawsOf(seed, count, resamples), count, resamples, kept)
   else if (count > 0) {
     // Too many draws to hold: one resample's indices at a time, from the same stream.
     const random = seededRandom(seed)
     const indices = new Int32Array(count)
     for (let r = 0; r < resamples; r++) {
       random.fillBelow(indices, count)
-      statistics(indices, count, 1, defined)
+      statistics(indices, count, 1, kept)
     }
   }
-  return { ...bounds(defined, level), level, seed, resamples, defined: defined.count }
+  const { low, high, defined } = bounds(kept, level)
+  return { low, high, level, seed, resamples, defined }
 }
 
 /**
@@ -234,16 +257,15 @@ function drawnRatio(numerators: Float64Array, denominators: Float64Array, indice
 
 /**
  * `drawnRatio` of every resample: by the WebAssembly kernel where it runs (the
- * same sums in the same order; a null ratio comes back as NaN, and `keep`
- * drops both), else in one loop here, which is compiled while it runs where a
+ * same sums in the same order; a null ratio comes back as NaN, as `keep`
+ * holds one), taken in one copy, else in one loop here, which is compiled while it runs where a
  * function called once per resample would wait for many calls.
  */
 function drawnRatios(numerators: Float64Array, denominators: Float64Array): ResampleStatistics {
   return (draws, count, resamples, into) => {
     const kernel = count <= KERNEL_MAX_UNITS ? bootstrapKernel() : null
     if (kernel !== null) {
-      const ratios = kernel.ratios(numerators, denominators, draws, count, resamples)
-      for (let r = 0; r < ratios.length; r++) into.keep(ratios[r] as number)
+      into.keepAll(kernel.ratios(numerators, denominators, draws, count, resamples))
       return
     }
     for (let r = 0, start = 0; r < resamples; r++, start += count) {

@@ -394,7 +394,9 @@ function parseLine(raw: string | typeof NOT_UTF8, line: number, firstLine: Map<s
  */
 export function repetitionsOf(rows: readonly PredictionRow[]): PredictionRow[][] {
   const groups = new Map<number, PredictionRow[]>()
-  for (const row of rows) {
+  // By index, as the scorer's loops over every row (src/tivarq/score.ts says why).
+  for (let at = 0; at < rows.length; at++) {
+    const row = rows[at] as PredictionRow
     const group = groups.get(row.repetition)
     if (group) group.push(row)
     else groups.set(row.repetition, [row])

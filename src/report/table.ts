@@ -104,6 +104,8 @@ interface Cell {
 }
 
 function layOut(text: string): Cell {
+  // A cell of one line with no escape sequence (nearly every one) carries no colour over: it is its own only line.
+  if (!text.includes('\n') && !text.includes('\u001b')) return { lines: [text], widths: [lineWidth(text)] }
   const lines = cellLines(text)
   return { lines, widths: lines.map(lineWidth) }
 }

@@ -107,7 +107,9 @@ export function renderFirstErrors(rows: readonly PredictionRow[], options: { lim
   const byMessage = new Map<string, { probeId: string; count: number }>()
   let total = 0
   let abandoned = 0
-  for (const row of rows) {
+  // By index, as the scorer's loops over every row (src/tivarq/score.ts says why).
+  for (let at = 0; at < rows.length; at++) {
+    const row = rows[at] as PredictionRow
     if (row.status !== 'error') continue
     total++
     // Abandoned rows follow from an earlier failure already listed: count them, do not list them.

@@ -51,6 +51,8 @@ export function sampleStddev(samples: readonly number[]): number | null {
 export function roundHalfEven(value: number, digits: number): number {
   if (!Number.isFinite(value)) return value
   const negative = value < 0
+  const quick = roundedQuickly(Math.abs(value), digits)
+  if (quick !== undefined) return negative && quick !== 0 ? -quick : quick
   // toFixed writes the exact decimal expansion; 30 extra digits are far below
   // the spacing of doubles at any magnitude we round, so a tie shows as 5000…
   const exact = Math.abs(value).toFixed(Math.min(100, digits + 30))
@@ -64,4 +66,28 @@ export function roundHalfEven(value: number, digits: number): number {
   const text = digits === 0 ? scaled : `${scaled.slice(0, scaled.length - digits)}.${scaled.slice(scaled.length - digits)}`
   const rounded = Number.parseFloat(text)
   return negative && rounded !== 0 ? -rounded : rounded
+}
+
+/** 10^0 to 10^15, written out: each is exactly a double. */
+const POWERS_OF_TEN = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+/** How far from a tie a scaled magnitude below 2^31 must be to be rounded as a double (its error is at most 2^-22). */
+const TIE_MARGIN = 1e-6
+
+/**
+ * `roundHalfEven` of a magnitude without its decimal expansion, where that
+ * gives the same double, else undefined (the caller expands it). Below 2^31
+ * the product `magnitude × 10^digits` is within 2^-22 of the exact one, so
+ * away from a tie it rounds to the integer the expansion rounds to; that
+ * integer over 10^digits, one correctly rounded division, is the double
+ * nearest the decimal the expansion parses back.
+ */
+function roundedQuickly(magnitude: number, digits: number): number | undefined {
+  const scale = POWERS_OF_TEN[digits]
+  if (scale === undefined) return undefined
+  const scaled = magnitude * scale
+  if (!(scaled < 2 ** 31)) return undefined
+  const whole = Math.floor(scaled)
+  const fraction = scaled - whole
+  if (Math.abs(fraction - 0.5) < TIE_MARGIN) return undefined
+  return (fraction > 0.5 ? whole + 1 : whole) / scale
 }

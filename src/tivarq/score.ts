@@ -178,6 +178,10 @@ function isControl(row: AnsweredRow): boolean {
 
 // ─── Transitions ────────────────────────────────────────────────────────────
 
+// The loops over every row count by index rather than `for…of`: a command's scoring runs in V8's
+// interpreter, where each step of an array iterator is a call and a result object (about 40 bytes a
+// row, for the garbage collector), and an index is neither.
+
 /** One scored transition: the first answered target `pre` and `post` rows of (episode, transition). */
 export interface TransitionOutcome {
   episode_id: string
@@ -202,26 +206,30 @@ export interface TransitionOutcome {
  */
 interface Judge {
   correct(row: AnsweredRow): boolean
-  staleRisk(row: AnsweredRow): boolean
   leak(row: AnsweredRow): boolean
 }
 
-const JUDGE_AS_NEEDED: Judge = { correct: isCorrect, staleRisk: isStaleRisk, leak: isStaleLeak }
+const JUDGE_AS_NEEDED: Judge = { correct: isCorrect, leak: isStaleLeak }
 
 const CORRECT = 1
 const STALE_RISK = 2
 const STALE_LEAK = 4
 
-/** Every row's verdicts made once (bits: correct, at stale risk, leaked), read back by the judge. */
+/** An answered row's verdicts as bits: correct, at stale risk, leaked (a leak is looked for only at a risk). */
+function verdictOf(row: AnsweredRow): number {
+  const risk = isStaleRisk(row)
+  return (isCorrect(row) ? CORRECT : 0) | (risk ? STALE_RISK : 0) | (risk && isStaleLeak(row) ? STALE_LEAK : 0)
+}
+
+/** Every row's verdicts, made once as `scoreRows` reads the rows (`judge`) and read back by the transitions. */
 class Verdicts implements Judge {
   private readonly bits = new Map<PredictionRow, number>()
 
-  constructor(rows: readonly PredictionRow[]) {
-    for (const row of rows) {
-      if (row.status !== 'answered') continue
-      const risk = isStaleRisk(row)
-      this.bits.set(row, (isCorrect(row) ? CORRECT : 0) | (risk ? STALE_RISK : 0) | (risk && isStaleLeak(row) ? STALE_LEAK : 0))
-    }
+  /** The row's verdicts, made now and kept. */
+  judge(row: AnsweredRow): number {
+    const bits = verdictOf(row)
+    this.bits.set(row, bits)
+    return bits
   }
 
   private of(row: AnsweredRow): number {
@@ -230,10 +238,6 @@ class Verdicts implements Judge {
 
   correct(row: AnsweredRow): boolean {
     return (this.of(row) & CORRECT) !== 0
-  }
-
-  staleRisk(row: AnsweredRow): boolean {
-    return (this.of(row) & STALE_RISK) !== 0
   }
 
   leak(row: AnsweredRow): boolean {
@@ -254,7 +258,8 @@ function transitionGroups(rows: readonly PredictionRow[], judge: Judge) {
   const groups: TransitionGroup[] = []
   // By episode, then transition: string keys, so no separator character can make two pairs collide.
   const byEpisode = new Map<string, Map<string, TransitionGroup>>()
-  for (const row of rows) {
+  for (let at = 0; at < rows.length; at++) {
+    const row = rows[at] as PredictionRow
     if (row.status !== 'answered') continue
     if (isCurrent(row) && isControl(row)) {
       const tally = controls.get(row.episode_id) ?? { cases: 0, correct: 0 }
@@ -384,10 +389,10 @@ export type QualityMetrics = Pick<TivarqMetrics, keyof QualityCounts>
 
 /** Count the quality metrics of `rows` (one repetition's rows: transitions are grouped by episode and transition id). */
 export function countQuality(rows: readonly PredictionRow[]): QualityCounts {
-  return qualityOf(rows, outcomesOf(rows, JUDGE_AS_NEEDED), JUDGE_AS_NEEDED)
+  return tallyOf(rows).quality(outcomesOf(rows, JUDGE_AS_NEEDED))
 }
 
-const hit = (count: Count, correct: boolean) => {
+function hit(count: Count, correct: boolean): void {
   count.cases++
   if (correct) count.hits++
 }
@@ -400,37 +405,12 @@ function detect(counts: DetectionCounts, row: AnsweredRow, states: ReadonlySet<s
   else if (gold) counts.fn++
 }
 
-/** The quality counts of `rows`, whose transitions are `transitions`: every row-level count in one pass. */
-function qualityOf(rows: readonly PredictionRow[], transitions: readonly TransitionOutcome[], judge: Judge): QualityCounts {
-  const counts: QualityCounts = {
-    transition_success_rate: { hits: 0, cases: transitions.length },
-    current_state_accuracy: { hits: 0, cases: 0 },
-    stale_value_leakage_rate: { hits: 0, cases: 0 },
-    unaffected_fact_retention: { hits: 0, cases: 0 },
-    clarification: { tp: 0, fp: 0, fn: 0 },
-    abstention: { tp: 0, fp: 0, fn: 0 },
-    historical_accuracy: { hits: 0, cases: 0 },
-    expiration_accuracy: { hits: 0, cases: 0 },
-  }
-  for (const transition of transitions) if (transition.success) counts.transition_success_rate.hits++
-  for (const row of rows) {
-    if (row.status !== 'answered') continue
-    const correct = judge.correct(row)
-    if (row.capability !== 'history') {
-      hit(counts.current_state_accuracy, correct)
-      if (isControl(row)) hit(counts.unaffected_fact_retention, correct)
-    } else hit(counts.historical_accuracy, correct)
-    if (judge.staleRisk(row)) hit(counts.stale_value_leakage_rate, judge.leak(row))
-    detect(counts.clarification, row, CLARIFICATION_STATES)
-    detect(counts.abstention, row, ABSTENTION_STATES)
-    if (row.expected.state === 'expired') hit(counts.expiration_accuracy, correct)
-  }
-  return counts
+function asRate(count: Count): Rate {
+  return { score: ratio(count.hits, count.cases), cases: count.cases }
 }
 
 /** Quality counts as the report writes them: rates rounded half-to-even to 6 decimals, null without cases. */
 export function qualityMetricsOf(counts: QualityCounts): QualityMetrics {
-  const asRate = (count: Count): Rate => ({ score: ratio(count.hits, count.cases), cases: count.cases })
   return {
     transition_success_rate: asRate(counts.transition_success_rate),
     current_state_accuracy: asRate(counts.current_state_accuracy),
@@ -445,47 +425,17 @@ export function qualityMetricsOf(counts: QualityCounts): QualityMetrics {
 
 /** Every section-5 metric over `rows` (no bootstrap). */
 export function computeMetrics(rows: readonly PredictionRow[]): TivarqMetrics {
-  return metricsOf(rows, outcomesOf(rows, JUDGE_AS_NEEDED), JUDGE_AS_NEEDED)
+  return tallyOf(rows).metrics(outcomesOf(rows, JUDGE_AS_NEEDED))
 }
 
-/** Every section-5 metric over `rows`, whose transitions are `transitions`. */
-function metricsOf(rows: readonly PredictionRow[], transitions: readonly TransitionOutcome[], judge: Judge): TivarqMetrics {
-  // As upstream selects them: the answered rows that carry a lag (the runner writes one on post-change target rows only).
-  let lagged = 0
-  let censored = 0
-  const observedLags: number[] = []
-  const latencies: number[] = []
-  const usage = { prompt: 0, completion: 0, withUsage: 0, cost: 0, withCost: 0 }
-  for (const row of rows) {
-    if (row.status !== 'answered') continue
-    const lag = row.update_lag_ms
-    if (typeof lag === 'number' && Number.isFinite(lag)) {
-      lagged++
-      if (row.update_lag_censored === true) censored++
-      else observedLags.push(lag)
-    }
-    const ms = row.latency_ms
-    if (typeof ms === 'number' && Number.isFinite(ms)) latencies.push(ms)
-    addUsage(usage, row)
+/** Every answered row of `rows` judged and added to one tally. */
+function tallyOf(rows: readonly PredictionRow[]): MetricsTally {
+  const tally = new MetricsTally()
+  for (let at = 0; at < rows.length; at++) {
+    const row = rows[at] as PredictionRow
+    if (row.status === 'answered') tally.add(row, verdictOf(row))
   }
-  let observedTotal = 0
-  for (const lag of observedLags) observedTotal += lag
-  const sortedLatencies = sortSamples(latencies)
-
-  return {
-    ...qualityMetricsOf(qualityOf(rows, transitions, judge)),
-    // Sorted once for both percentiles.
-    query_latency_ms: { p50: percentile3(sortedLatencies, 0.5), p95: percentile3(sortedLatencies, 0.95), cases: latencies.length },
-    update_lag_ms: {
-      observed_mean: observedLags.length === 0 ? null : roundHalfEven(observedTotal / observedLags.length, 3),
-      observed_p95: percentile3(sortSamples(observedLags), 0.95),
-      observed: observedLags.length,
-      censored,
-      post_change_cases: lagged,
-    },
-    reported_tokens: { prompt: usage.prompt, completion: usage.completion, cases_with_usage: usage.withUsage },
-    reported_cost_usd: { total: roundHalfEven(usage.cost, 8), cases_with_cost: usage.withCost },
-  }
+  return tally
 }
 
 /** What answered rows reported of their tokens and cost, added in row order. */
@@ -495,6 +445,92 @@ interface UsageTotals {
   withUsage: number
   cost: number
   withCost: number
+}
+
+/**
+ * What every metric of one set of rows is made of, its answered rows added
+ * one at a time, judged (`verdictOf`'s bits), in row order: the row-level
+ * counts, the latencies and lags, the reported usage. Rows are read once
+ * however many sets count them (`scoreRows` adds each to its family's and to
+ * the whole's); floating-point sums are made in row order, as one loop over
+ * the set's own rows makes them.
+ */
+class MetricsTally {
+  answered = 0
+  private readonly counts: QualityCounts = {
+    transition_success_rate: { hits: 0, cases: 0 },
+    current_state_accuracy: { hits: 0, cases: 0 },
+    stale_value_leakage_rate: { hits: 0, cases: 0 },
+    unaffected_fact_retention: { hits: 0, cases: 0 },
+    clarification: { tp: 0, fp: 0, fn: 0 },
+    abstention: { tp: 0, fp: 0, fn: 0 },
+    historical_accuracy: { hits: 0, cases: 0 },
+    expiration_accuracy: { hits: 0, cases: 0 },
+  }
+  // As upstream selects them: the answered rows that carry a lag (the runner writes one on post-change target rows only).
+  private lagged = 0
+  private censored = 0
+  private readonly observedLags: number[] = []
+  private readonly latencies: number[] = []
+  private readonly usage: UsageTotals = { prompt: 0, completion: 0, withUsage: 0, cost: 0, withCost: 0 }
+
+  add(row: AnsweredRow, verdict: number): void {
+    this.answered++
+    this.addQuality(row, verdict)
+    const lag = row.update_lag_ms
+    if (typeof lag === 'number' && Number.isFinite(lag)) {
+      this.lagged++
+      if (row.update_lag_censored === true) this.censored++
+      else this.observedLags.push(lag)
+    }
+    const ms = row.latency_ms
+    if (typeof ms === 'number' && Number.isFinite(ms)) this.latencies.push(ms)
+    addUsage(this.usage, row)
+  }
+
+  private addQuality(row: AnsweredRow, verdict: number): void {
+    const counts = this.counts
+    const correct = (verdict & CORRECT) !== 0
+    if (row.capability !== 'history') {
+      hit(counts.current_state_accuracy, correct)
+      if (isControl(row)) hit(counts.unaffected_fact_retention, correct)
+    } else hit(counts.historical_accuracy, correct)
+    if ((verdict & STALE_RISK) !== 0) hit(counts.stale_value_leakage_rate, (verdict & STALE_LEAK) !== 0)
+    detect(counts.clarification, row, CLARIFICATION_STATES)
+    detect(counts.abstention, row, ABSTENTION_STATES)
+    if (row.expected.state === 'expired') hit(counts.expiration_accuracy, correct)
+  }
+
+  /** The quality counts, the set's transitions being `transitions`. */
+  quality(transitions: readonly TransitionOutcome[]): QualityCounts {
+    const success = this.counts.transition_success_rate
+    success.cases = transitions.length
+    success.hits = 0
+    for (const transition of transitions) if (transition.success) success.hits++
+    return this.counts
+  }
+
+  /** Every section-5 metric, the set's transitions being `transitions`. */
+  metrics(transitions: readonly TransitionOutcome[]): TivarqMetrics {
+    const { observedLags, latencies, usage } = this
+    let observedTotal = 0
+    for (const lag of observedLags) observedTotal += lag
+    // Sorted once for both percentiles.
+    const sortedLatencies = sortSamples(latencies)
+    return {
+      ...qualityMetricsOf(this.quality(transitions)),
+      query_latency_ms: { p50: percentile3(sortedLatencies, 0.5), p95: percentile3(sortedLatencies, 0.95), cases: latencies.length },
+      update_lag_ms: {
+        observed_mean: observedLags.length === 0 ? null : roundHalfEven(observedTotal / observedLags.length, 3),
+        observed_p95: percentile3(sortSamples(observedLags), 0.95),
+        observed: observedLags.length,
+        censored: this.censored,
+        post_change_cases: this.lagged,
+      },
+      reported_tokens: { prompt: usage.prompt, completion: usage.completion, cases_with_usage: usage.withUsage },
+      reported_cost_usd: { total: roundHalfEven(usage.cost, 8), cases_with_cost: usage.withCost },
+    }
+  }
 }
 
 function addUsage(totals: UsageTotals, row: AnsweredRow): void {
@@ -534,7 +570,10 @@ export function episodeTallies(rows: readonly PredictionRow[]): EpisodeTally[] {
 
 function talliesOf(rows: readonly PredictionRow[], transitions: readonly TransitionOutcome[]): EpisodeTally[] {
   const tallies = new Map<string, EpisodeTally>()
-  for (const row of rows) if (!tallies.has(row.episode_id)) tallies.set(row.episode_id, { episode_id: row.episode_id, successes: 0, transitions: 0 })
+  for (let at = 0; at < rows.length; at++) {
+    const { episode_id } = rows[at] as PredictionRow
+    if (!tallies.has(episode_id)) tallies.set(episode_id, { episode_id, successes: 0, transitions: 0 })
+  }
   for (const outcome of transitions) {
     const tally = tallies.get(outcome.episode_id) as EpisodeTally
     tally.transitions++
@@ -584,27 +623,51 @@ function familyOrder(families: Iterable<string>): string[] {
   })
 }
 
+/** A family's rows, in row order, and their tally. */
+interface FamilySet {
+  rows: PredictionRow[]
+  tally: MetricsTally
+}
+
+/**
+ * The one pass of `scoreRows` over the rows: counted by status, each answered
+ * row judged once and added to its family's tally and the whole's, and each
+ * family's rows gathered in row order for its transitions.
+ */
+function readRows(rows: readonly PredictionRow[]) {
+  const counts: ProbeCounts = { total: rows.length, answered: 0, unsupported: 0, error: 0 }
+  const verdicts = new Verdicts()
+  const all = new MetricsTally()
+  const families = new Map<string, FamilySet>()
+  for (let at = 0; at < rows.length; at++) {
+    const row = rows[at] as PredictionRow
+    counts[row.status]++
+    const family = familyOf(row)
+    let set = families.get(family)
+    if (set === undefined) {
+      set = { rows: [], tally: new MetricsTally() }
+      families.set(family, set)
+    }
+    set.rows.push(row)
+    if (row.status !== 'answered') continue
+    const verdict = verdicts.judge(row)
+    set.tally.add(row, verdict)
+    all.add(row, verdict)
+  }
+  return { counts, verdicts, all, families }
+}
+
 /** Score prediction rows into `report.json` (section 5), with a seeded episode-level bootstrap. */
 export function scoreRows(rows: readonly PredictionRow[], options: ScoreOptions): TivarqReport {
-  const counts = probeCounts(rows)
   const expected = options.expectedProbes ?? rows.length
   // Each row is judged once; its family, the whole and the interval read the verdicts.
-  const verdicts = new Verdicts(rows)
-  const byFamilyRows = new Map<string, PredictionRow[]>()
-  for (const row of rows) {
-    const family = familyOf(row)
-    const list = byFamilyRows.get(family)
-    if (list === undefined) byFamilyRows.set(family, [row])
-    else list.push(row)
-  }
+  const { counts, verdicts, all, families } = readRows(rows)
   const byFamily: Record<string, FamilyReport> = {}
-  for (const family of familyOrder(byFamilyRows.keys())) {
-    const familyRows = byFamilyRows.get(family) as PredictionRow[]
-    let answered = 0
-    for (const row of familyRows) if (row.status === 'answered') answered++
+  for (const family of familyOrder(families.keys())) {
+    const set = families.get(family) as FamilySet
     byFamily[family] = {
-      probe_counts: { total: familyRows.length, answered },
-      metrics: metricsOf(familyRows, outcomesOf(familyRows, verdicts), verdicts),
+      probe_counts: { total: set.rows.length, answered: set.tally.answered },
+      metrics: set.tally.metrics(outcomesOf(set.rows, verdicts)),
     }
   }
   const transitions = outcomesOf(rows, verdicts)
@@ -612,7 +675,7 @@ export function scoreRows(rows: readonly PredictionRow[], options: ScoreOptions)
   const report: TivarqReport = {
     complete: counts.error === 0 && rows.length >= expected,
     probe_counts: counts,
-    metrics: metricsOf(rows, transitions, verdicts),
+    metrics: all.metrics(transitions),
     transition_success_95pct_bootstrap_ci: interval.low === null || interval.high === null ? null : [interval.low, interval.high],
     transition_success_bootstrap: interval,
     by_family: byFamily,

@@ -13,7 +13,13 @@ import { ratioInterval } from '../../src/stats/bootstrap.js'
 import { bootstrapKernel, KERNEL_MAX_UNITS } from '../../src/stats/bootstrap-kernel.js'
 import { naiveRatioInterval } from '../support/naive-ratio-interval.js'
 
-const countArb = fc.oneof(fc.integer({ min: 0, max: 6 }), fc.double({ min: -50, max: 50, noNaN: true }), fc.constantFrom(0, -0, 1e-300, 0.1, 0.2))
+// 1e308 and -1e308: two of them sum past the largest double, so some resamples' ratios are infinite or NaN, and are left out.
+const countArb = fc.oneof(
+  fc.integer({ min: 0, max: 6 }),
+  fc.double({ min: -50, max: 50, noNaN: true }),
+  fc.constantFrom(0, -0, 1e-300, 0.1, 0.2),
+  fc.constantFrom(1e308, -1e308),
+)
 const unitArb = fc.record({ numerator: countArb, denominator: countArb })
 
 test("the kernel's ratio of every resample is the sum in draw order, NaN where the denominators sum to 0", () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import fc from 'fast-check'
 import seedrandom from 'seedrandom'
@@ -40,6 +41,52 @@ describe('roundHalfEven matches Python round() (references computed with Python 
     expect(roundHalfEven(123.4565, 3)).toBe(123.457) // 123.45650000000000546… in binary
     expect(roundHalfEven(3.5e-6, 8)).toBe(0.0000035)
     expect(roundHalfEven(2 / 3, 6)).toBe(0.666667)
+  })
+
+  // Python's rule worked out on the double's exact value in integers: v = mantissa / 2^shift, so
+  // v·10^digits has an exact quotient and remainder; the rounded integer, written as a decimal and
+  // parsed back (correctly rounded), is the answer. Nothing of it is the code under test.
+  function pythonRound(value: number, digits: number): number {
+    const view = new DataView(new ArrayBuffer(8))
+    view.setFloat64(0, Math.abs(value))
+    const bits = view.getBigUint64(0)
+    const biased = Number(bits >> 52n)
+    const fraction = bits & ((1n << 52n) - 1n)
+    const mantissa = biased === 0 ? fraction : fraction | (1n << 52n)
+    const exponent = (biased === 0 ? 1 : biased) - 1075
+    const numerator = mantissa * 10n ** BigInt(digits) * (exponent > 0 ? 1n << BigInt(exponent) : 1n)
+    const denominator = exponent < 0 ? 1n << BigInt(-exponent) : 1n
+    const quotient = numerator / denominator
+    const twice = 2n * (numerator % denominator)
+    const up = twice > denominator || (twice === denominator && quotient % 2n === 1n)
+    const rounded = Number.parseFloat(`${quotient + (up ? 1n : 0n)}e-${digits}`)
+    return value < 0 && rounded !== 0 ? -rounded : rounded
+  }
+
+  const digits = fc.constantFrom(0, 1, 2, 3, 6, 8, 12, 15)
+  const check = (value: number, places: number): void => {
+    expect([value, places, roundHalfEven(value, places)]).toEqual([value, places, pythonRound(value, places)])
+  }
+
+  test('every double agrees with Python on its exact value: ratios of counts, doubles of any size, and ties', () => {
+    const count = fc.integer({ min: 0, max: 5000 })
+    fc.assert(
+      fc.property(count, count, digits, fc.boolean(), (hits, extra, places, negative) => check((negative ? -hits : hits) / (hits + extra || 1), places)),
+      { numRuns: 3000 },
+    )
+    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }), digits, check), { numRuns: 3000 })
+    // A tie (a whole number and a half, over a power of two below 10^-digits) and the doubles either side of it.
+    const tie = fc.tuple(fc.integer({ min: 0, max: 2 ** 20 }), fc.integer({ min: 0, max: 12 }), digits).map(([k, shift, places]) => {
+      const value = (k + 0.5) / 2 ** shift / 10 ** places
+      return [value, places] as const
+    })
+    fc.assert(
+      fc.property(tie, fc.constantFrom(-1, 0, 1), ([value, places], side) => {
+        const near = side === 0 ? value : side < 0 ? value - Number.EPSILON * value : value + Number.EPSILON * value
+        check(near, places)
+      }),
+      { numRuns: 3000 },
+    )
   })
 })
 

@@ -346,8 +346,10 @@ describe('scoreRows judges each row once, and counts as the row-by-row functions
   // unsupported, with latencies, lags and reported usage, in any order and any subset: the report's metrics, family
   // by family and overall, and its interval, equal what computeMetrics and transitionSuccessInterval give for the same rows.
   const oracle = simulatedRows('dev', 'oracle')
-  const changeArb = fc.constantFrom('keep', 'stale', 'unknown', 'clarify', 'expired', 'error', 'unsupported', 'history-wrong')
+  const changeArb = fc.constantFrom('keep', 'stale', 'unknown', 'clarify', 'expired', 'error', 'unsupported', 'history-wrong', 'other-family')
   const changed = (base: PredictionRow, change: string, i: number): PredictionRow => {
+    // A row of another family than the rest of its episode: each family is then grouped on its own rows.
+    if (change === 'other-family' && i % 5 === 0) return { ...base, family: 'replacement' }
     if (base.status !== 'answered') return base
     const answer = (prediction: Answer): PredictionRow => ({ ...base, prediction: { ...prediction, usage: i % 4 === 0 ? { prompt_tokens: i } : undefined } })
     switch (change) {
@@ -373,7 +375,9 @@ describe('scoreRows judges each row once, and counts as the row-by-row functions
     fc.assert(
       fc.property(fc.array(changeArb, { minLength: oracle.length, maxLength: oracle.length }), fc.integer({ min: 0, max: 2 ** 31 }), (changes, pick) => {
         const prng = seedrandom(String(pick))
-        const rows = oracle.map((base, i) => changed(base, changes[i] as string, i)).filter(() => prng() < 0.9)
+        // Half the cases keep every episode in one family, as harnesses write them: the whole's transitions are shared out.
+        const kept = pick % 4 < 2 ? changes.map((change) => (change === 'other-family' ? 'keep' : change)) : changes
+        const rows = oracle.map((base, i) => changed(base, kept[i] as string, i)).filter(() => prng() < 0.9)
         if (pick % 2 === 0) rows.reverse()
         const report = scoreRows(rows, { seed: pick, resamples: 500 })
         expect(report.metrics).toEqual(computeMetrics(rows))
@@ -381,7 +385,7 @@ describe('scoreRows judges each row once, and counts as the row-by-row functions
           expect(slice.metrics).toEqual(computeMetrics(rows.filter((row) => row.family === family)))
         expect(report.transition_success_bootstrap).toEqual(transitionSuccessInterval(rows, { seed: pick, resamples: 500 }))
       }),
-      { numRuns: 25 },
+      { numRuns: 40 },
     )
   })
 })

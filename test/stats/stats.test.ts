@@ -1,4 +1,3 @@
-import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import fc from 'fast-check'
 import seedrandom from 'seedrandom'

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -45,6 +45,37 @@ describe('RunWriter', () => {
     file.close(rows)
     expect(file.path.endsWith('predictions-2.jsonl')).toBe(true)
     expect(readPredictions(file.path).map((r) => r.probe_id)).toEqual(rows.map((r) => r.probe_id))
+  })
+
+  test("removeEarlierResults removes every result file but those kept, sorted; other files, and a link's target, stay", () => {
+    const writer = new RunWriter(join(work, 'earlier'))
+    const outside = join(work, 'outside.html')
+    writeFileSync(outside, 'a page kept elsewhere')
+    for (const name of ['report-2.json', 'predictions-1.jsonl', 'aggregate.json', 'report.json', 'notes.txt', 'report.json.bak']) {
+      writeFileSync(join(writer.dir, name), '{}')
+    }
+    symlinkSync(outside, join(writer.dir, 'report.html'))
+    expect(writer.removeEarlierResults((name) => name === 'report.json')).toEqual(['aggregate.json', 'predictions-1.jsonl', 'report-2.json', 'report.html'])
+    expect(readdirSync(writer.dir).sort()).toEqual(['notes.txt', 'report.json', 'report.json.bak'])
+    expect(readFileSync(outside, 'utf8')).toBe('a page kept elsewhere')
+    expect(writer.removeEarlierResults()).toEqual(['report.json'])
+  })
+
+  test('removeEarlierResults: a directory named like a result file is a ResultWriteError naming it; the files before it are gone, the directory stays', () => {
+    const writer = new RunWriter(join(work, 'in-the-way'))
+    writeFileSync(join(writer.dir, 'aggregate.json'), '{}')
+    mkdirSync(join(writer.dir, 'report-1.json'))
+    writeFileSync(join(writer.dir, 'report-1.json', 'inside.txt'), '')
+    const path = join(writer.dir, 'report-1.json')
+    expect(() => writer.removeEarlierResults()).toThrow(
+      expect.objectContaining({
+        code: 'RESULT_WRITE_FAILED',
+        path,
+        message: `could not write ${path}: Path is a directory: rm returned EISDIR (is a directory) ${path}`,
+      }),
+    )
+    expect(existsSync(join(writer.dir, 'aggregate.json'))).toBe(false)
+    expect(readdirSync(path)).toEqual(['inside.txt'])
   })
 
   test('file names: plain for one run, numbered from 1 with repeats (repetition 0 is file 1, as upstream names them)', () => {

@@ -3,10 +3,11 @@
 //   command alone and everything it imports), and bundles/all.cjs with every
 //   command, each behind its own lazy import, for the help and a command we do
 //   not know. A command compiles and runs its own code only.
-// - main.js, the bin: a small ES module that picks the bundle for its command
-//   line and runs it from V8's compile cache (src/cli/run-bundle.ts). Node 20
-//   keeps no compile cache of ES modules, hence CommonJS for the bundles. The
-//   bundles' content hashes are written into it, which name their caches.
+// - main.js, the bin: a small CommonJS file (dist/cli/package.json says the
+//   folder is CommonJS) that picks the bundle for its command line and runs it
+//   from V8's compile cache (src/cli/run-bundle.ts). Node 20 keeps no compile
+//   cache of ES modules, hence CommonJS for the bundles. The bundles' content
+//   hashes are written into it, which name their caches.
 // tsc's own dist/cli/ files are then removed: nothing ships that does not run.
 // The library entry points (dist/index.js, dist/vitest/, dist/jest/) are left
 // as tsc wrote them. Run by `npm run build`, after tsc.
@@ -190,18 +191,21 @@ for (const name of [...COMMAND_NAMES, 'all']) bundles[name] = await bundleText(n
 bundles.zod = await zodText()
 const hashes = Object.fromEntries(Object.entries(bundles).map(([name, text]) => [name, createHash('sha256').update(text).digest('hex').slice(0, 16)]))
 
+// CommonJS too (dist/cli/package.json says so for the folder): an ES module as the program's main file
+// would have Node set up its ES module loader, and node:fs/promises with it, for a file that imports nothing.
 const launcher = await build({
   ...shared,
   entryPoints: [join(CLI_DIR, 'main.js')],
-  format: 'esm',
+  format: 'cjs',
   define: { ...shared.define, __TIMEGROUNDED_BUNDLE_HASHES__: JSON.stringify(hashes) },
-  banner: { js: "const __timegroundedModuleUrl = new URL('../version.js', import.meta.url).href;" },
+  banner: { js: "const __timegroundedModuleUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, '../version.js')).href;" },
   outfile: join(CLI_DIR, 'main.js'),
 })
 
 // What tsc wrote under dist/cli/ now lives in the bundles; an earlier build's bundles no longer describe what ships.
 rmSync(CLI_DIR, { recursive: true, force: true })
 mkdirSync(BUNDLE_DIR, { recursive: true })
+writeFileSync(join(CLI_DIR, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`)
 writeFileSync(join(CLI_DIR, 'main.js'), launcher.outputFiles[0].text)
 let bytes = Buffer.byteLength(launcher.outputFiles[0].text)
 for (const [name, text] of Object.entries(bundles)) {

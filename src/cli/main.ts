@@ -24,4 +24,9 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 
 const args = process.argv.slice(2)
 if (isBareVersion(args)) process.stdout.write(`${HARNESS_VERSION}\n`)
-else await runBundle(bundleFor(args), args)
+else
+  runBundle(bundleFor(args), args).catch((error: unknown) => {
+    // The program sets its own exit codes; what reaches here is a bundle that could not be read or run.
+    process.stderr.write(`timegrounded: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    process.exitCode = 3
+  })

@@ -3,7 +3,9 @@
  * Shared by the validator and the loaders (kept apart so neither imports the other).
  */
 import { createHash } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
+// fs.promises, read where a file is hashed: the CLI's bundles require node:fs as they load, and
+// node:fs/promises (with the readline and watcher modules it brings) would load with it every time.
+import { promises as fsPromises } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { PACKAGE_ROOT } from '../version.js'
 import type { Split } from './schema.js'
@@ -33,7 +35,7 @@ export function sha256Hex(data: string | Uint8Array): string {
 
 /** Lower-case hex SHA-256 of a file's bytes, as `sha256sum` prints it and manifest.json records it. */
 export async function sha256File(path: string): Promise<string> {
-  return sha256Hex(await readFile(path))
+  return sha256Hex(await fsPromises.readFile(path))
 }
 
 /** The dataset hash a baseline is tied to: SHA-256 over the split's file hashes. */

@@ -98,7 +98,10 @@ const commands = {
   'node -e 0': [node, '-e', '0'],
   'floor loop (same requests, same adapter)': [node, LOOP, requests, node, ADAPTER],
   ...Object.fromEntries(
-    Object.keys(after).flatMap((name) => [...(BEFORE === null ? [] : [[`before: ${name}`, before[`before: ${name}`]]]), [name, after[name]]]),
+    Object.keys(after).flatMap((name) => [
+      ...(before[`before: ${name}`] === undefined ? [] : [[`before: ${name}`, before[`before: ${name}`]]]),
+      [name, after[name]],
+    ]),
   ),
 }
 

@@ -4,9 +4,12 @@
  * we do not know). A bundle of one command is given that command alone
  * (scripts/build-cli.js).
  */
-import type { CommandModules } from './program.js'
+import type { CommandName } from './command-names.js'
+import type { Register } from './program.js'
 
-export const COMMAND_MODULES: CommandModules = {
+// Keyed by CommandName: the launcher's list of commands (command-names.ts, which must not import
+// these modules) and this one cannot drift apart, a command missing or extra on either side fails to compile.
+export const COMMAND_MODULES: Readonly<Record<CommandName, () => Promise<Register>>> = {
   corpus: async () => (await import('./commands/corpus.js')).registerCorpus,
   probe: async () => (await import('./commands/probe.js')).registerProbe,
   run: async () => (await import('./commands/run.js')).registerRun,

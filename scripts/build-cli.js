@@ -50,24 +50,32 @@ const englishOnlyZodLocales = {
 }
 
 /**
+ * A plugin that gives the modules of one package folder (`importer`, a path
+ * ending) its own text for one import (`specifier`), in place of what the
+ * import names; every other importer of the specifier gets the real thing.
+ */
+function standIn(name, { specifier, importer, contents }) {
+  return {
+    name,
+    setup(build) {
+      build.onResolve({ filter: specifier }, (args) => (importer.test(args.resolveDir) ? { path: name, namespace: name } : undefined))
+      build.onLoad({ filter: /.*/, namespace: name }, () => ({ contents, loader: 'js' }))
+    },
+  }
+}
+
+/**
  * commander requires node:child_process when it loads, for subcommands run as
  * executables, which this CLI has none of; Node's child_process brings net,
  * dgram and the stream wrappers with it. In the bundle commander gets it on
  * first use instead, so `score` and `validate`, which start no process, never
  * load it (`run` loads it for its adapter processes).
  */
-const lazyChildProcessForCommander = {
-  name: 'lazy-child-process-for-commander',
-  setup(build) {
-    build.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      /node_modules\/commander\/lib$/.test(args.resolveDir) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
-    )
-    build.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
-      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] })\n",
-      loader: 'js',
-    }))
-  },
-}
+const lazyChildProcessForCommander = standIn('lazy-child-process-for-commander', {
+  specifier: /^node:child_process$/,
+  importer: /node_modules\/commander\/lib$/,
+  contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] })\n",
+})
 
 /**
  * chalk detects at import whether stdout and stderr take colour, which loads
@@ -76,18 +84,11 @@ const lazyChildProcessForCommander = {
  * `wantsColor` says so, src/cli/color.ts). In the bundle the detection says
  * "no colour" without asking, so no command loads tty for it.
  */
-const noColorDetectionForChalk = {
-  name: 'no-color-detection-for-chalk',
-  setup(build) {
-    build.onResolve({ filter: /^#supports-color$/ }, (args) =>
-      /node_modules\/chalk\/source$/.test(args.resolveDir) ? { path: 'supports-color', namespace: 'no-color-detection' } : undefined,
-    )
-    build.onLoad({ filter: /.*/, namespace: 'no-color-detection' }, () => ({
-      contents: 'export default { stdout: false, stderr: false }\n',
-      loader: 'js',
-    }))
-  },
-}
+const noColorDetectionForChalk = standIn('no-color-detection-for-chalk', {
+  specifier: /^#supports-color$/,
+  importer: /node_modules\/chalk\/source$/,
+  contents: 'export default { stdout: false, stderr: false }\n',
+})
 
 /**
  * A bundle runs as a script compiled by node:vm (src/cli/run-bundle.ts), where
@@ -160,6 +161,11 @@ const shared = {
   logLevel: 'warning',
 }
 
+/** The line that defines, in a CommonJS output file, the URL `import.meta.url` stands for: dist/version.js's, at `fromOutput` from the file. */
+const versionUrlBanner = (fromOutput) => ({
+  js: `const __timegroundedModuleUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, ${JSON.stringify(fromOutput)})).href;`,
+})
+
 /** One command's bundle (or every command's), as its text. */
 async function bundleText(name) {
   const result = await build({
@@ -169,7 +175,7 @@ async function bundleText(name) {
     format: 'cjs',
     metafile: true,
     // A bundle lives in dist/cli/bundles/: dist/version.js is two folders up.
-    banner: { js: "const __timegroundedModuleUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, '../../version.js')).href;" },
+    banner: versionUrlBanner('../../version.js'),
   })
   noDynamicImportLeft(name, result.metafile)
   return result.outputFiles[0].text
@@ -198,7 +204,7 @@ const launcher = await build({
   entryPoints: [join(CLI_DIR, 'main.js')],
   format: 'cjs',
   define: { ...shared.define, __TIMEGROUNDED_BUNDLE_HASHES__: JSON.stringify(hashes) },
-  banner: { js: "const __timegroundedModuleUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, '../version.js')).href;" },
+  banner: versionUrlBanner('../version.js'),
   outfile: join(CLI_DIR, 'main.js'),
 })
 

@@ -22,16 +22,29 @@ export function isBundledDir(dir: string | undefined): boolean {
   return dir === undefined || resolve(dir) === bundledDatasetDir()
 }
 
-/** One row per non-blank line of JSONL bytes, each line decoded on its own: no string of the whole file is made. */
-export function rowsOf<T>(bytes: Buffer): T[] {
-  const rows: T[] = []
+/** Calls `visit` with the start and end of each line of `bytes`, in order: the lines are never copied out of them. */
+function eachLine(bytes: Buffer, visit: (start: number, end: number) => void): void {
   for (let start = 0; start < bytes.length; ) {
     const newline = bytes.indexOf(10, start)
     const end = newline === -1 ? bytes.length : newline
-    const line = bytes.toString('utf8', start, end)
-    if (line.trim() !== '') rows.push(JSON.parse(line) as T)
+    visit(start, end)
     start = end + 1
   }
+}
+
+/** The row of the line `bytes[start..end)`, or null for a blank line. */
+function rowAt<T>(bytes: Buffer, start: number, end: number): T | null {
+  const line = bytes.toString('utf8', start, end)
+  return line.trim() === '' ? null : (JSON.parse(line) as T)
+}
+
+/** One row per non-blank line of JSONL bytes, each line decoded on its own: no string of the whole file is made. */
+export function rowsOf<T>(bytes: Buffer): T[] {
+  const rows: T[] = []
+  eachLine(bytes, (start, end) => {
+    const row = rowAt<T>(bytes, start, end)
+    if (row !== null) rows.push(row)
+  })
   return rows
 }
 
@@ -104,17 +117,12 @@ function leadingEpisodeId(bytes: Buffer, start: number, end: number): string | n
  */
 export function wantedEpisodesOf(bytes: Buffer, wanted: ReadonlySet<string>): Episode[] {
   const episodes: Episode[] = []
-  for (let start = 0; start < bytes.length; ) {
-    const newline = bytes.indexOf(10, start)
-    const end = newline === -1 ? bytes.length : newline
+  eachLine(bytes, (start, end) => {
     const id = leadingEpisodeId(bytes, start, end)
-    if (id === null || wanted.has(id)) {
-      const line = bytes.toString('utf8', start, end)
-      const episode = line.trim() === '' ? null : (JSON.parse(line) as Episode)
-      if (episode !== null && wanted.has(episode.episode_id)) episodes.push(episode)
-    }
-    start = end + 1
-  }
+    if (id !== null && !wanted.has(id)) return
+    const episode = rowAt<Episode>(bytes, start, end)
+    if (episode !== null && wanted.has(episode.episode_id)) episodes.push(episode)
+  })
   return episodes
 }
 

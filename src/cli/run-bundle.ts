@@ -49,7 +49,7 @@ function loadBundle(name: string): unknown {
     process.once('exit', () => keepCache(slot, name, script.createCachedData()))
   }
   const module = { exports: {} }
-  loaded.set(name, module.exports)
+  // No bundle requires one that requires it back (only commands require zod): set once it has run.
   script.runInThisContext()(module.exports, bundleRequire(path), module, path, dirname(path))
   loaded.set(name, module.exports)
   return module.exports

@@ -26,6 +26,26 @@ function newProgram(): Command {
     .configureOutput({ writeErr: (text) => process.stderr.write(text) })
 }
 
+const HELP_FLAGS: readonly string[] = ['-h', '--help']
+
+/**
+ * `args`, but where they name a command the program does not have and ask for help (`bogus --help`,
+ * `--help bogus`, `help bogus`), without the asking: commander would print the general help and exit
+ * 0, as though the name were fine, where the name alone gets "unknown command" and exit 2. Words after
+ * `--` are an adapter's, never a command.
+ */
+function unknownCommandUnhelped(args: readonly string[], program: Command): string[] {
+  const end = args.indexOf('--')
+  const own = end === -1 ? args : args.slice(0, end)
+  const words = own.filter((arg) => !arg.startsWith('-'))
+  const asked = words[0] === 'help' ? words[1] : words[0]
+  const known = (name: string): boolean => name === 'help' || program.commands.some((command) => command.name() === name || command.aliases().includes(name))
+  const asksHelp = words[0] === 'help' || own.some((arg) => HELP_FLAGS.includes(arg))
+  if (asked === undefined || known(asked) || !asksHelp) return [...args]
+  const kept = own.filter((arg) => !HELP_FLAGS.includes(arg))
+  return [...(kept[0] === 'help' ? kept.slice(1) : kept), ...(end === -1 ? [] : args.slice(end))]
+}
+
 /** Parses `args` (the command line after `node main.js`) with every command of `commands` registered, and sets the exit code. */
 export async function runProgram(args: readonly string[], commands: CommandModules): Promise<void> {
   const program = newProgram()
@@ -34,7 +54,7 @@ export async function runProgram(args: readonly string[], commands: CommandModul
   await earlyAdapter?.startEarlyAdapter([...args])
   for (const register of await Promise.all(Object.values(commands).map((load) => load()))) register(program)
   try {
-    await program.parseAsync([...args], { from: 'user' })
+    await program.parseAsync(unknownCommandUnhelped(args, program), { from: 'user' })
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version exit 0; every other parse problem is a usage error.

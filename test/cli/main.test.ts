@@ -41,6 +41,33 @@ test('a mistyped command is still matched against every command', () => {
   expect(run.stderr).toContain('(Did you mean validate?)')
 })
 
+test.each([[['valdate', '--help']], [['valdate', '-h']], [['--help', 'valdate']], [['help', 'valdate']]])(
+  'timegrounded %j says the command is unknown and exits 2, as without the help flag',
+  (args) => {
+    const run = timegrounded(args)
+    expect(run.status).toBe(2)
+    expect(run.stderr).toContain("error: unknown command 'valdate'")
+    expect(run.stderr).toContain('(Did you mean validate?)')
+    expect(run.stdout).toBe('')
+  },
+)
+
+test('an unknown word after `--` is an adapter argument, not a command: `run --help -- valdate` shows the help of run', () => {
+  const run = timegrounded(['run', '--help', '--', 'valdate'])
+  expect(run.status).toBe(0)
+  expect(run.stdout).toContain('Usage: timegrounded run')
+})
+
+test("every command's line in the help is written alike: a capital first, a full stop last", () => {
+  const help = timegrounded(['--help']).stdout
+  const section = help.slice(help.indexOf('Commands:') + 'Commands:'.length)
+  // Each entry: the name and its arguments, two spaces or more, then a description wrapped over the next indented lines.
+  const entries = [...section.matchAll(/^ {2}(\w+)\b.*? {2,}(\S.*(?:\n {4,}\S.*)*)/gm)]
+  const descriptions = entries.filter((entry) => entry[1] !== 'help').map((entry) => (entry[2] as string).replace(/\s+/g, ' '))
+  expect(descriptions).toHaveLength(COMMANDS.length)
+  for (const description of descriptions) expect(description, description).toMatch(/^[A-Z].*\.$/)
+})
+
 test("a command's own help shows its options", () => {
   const run = timegrounded(['validate', '--help'])
   expect(run.status).toBe(0)

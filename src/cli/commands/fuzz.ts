@@ -97,7 +97,7 @@ async function fuzzCommand(options: FuzzCommandOptions, command: string[]): Prom
 export function registerFuzz(program: Command): void {
   program
     .command('fuzz')
-    .description('property-test a store: random timelines, every answer checked against the gold resolver, a failure shrunk to the smallest timeline')
+    .description('Property-test a store: random timelines, every answer checked against the gold resolver, a failure shrunk to the smallest timeline.')
     .argument('[command...]', 'adapter command and its arguments, after `--` (speaks tivarq.adapter.v1 on stdin/stdout)')
     .option('--adapter <builtin:NAME>', 'a reference store instead of a command, e.g. builtin:oracle', builtinArgument)
     .option('--runs <n>', `generated cases (default: ${PROPERTY_DEFAULTS.runs})`, wholeNumberArgument(1))

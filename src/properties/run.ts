@@ -13,6 +13,7 @@ import { EpisodeRun, orderProbes } from '../harness/runner.js'
 import { sameAnswer } from '../tivarq/gold.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { caseArbitrary } from './arbitraries.js'
+import { removeOneAtATime } from './one-minimal.js'
 import type { ResolvedPropertyOptions } from './options.js'
 import { askTimeline, type AskedTimeline, type PropertyCase } from './timeline.js'
 
@@ -122,6 +123,24 @@ function timedOut(row: PredictionRow): boolean {
 }
 
 /**
+ * After fast-check's shrinking, one event or query at a time (see one-minimal.ts), so that every
+ * counterexample is 1-minimal. A case whose call timed out is left as it is, and a smaller case that
+ * only times out is not taken: each would wait out the timeout.
+ */
+async function lastShrinks(
+  pool: StorePool,
+  found: { case: PropertyCase; failure: CaseFailure },
+  options: ResolvedPropertyOptions,
+): Promise<{ case: PropertyCase; failure: CaseFailure; removals: number }> {
+  if (timedOut(found.failure.row)) return { ...found, removals: 0 }
+  const { found: smallest, removals } = await removeOneAtATime(found, async (candidate) => {
+    const failure = await runCase(pool, candidate, options)
+    return failure === null || timedOut(failure.row) ? null : askedPart({ case: candidate, failure })
+  })
+  return { ...smallest, removals }
+}
+
+/**
  * Run the property against `source` (a store, a factory or a command
  * adapter). `onStart` hears the seed and the store before the first case.
  * Throws what `openPool` throws (a store refused or not started).
@@ -168,7 +187,7 @@ async function search(
   const details = await fc.check(property, { seed: options.seed, numRuns: options.runs, ...(options.path === undefined ? {} : { path: options.path }) })
   if (details.failed && found === null) throw details.errorInstance ?? new Error('the property runner failed without a counterexample')
   if (!details.failed || found === null) return { status: 'passed', seed: options.seed, ...counts }
-  const shrunk = askedPart(found as { case: PropertyCase; failure: CaseFailure })
+  const shrunk = await lastShrinks(pool, askedPart(found as { case: PropertyCase; failure: CaseFailure }), options)
   return {
     status: 'failed',
     seed: options.seed,
@@ -177,7 +196,7 @@ async function search(
       seed: options.seed,
       path: details.counterexamplePath ?? '',
       runsToFailure: counts.runs,
-      shrinks: details.numShrinks,
+      shrinks: details.numShrinks + shrunk.removals,
       case: shrunk.case,
       asked: shrunk.case.timelines.map((timeline, index) => askTimeline(timeline, timelineEpisodeId(options.seed, index), 'replacement')),
       failure: shrunk.failure,

@@ -6,6 +6,12 @@
  */
 import { setFlagsFromString } from 'node:v8'
 
+/**
+ * V8 12 (Node 22) replaced the byte budget by invocation counts and rejects
+ * `--interrupt-budget`, printing an error line on stderr instead of throwing.
+ */
+const HAS_INTERRUPT_BUDGET = Number(process.versions.v8.split('.')[0]) < 12
+
 const userSet = (name: string): boolean =>
   [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) => arg.includes(name) || arg.includes(name.replaceAll('-', '_')))
 
@@ -23,7 +29,7 @@ export function applyV8Settings(): void {
   // At about a MiB only the loops that do run long (the bootstrap's draws, a
   // large split's rows) are compiled: less CPU for every command and 2-4 MiB
   // less peak memory (docs/performance.md). Read at each check, so it holds from here.
-  if (!userSet('interrupt-budget')) setFlagsFromString('--interrupt-budget=1048576')
+  if (HAS_INTERRUPT_BUDGET && !userSet('interrupt-budget')) setFlagsFromString('--interrupt-budget=1048576')
   // A compile cache is V8's own serialized code, which it trusts as it reads it:
   // a damaged cache file (a full disk, a cut copy) would stop the process with a
   // fatal error. With checksums V8 writes one into each cache and turns down a

@@ -22,7 +22,9 @@ import { fileURLToPath } from 'node:url'
 import { median } from './samples.js'
 
 const ROUNDS = Number(process.env.TG_BENCH_ROUNDS ?? 5)
-const node = process.execPath
+// TG_BENCH_NODE: the Node binary every timed command runs under (the floor's `node -e 0` too); else this one.
+const node = process.env.TG_BENCH_NODE || process.execPath
+const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim()
 const here = (path) => fileURLToPath(new URL(path, import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'tg-floor-'))
 /**
@@ -132,7 +134,7 @@ const summary = (name) => {
   }
 }
 process.stdout.write(
-  `${ROUNDS} rounds, floor and ours alternating; load average ${loadavg()
+  `node ${nodeVersion}: ${ROUNDS} rounds, floor and ours alternating; load average ${loadavg()
     .map((l) => l.toFixed(1))
     .join(' ')} at the end; ${recorded} requests recorded from one run\n`,
 )

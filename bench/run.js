@@ -1,4 +1,5 @@
-// Runs every bench/*.bench.js in turn, each in its own process, and prints its figures.
+// Runs every bench/*.bench.js in turn, each in its own process, and prints its figures. With TG_BENCH_NODE
+// naming a Node binary, the floor and startup benches time their commands under it (`node -e 0` too) and print its version.
 import { readdirSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'

@@ -4,10 +4,11 @@
 //   command, each behind its own lazy import, for the help and a command we do
 //   not know. A command compiles and runs its own code only.
 // - main.js, the bin: a small CommonJS file (dist/cli/package.json says the
-//   folder is CommonJS) that picks the bundle for its command line and runs it
-//   from V8's compile cache (src/cli/run-bundle.ts). Node 20 keeps no compile
-//   cache of ES modules, hence CommonJS for the bundles. The bundles' content
-//   hashes are written into it, which name their caches.
+//   folder is CommonJS) that starts Node's compile cache where Node has one
+//   (src/cli/compile-cache.ts), picks the bundle for its command line and
+//   requires it (src/cli/main.ts). CommonJS, so that a command never sets up
+//   Node's ES module loader (and node:fs/promises with it) for files that
+//   import nothing of their own.
 // tsc's own dist/cli/ files are then removed: nothing ships that does not run.
 // The library entry points (dist/index.js, dist/vitest/, dist/jest/) are left
 // as tsc wrote them. Run by `npm run build`, after tsc.
@@ -16,7 +17,6 @@
 // computed from each output file's own.
 // No source maps: a map would name node_modules files that an installed
 // package does not hold at those paths.
-import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -91,10 +91,10 @@ const noColorDetectionForChalk = standIn('no-color-detection-for-chalk', {
 })
 
 /**
- * A bundle runs as a script compiled by node:vm (src/cli/run-bundle.ts), where
- * `import()` has no module loader to ask: a Node built-in imported lazily
- * (`await import('node:child_process')`) is required on first use instead,
- * still only when that code runs. The build fails on any `import()` left.
+ * An `import()` left in a bundle would have Node set up its ES module loader
+ * when it runs: a Node built-in imported lazily (`await import('node:child_process')`)
+ * is required on first use instead, still only when that code runs. The build
+ * fails on any `import()` left.
  */
 const lazyBuiltinsByRequire = {
   name: 'lazy-builtins-by-require',
@@ -107,7 +107,7 @@ const lazyBuiltinsByRequire = {
   },
 }
 
-/** Fails the build when a bundle would still call `import()`, which a script compiled by node:vm cannot. */
+/** Fails the build when a bundle would still call `import()`, which would load Node's ES module loader. */
 function noDynamicImportLeft(name, metafile) {
   for (const output of Object.values(metafile.outputs)) {
     const left = output.imports.filter((each) => each.kind === 'dynamic-import')
@@ -195,15 +195,13 @@ async function zodText() {
 const bundles = {}
 for (const name of [...COMMAND_NAMES, 'all']) bundles[name] = await bundleText(name)
 bundles.zod = await zodText()
-const hashes = Object.fromEntries(Object.entries(bundles).map(([name, text]) => [name, createHash('sha256').update(text).digest('hex').slice(0, 16)]))
-
 // CommonJS too (dist/cli/package.json says so for the folder): an ES module as the program's main file
 // would have Node set up its ES module loader, and node:fs/promises with it, for a file that imports nothing.
+// It is not itself cached: Node's compile cache starts once it runs, and it is a few KiB.
 const launcher = await build({
   ...shared,
   entryPoints: [join(CLI_DIR, 'main.js')],
   format: 'cjs',
-  define: { ...shared.define, __TIMEGROUNDED_BUNDLE_HASHES__: JSON.stringify(hashes) },
   banner: versionUrlBanner('../version.js'),
   outfile: join(CLI_DIR, 'main.js'),
 })

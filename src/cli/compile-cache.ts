@@ -1,29 +1,23 @@
 /**
- * Where the CLI keeps V8's compiled code of its bundles between runs: a
- * command that starts from its cache skips parsing and compiling its bundle
- * (about a tenth of `score`'s time, docs/performance.md). One file per bundle,
- * named after everything that makes compiled code valid: the bundle's
- * content hash taken when it was built, its size and time of change on disk
- * (a bundle edited by hand gets a new file), the V8 version and the machine
- * type. V8 itself turns down a cache made under other settings or whose
- * checksum does not match (see v8-settings.ts), and the bundle is then
- * compiled as if there were none. A cache is only ever a saving: every failure
- * to read or write one is silent and changes nothing else.
+ * Where Node keeps the compiled code of the CLI's bundles between runs: a
+ * command that starts from it skips parsing and compiling its bundle. Node
+ * 22.1+ has the cache built in (`module.enableCompileCache`): it names each
+ * entry after the file's own path and checks the source's hash and the cache's
+ * checksum as it reads one, so two installed copies of the package never share
+ * an entry and a damaged one is compiled afresh. Node 20 has none, and the CLI
+ * keeps none there (docs/design.md says why, with figures).
  *
  * The folder is `$TIMEGROUNDED_CACHE_DIR`, else `timegrounded` in the user's
  * cache folder (`$XDG_CACHE_HOME`, `~/.cache`, `%LOCALAPPDATA%`); an empty
- * `TIMEGROUNDED_CACHE_DIR` or `off` keeps no cache. Compiled code is code:
- * a folder that another user could write to is not read.
+ * `TIMEGROUNDED_CACHE_DIR` or `off` keeps no cache. Compiled code is code: a
+ * folder that another user could write to is not used. A cache set by the user
+ * (`NODE_COMPILE_CACHE`, `NODE_DISABLE_COMPILE_CACHE`) wins: Node has then
+ * decided before the CLI starts. A cache is only ever a saving: every failure
+ * to make or use one is silent and changes nothing else.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, statSync } from 'node:fs'
+import * as nodeModule from 'node:module'
 import { join } from 'node:path'
-
-/** Where one bundle's compiled code is kept, and what was kept there (undefined: nothing usable). */
-export interface CacheSlot {
-  folder: string
-  file: string
-  cached: Buffer | undefined
-}
 
 /** The cache folder the environment names, or null for none. */
 export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string | null {
@@ -34,57 +28,27 @@ export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string | null
 }
 
 /** Whether only this user can change what is in `folder` (where users exist: not on Windows). */
-function privateTo(folder: Stats): boolean {
+function privateFolder(folder: string): boolean {
+  const held = statSync(folder)
   const uid = process.getuid?.()
-  return uid === undefined || (folder.uid === uid && (folder.mode & 0o022) === 0)
+  return uid === undefined || (held.uid === uid && (held.mode & 0o022) === 0)
 }
 
-function statOrNull(path: string): Stats | null {
-  try {
-    return statSync(path)
-  } catch {
-    return null
-  }
-}
-
-function readOrUndefined(file: string): Buffer | undefined {
-  try {
-    return readFileSync(file)
-  } catch {
-    return undefined
-  }
-}
-
-/** The slot of the bundle `name` at `path`, built with content hash `hash`; null when no cache is kept. */
-export function cacheSlot(name: string, path: string, hash: string, env: NodeJS.ProcessEnv = process.env): CacheSlot | null {
-  const folder = cacheFolder(env)
-  const bundle = statOrNull(path)
-  if (folder === null || bundle === null) return null
-  const file = join(folder, `${name}-${hash}-${bundle.size}-${Math.trunc(bundle.mtimeMs)}-v8-${process.versions.v8}-${process.arch}.cache`)
-  const held = statOrNull(folder)
-  // A folder not yet made holds nothing to read; it is made, private, when the first cache is kept.
-  if (held !== null && !privateTo(held)) return null
-  return { folder, file, cached: held === null ? undefined : readOrUndefined(file) }
-}
+/** Node's own compile cache, where this Node has one (22.1 and later); absent from Node 20's types. */
+const enableCompileCache = (nodeModule as { enableCompileCache?: (directory: string) => unknown }).enableCompileCache
 
 /**
- * Keeps `data` in the slot: written beside it and renamed into place, so a
- * reader never sees half a file; the bundle's caches of other builds are
- * removed. Silent when the folder cannot be made or written.
+ * Has Node cache the compiled code of every module loaded from here on in the
+ * cache folder, made private when missing. Does nothing where Node has no
+ * compile cache, no folder is chosen, or the folder is not private.
  */
-export function keepCache(slot: CacheSlot, name: string, data: Buffer): void {
+export function startCompileCache(env: NodeJS.ProcessEnv = process.env): void {
+  const folder = cacheFolder(env)
+  if (enableCompileCache === undefined || folder === null) return
   try {
-    mkdirSync(slot.folder, { recursive: true, mode: 0o700 })
-    const held = statSync(slot.folder)
-    if (!privateTo(held)) return
-    const partial = `${slot.file}.${process.pid}.partial`
-    writeFileSync(partial, data, { mode: 0o600 })
-    renameSync(partial, slot.file)
-    const current = slot.file.slice(slot.folder.length + 1)
-    for (const other of readdirSync(slot.folder)) {
-      if (other !== current && other.startsWith(`${name}-`) && other.endsWith('.cache')) rmSync(join(slot.folder, other), { force: true })
-    }
+    mkdirSync(folder, { recursive: true, mode: 0o700 })
+    if (privateFolder(folder)) enableCompileCache(folder)
   } catch {
-    // A cache is a saving only: without it the next run compiles the bundle again.
+    // A cache is a saving only: without it every run compiles its bundle.
   }
 }

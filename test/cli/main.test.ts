@@ -2,7 +2,8 @@
  * The CLI registers only the command that runs: these check, against the built
  * CLI, that the command list is still whole wherever it is shown (the
  * program's help, `help`, `--help run`, a mistyped command's suggestion).
- * Which bundle each command line compiles is checked in compile-cache.test.ts.
+ * It also checks which bundles each command line loads: its own, and zod only
+ * where it checks outside input.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -127,4 +128,28 @@ test('a reader that has closed the pipe (`generate --help | head -1`): the CLI l
   const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
   expect(stderr).toBe('')
   expect(status).toBe(0)
+})
+
+const LIST_BUNDLES = fileURLToPath(new URL('../../bench/fixtures/list-bundles.cjs', import.meta.url))
+
+/** The CLI's bundles a command line loaded, by name (bench/fixtures/list-bundles.cjs reads them from require.cache at exit). */
+function bundlesLoaded(args: string[]): string[] {
+  const log = join(dir, `bundles-${args.join('-').replace(/\W+/g, '_')}.log`)
+  const run = timegrounded(args, { TG_BUNDLE_LOG: log, TIMEGROUNDED_CACHE_DIR: 'off' }, ['--require', LIST_BUNDLES])
+  expect(run.status, run.stderr).toBeLessThan(3)
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split(' ')[0] as string)
+}
+
+test('--version loads no bundle; validate its own and zod (which it checks the dataset with); score its own alone', () => {
+  expect(bundlesLoaded(['--version'])).toEqual([])
+  expect(bundlesLoaded(['validate'])).toEqual(['validate', 'zod'])
+  expect(bundlesLoaded(['score', '--help'])).toEqual(['score'])
+})
+
+test('help, and a command we do not know, load the bundle of every command (and zod, which some of them check their options with)', () => {
+  expect(bundlesLoaded(['--help'])).toEqual(['all', 'zod'])
+  expect(bundlesLoaded(['valdate'])).toEqual(['all', 'zod'])
 })

@@ -85,9 +85,9 @@ export function runNode(args, { cwd, env = {}, timeoutMs = 120_000 }) {
   })
 }
 
-/** `npm i` of the tarball and `packages` into a fresh project at `dir`; throws with npm's output when it fails. */
-export async function installProject(dir, tarball, packages) {
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'timegrounded-compat-cell', private: true, type: 'module' }, null, 2)}\n`)
+/** `npm i` of the tarball and `packages` into a fresh project at `dir` (`type` is its package.json's); throws with npm's output when it fails. */
+export async function installProject(dir, tarball, packages, type) {
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'timegrounded-compat-cell', private: true, type }, null, 2)}\n`)
   const npm = npmCli()
   const args = [npm, 'install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', tarball, ...packages]
   const installed = await runNode(args, { cwd: dir, timeoutMs: 300_000 })

@@ -2,7 +2,13 @@
 // module they write into their fresh project: a bitemporal in-memory store
 // (the test/fixtures store without its other bugs), correct with `none`, and
 // with `stale` a first-write-wins store that leaks replaced values.
-export const CELL_STORE = `// Written by the timegrounded compatibility cell.
+// `storeModule('esm')` is it as an ES module, `storeModule('cjs')` as CommonJS.
+export function storeModule(format) {
+  const body = STORE.replace('export function createStore', 'function createStore')
+  return format === 'esm' ? STORE : `${body}\nmodule.exports = { createStore }\n`
+}
+
+const STORE = `// Written by the timegrounded compatibility cell.
 export function createStore(bug = 'none') {
   const seen = new Set()
   const facts = []

@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { CELL_STORE } from './cell-store.mjs'
+import { storeModule } from './cell-store.mjs'
 import { cellArguments, check, cleanEnvironment, expectRun, installProject, runNode, runScenarios } from './cell-kit.mjs'
 
 const { tarball, version, work } = cellArguments('vitest')
@@ -22,7 +22,7 @@ const NO_GATE = 'timegrounded [tivarq] the gate does not run: no timegrounded re
 const GATE_PASSED = /timegrounded \[tivarq\] gate passed/
 
 const FILES = {
-  'store.js': CELL_STORE,
+  'store.js': storeModule('esm'),
   // The watch scenario rewrites this line under a running Vitest; every other scenario sets TG_BUG.
   'bug.js': "export const BUG = 'none'\n",
   'vitest.config.js': `import { defineConfig } from 'vitest/config'
@@ -125,7 +125,7 @@ function verdictLines(output) {
 
 async function installed() {
   mkdirSync(project, { recursive: true })
-  await installProject(project, tarball, [`vitest@${version}`])
+  await installProject(project, tarball, [`vitest@${version}`], 'module')
   writeProject()
   const found = readJson(join(project, 'node_modules', 'vitest', 'package.json')).version
   check(found === version, `vitest ${found} installed, ${version} asked for`)

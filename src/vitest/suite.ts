@@ -32,7 +32,7 @@ import { type GateAbsence, ungatedNotice } from '../suite/ungated.js'
 import { logPerf, perfNow } from '../suite/perf-log.js'
 import { loadSuiteSplit } from '../suite/split.js'
 import type { Episode } from '../tivarq/schema.js'
-import './context.js'
+import { metaCarrying, putRecord } from './context.js'
 import { timeGroundedTests } from './time-grounded.js'
 
 /** Why no gate runs and the fix, in Vitest's words (the suite core words the rest). */
@@ -133,12 +133,13 @@ function registerEpisode(suite: CollectedSuite, { episode, probes }: PlannedEpis
 function registerProbe(suite: CollectedSuite, episode: Episode, planned: PlannedProbe, askedOf: () => AskedEpisode | undefined): void {
   const { probe, name, record, timeoutMs } = planned
   const { settings, context, baseline } = suite
-  test.sequential(name, { meta: { [CHANNEL_KEY]: record }, timeout: timeoutMs }, async ({ task, skip, annotate }) => {
+  // `concurrent: false`, not `test.sequential`: Vitest 5 removed `sequential`, and both majors keep such a test in order inside its concurrent episode.
+  test(name, { meta: metaCarrying(record), timeout: timeoutMs, concurrent: false }, async ({ task, skip, annotate }) => {
     const asked = askedOf()
     const rows = asked ? await asked.rows(probe.probe_id) : [await answerProbe(undefined, episode, probe)]
     const settled = settleProbe(rows, episode, probe, baseline, context.update, settings.flaky, context.gated, record.probeTotal)
     const isolation = asked?.isolation(probe.probe_id) ?? []
-    task.meta[CHANNEL_KEY] = finishedRecord(record, rows, settled, isolation)
+    putRecord(task.meta, finishedRecord(record, rows, settled, isolation))
     const carried = isolationMessage(isolation)
     if (carried !== null) throw new ProbeFailure(carried)
     switch (settled.decision) {

@@ -8,8 +8,7 @@
  */
 import { describe, test } from 'vitest'
 import type { TimeGroundedAgent } from '../time-grounded/agent.js'
-import { CHANNEL_KEY } from '../suite/records.js'
-import './context.js'
+import { putRecord } from './context.js'
 import type { TimeGroundedCaseRecord } from '../time-grounded/cases.js'
 import { checkTimeGroundedOptions, type TimeGroundedTestsOptions } from '../time-grounded/probe-options.js'
 
@@ -27,7 +26,8 @@ export function timeGroundedTests(
   given: TimeGroundedTestsOptions = {},
 ): void {
   const options = checkTimeGroundedOptions(given, 'timeGroundedTests(agent, options)')
-  describe.sequential(`${options.name ?? 'time-grounded'} (time-grounded probe)`, async () => {
+  // `concurrent: false` rather than `describe.sequential`, which Vitest 5 removed; it also holds against `sequence.concurrent`.
+  describe(`${options.name ?? 'time-grounded'} (time-grounded probe)`, { concurrent: false }, async () => {
     // The engine loads here, in a file that declares these tests: every worker imports this module
     // (through timegrounded/vitest), and a TIVARQ-only one should not pay for the engine.
     const [{ planTimeGroundedCases, timeGroundedCaseTimeoutMs }, { TimeGroundedAnswerError, timeGroundedFailureMessage }] = await Promise.all([
@@ -37,10 +37,10 @@ export function timeGroundedTests(
     const timeout = timeGroundedCaseTimeoutMs(options)
     const plan = await planTimeGroundedCases(agent, options)
     for (const planned of plan.cases) {
-      test.sequential(planned.name, { timeout }, async ({ task, skip }) => {
+      test(planned.name, { timeout, concurrent: false }, async ({ task, skip }) => {
         const record = await planned.run()
         // A time-grounded question's record sits under the same key as a probe's (told apart by `kind`), so one reporter finds both.
-        task.meta[CHANNEL_KEY] = JSON.parse(JSON.stringify(record)) as TimeGroundedCaseRecord
+        putRecord(task.meta, JSON.parse(JSON.stringify(record)) as TimeGroundedCaseRecord)
         // Asked, but its judge cannot grade it (`unjudged: 'skip'`): neither passed nor failed.
         if (record.row.status === 'unjudged') skip(record.row.reason)
         const failure = timeGroundedFailureMessage(record)

@@ -15,6 +15,7 @@
  * `TIMEGROUNDED_CACHE_DIR` or `off` keeps no cache. Compiled code is code:
  * a folder that another user could write to is not read.
  */
+import { randomBytes } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -77,8 +78,9 @@ export function keepCache(slot: CacheSlot, name: string, data: Buffer): void {
     mkdirSync(slot.folder, { recursive: true, mode: 0o700 })
     const held = statSync(slot.folder)
     if (!privateTo(held)) return
-    const partial = `${slot.file}.${process.pid}.partial`
-    writeFileSync(partial, data, { mode: 0o600 })
+    // Made exclusively under a name no one can plant a link at in advance.
+    const partial = `${slot.file}.${randomBytes(8).toString('hex')}.partial`
+    writeFileSync(partial, data, { mode: 0o600, flag: 'wx' })
     renameSync(partial, slot.file)
     const current = slot.file.slice(slot.folder.length + 1)
     for (const other of readdirSync(slot.folder)) {

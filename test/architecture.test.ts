@@ -23,23 +23,24 @@ const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|imp
  */
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
+  limits: [],
   version: [],
-  'option-checks': ['errors'],
-  stats: ['errors'],
-  tivarq: ['stats', 'errors', 'version'],
-  chat: ['errors'],
-  adapters: ['tivarq', 'chat', 'errors', 'version'],
-  harness: ['adapters', 'tivarq', 'stats', 'errors', 'version'],
-  'time-grounded': ['adapters', 'chat', 'tivarq', 'stats', 'errors', 'option-checks', 'version'],
-  suite: ['harness', 'adapters', 'tivarq', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version'],
+  'option-checks': ['errors', 'limits'],
+  stats: ['errors', 'limits'],
+  tivarq: ['stats', 'errors', 'version', 'limits'],
+  chat: ['errors', 'limits'],
+  adapters: ['tivarq', 'chat', 'errors', 'version', 'limits'],
+  harness: ['adapters', 'tivarq', 'stats', 'errors', 'version', 'limits'],
+  'time-grounded': ['adapters', 'chat', 'tivarq', 'stats', 'errors', 'option-checks', 'version', 'limits'],
+  suite: ['harness', 'adapters', 'tivarq', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
   // The end of a run and the page's model sit above the suite core and the probe: they word and write what those decide.
   // version: the HTML renderer reads its built page script from the package root.
-  report: ['suite', 'time-grounded', 'harness', 'adapters', 'tivarq', 'stats', 'chat', 'errors', 'option-checks', 'version'],
-  properties: ['suite', 'harness', 'adapters', 'tivarq', 'stats', 'errors', 'option-checks', 'version'],
-  index: ['harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version'],
-  vitest: ['properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version'],
-  jest: ['properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version'],
-  cli: ['properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version'],
+  report: ['suite', 'time-grounded', 'harness', 'adapters', 'tivarq', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
+  properties: ['suite', 'harness', 'adapters', 'tivarq', 'stats', 'errors', 'option-checks', 'version', 'limits'],
+  index: ['harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
+  vitest: ['properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
+  jest: ['properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
+  cli: ['properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
 }
 
 function specifiers(file: string): string[] {

@@ -9,14 +9,15 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { monotonicMs } from './clock.js'
 import { type CommandAdapterSpec, describeCommand } from './command.js'
 import { AdapterFault, type AdapterFaultCode } from './errors.js'
-import type { WireRequest } from './protocol.js'
+import { MAX_REPLY_LINE_CHARS } from '../limits.js'
+import { noteReceived, type WireRequest } from './protocol.js'
 
 /** How much of the adapter's stderr is kept for error messages (the rest is drained and dropped). */
 const STDERR_TAIL_CHARS = 4_096
 /** Characters of the stderr tail quoted in an error message. */
 const STDERR_QUOTE_CHARS = 600
-/** A reply line longer than this is refused (a process that never writes a newline must not exhaust memory). */
-const MAX_LINE_CHARS = 16 * 1024 * 1024
+/** Characters kept of the start of a reply line over `MAX_REPLY_LINE_CHARS`, to quote it. */
+const OVERLONG_HEAD_CHARS = 120
 /** Schedules `flush` as a microtask (see `call`). */
 const SETTLED = Promise.resolve()
 /** After the process exits, wait this long for the rest of its stderr before reporting. */
@@ -92,6 +93,8 @@ export class AdapterProcess {
   /** The unfinished reply line, in pieces, and its length so far. */
   private partialLine: string[] = []
   private partialChars = 0
+  /** A reply line past `MAX_REPLY_LINE_CHARS`, being counted and dropped until its newline: its start and its length so far. */
+  private overlong: { head: string; chars: number } | null = null
   private stderrTail = ''
   private fault: AdapterFault | null = null
   private exited = false
@@ -214,7 +217,7 @@ export class AdapterProcess {
     }
     this.fail(
       'ADAPTER_TIMEOUT',
-      `${this.noun} \`${this.command}\` did not answer ${head.label} within ${head.timeoutMs} ms (its call timeout, \`timeoutMs\`); the process was killed${this.quoteStderr()}`,
+      `${this.noun} \`${this.command}\` did not answer ${head.label} within ${head.timeoutMs} ms (its call timeout, \`timeoutMs\`)${this.overlongSoFar()}; the process was killed${this.quoteStderr()}`,
     )
   }
 
@@ -280,24 +283,44 @@ export class AdapterProcess {
    * Split stdout into lines in time linear in its length: only the new chunk is searched for a
    * newline, and the pieces of an unfinished line are joined once, when its newline arrives. (Read
    * as bytes and split at 0x0A instead, each line decoded once, it measured no faster: Buffer's
-   * indexOf and toString cost what the decoder saves.)
+   * indexOf and toString cost what the decoder saves.) A line that grows past
+   * `MAX_REPLY_LINE_CHARS` is not kept: its pieces are counted and dropped as they come, so a
+   * process writing 10 MB answers costs no more memory than one writing short ones.
    */
   private onStdout(chunk: string): void {
     let start = 0
     // A chunk is most often one whole line: its end is not searched again.
     for (let newline = chunk.indexOf('\n'); newline !== -1; newline = start < chunk.length ? chunk.indexOf('\n', start) : -1) {
-      const line = this.partialLine.length === 0 ? chunk.slice(start, newline) : this.finishPartial(chunk.slice(start, newline))
-      start = newline + 1
-      this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line)
+      if (this.overlong !== null) {
+        this.overlong.chars += newline - start
+        start = newline + 1
+        this.onOverlongLine()
+      } else {
+        const line = this.partialLine.length === 0 ? chunk.slice(start, newline) : this.finishPartial(chunk.slice(start, newline))
+        start = newline + 1
+        if (line.length > MAX_REPLY_LINE_CHARS) {
+          this.overlong = { head: line.slice(0, OVERLONG_HEAD_CHARS), chars: line.length }
+          this.onOverlongLine()
+        } else this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line)
+      }
       if (this.fault) return
     }
-    if (start < chunk.length) {
-      this.partialLine.push(start === 0 ? chunk : chunk.slice(start))
-      this.partialChars += chunk.length - start
+    if (start < chunk.length) this.keepUnfinished(start === 0 ? chunk : chunk.slice(start))
+  }
+
+  /** Hold the start of a line whose newline has not come, or only count it once it is over the limit. */
+  private keepUnfinished(piece: string): void {
+    if (this.overlong !== null) {
+      this.overlong.chars += piece.length
+      return
     }
-    if (this.partialChars > MAX_LINE_CHARS) {
-      this.fail('ADAPTER_PROTOCOL', `${this.noun} \`${this.command}\` wrote more than ${MAX_LINE_CHARS} characters to stdout without a newline`)
-    }
+    this.partialLine.push(piece)
+    this.partialChars += piece.length
+    if (this.partialChars <= MAX_REPLY_LINE_CHARS) return
+    const held = this.partialLine.join('')
+    this.overlong = { head: held.slice(0, OVERLONG_HEAD_CHARS), chars: held.length }
+    this.partialLine = []
+    this.partialChars = 0
   }
 
   /** The unfinished line's pieces and `last`, joined; the next line starts empty. */
@@ -307,6 +330,31 @@ export class AdapterProcess {
     this.partialLine = []
     this.partialChars = 0
     return line
+  }
+
+  /**
+   * A reply line over `MAX_REPLY_LINE_CHARS` has ended: its call fails with the line's length and the
+   * limit, as an invalid answer. The stream is still in step (one line, one call), so the process goes on.
+   */
+  private onOverlongLine(): void {
+    const { head, chars } = this.overlong as { head: string; chars: number }
+    this.overlong = null
+    if (this.fault) return
+    const call = this.pending.shift()
+    if (!call) {
+      this.fail(
+        'ADAPTER_PROTOCOL',
+        `${this.noun} \`${this.command}\` wrote an extra line to stdout that answers no request (${chars} characters): ${quote(head)}`,
+      )
+      return
+    }
+    this.startHead()
+    call.reject(
+      new AdapterFault(
+        'ADAPTER_INVALID_ANSWER',
+        `${this.noun} \`${this.command}\` answered ${call.label} with a line of ${chars} characters, over the limit of ${MAX_REPLY_LINE_CHARS} (MAX_REPLY_LINE_CHARS); it begins ${JSON.stringify(`${head.slice(0, OVERLONG_HEAD_CHARS - 3)}...`)}`,
+      ),
+    )
   }
 
   private onLine(line: string): void {
@@ -358,6 +406,8 @@ export class AdapterProcess {
       )
       return
     }
+    // A message about the answer quotes what was sent, not what parsing made of it.
+    if (call.label === 'query') noteReceived(object, line)
     call.resolve(object)
   }
 
@@ -375,6 +425,12 @@ export class AdapterProcess {
 
   private notifyExit(): void {
     for (const resolve of this.exitWaiters.splice(0)) resolve()
+  }
+
+  /** What a timeout says of a line over the limit still being written (and dropped). */
+  private overlongSoFar(): string {
+    if (this.overlong === null) return ''
+    return `; it had written ${this.overlong.chars} characters of a reply line, over the limit of ${MAX_REPLY_LINE_CHARS} (MAX_REPLY_LINE_CHARS), without its newline`
   }
 
   private quoteStderr(): string {

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod'
 import { TimegroundedError } from '../errors.js'
+import { MAX_MODEL_REPLY_BYTES } from '../limits.js'
 import { isRetryableStatus, retryAfterMs, retryWaitMs } from './retry.js'
 import { chatCompletionsUrl, redactSecret, redactUrl, redactUrlsIn } from './url.js'
 
@@ -154,6 +155,26 @@ function networkDetail(error: Error): string {
   return `network error: ${inner !== '' && inner !== error.message ? inner : error.message}`
 }
 
+/** The body as text, read as it comes and given up (null) once it passes `MAX_MODEL_REPLY_BYTES`, so a server cannot fill memory. */
+async function boundedText(response: Response): Promise<string | null> {
+  if (response.body === null) return ''
+  const reader = response.body.getReader()
+  const pieces: Uint8Array[] = []
+  let bytes = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    bytes += value.byteLength
+    if (bytes > MAX_MODEL_REPLY_BYTES) {
+      await reader.cancel().catch(() => undefined)
+      return null
+    }
+    pieces.push(value)
+  }
+  // Decoded as `response.text()` decodes: UTF-8, a byte order mark dropped, bad bytes replaced.
+  return new TextDecoder().decode(Buffer.concat(pieces))
+}
+
 async function attemptOnce(url: string, init: RequestInit, timeoutMs: number): Promise<Attempt> {
   let response: Response
   try {
@@ -168,7 +189,18 @@ async function attemptOnce(url: string, init: RequestInit, timeoutMs: number): P
   const retryAfter = response.headers.get('retry-after')
   let body: string
   try {
-    body = await response.text()
+    const read = await boundedText(response)
+    if (read === null) {
+      return {
+        kind: 'failed',
+        code: 'CHAT_REPLY_INVALID',
+        status,
+        detail: `the reply is over ${MAX_MODEL_REPLY_BYTES} bytes (MAX_MODEL_REPLY_BYTES); it was not read further`,
+        retryable: false,
+        retryAfter,
+      }
+    }
+    body = read
   } catch (error) {
     // The server is there but the body broke off (or the timeout struck while reading): retried like a 5xx.
     return { kind: 'failed', code: 'CHAT_REPLY_INVALID', status, detail: `the reply broke off: ${(error as Error).message}`, retryable: true, retryAfter }

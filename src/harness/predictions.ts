@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { TimegroundedError } from '../errors.js'
+import { MAX_REPORTED_COST_USD, MAX_REPORTED_TOKENS } from '../limits.js'
 import { type Issue, IssueCollector, renderIssueLines } from '../tivarq/issues.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { isAnswerValue } from '../tivarq/answer-shape.js'
@@ -85,6 +86,11 @@ class RowProblems {
     this.add('invalid_field', `expected a string, a list of strings or null, got ${describeFound(value)}`, path, value)
   }
 
+  /** A negative count (a repetition, a number of polls): worded as a count, not as a time. */
+  negativeCount(path: string, value: unknown): void {
+    this.add('invalid_field', `${describeFound(value)} is negative; a count is 0 or more`, path, value)
+  }
+
   other(path: string, message: string, value: unknown): void {
     this.add('invalid_field', message, path, value)
   }
@@ -137,9 +143,29 @@ function checkCount(problems: RowProblems, path: string, value: unknown): void {
 function countRange(problems: RowProblems, path: string, value: number): void {
   if (!Number.isSafeInteger(value)) {
     if (value > 0) problems.other(path, `Too big: expected int to be <=${Number.MAX_SAFE_INTEGER}`, value)
-    else problems.tooSmall(path, value)
+    else problems.negativeCount(path, value)
   }
-  if (value < 0) problems.tooSmall(path, value)
+  if (value < 0) problems.negativeCount(path, value)
+}
+
+/**
+ * What an answer reported of its usage and cost, held to what the run-time answer check holds a live
+ * store to (src/limits.ts): tokens whole numbers from 0 to MAX_REPORTED_TOKENS, a cost from 0 to
+ * MAX_REPORTED_COST_USD, so that no total can be negative or overflow. Absent or null is no report.
+ */
+function checkReported(problems: RowProblems, at: string, usage: unknown, cost: unknown): void {
+  if (isObject(usage)) {
+    for (const field of ['prompt_tokens', 'completion_tokens']) {
+      const count = usage[field]
+      if (count === undefined || count === null) continue
+      if (!(typeof count === 'number' && Number.isInteger(count) && count >= 0 && count <= MAX_REPORTED_TOKENS)) {
+        problems.other(`${at}usage.${field}`, `${describeFound(count)} is not a whole number from 0 to ${MAX_REPORTED_TOKENS} (MAX_REPORTED_TOKENS)`, count)
+      }
+    }
+  }
+  if (cost !== undefined && cost !== null && !(typeof cost === 'number' && cost >= 0 && cost <= MAX_REPORTED_COST_USD)) {
+    problems.other(`${at}cost_usd`, `${describeFound(cost)} is not a number of US dollars from 0 to ${MAX_REPORTED_COST_USD} (MAX_REPORTED_COST_USD)`, cost)
+  }
 }
 
 /**
@@ -187,6 +213,8 @@ function checkAnswered(problems: RowProblems, row: JsonObject): void {
   if (row.update_lag_polls !== undefined && row.update_lag_polls !== null) checkCount(problems, 'update_lag_polls', row.update_lag_polls)
   const censored = row.update_lag_censored
   if (censored !== undefined && censored !== null && typeof censored !== 'boolean') problems.wrongType('update_lag_censored', 'boolean', censored)
+  if (isObject(row.prediction)) checkReported(problems, 'prediction.', row.prediction.usage, row.prediction.cost_usd)
+  checkReported(problems, '', row.usage, row.cost_usd)
 }
 
 function checkError(problems: RowProblems, row: JsonObject): void {

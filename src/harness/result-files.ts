@@ -8,6 +8,7 @@
  * so an interrupted run leaves only whole files behind. Writes are synchronous
  * on purpose: a SIGINT handler can still finish them before the process exits.
  */
+import { randomBytes } from 'node:crypto'
 import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { TimegroundedError } from '../errors.js'
@@ -44,23 +45,35 @@ function writeAll(fd: number, bytes: Uint8Array): void {
 }
 
 /**
- * Write `text` to `path` atomically (creating its directory): a sibling temporary file, then rename over the target.
+ * A temporary name beside `path` no one can guess: a name made of the pid alone can be planted with a
+ * symlink in advance by anyone who can write to the folder.
+ */
+export function temporaryNameFor(path: string): string {
+  return `${path}.${randomBytes(8).toString('hex')}.tmp`
+}
+
+/**
+ * Write `text` to `path` atomically (creating its directory): a sibling temporary file, made exclusively
+ * (`wx`: an existing file or link at that name is an error, never followed), then rename over the target.
  * `text` may come in pieces (text encoded as UTF-8, bytes as they are), written one after another, so that a large
  * file need not be one string first. Throws `ResultWriteError` on failure, with the temporary file removed and the target untouched.
  */
 export function writeFileAtomic(path: string, text: string | readonly (string | Uint8Array)[]): void {
-  const temporary = `${path}.${process.pid}.tmp`
+  const temporary = temporaryNameFor(path)
   let fd: number | null = null
+  let made = false
   try {
     mkdirSync(dirname(path), { recursive: true })
-    fd = openSync(temporary, 'w')
+    fd = openSync(temporary, 'wx')
+    made = true
     for (const chunk of typeof text === 'string' ? [text] : text) writeAll(fd, typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)
     closeSync(fd)
     fd = null
     renameSync(temporary, path)
   } catch (error) {
     if (fd !== null) closeQuietly(fd)
-    rmSync(temporary, { force: true })
+    // Only a file this call made is removed: when `wx` failed, whatever holds the name is someone else's.
+    if (made) rmSync(temporary, { force: true })
     throw new ResultWriteError(path, error)
   }
 }

@@ -16,6 +16,8 @@
  *   Any request may be answered {"error":"…"}. End of stdin means shut down.
  */
 import { AdapterProcess } from '../adapters/adapter-process.js'
+import { AdapterFault } from '../adapters/errors.js'
+import { MAX_ANSWER_CHARS } from '../limits.js'
 import { commandAdapter, describeCommand, DEFAULT_TIMEOUT_MS } from '../adapters/command.js'
 import type { WireRequest } from '../adapters/protocol.js'
 import { TimegroundedError } from '../errors.js'
@@ -133,6 +135,12 @@ export async function startCommandAgent(argv: string[], options: CommandAgentOpt
     })
     if (typeof reply.answer !== 'string')
       throw new Error(`agent \`${command}\` replied to ask without an "answer" string: ${JSON.stringify(reply).slice(0, 200)}`)
+    if (reply.answer.length > MAX_ANSWER_CHARS) {
+      throw new AdapterFault(
+        'ADAPTER_INVALID_ANSWER',
+        `agent \`${command}\` answered with ${reply.answer.length} characters, over the limit of ${MAX_ANSWER_CHARS} (MAX_ANSWER_CHARS)`,
+      )
+    }
     return reply.answer
   }
   const close = async (): Promise<void> => {

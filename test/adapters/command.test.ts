@@ -17,6 +17,7 @@ import { openPool } from '../../src/harness/pool.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
 import { runSplit } from '../../src/harness/runner.js'
+import { predictionLine } from '../../src/harness/result-files.js'
 
 const FAULT_ADAPTER = fileURLToPath(new URL('../fixtures/adapters/fault-adapter.mjs', import.meta.url))
 const FAULTY = 'reversal-00'
@@ -131,8 +132,11 @@ describe('fatal faults: the process is killed or dead, the episode is abandoned,
   })
 
   test('a stdout line over 16 MiB without a newline', async () => {
-    const { faulty, others, pids } = await runMode('huge-line', 20_000)
-    expect(faulty[0]!.error).toMatch(/^query: adapter `.*` wrote more than 16777216 characters to stdout without a newline$/)
+    const { faulty, others, pids } = await runMode('huge-line', HANG_MS)
+    // The line is counted and dropped as it comes (never held): the call times out saying how far past the limit it got.
+    expect(faulty[0]!.error).toMatch(
+      /^query: adapter `.*` did not answer query within 2000 ms \(its call timeout, `timeoutMs`\); it had written 17825792 characters of a reply line, over the limit of 1048576 \(MAX_REPLY_LINE_CHARS\), without its newline; the process was killed$/,
+    )
     expectOthersUntouched(others)
     expect(pids).toHaveLength(2)
   })
@@ -208,9 +212,45 @@ describe('recoverable faults: the row is an error, the process and the episode g
     expect(pids).toHaveLength(1)
   })
 
-  test('a valid 15 MB reply line is read whole', async () => {
+  test('a valid reply line of a million characters (within MAX_REPLY_LINE_CHARS) is read whole', async () => {
     const { faulty, pids } = await runMode('big-reply', 20_000)
     expect(faulty.every((row) => row.status === 'answered')).toBe(true)
+    expect(pids).toHaveLength(1)
+  })
+
+  test('a 10 MB answer on every query is an invalid answer naming its size and the limit; the process goes on and no row holds the value', async () => {
+    const { faulty, others, pids } = await runMode('ten-mb', 20_000)
+    const length = `{"state":"known","value":""}`.length + 10 * 1024 * 1024
+    for (const row of faulty) {
+      expect(row.status).toBe('error')
+      expect(row.error).toMatch(/^query: adapter `.*` answered query with a line of /)
+      // The line's start is quoted as it was sent (cut); its length and the limit are named.
+      expect(row.error).toContain(
+        `answered query with a line of ${length} characters, over the limit of 1048576 (MAX_REPLY_LINE_CHARS); it begins ${JSON.stringify(`{"state":"known","value":"${'v'.repeat(91)}...`)}`,
+      )
+      expect(predictionLine(row).length).toBeLessThan(1_000)
+    }
+    expectOthersUntouched(others)
+    expect(pids).toHaveLength(1)
+  })
+
+  test('a message quotes the reply as received: 1e400 is not shown as the null its parsed Infinity would print as', async () => {
+    const { faulty, pids } = await runMode('number-overflow')
+    for (const row of faulty) {
+      expect(row.error).toBe('query: the answer {"state":"known","value":1e400} fails answerSchema: value: expected a string, a list of strings or null')
+    }
+    expect(pids).toHaveLength(1)
+  })
+
+  test('usage and cost that are not finite or negative are invalid answers naming the wire field and its bound', async () => {
+    const { faulty, others, pids } = await runMode('usage-overflow')
+    for (const row of faulty) {
+      expect(row.error).toBe(
+        'query: the answer {"state": "unknown", "value": null, "usage": {"prompt_tokens": 1e400, "completion_tokens": 2}, "cost_usd": -3} is refused: ' +
+          'usage.prompt_tokens: Infinity is not a whole number from 0 to 1000000000 (MAX_REPORTED_TOKENS); cost_usd: -3 is not a number of US dollars from 0 to 1000000 (MAX_REPORTED_COST_USD)',
+      )
+    }
+    expectOthersUntouched(others)
     expect(pids).toHaveLength(1)
   })
 

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, expect, test } from 'vitest'
 import { AdapterProcess } from '../../src/adapters/adapter-process.js'
 import { commandAdapter } from '../../src/adapters/command.js'
+import { MAX_REPLY_LINE_CHARS } from '../../src/limits.js'
 
 const TRICKLE = fileURLToPath(new URL('../fixtures/adapters/trickle-adapter.mjs', import.meta.url))
 const open: AdapterProcess[] = []
@@ -50,10 +51,11 @@ test('several lines in a row, each in 1- to 7-byte pieces, each matched to its o
   }
 })
 
-test('the 16 MiB limit counts characters, not bytes: a line of 8.5 million two-byte characters (17 MB) is read whole', async () => {
+test('the reply line limit (MAX_REPLY_LINE_CHARS) counts characters, not bytes: a line of a million two-byte characters (2 MB) is read whole', async () => {
   const adapter = start(65_521)
-  const question = `${'é'.repeat(8_500_000)}|end`
-  expect(Buffer.byteLength(question)).toBeGreaterThan(16 * 1024 * 1024)
+  const question = `${'é'.repeat(1_000_000)}|end`
+  expect(Buffer.byteLength(question)).toBeGreaterThan(MAX_REPLY_LINE_CHARS)
+  expect(question.length).toBeLessThan(MAX_REPLY_LINE_CHARS - 100)
   const reply = await adapter.call({ type: 'query', question, as_of: '2025-01-01T00:00:00Z' })
   expect(reply.value === question).toBe(true)
   expect(adapter.alive).toBe(true)

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { chatCallBudgetMs, chatCompletion, ChatEndpointError, type ChatEndpoint, type ChatRetry } from '../../src/chat/client.js'
 import { retryAfterMs, retryWaitMs } from '../../src/chat/retry.js'
 import { defaultUsage, startChatServer, type ChatResponder, type ChatServer } from '../support/chat-server.js'
+import { MAX_MODEL_REPLY_BYTES } from '../../src/limits.js'
 
 describe('Retry-After and backoff (pure)', () => {
   const now = Date.parse('2025-01-01T00:00:00Z')
@@ -162,6 +163,13 @@ describe('chatCompletion against a server on 127.0.0.1', () => {
     const error = await failure(chatCompletion(endpoint(wrong).endpoint, [{ role: 'user', content: 'x' }]))
     expect(error).toMatchObject({ code: 'CHAT_REPLY_INVALID', attempts: 1, status: 200 })
     expect(error.message).toContain('the reply has no `choices[0].message.content` string')
+  })
+
+  test('a reply body over MAX_MODEL_REPLY_BYTES is refused as it is read, not retried, naming the limit', async () => {
+    const huge = await serve(() => ({ content: 'x'.repeat(MAX_MODEL_REPLY_BYTES + 1) }))
+    const error = await failure(chatCompletion(endpoint(huge).endpoint, [{ role: 'user', content: 'x' }]))
+    expect(error).toMatchObject({ code: 'CHAT_REPLY_INVALID', attempts: 1, status: 200 })
+    expect(error.message).toContain(`the reply is over ${MAX_MODEL_REPLY_BYTES} bytes (MAX_MODEL_REPLY_BYTES); it was not read further`)
   })
 
   test('nothing listening: CHAT_UNREACHABLE after one retry, whatever `retries` says', async () => {

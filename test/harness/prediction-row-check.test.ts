@@ -9,6 +9,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
+import { MAX_REPORTED_TOKENS } from '../../src/limits.js'
 import { checkPredictionRow, parsePredictions, PredictionsFileError } from '../../src/harness/predictions.js'
 import { CAPABILITIES, PHASES, ROLES, STATES } from '../../src/tivarq/schema.js'
 import { oracleRow } from '../support/prediction-row-oracle.js'
@@ -112,7 +113,7 @@ const validRow = fc
       update_lag_polls: count,
       update_lag_censored: fc.oneof(fc.boolean(), fc.constant(null)),
       error: text,
-      usage: fc.oneof(fc.constant(null), fc.record({ prompt_tokens: fc.nat(), completion_tokens: fc.nat() })),
+      usage: fc.oneof(fc.constant(null), fc.record({ prompt_tokens: fc.nat(MAX_REPORTED_TOKENS), completion_tokens: fc.nat(MAX_REPORTED_TOKENS) })),
       cost_usd: fc.oneof(fc.constant(null), elapsed),
     },
     { requiredKeys: ['probe_id', 'episode_id', 'expected', 'role', 'transition_id', 'phase', 'capability', 'status'] },
@@ -251,10 +252,36 @@ describe('the hand-written row check gives what the zod schema gave', () => {
     expect((error as PredictionsFileError).message.split('\n').slice(1)).toEqual([
       '  p.jsonl:2: probe_id: "" is negative; a measured time is 0 ms or more',
       '  p.jsonl:2: expected.state: unknown state "kown"; expected one of known, unknown, withdrawn, needs_clarification, expired',
-      '  p.jsonl:2: repetition: number -1e+300 is negative; a measured time is 0 ms or more',
-      '  p.jsonl:2: repetition: number -1e+300 is negative; a measured time is 0 ms or more',
+      '  p.jsonl:2: repetition: number -1e+300 is negative; a count is 0 or more',
+      '  p.jsonl:2: repetition: number -1e+300 is negative; a count is 0 or more',
       '  p.jsonl:2: prediction.value: a known answer needs a value (a string or a list of strings)',
       '  p.jsonl:2: latency_ms: number -2 is negative; a measured time is 0 ms or more',
     ])
   })
+})
+
+test('usage and cost in a predictions file are held to the bounds a live store is (src/limits.ts): 1e400, negative, fractional and overflowing are refused at their line', () => {
+  const row = (prediction: string) =>
+    `{"probe_id": "p", "episode_id": "e", "expected": {"state": "unknown", "value": null}, "role": "target", "transition_id": "t", "phase": "pre", "capability": "basic", "status": "answered", "prediction": ${prediction}, "latency_ms": 1}`
+  const text = [
+    row('{"state": "unknown", "value": null, "usage": {"prompt_tokens": 1e400, "completion_tokens": 1.5}}'),
+    row('{"state": "unknown", "value": null, "cost_usd": -3}'),
+    row('{"state": "unknown", "value": null, "cost_usd": 1e308}'),
+  ].join('\n')
+  let error: unknown
+  try {
+    parsePredictions(
+      text.replace(/"probe_id": "p"/g, () => `"probe_id": "p${Math.random()}"`),
+      'p.jsonl',
+    )
+  } catch (caught) {
+    error = caught
+  }
+  expect(error).toBeInstanceOf(PredictionsFileError)
+  expect((error as PredictionsFileError).message.split('\n').slice(1)).toEqual([
+    '  p.jsonl:1: prediction.usage.prompt_tokens: number Infinity is not a whole number from 0 to 1000000000 (MAX_REPORTED_TOKENS)',
+    '  p.jsonl:1: prediction.usage.completion_tokens: number 1.5 is not a whole number from 0 to 1000000000 (MAX_REPORTED_TOKENS)',
+    '  p.jsonl:2: prediction.cost_usd: number -3 is not a number of US dollars from 0 to 1000000 (MAX_REPORTED_COST_USD)',
+    '  p.jsonl:3: prediction.cost_usd: number 1e+308 is not a number of US dollars from 0 to 1000000 (MAX_REPORTED_COST_USD)',
+  ])
 })

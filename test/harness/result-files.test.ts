@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -437,4 +437,19 @@ test('printable escapes control and invisible characters and cuts long text', ()
   expect(printable('a\u0000b\u001b[2Jc\u007f\u0085\u202e\ud800\nd\te')).toBe('a\\u{0000}b\\u{001b}[2Jc\\u{007f}\\u{0085}\\u{202e}\\u{d800}\\nd\\te')
   expect(printable('é ok → fine')).toBe('é ok → fine')
   expect(printable('x'.repeat(200), 10)).toBe(`${'x'.repeat(10)}…`)
+})
+
+test('writeFileAtomic: a symlink planted at the old temporary name is not followed; the file lands in place, the outside file is untouched', () => {
+  const writer = new RunWriter(join(work, 'planted'))
+  const outside = join(work, 'outside-victim.txt')
+  writeFileSync(outside, 'not yours')
+  // The name a writer of `report.json` used to take: the pid is known to anyone on the machine.
+  symlinkSync(outside, join(writer.dir, `report.json.${process.pid}.tmp`))
+  const report = scoreRows(simulatedRows('smoke', 'oracle'), { seed: 1 })
+  writer.writeReport(report)
+  expect(readFileSync(outside, 'utf8')).toBe('not yours')
+  expect(lstatSync(join(writer.dir, 'report.json')).isFile()).toBe(true)
+  expect(JSON.parse(readFileSync(join(writer.dir, 'report.json'), 'utf8')).metrics.transition_success_rate).toEqual(report.metrics.transition_success_rate)
+  // Only the planted link is left beside the report: the temporary file got a name of its own and was renamed.
+  expect(readdirSync(writer.dir).sort()).toEqual(['report.json', `report.json.${process.pid}.tmp`])
 })

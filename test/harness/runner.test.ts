@@ -271,6 +271,47 @@ describe('ingest failure, reset failure and query faults of in-process stores', 
     ])
   })
 
+  test('numbers a store reports are checked as they enter: not finite, negative, fractional tokens or too large are invalid answers naming the field and its bound', async () => {
+    const answers: unknown[] = [
+      { state: 'unknown', value: null, usage: { promptTokens: Number.POSITIVE_INFINITY, completionTokens: 1 } },
+      { state: 'unknown', value: null, usage: { promptTokens: -5 } },
+      { state: 'unknown', value: null, usage: { completionTokens: 1.5 }, costUsd: -3 },
+      { state: 'unknown', value: null, costUsd: 1e308 },
+      { state: 'unknown', value: null, costUsd: Number.NaN, usage: { promptTokens: '5' } },
+    ]
+    const rows = await runOne({ reset() {}, ingest() {}, query: () => answers.shift() as StoreAnswer }, 'reversal-00')
+    expect(rows.map((r) => r.error)).toEqual([
+      'query: the answer {"state":"unknown","value":null,"usage":{"promptTokens":Infinity,"completionTokens":1}} is refused: usage.promptTokens: Infinity is not a whole number from 0 to 1000000000 (MAX_REPORTED_TOKENS)',
+      'query: the answer {"state":"unknown","value":null,"usage":{"promptTokens":-5}} is refused: usage.promptTokens: -5 is not a whole number from 0 to 1000000000 (MAX_REPORTED_TOKENS)',
+      'query: the answer {"state":"unknown","value":null,"usage":{"completionTokens":1.5},"costUsd":-3} is refused: usage.completionTokens: 1.5 is not a whole number from 0 to 1000000000 (MAX_REPORTED_TOKENS); costUsd: -3 is not a number of US dollars from 0 to 1000000 (MAX_REPORTED_COST_USD)',
+      'query: the answer {"state":"unknown","value":null,"costUsd":1e+308} is refused: costUsd: 1e+308 is not a number of US dollars from 0 to 1000000 (MAX_REPORTED_COST_USD)',
+      'query: the answer {"state":"unknown","value":null,"costUsd":NaN,"usage":{"promptTokens":"5"}} is refused: usage.promptTokens: "5" is not a whole number from 0 to 1000000000 (MAX_REPORTED_TOKENS); costUsd: NaN is not a number of US dollars from 0 to 1000000 (MAX_REPORTED_COST_USD)',
+    ])
+    // The rows answered before and after are scored; the totals cannot be negative or overflow.
+    expect(computeMetrics(rows).reported_cost_usd).toEqual({ total: 0, cases_with_cost: 0 })
+  })
+
+  test('an answer over MAX_ANSWER_CHARS, or holding a lone surrogate, is an invalid answer naming its size and the limit; the row keeps none of it', async () => {
+    const huge = 'x'.repeat(10 * 1024 * 1024)
+    const answers: unknown[] = [
+      { state: 'known', value: huge },
+      { state: 'known', value: ['a'.repeat(40_000), 'b'.repeat(40_000)] },
+      { state: 'known', value: 'fine', rawAnswer: huge },
+      { state: 'known', value: 'bad \ud800 half' },
+      { state: 'known', value: ['ok', '\udc00'] },
+    ]
+    const rows = await runOne({ reset() {}, ingest() {}, query: () => answers.shift() as StoreAnswer }, 'reversal-00')
+    const cut = `${'x'.repeat(80)}...`
+    expect(rows.map((r) => r.error)).toEqual([
+      `query: the answer {"state":"known","value":"${cut}"} is refused: value: 10485760 characters, over the limit of 65536 (MAX_ANSWER_CHARS)`,
+      expect.stringMatching(/ is refused: value: a list of 2 strings, 80000 characters together, over the limit of 65536 \(MAX_ANSWER_CHARS\)$/),
+      expect.stringMatching(/ is refused: rawAnswer: 10485760 characters, over the limit of 65536 \(MAX_ANSWER_CHARS\)$/),
+      'query: the answer {"state":"known","value":"bad \\ud800 half"} is refused: value: holds a lone surrogate \\ud800 at character 4; send well-formed Unicode (a lone surrogate cannot be written to a UTF-8 file as it was scored)',
+      expect.stringMatching(/ is refused: value\[1\]: holds a lone surrogate \\udc00 at character 0; /),
+    ])
+    for (const row of rows) expect(predictionLine(row).length).toBeLessThan(1_000)
+  })
+
   test('a hanging async call is abandoned at the timeout and the rest of the episode is abandoned; a factory serves the next episode', async () => {
     let made = 0
     const factory = () => {

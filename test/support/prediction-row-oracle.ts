@@ -7,6 +7,7 @@
  * the duplicate check. Test-only: the reader itself no longer loads zod.
  */
 import { z } from 'zod'
+import { MAX_REPORTED_COST_USD, MAX_REPORTED_TOKENS } from '../../src/limits.js'
 import type { Issue } from '../../src/tivarq/issues.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
 import { describeFound, issuePath, renderPath, valueAt, withArticle } from '../../src/tivarq/row-issues.js'
@@ -98,6 +99,8 @@ function describeRowIssue(issue: z.core.$ZodIssue, value: unknown): { code: stri
       if (value === undefined) return missing(`missing; expected one of ${oneOf(issue.values)}`)
       return { code: 'unknown_value', message: `unknown ${field} ${describeFound(value)}; expected one of ${oneOf(issue.values)}` }
     case 'too_small':
+      // Counts are worded as counts since issue 36; times as before.
+      if (field === 'repetition' || field === 'update_lag_polls') return invalid(`${describeFound(value)} is negative; a count is 0 or more`)
       return invalid(`${describeFound(value)} is negative; a measured time is 0 ms or more`)
     case 'invalid_type': {
       if (value === undefined) return missing(`missing; ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`} is required`)
@@ -108,17 +111,55 @@ function describeRowIssue(issue: z.core.$ZodIssue, value: unknown): { code: stri
   }
 }
 
-/** What the old reader made of one parsed line: the row it kept, or the issues it reported (before the duplicate check). */
-export function oracleRow(value: unknown): { row: PredictionRow } | { issues: LineIssue[] } {
-  const parsed = predictionRowSchema.safeParse(value)
-  if (!parsed.success) {
-    return {
-      issues: parsed.error.issues.map((issue) => {
-        const path = issuePath(issue)
-        const found = valueAt(value, path)
-        return { ...describeRowIssue(issue, found), path: path.length === 0 ? null : renderPath(path), value: found }
-      }),
+const reportedTokens = z.number().int().min(0).max(MAX_REPORTED_TOKENS)
+const reportedCost = z.number().min(0).max(MAX_REPORTED_COST_USD)
+
+/**
+ * Issue 36's rule, added after the old reader's: on an answered row, the usage and cost reported (in
+ * the prediction, and at the top as files before 0.2 kept them) within src/limits.ts's bounds.
+ */
+function reportedIssues(value: unknown): LineIssue[] {
+  if (value === null || typeof value !== 'object' || (value as { status?: unknown }).status !== 'answered') return []
+  const row = value as Record<string, unknown>
+  const issues: LineIssue[] = []
+  const place = (at: string, holder: unknown) => {
+    if (holder === null || typeof holder !== 'object' || Array.isArray(holder)) return
+    const { usage, cost_usd: cost } = holder as Record<string, unknown>
+    if (usage !== null && typeof usage === 'object' && !Array.isArray(usage)) {
+      for (const field of ['prompt_tokens', 'completion_tokens']) {
+        const count = (usage as Record<string, unknown>)[field]
+        if (count != null && !reportedTokens.safeParse(count).success) {
+          const message = `${describeFound(count)} is not a whole number from 0 to ${MAX_REPORTED_TOKENS} (MAX_REPORTED_TOKENS)`
+          issues.push({ code: 'invalid_field', message, path: `${at}usage.${field}`, value: count })
+        }
+      }
+    }
+    if (cost != null && !reportedCost.safeParse(cost).success) {
+      const message = `${describeFound(cost)} is not a number of US dollars from 0 to ${MAX_REPORTED_COST_USD} (MAX_REPORTED_COST_USD)`
+      issues.push({ code: 'invalid_field', message, path: `${at}cost_usd`, value: cost })
     }
   }
+  place('prediction.', row.prediction)
+  place('', row)
+  return issues
+}
+
+/** What the reader makes of one parsed line: the row it keeps, or the issues it reports (before the duplicate check). */
+export function oracleRow(value: unknown): { row: PredictionRow } | { issues: LineIssue[] } {
+  const parsed = predictionRowSchema.safeParse(value)
+  const reported = reportedIssues(value)
+  if (!parsed.success) {
+    return {
+      issues: [
+        ...parsed.error.issues.map((issue) => {
+          const path = issuePath(issue)
+          const found = valueAt(value, path)
+          return { ...describeRowIssue(issue, found), path: path.length === 0 ? null : renderPath(path), value: found }
+        }),
+        ...reported,
+      ],
+    }
+  }
+  if (reported.length > 0) return { issues: reported }
   return { row: normaliseRow(parsed.data as Record<string, unknown>) }
 }

@@ -12,6 +12,7 @@ import type { QuestionRow } from '../../src/time-grounded/question.js'
 import { runCeiling, runGrounded } from '../../src/time-grounded/run.js'
 import { timeGroundedVerdict } from '../../src/time-grounded/verdict.js'
 import { startChatServer, type ChatServer } from '../support/chat-server.js'
+import { MAX_ANSWER_CHARS, MAX_REPLY_LINE_CHARS } from '../../src/limits.js'
 
 const corpus = timeGroundedCorpus()
 const judge = deterministicJudge()
@@ -175,6 +176,28 @@ describe('command agents (timegrounded.agent.v1)', () => {
       expect(statuses.filter((s) => s.endsWith('agent-error'))).toEqual(['tg-asof-02:agent-error', 'tg-current-01:agent-error'])
       expect(result.rows[1]).toMatchObject({ error: expect.stringContaining('exited with code 3') })
       expect(result.rows[4]).toMatchObject({ error: expect.stringContaining('"thinking..."') })
+      expect(result.rows[11]).toMatchObject({ status: 'judged' })
+    } finally {
+      await agent.close()
+    }
+  })
+
+  test('an answer over MAX_ANSWER_CHARS, or on a line over MAX_REPLY_LINE_CHARS, costs its question, naming its size and the limit', async () => {
+    const env = { TG_AGENT_LONG: `tg-asof-02:${MAX_ANSWER_CHARS + 1},tg-asof-03:${MAX_REPLY_LINE_CHARS + 1}` }
+    const agent = await startCommandAgent([process.execPath, script], { env, timeoutMs: 5000 })
+    try {
+      const result = await runGrounded(agent, corpus, { mode: 'timestamps-only', judge })
+      const errors = result.rows.flatMap((row) => (row.status === 'agent-error' ? [row.error] : []))
+      expect(errors).toEqual([
+        expect.stringMatching(
+          new RegExp(`^agent \`.*agent\\.mjs\` answered with ${MAX_ANSWER_CHARS + 1} characters, over the limit of 65536 \\(MAX_ANSWER_CHARS\\)$`),
+        ),
+        expect.stringMatching(
+          new RegExp(
+            `^agent \`.*agent\\.mjs\` answered ask with a line of ${MAX_REPLY_LINE_CHARS + 14} characters, over the limit of 1048576 \\(MAX_REPLY_LINE_CHARS\\)`,
+          ),
+        ),
+      ])
       expect(result.rows[11]).toMatchObject({ status: 'judged' })
     } finally {
       await agent.close()

@@ -15,7 +15,8 @@
 // other than the CLI's own progress lines (`run: 60/60 probes (100%), 0 errors`),
 // which stay where they are.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import * as nodeModule from 'node:module'
 import { delimiter, dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 
@@ -87,8 +88,8 @@ const stackFrames = (text) => text.split('\n').filter((line) => /^\s+at .+:\d+:\
  * One scenario: `args` after the CLI, the exit code wanted, and `check(result)` returning what is
  * wrong (a string) or nothing. A clean scenario (`clean`, exit 0 wanted) also fails on any alarming line of stderr.
  */
-function scenario(name, args, { status = 0, clean = status === 0, check = () => undefined } = {}) {
-  const result = execute([cli, ...args])
+function scenario(name, args, { status = 0, clean = status === 0, check = () => undefined, bin = cli } = {}) {
+  const result = execute([bin, ...args])
   const shown = `stdout ${JSON.stringify(result.stdout.slice(-300))}, stderr ${JSON.stringify(result.stderr.slice(-400))}`
   if (result.why !== null) return fail(name, `did not finish (${result.why}); ${shown}`)
   if (result.status !== status) return fail(name, `exit ${result.status ?? result.signal}, wanted ${status}; ${shown}`)
@@ -181,6 +182,34 @@ scenario('fuzz of a leaking adapter process (latest) fails', ['fuzz', '--runs', 
   status: 1,
   check: counterexample,
 })
+
+// Node 22.1+ keeps the bundles' compiled code in the cache folder; Node 20 has no compile cache.
+if (typeof nodeModule.enableCompileCache === 'function') {
+  const cache = join(root, 'cache')
+  const kept = existsSync(cache) ? readdirSync(cache).filter((name) => name.startsWith(`${process.version}-`)) : []
+  const entries = kept.flatMap((folder) => readdirSync(join(cache, folder)))
+  if (entries.length > 0) ok(`compile cache kept (${entries.length} entries under ${kept[0]})`)
+  else fail('compile cache kept', `nothing under ${cache} for ${process.version} after the commands above`)
+}
+
+// Two installed copies, one cache folder: copy A changed by the same number of bytes, with the same time of
+// change, must not show through copy B (a cache keyed by size and time, not by the file, did).
+const copyA = join(root, 'copy-a')
+cpSync(dirname(cliPackage), copyA, { recursive: true })
+const bundleA = join(copyA, 'dist/cli/bundles/score.cjs')
+const { mtime } = statSync(bundleA)
+writeFileSync(bundleA, readFileSync(bundleA, 'utf8').replace('Re-score a', 'COPY-A-bug'))
+utimesSync(bundleA, mtime, mtime)
+const cliA = join(copyA, dirname(cli).slice(dirname(cliPackage).length), 'main.js')
+for (const round of [1, 2]) {
+  scenario(`two copies, copy A (round ${round})`, ['score', '--help'], {
+    bin: cliA,
+    check: (r) => (r.stdout.includes('COPY-A-bug') ? undefined : "copy A's change is not shown"),
+  })
+  scenario(`two copies, copy B (round ${round})`, ['score', '--help'], {
+    check: (r) => (r.stdout.includes('COPY-A-bug') || r.stderr.includes(copyA) ? "copy B ran copy A's code" : undefined),
+  })
+}
 
 process.stdout.write(`${failures === 0 ? 'all passed' : `${failures} failed`} under node ${process.version}\n`)
 process.exitCode = failures === 0 ? 0 : 1

@@ -331,7 +331,8 @@ declare interface TivarqMetrics {
 
 /**
  * `module.exports = withTimegrounded({ preset: 'ts-jest' }, { thresholds: { staleValueLeakageRate: { max: 0.05 } } })`.
- * Throws `ReporterOptionError` naming a bad option before any test runs.
+ * Throws `ReporterOptionError` naming a bad option before any test runs, and
+ * `RunnerVersionError` when the installed Jest is older than 29.7.
  */
 export declare function withTimegrounded<T extends JestConfigLike>(config: T, options?: WithTimegroundedOptions): T;
 

@@ -9,6 +9,7 @@
 import { isAbsolute } from 'node:path'
 import { ReporterOptionError, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
 import { isWatchKey, WATCH_KEY_RULE } from './record-request.js'
+import { checkJestVersion } from './versions.js'
 
 /** The reporter's and watch plugin's module names, as Jest resolves them from the project. */
 export const JEST_REPORTER = 'timegrounded/jest/reporter'
@@ -43,9 +44,11 @@ function moduleOf(entry: string | [string, unknown]): string {
 
 /**
  * `module.exports = withTimegrounded({ preset: 'ts-jest' }, { thresholds: { staleValueLeakageRate: { max: 0.05 } } })`.
- * Throws `ReporterOptionError` naming a bad option before any test runs.
+ * Throws `ReporterOptionError` naming a bad option before any test runs, and
+ * `RunnerVersionError` when the installed Jest is older than 29.7.
  */
 export function withTimegrounded<T extends JestConfigLike>(config: T, options: WithTimegroundedOptions = {}): T {
+  checkJestVersion()
   const { recordKey, ...reporterOptions } = options
   const resolved = resolveReporterOptions(reporterOptions, 'withTimegrounded(config, options) in jest.config')
   if (recordKey !== undefined && !isWatchKey(recordKey)) {

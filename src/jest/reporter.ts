@@ -20,6 +20,7 @@ import { currentRunIdentity } from '../suite/run-identity.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { CONTEXT_VARIABLE, clearSideFile, type JestWorkerContext, readSideFiles } from './channel.js'
 import { takeRecordRequest } from './record-request.js'
+import { checkJestVersion } from './versions.js'
 
 export type { TimegroundedReporterOptions } from '../suite/options.js'
 
@@ -128,6 +129,8 @@ export default class TimegroundedJestReporter {
     private readonly globalConfig: JestGlobalConfigView,
     options: TimegroundedReporterOptions = {},
   ) {
+    // Listed by hand in `reporters`, without withTimegrounded(): the version is checked here too.
+    checkJestVersion()
     this.given = options
     this.options = resolveReporterOptions(options, 'the timegrounded reporter options in jest.config')
     this.update = updateRequestFor(globalConfig, takeRecordRequest())

@@ -4,6 +4,9 @@
  * (records, gate, baseline, end of run) is not exported.
  */
 
+// Before anything imports `vitest`: an unsupported Vitest is refused in one line.
+import './versions.js'
+
 // ─── In a test file ──────────────────────────────────────────────────────────
 
 export { timegroundedSuite } from './suite.js'

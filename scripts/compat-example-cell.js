@@ -121,7 +121,7 @@ function main() {
   const example =
     chosen?.packages.vitest !== undefined && values.vitest !== undefined ? { ...chosen, packages: { ...chosen.packages, vitest: values.vitest } } : chosen
   if (example === undefined || values.tarball === undefined || values.work === undefined) {
-    console.log(`FAIL arguments: usage: --example ${Object.keys(EXAMPLES).join('|')} --tarball T --work DIR [--addon better_sqlite3.node]`)
+    console.log(`FAIL arguments: usage: --example ${Object.keys(EXAMPLES).join('|')} --tarball T --work DIR [--addon better_sqlite3.node] [--vitest V]`)
     return 2
   }
   if (example.packages['better-sqlite3'] !== undefined && (values.addon === undefined || !existsSync(values.addon))) {

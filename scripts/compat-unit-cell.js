@@ -9,7 +9,7 @@
 // repository's files (tracked and untracked, not ignored) copied into DIR, node_modules hard-linked but
 // for better-sqlite3's build folder, which holds the addon compiled for this Node (--addon), and Vite's
 // cache, which the run writes. Prints `ok <scenario>` or `FAIL <scenario>: <why>`; exit 0 only when the tier passes.
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -46,14 +46,13 @@ function placeAddon(target, addon) {
 /** What a failed run of Vitest names: its failed files and tests, and its summary lines. */
 function failedLines(output) {
   return output
-    .replace(/\x1b\[[0-9;]*m/g, '')
     .split('\n')
     .filter((line) => /^\s*(FAIL|×)\s|^\s*(Test Files|Tests)\s/.test(line))
     .map((line) => line.trim())
     .slice(0, 12)
 }
 
-function main() {
+async function main() {
   const { values } = parseArgs({ options: { work: { type: 'string' }, addon: { type: 'string' } } })
   if (values.work === undefined || values.addon === undefined || !existsSync(values.addon)) {
     console.log(`FAIL arguments: usage: --work DIR --addon better_sqlite3.node (better-sqlite3 compiled for Node ${process.version})`)
@@ -68,28 +67,35 @@ function main() {
 
   const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` }
   for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'GITHUB_STEP_SUMMARY' || key === 'NODE_OPTIONS') delete env[key]
-  // The command npm run test:unit runs, by this Node.
-  const ran = spawnSync(process.execPath, [join(copy, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'unit'], {
-    cwd: copy,
-    env,
-    encoding: 'utf8',
-    timeout: 420_000,
-    maxBuffer: 256 << 20,
-  })
-  process.stdout.write(ran.stdout ?? '')
-  process.stderr.write(ran.stderr ?? '')
-  const output = `${ran.stdout ?? ''}\n${ran.stderr ?? ''}`
-  const summary = output
-    .replace(/\x1b\[[0-9;]*m/g, '')
-    .split('\n')
-    .find((line) => /^\s*Tests\s/.test(line))
-  if (ran.status === 0) {
-    console.log(`ok npm run test:unit on Node ${process.version}: ${summary?.trim() ?? ''}`)
-    return 0
+  // The command npm run test:unit runs, by this Node. Its output goes through as it comes, so a cell the
+  // runner stops at its time limit still shows in its log how far the tier got.
+  const vitest = spawn(process.execPath, [join(copy, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'unit'], { cwd: copy, env })
+  let output = ''
+  const keep = (sink) => (chunk) => {
+    output += chunk
+    sink.write(chunk)
   }
-  const why = ran.error ? ran.error.message : `exit ${ran.status}; ${failedLines(output).join(' | ')}`
-  console.log(`FAIL npm run test:unit on Node ${process.version}: ${why}`)
-  return 1
+  vitest.stdout.on('data', keep(process.stdout))
+  vitest.stderr.on('data', keep(process.stderr))
+  return new Promise((resolve) => {
+    vitest.on('error', (error) => {
+      console.log(`FAIL npm run test:unit on Node ${process.version}: ${error.message}`)
+      resolve(1)
+    })
+    vitest.on('close', (code) => {
+      const plain = output.replace(/\x1b\[[0-9;]*m/g, '')
+      if (code === 0) {
+        const summary = plain.split('\n').find((line) => /^\s*Tests\s/.test(line))
+        console.log(`ok npm run test:unit on Node ${process.version}: ${summary?.trim() ?? ''}`)
+        resolve(0)
+      } else {
+        console.log(`FAIL npm run test:unit on Node ${process.version}: exit ${code}; ${failedLines(plain).join(' | ')}`)
+        resolve(1)
+      }
+    })
+  })
 }
 
-process.exitCode = main()
+main().then((code) => {
+  process.exitCode = code
+})

@@ -1,8 +1,10 @@
-// The compatibility tier (`npm run test:compat`, after `npm run build`; .ci/run runs it after `npm test`):
-// the packed tarball in fresh projects on every supported Node line with each supported runner, the
-// project's own unit tier on Node 24, and the examples on Node 24 with the newest runners.
+// The compatibility tier (`npm run test:compat`, which builds first; .ci/run runs it after `npm test`): the
+// packed tarball in fresh projects on every supported Node line with each supported runner, and the project's
+// own unit tier on Node 24. With --examples (`npm run test:compat:examples`, run by .ci/run next), the
+// examples on Node 24 with the newest runners instead: their suites run whole test splits, and with them
+// the tier would not fit in its eight minutes.
 //
-//   node scripts/compat.js [--only TEXT] [--cache DIR] [--jobs 2]
+//   node scripts/compat.js [--examples] [--only TEXT] [--cache DIR] [--jobs 2]
 //
 // --only runs the cells whose name contains TEXT (e.g. `--only "node 24"`, `--only cli`); --cache is where
 // the Node binaries and compiled addons are kept (default .cache/compat, gitignored). Each cell is a script
@@ -11,7 +13,7 @@
 // test/compat/ beside the code they check; the unit tier's and the examples' in scripts/. A cell whose
 // Node, addon or script cannot be had fails, saying why: nothing is skipped. The run ends with one table
 // (cell, result, seconds) and exits 1 when any cell failed; each cell's whole output is kept in
-// <cache>/logs/<cell>.log.
+// <cache>/logs/<cell>.log (<cache>/logs-examples/ with --examples).
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -50,17 +52,18 @@ function plan() {
     cell(`examples/${name} · node ${MAIN_LINE}`, MAIN_LINE, 'scripts/compat-example-cell.js', ['--example', name], {
       tarball: true,
       addon: example.packages['better-sqlite3'] !== undefined,
+      example: true,
     })
   return cells
 }
 
 function options() {
   const { values } = parseArgs({
-    options: { only: { type: 'string' }, cache: { type: 'string' }, jobs: { type: 'string', default: '2' } },
+    options: { examples: { type: 'boolean', default: false }, only: { type: 'string' }, cache: { type: 'string' }, jobs: { type: 'string', default: '2' } },
   })
   const jobs = Number(values.jobs)
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs ${values.jobs}: give a whole number of cells to run at once, 1 or more`)
-  return { only: values.only, cache: values.cache ?? join(ROOT, '.cache/compat'), jobs }
+  return { examples: values.examples, only: values.only, cache: values.cache ?? join(ROOT, '.cache/compat'), jobs }
 }
 
 /** A setup step's result, or the reason it could not be made (which fails the cells that need it). */
@@ -188,18 +191,19 @@ function table(results, seconds) {
 }
 
 async function main() {
-  const { only, cache, jobs } = options()
-  const cells = plan().filter((cell) => only === undefined || cell.name.includes(only))
+  const { examples, only, cache, jobs } = options()
+  const cells = plan().filter((cell) => (cell.example === true) === examples && (only === undefined || cell.name.includes(only)))
   if (cells.length === 0)
     throw new Error(
-      `--only ${only}: no cell's name contains it; the cells: ${plan()
+      `--only ${only}: no cell's name contains it; the cells${examples ? ' of --examples' : ''}: ${plan()
+        .filter((cell) => (cell.example === true) === examples)
         .map((cell) => cell.name)
         .join(', ')}`,
     )
   const started = Date.now()
   // A short root: the unit tier's copy sits under it, and one of its tests quotes a stack whose lines grow with the path.
   const work = mkdtempSync(join(tmpdir(), 'tgc-'))
-  const logs = join(cache, 'logs')
+  const logs = join(cache, examples ? 'logs-examples' : 'logs')
   rmSync(logs, { recursive: true, force: true })
   mkdirSync(logs, { recursive: true })
   try {

@@ -599,6 +599,7 @@ const BY_CI: Record<string, ByCi> = {
   'npm ci': { step: 'npm ci' },
   'npm test': { step: 'npm test' },
   'npm run test:compat': { step: 'npm run test:compat' },
+  'npm run test:compat:examples': { step: 'npm run test:compat:examples' },
   'npm run demo': { step: 'npm run demo' },
   'npm run build': { step: 'npm test', script: 'test' },
 }

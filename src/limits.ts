@@ -53,3 +53,10 @@ export const OPTION_RANGES = {
   /** Property-test runs. */
   runs: { min: 1, max: 1_000_000, integer: true },
 } as const satisfies Record<string, OptionRange>
+
+/**
+ * Longest text of a row the HTML page shows (an answer's value or each of a list's strings, its raw
+ * answer, the expected and old values, an error): a longer one is cut, its length and a fingerprint
+ * said, so that the page stays small whatever a predictions file holds.
+ */
+export const PAGE_VALUE_CHARS = 200

@@ -662,14 +662,17 @@ export function scoreRows(rows: readonly PredictionRow[], options: ScoreOptions)
   const expected = options.expectedProbes ?? rows.length
   // Each row is judged once; its family, the whole and the interval read the verdicts.
   const { counts, verdicts, all, families } = readRows(rows)
-  const byFamily: Record<string, FamilyReport> = {}
-  for (const family of familyOrder(families.keys())) {
-    const set = families.get(family) as FamilySet
-    byFamily[family] = {
-      probe_counts: { total: set.rows.length, answered: set.tally.answered },
-      metrics: set.tally.metrics(outcomesOf(set.rows, verdicts)),
-    }
-  }
+  // Made from entries, so a family named like an Object.prototype member (`__proto__`) is a key like any other.
+  const byFamily: Record<string, FamilyReport> = Object.fromEntries(
+    familyOrder(families.keys()).map((family) => {
+      const set = families.get(family) as FamilySet
+      const entry: FamilyReport = {
+        probe_counts: { total: set.rows.length, answered: set.tally.answered },
+        metrics: set.tally.metrics(outcomesOf(set.rows, verdicts)),
+      }
+      return [family, entry]
+    }),
+  )
   const transitions = outcomesOf(rows, verdicts)
   const interval = intervalOf(talliesOf(rows, transitions), options)
   const report: TivarqReport = {

@@ -6,6 +6,7 @@ import type { PredictionRow, Prediction } from '../../src/tivarq/results.js'
 import type { Answer } from '../../src/tivarq/schema.js'
 import { baseOf, simulatedRows } from './score-fixtures.js'
 import { expectPublishedMetrics, PUBLISHED_LATEST_SMOKE } from '../support/published.js'
+import { resultJson } from '../../src/harness/result-files.js'
 
 type Spec = {
   ep: string
@@ -388,4 +389,15 @@ describe('scoreRows judges each row once, and counts as the row-by-row functions
       { numRuns: 40 },
     )
   })
+})
+
+test('a family named like an Object.prototype member (__proto__, constructor, toString) is a family like any other in by_family and the table', () => {
+  const rows = simulatedRows('smoke', 'oracle')
+  const names = ['__proto__', 'constructor', 'toString']
+  const renamed = rows.map((row, i) => (i < 15 ? { ...row, family: names[i % 3] as string } : row))
+  const report = scoreRows(renamed, { seed: 1 })
+  for (const name of names) expect(Object.hasOwn(report.by_family, name)).toBe(true)
+  const counted = Object.values(report.by_family).reduce((sum, family) => sum + family.probe_counts.total, 0)
+  expect(counted).toBe(60)
+  expect(Object.getOwnPropertyDescriptor(JSON.parse(resultJson(report)).by_family, '__proto__')?.value.probe_counts.total).toBe(5)
 })

@@ -4,6 +4,7 @@
  * failing probes. Values come from the report (or the baseline) through the
  * metric table; intervals from `intervals.ts`. Pure.
  */
+import { rowsForPage } from './long-values.js'
 import { describeNotMeasured, formatCompleteness, formatCounts, formatScore } from '../../format.js'
 import type { Change, Comparison, ComparisonCell, FamilyChart, Spread, TivarqPage } from '../page-data.js'
 import { renderErroredProbes } from '../../../suite/probe-lists.js'
@@ -139,8 +140,9 @@ function statusOf(run: TivarqRunInput): string {
   return [`${formatCounts(run.report)}; ${formatCompleteness(run.report)}`, errored].filter((part) => part !== null).join('. ')
 }
 
-/** The TIVARQ part of the page. */
-export function tivarqPage(run: TivarqRunInput): TivarqPage {
+/** The TIVARQ part of the page; long texts in the rows are cut first (`rowsForPage`), so the page stays small whatever they hold. */
+export function tivarqPage(given: TivarqRunInput): TivarqPage {
+  const run = { ...given, rows: rowsForPage(given.rows) }
   const { report } = run
   const baseline = run.baseline ?? null
   const { seed, resamples } = report.transition_success_bootstrap

@@ -24,12 +24,14 @@ const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|imp
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
   version: [],
+  // The one interrupt path: below the adapters, whose processes it kills, so every layer can register with it.
+  interrupt: [],
   'option-checks': ['errors'],
   stats: ['errors'],
   tivarq: ['stats', 'errors', 'version'],
   chat: ['errors'],
-  adapters: ['tivarq', 'chat', 'errors', 'version'],
-  harness: ['adapters', 'tivarq', 'stats', 'errors', 'version'],
+  adapters: ['interrupt', 'tivarq', 'chat', 'errors', 'version'],
+  harness: ['interrupt', 'adapters', 'tivarq', 'stats', 'errors', 'version'],
   'time-grounded': ['adapters', 'chat', 'tivarq', 'stats', 'errors', 'option-checks', 'version'],
   suite: ['harness', 'adapters', 'tivarq', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version'],
   // The end of a run and the page's model sit above the suite core and the probe: they word and write what those decide.
@@ -37,9 +39,23 @@ const ALLOWED: Record<string, readonly string[]> = {
   report: ['suite', 'time-grounded', 'harness', 'adapters', 'tivarq', 'stats', 'chat', 'errors', 'option-checks', 'version'],
   properties: ['suite', 'harness', 'adapters', 'tivarq', 'stats', 'errors', 'option-checks', 'version'],
   index: ['harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version'],
-  vitest: ['properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version'],
-  jest: ['properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version'],
-  cli: ['properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version'],
+  vitest: [
+    'interrupt',
+    'properties',
+    'suite',
+    'harness',
+    'adapters',
+    'tivarq',
+    'report',
+    'time-grounded',
+    'stats',
+    'chat',
+    'errors',
+    'option-checks',
+    'version',
+  ],
+  jest: ['interrupt', 'properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version'],
+  cli: ['interrupt', 'properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version'],
 }
 
 function specifiers(file: string): string[] {

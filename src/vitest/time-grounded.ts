@@ -8,6 +8,7 @@
  */
 import { describe, test } from 'vitest'
 import type { TimeGroundedAgent } from '../time-grounded/agent.js'
+import { joinInterruptRelay } from '../interrupt.js'
 import { CHANNEL_KEY } from '../suite/records.js'
 import './context.js'
 import type { TimeGroundedCaseRecord } from '../time-grounded/cases.js'
@@ -35,6 +36,8 @@ export function timeGroundedTests(
       import('../time-grounded/case-failure.js'),
     ])
     const timeout = timeGroundedCaseTimeoutMs(options)
+    // A command agent's process is killed on an interrupt, which reaches a worker thread only through its main thread.
+    await joinInterruptRelay()
     const plan = await planTimeGroundedCases(agent, options)
     for (const planned of plan.cases) {
       test.sequential(planned.name, { timeout }, async ({ task, skip }) => {

@@ -25,12 +25,14 @@ const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
   limits: [],
   version: [],
+  // The one interrupt path: below the adapters, whose processes it kills, so every layer can register with it.
+  interrupt: [],
   'option-checks': ['errors', 'limits'],
   stats: ['errors', 'limits'],
   tivarq: ['stats', 'errors', 'version', 'limits'],
   chat: ['errors', 'limits'],
-  adapters: ['tivarq', 'chat', 'errors', 'version', 'limits'],
-  harness: ['adapters', 'tivarq', 'stats', 'errors', 'version', 'limits'],
+  adapters: ['interrupt', 'tivarq', 'chat', 'errors', 'version', 'limits'],
+  harness: ['interrupt', 'adapters', 'tivarq', 'stats', 'errors', 'version', 'limits'],
   'time-grounded': ['adapters', 'chat', 'tivarq', 'stats', 'errors', 'option-checks', 'version', 'limits'],
   suite: ['harness', 'adapters', 'tivarq', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
   // The end of a run and the page's model sit above the suite core and the probe: they word and write what those decide.
@@ -38,9 +40,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   report: ['suite', 'time-grounded', 'harness', 'adapters', 'tivarq', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
   properties: ['suite', 'harness', 'adapters', 'tivarq', 'stats', 'errors', 'option-checks', 'version', 'limits'],
   index: ['harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
-  vitest: ['properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
-  jest: ['properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
-  cli: ['properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
+  vitest: ['interrupt', 'properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
+  jest: ['interrupt', 'properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
+  cli: ['interrupt', 'properties', 'suite', 'harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
 }
 
 function specifiers(file: string): string[] {

@@ -9,6 +9,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { monotonicMs } from './clock.js'
 import { type CommandAdapterSpec, describeCommand } from './command.js'
 import { AdapterFault, type AdapterFaultCode } from './errors.js'
+import { closeOnInterrupt, host } from '../interrupt.js'
 import { MAX_REPLY_LINE_CHARS } from '../limits.js'
 import { noteReceived, type WireRequest } from './protocol.js'
 
@@ -28,11 +29,13 @@ export type ProcessNoun = 'adapter' | 'agent'
 
 /**
  * Adapter processes still running. Each runs in its own process group, out of
- * reach of a terminal's Ctrl-C, so the harness kills them when it exits or is
- * signalled (a Vitest worker, say, that dies of Ctrl-C): none may outlive it.
+ * reach of a terminal's Ctrl-C, so the harness kills them when it exits, and
+ * on the one interrupt path when it is signalled (a Vitest worker, say, that
+ * dies of Ctrl-C): none may outlive it.
  */
 const running = new Set<AdapterProcess>()
 let exitHookInstalled = false
+let stopKillingOnInterrupt: (() => void) | null = null
 
 function killRunning(): void {
   for (const each of running) each.kill()
@@ -40,20 +43,18 @@ function killRunning(): void {
 
 function trackRunning(adapter: AdapterProcess): void {
   running.add(adapter)
+  stopKillingOnInterrupt ??= closeOnInterrupt(killRunning)
   if (exitHookInstalled) return
   exitHookInstalled = true
-  process.on('exit', killRunning)
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    const onSignal = (): void => {
-      killRunning()
-      // Listening to a signal turns off its default action: when no one else listens, die of it as Node would have.
-      if (process.listenerCount(signal) === 1) {
-        process.removeListener(signal, onSignal)
-        process.kill(process.pid, signal)
-      }
-    }
-    process.on(signal, onSignal)
-  }
+  // The real process's exit: a Jest test file's `process` is a copy that never emits it.
+  host.on('exit', killRunning)
+}
+
+function untrack(adapter: AdapterProcess): void {
+  running.delete(adapter)
+  if (running.size > 0 || stopKillingOnInterrupt === null) return
+  stopKillingOnInterrupt()
+  stopKillingOnInterrupt = null
 }
 
 interface PendingCall {
@@ -129,14 +130,14 @@ export class AdapterProcess {
     this.child.stdin.on('error', () => undefined)
     this.child.on('error', (error) => {
       this.exited = true
-      running.delete(this)
+      untrack(this)
       this.fail('ADAPTER_RESTART_FAILED', `${error.message}. Check that the command exists and is executable.`)
       this.notifyExit()
     })
     this.child.on('exit', (code, signal) => {
       this.exitStatus = { code, signal }
       this.exited = true
-      running.delete(this)
+      untrack(this)
       // A helper the adapter started (`sleep 300 &`, a daemon) would be orphaned and would keep its pipes open.
       this.killGroup()
       // Let the last replies and stderr arrive; then let go of the pipes, whoever still holds them.

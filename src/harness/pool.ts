@@ -22,7 +22,7 @@ import {
 import { isPooledSpec, type PooledStoresSpec } from '../adapters/pooled.js'
 import { describeValue, isCommandSpec, isIsolatedByConstruction, isMemoryStore, type MemorySource, refuseWithoutReset, storeName } from '../adapters/source.js'
 import type { EpisodeContext, MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreFactory, StoreQuery, Track } from '../adapters/types.js'
-import { closeOnInterrupt } from './interrupt.js'
+import { closeOnInterrupt } from '../interrupt.js'
 
 /** Who is under test, as recorded in the run manifest. */
 export interface AdapterInfo {

@@ -11,6 +11,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { joinInterruptRelay } from '../interrupt.js'
 import { jestCommands } from './commands.js'
 import { finishTestRun } from '../report/test-run.js'
 import { baselinePathOf, updateRequestOf } from '../suite/update-request.js'
@@ -135,6 +136,8 @@ export default class TimegroundedJestReporter {
     this.options = resolveReporterOptions(options, 'the timegrounded reporter options in jest.config')
     this.update = updateRequestFor(globalConfig, takeRecordRequest())
     this.runDir = processRunDir()
+    // Signals reach Jest's main thread only: pass them on to worker threads (`workerThreads: true`) whose stores must close.
+    void joinInterruptRelay()
     const context: JestWorkerContext = {
       runDir: this.runDir,
       baselinePath: baselinePathOf(this.options, globalConfig.rootDir),

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, test } from '@jest/globals'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
+import { joinInterruptRelay } from '../interrupt.js'
 import { takeIsolationFailures } from '../harness/runner.js'
 import { type BaselineMatch, readBaselineMatch } from '../suite/baseline.js'
 import { JEST_COMMANDS } from './commands.js'
@@ -73,6 +74,8 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
     beforeAll(async () => {
       if (!gated) warnNoReporter(plan.identity.name)
       const selected = selectionOf(block)
+      // In a worker thread (`workerThreads: true`) no signal arrives: the stores close when the main thread says so.
+      await joinInterruptRelay()
       pool = await openSuitePool(suite, checked, selected)
       scheduled = scheduleEpisodes({
         pool,

@@ -8,6 +8,7 @@
  */
 import { relative } from 'node:path'
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
+import { joinInterruptRelay } from '../interrupt.js'
 import type { SuiteOutcome } from '../report/finish-run.js'
 import { baselinePathOf, updateRequestOf } from '../suite/update-request.js'
 import type { GatheredRecord } from '../suite/gather.js'
@@ -62,6 +63,8 @@ export class TimegroundedReporter implements Reporter {
     this.vitest = vitest
     // Loaded while the tests run; a failure to load is reported where the run ends.
     loadEndOfRun().catch(() => {})
+    // Signals reach this thread only: pass them on to worker threads (`pool: 'threads'`) whose stores must close.
+    void joinInterruptRelay()
     this.update = this.updateRequest()
     this.provideWorkerContext()
   }

@@ -8,6 +8,7 @@ import type { RunnerTestSuite } from 'vitest'
 import { afterAll, beforeAll, describe, inject, test } from 'vitest'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
+import { joinInterruptRelay } from '../interrupt.js'
 import { EpisodeRun, type RunnerOptions, takeIsolationFailures } from '../harness/runner.js'
 import { type BaselineMatch, readBaselineMatch } from '../suite/baseline.js'
 import { VITEST_COMMANDS } from './commands.js'
@@ -83,6 +84,8 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
     const runnerOptions: RunnerOptions = { track: settings.track, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs }
     let pool: StorePool | undefined
     beforeAll(async () => {
+      // In a worker thread (`pool: 'threads'`) no signal arrives: the stores close when the main thread says so.
+      await joinInterruptRelay()
       pool = await openPool(checked, { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, name: settings.name })
     }, settings.timeoutMs * 2)
     afterAll(() => closePool(pool), settings.timeoutMs * 2)

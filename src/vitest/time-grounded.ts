@@ -8,6 +8,7 @@
  */
 import { describe, test } from 'vitest'
 import type { TimeGroundedAgent } from '../time-grounded/agent.js'
+import { joinInterruptRelay } from '../interrupt.js'
 import { putRecord } from './context.js'
 import type { TimeGroundedCaseRecord } from '../time-grounded/cases.js'
 import { checkTimeGroundedOptions, type TimeGroundedTestsOptions } from '../time-grounded/probe-options.js'
@@ -35,6 +36,8 @@ export function timeGroundedTests(
       import('../time-grounded/case-failure.js'),
     ])
     const timeout = timeGroundedCaseTimeoutMs(options)
+    // A command agent's process is killed on an interrupt, which reaches a worker thread only through its main thread.
+    await joinInterruptRelay()
     const plan = await planTimeGroundedCases(agent, options)
     for (const planned of plan.cases) {
       test(planned.name, { timeout, concurrent: false }, async ({ task, skip }) => {

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, expect, onTestFinished, test } from 'vitest'
 
 const WORKER = fileURLToPath(new URL('../fixtures/interrupt-worker.mjs', import.meta.url))
-const BUILT = fileURLToPath(new URL('../../dist/harness/interrupt.js', import.meta.url))
+const BUILT = fileURLToPath(new URL('../../dist/interrupt.js', import.meta.url))
 const work = mkdtempSync(join(tmpdir(), 'tg-interrupt-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 

@@ -52,8 +52,8 @@ test('two servers serve 28 episodes, each reset between episodes, closed once at
   }
 }, 300_000)
 
-/** Start the run, stop it in the middle with `stop`, and check every started server was closed by the store's close(). */
-async function stoppedMidway(name: string, stop: (run: GroupRun) => void): Promise<void> {
+/** Start the run (`vitest run` and `args`), stop it in the middle with `stop`, and check every started server was closed by the store's close(). */
+async function stoppedMidway(name: string, stop: (run: GroupRun) => void, args: string[] = []): Promise<void> {
   const log = join(scratch, `${name}.log`)
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -66,7 +66,7 @@ async function stoppedMidway(name: string, stop: (run: GroupRun) => void): Promi
     TG_CACHE_DIR: join(scratch, 'cache'),
   }
   for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'TEST' || key === 'NODE_ENV') delete env[key]
-  const run = startGroup([process.execPath, VITEST_BIN, 'run'], { cwd: PROJECT, env })
+  const run = startGroup([process.execPath, VITEST_BIN, 'run', ...args], { cwd: PROJECT, env })
   // Both servers started and a few episodes under way: the run is in the middle.
   await waitFor(
     () => logged(log, 'start').length === 2 && logged(log, 'reset').length >= 8,
@@ -95,5 +95,18 @@ test('Ctrl-C in the middle of the run still closes every started server', () => 
 test(
   "SIGTERM to Vitest's main process alone, in the middle of the run, still closes every started server",
   () => stoppedMidway('terminated', (run) => run.child.kill('SIGTERM')),
+  300_000,
+)
+
+// In worker threads no signal arrives: the process's signals go to Vitest's main thread, which exits a moment later.
+test(
+  "Ctrl-C under `pool: 'threads'`, in the middle of the run, still closes every started server",
+  () => stoppedMidway('threads-interrupted', (run) => run.signal('SIGINT'), ['--pool=threads']),
+  300_000,
+)
+
+test(
+  "SIGTERM to Vitest's main process alone under `pool: 'threads'` still closes every started server",
+  () => stoppedMidway('threads-terminated', (run) => run.child.kill('SIGTERM'), ['--pool=threads']),
   300_000,
 )

@@ -10,6 +10,7 @@
  * (invalid dataset, unparseable date, missing typed channel).
  */
 import { join } from 'node:path'
+import { closeOnInterrupt } from '../../interrupt.js'
 import { Option, type Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
 import { credentialsInUrlMessage, urlCredentials } from '../../chat/url.js'
@@ -190,20 +191,16 @@ async function run(options: ProbeCommandOptions, command: string[], given: Given
   const agent = await agentOf(options, command)
   // Ctrl-C or SIGTERM mid-run: say so and leave with the code of an incomplete run. A
   // command agent runs in its own process group, out of reach of the terminal's Ctrl-C:
-  // the process client's exit hook kills it, so no agent outlives the CLI.
-  const onInterrupt = (): void => {
-    process.stderr.write('\ntimegrounded probe: interrupted before the last question; no result was written\n')
-    process.exit(EXIT.problems)
-  }
-  process.once('SIGINT', onInterrupt)
-  process.once('SIGTERM', onInterrupt)
+  // the same interrupt kills it, so no agent outlives the CLI.
+  const stopInterrupt = closeOnInterrupt(() => process.stderr.write('\ntimegrounded probe: interrupted before the last question; no result was written\n'), {
+    exitCode: EXIT.problems,
+  })
   try {
     for (const mode of modesOf(options.mode)) assertGroundingChannel(agent, mode)
     const { mode } = options
     process.exitCode = mode === 'compare' ? await compare(options, agent, dataset, judge) : await single(options, mode, agent, dataset, judge)
   } finally {
-    process.removeListener('SIGINT', onInterrupt)
-    process.removeListener('SIGTERM', onInterrupt)
+    stopInterrupt()
     await agent.close?.()
   }
 }

@@ -16,6 +16,7 @@ import type { MemorySource } from '../../adapters/source.js'
 import { TRACKS } from '../../adapters/protocol.js'
 import type { Track } from '../../adapters/types.js'
 import { TimegroundedError } from '../../errors.js'
+import { closeOnInterrupt } from '../../interrupt.js'
 import { loadSplit, loadVariantSplit, MANIFEST_FILE } from '../../tivarq/dataset.js'
 import type { RunAggregate } from '../../tivarq/aggregate.js'
 import { buildRunManifest, closeErrorRecords, harnessCommit, manifestEnvironment, type RunManifest } from '../../harness/manifest.js'
@@ -412,23 +413,19 @@ async function runRepetitions(run: OpenRun, writePage: PageWriter): Promise<RanR
   const onInterruptWhileClosing = (): void => {
     ran.interruptedWhileClosing = true
   }
-  const onInterrupt = (): void => {
+  const onInterrupt = (): Promise<void> => {
     progress.stop()
     try {
       if (current !== null) writeInterrupted(run, ran, current, writePage)
     } catch (error) {
       process.stderr.write(`\ntimegrounded run: interrupted, and ${error instanceof Error ? error.message : String(error)}\n`)
     }
-    // Interrupted means incomplete: the same code a run with error rows gets.
-    const exit = (): never => process.exit(EXIT.problems)
-    setTimeout(exit, 2000).unref()
-    pool.close().then((problems) => {
-      reportCloseProblems(problems, writer, manifest)
-      exit()
-    }, exit)
+    // Within the interrupt's grace period (the adapters are killed meanwhile); then the process exits.
+    return pool.close().then((problems) => reportCloseProblems(problems, writer, manifest))
   }
-  process.once('SIGINT', onInterrupt)
-  process.once('SIGTERM', onInterrupt)
+  // Interrupted means incomplete: the same code a run with error rows gets.
+  const stopInterrupt = closeOnInterrupt(onInterrupt, { exitCode: EXIT.problems })
+  let stopClosingInterrupt = (): void => undefined
   try {
     // Repetitions are numbered from 0 in the rows, as upstream numbers them (files from 1).
     for (let repetition = 0; repetition < settings.repeat; repetition++) {
@@ -450,17 +447,14 @@ async function runRepetitions(run: OpenRun, writePage: PageWriter): Promise<RanR
     writeFailure = error
   } finally {
     progress.stop()
-    process.removeListener('SIGINT', onInterrupt)
-    process.removeListener('SIGTERM', onInterrupt)
+    stopInterrupt()
     // Every row is on disk: an interrupt now only cuts the adapters' shutdown short (they are killed);
     // the page and the summary are still written.
-    process.on('SIGINT', onInterruptWhileClosing)
-    process.on('SIGTERM', onInterruptWhileClosing)
+    stopClosingInterrupt = closeOnInterrupt(onInterruptWhileClosing, { carryOn: true })
     reportCloseProblems(await (closing ?? pool.close()), writeFailure === null ? writer : null, manifest)
   }
   // What is left is synchronous (the page, the summary): an interrupt now is only seen once they are written.
-  process.removeListener('SIGINT', onInterruptWhileClosing)
-  process.removeListener('SIGTERM', onInterruptWhileClosing)
+  stopClosingInterrupt()
   if (writeFailure instanceof ResultWriteError) {
     failedWrite(writeFailure, settings.output, EXIT.io)
     return null

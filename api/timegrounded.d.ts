@@ -383,6 +383,60 @@ declare interface CommandAgentOptions {
     timeoutMs?: number;
 }
 
+/** One side as compared. */
+declare interface ComparedSide {
+    name: string;
+    repetitions: number;
+    /** The report of each repetition (`scoreRows`): what `score` writes for it. */
+    reports: TivarqReport[];
+    /** Error rows over every repetition: an error is never a right answer. */
+    errors: number;
+}
+
+/** Thrown by `compareRuns` for an input it cannot read, two runs it will not compare, or an option that cannot work. */
+export declare class CompareError extends TimegroundedError<keyof CompareErrorCodes> {
+    constructor(code: keyof CompareErrorCodes, message: string);
+}
+
+/** The codes of `CompareError`, each with what it means. */
+declare interface CompareErrorCodes {
+    /** A side of the comparison cannot be read: no such file or folder, no predictions in the folder, an unreadable manifest. */
+    COMPARE_INPUT_INVALID: 'CompareError';
+    /** The two runs cannot be compared: other data (dataset hash, split, track, variant) or other probes. */
+    COMPARE_REFUSED: 'CompareError';
+    /** An option of `compareRuns` cannot work (metric, family, confidence). */
+    COMPARE_OPTION_INVALID: 'CompareError';
+}
+
+/** How `compareRuns` compares. */
+export declare interface CompareOptions {
+    /** Seed of every paired interval (printed with them). @default 20261001, the seed `run` and `score` use */
+    seed?: number;
+    /** Resamples of each paired interval. @default 10000 (at least 500) */
+    resamples?: number;
+    /**
+     * Confidence of the comparison as a whole: chance alone should give a
+     * verdict ("B better", "B worse") on any of the metrics at most 1 − this
+     * often, and a McNemar test shown at most that often, overall or in any
+     * family. Each of the k metrics' intervals is two-sided at 1 − (1 − c)/k,
+     * each of the F families' tests at (1 − c)/F (Bonferroni, as the gate).
+     * @default 0.99, the gate's `NOISE_CONFIDENCE`
+     */
+    confidence?: number;
+    /** The metrics judged (camelCase names). @default the headline quality metrics */
+    metrics?: readonly QualityMetricName[];
+    /** The families compared (each gets its intervals and its McNemar test). @default every family of the runs */
+    families?: readonly string[];
+}
+
+/**
+ * Compares run B with run A: run folders or predictions files (ours or
+ * upstream's, with repetitions), or rows already read. Throws CompareError
+ * (`COMPARE_REFUSED`) for runs of different data or probes, and
+ * (`COMPARE_INPUT_INVALID`) for a side it cannot read.
+ */
+export declare function compareRuns(a: ComparisonSide, b: ComparisonSide, options?: CompareOptions): RunComparison;
+
 /** What a comparison runs besides control and probe, and how its delta is drawn: the options every way of running one shares. */
 declare interface ComparisonOptions extends AskingOptions {
     /** Also run the reference reader (timestamps-only) as a ceiling; an answerer replaces its scripted one. @default false */
@@ -394,6 +448,18 @@ declare interface ComparisonOptions extends AskingOptions {
     /** Paired-bootstrap resamples. @default 1000 */
     resamples?: number;
 }
+
+/** One side of a comparison, in memory: its rows (every repetition) and what identifies its data. */
+declare interface ComparisonRun {
+    /** How the side is named in the report (its path, or a name of your own). */
+    name: string;
+    rows: readonly PredictionRow[];
+    /** @default every field unknown: the rows alone are checked */
+    identity?: Partial<RunIdentity>;
+}
+
+/** A side as `compareRuns` takes it: a run folder, a predictions file, or rows already read. */
+export declare type ComparisonSide = string | ComparisonRun;
 
 /** What `checkCorpus` found (JSON-ready). */
 export declare interface CorpusCheck {
@@ -436,6 +502,12 @@ declare interface CorpusOptionErrorCodes {
 declare interface CorpusRuleErrorCodes {
     /** A corpus breaks one of its rules (a printed date, a wrong weekday, a missing label…). */
     CORPUS_RULE_BROKEN: 'CorpusRuleError';
+}
+
+/** The hits among the cases of a rate: the exact numbers a `Rate` rounds. */
+declare interface Count {
+    hits: number;
+    cases: number;
 }
 
 /** The seven dataset files in the order they are written (JSONL files, then the manifest). */
@@ -488,6 +560,13 @@ declare interface DeltaRecord {
 
 /** How the interval was made, with the seed that replays it. */
 export declare function describeBootstrap(report: TivarqReport): string;
+
+/** What a detection's precision, recall and F1 come from. */
+declare interface DetectionCounts {
+    tp: number;
+    fp: number;
+    fn: number;
+}
 
 /** Precision, recall and F1 of predicting a set of states, with the counts they come from. */
 declare interface DetectionMetrics {
@@ -585,7 +664,7 @@ export declare type ErrorCode = keyof ErrorCodes;
  * `timegrounded` command raise (suite, reporter and property options, the
  * baseline, shard sets, usage) declare theirs on their own classes in the same way.
  */
-export declare interface ErrorCodes extends AdapterFaultCodes, AdapterRefusedErrorCodes, AdapterStartErrorCodes, AdapterUsageErrorCodes, AgentOptionErrorCodes, AgentStartErrorCodes, BootstrapOptionErrorCodes, CanonicalJsonErrorCodes, ChatEndpointErrorCodes, CorpusOptionErrorCodes, CorpusRuleErrorCodes, DatasetErrorCodes, GeneratorGoldMismatchErrorCodes, GroundingModeErrorCodes, HtmlReportErrorCodes, JudgeUnreachableErrorCodes, LongMemEvalDatasetErrorCodes, LongMemEvalReadErrorCodes, ModelConfigErrorCodes, ModelOutputErrorCodes, PoolClosedErrorCodes, PredictionsClosedErrorCodes, PredictionsFileErrorCodes, ReferenceQueryErrorCodes, RegressionEpisodeErrorCodes, ResultWriteErrorCodes, RunnerErrorCodes, SessionDateErrorCodes, TimeGroundedOptionErrorCodes, UnjudgeableEntriesErrorCodes, UnknownSplitErrorCodes, VariantOptionErrorCodes {
+export declare interface ErrorCodes extends AdapterFaultCodes, AdapterRefusedErrorCodes, AdapterStartErrorCodes, AdapterUsageErrorCodes, AgentOptionErrorCodes, AgentStartErrorCodes, BootstrapOptionErrorCodes, CanonicalJsonErrorCodes, ChatEndpointErrorCodes, CompareErrorCodes, CorpusOptionErrorCodes, CorpusRuleErrorCodes, DatasetErrorCodes, GeneratorGoldMismatchErrorCodes, GroundingModeErrorCodes, HtmlReportErrorCodes, JudgeUnreachableErrorCodes, LongMemEvalDatasetErrorCodes, LongMemEvalReadErrorCodes, ModelConfigErrorCodes, ModelOutputErrorCodes, PoolClosedErrorCodes, PredictionsClosedErrorCodes, PredictionsFileErrorCodes, ReferenceQueryErrorCodes, RegressionEpisodeErrorCodes, ResultWriteErrorCodes, RunnerErrorCodes, SessionDateErrorCodes, TimeGroundedOptionErrorCodes, UnjudgeableEntriesErrorCodes, UnknownSplitErrorCodes, VariantOptionErrorCodes {
 }
 
 /** A probe the store failed on (or could not be asked because an earlier call failed). */
@@ -636,6 +715,13 @@ export declare const FAMILIES: readonly ["replacement", "reversal", "withdrawal"
 
 /** One of FAMILIES. */
 export declare type Family = (typeof FAMILIES)[number];
+
+/** A family's metrics and its McNemar test. */
+declare interface FamilyComparison {
+    family: string;
+    metrics: MetricComparison[];
+    mcnemar: McNemarComparison;
+}
 
 /** Per-family slice of the report. */
 declare interface FamilyReport {
@@ -882,7 +968,7 @@ export declare interface Judge {
     readonly fingerprint: string;
     /** The judging model, or null. */
     readonly model: string | null;
-    grade(entry: LongMemEvalEntry, response: string): Promise<Verdict>;
+    grade(entry: LongMemEvalEntry, response: string): Promise<Verdict_2>;
     /**
      * Whether this judge can grade any response to the entry. A run refuses a
      * dataset holding entries it cannot grade (or, asked to, leaves them out of
@@ -1103,6 +1189,19 @@ declare type MaybePromise<T> = T | Promise<T>;
 
 declare type MaybePromise_2<T> = T | Promise<T>;
 
+/** McNemar's exact test of the discordant probes. */
+declare interface McNemarComparison {
+    /** Probes B answered right more often than A (over the repetitions compared). */
+    fixed: number;
+    broken: number;
+    concordant: number;
+    pValue: number;
+    /** The level the test is held to: 1 − confidence overall, shared by the families in each family (Bonferroni). */
+    alpha: number;
+    /** pValue < alpha: the fixed and broken probes are too unequal for chance. */
+    shown: boolean;
+}
+
 /** Anything the harness can run: a store object, a factory of stores, long-lived stores (`pooledStores`), or an adapter command. */
 export declare type MemorySource = MemoryStore | StoreFactory | PooledStoresSpec | CommandAdapterSpec;
 
@@ -1122,6 +1221,192 @@ export declare interface MemoryStore {
     inspect?(): MaybePromise<unknown>;
     /** Release resources; called once when the store is discarded. */
     close?(): MaybePromise<void>;
+}
+
+/** One metric, overall or in one family, on both sides. */
+declare interface MetricComparison {
+    metric: QualityMetricName;
+    /** Null overall. */
+    family: string | null;
+    a: MetricFigure;
+    b: MetricFigure;
+    /** B − A, not rounded; null when a side has no cases. */
+    difference: number | null;
+    /** The paired interval of the difference at `metricLevel`, null when no resample had cases on both sides. */
+    low: number | null;
+    high: number | null;
+    /** Episodes resampled: those carrying the metric (a case on either side). */
+    episodes: number;
+    verdict: Verdict;
+}
+
+/** One side's figure of a metric: its exact numerator and denominator (hits and cases for a rate). */
+declare interface MetricFigure {
+    /** numerator / denominator, not rounded; null without cases. */
+    value: number | null;
+    numerator: number;
+    denominator: number;
+}
+
+/** The camelCase name of a gated metric, e.g. `staleValueLeakageRate`. */
+declare type MetricName = keyof typeof METRICS;
+
+/** Every gated metric, in the order reports and option errors list them. */
+declare const METRICS: {
+    readonly transitionSuccessRate: {
+        readonly reportKey: "transition_success_rate";
+        readonly label: "Transition success";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: true;
+        readonly familyColumn: "Transition success";
+        readonly counts: "transitions";
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly currentStateAccuracy: {
+        readonly reportKey: "current_state_accuracy";
+        readonly label: "Current-state accuracy";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: true;
+        readonly familyColumn: "Current-state acc.";
+        readonly counts: "current answers";
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly staleValueLeakageRate: {
+        readonly reportKey: "stale_value_leakage_rate";
+        readonly label: "Stale-value leakage";
+        readonly better: "lower";
+        readonly kind: "rate";
+        readonly headline: true;
+        readonly familyColumn: "Stale leakage ↓";
+        readonly counts: "stale-risk answers";
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly unaffectedFactRetention: {
+        readonly reportKey: "unaffected_fact_retention";
+        readonly label: "Unaffected-fact retention";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: true;
+        readonly familyColumn: "Retention";
+        readonly counts: "control answers";
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly clarificationPrecision: {
+        readonly reportKey: "clarification";
+        readonly detection: "Clarification";
+        readonly label: "Clarification precision";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: false;
+        readonly whenUnmeasured: "no cases: the store never answered needs_clarification in this run";
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly clarificationRecall: {
+        readonly reportKey: "clarification";
+        readonly detection: "Clarification";
+        readonly label: "Clarification recall";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: false;
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly clarificationF1: {
+        readonly reportKey: "clarification";
+        readonly detection: "Clarification";
+        readonly label: "Clarification F1";
+        readonly better: "higher";
+        readonly kind: "f1";
+        readonly headline: false;
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly abstentionPrecision: {
+        readonly reportKey: "abstention";
+        readonly detection: "Abstention";
+        readonly label: "Abstention precision";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: false;
+        readonly whenUnmeasured: "no cases: the store never answered unknown, withdrawn or expired in this run";
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly abstentionRecall: {
+        readonly reportKey: "abstention";
+        readonly detection: "Abstention";
+        readonly label: "Abstention recall";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: false;
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly abstentionF1: {
+        readonly reportKey: "abstention";
+        readonly detection: "Abstention";
+        readonly label: "Abstention F1";
+        readonly better: "higher";
+        readonly kind: "f1";
+        readonly headline: false;
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly historicalAccuracy: {
+        readonly reportKey: "historical_accuracy";
+        readonly label: "Historical accuracy";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: true;
+        readonly counts: "history answers";
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly expirationAccuracy: {
+        readonly reportKey: "expiration_accuracy";
+        readonly label: "Expiration accuracy";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: true;
+        readonly counts: "expired-fact answers";
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly queryLatencyP50Ms: {
+        readonly reportKey: "query_latency_ms";
+        readonly label: "Query latency p50";
+        readonly better: "lower";
+        readonly kind: "latency";
+        readonly headline: false;
+        readonly read: (m: TivarqMetrics) => {
+            value: number | null;
+            cases: number;
+        };
+    };
+    readonly queryLatencyP95Ms: {
+        readonly reportKey: "query_latency_ms";
+        readonly label: "Query latency p95";
+        readonly better: "lower";
+        readonly kind: "latency";
+        readonly headline: false;
+        readonly read: (m: TivarqMetrics) => {
+            value: number | null;
+            cases: number;
+        };
+    };
+};
+
+/** A metric's value and its denominator (`value` is null when there were no cases). */
+declare interface MetricValue {
+    value: number | null;
+    cases: number;
 }
 
 /** `hybrid` and `managed`. */
@@ -1348,6 +1633,25 @@ export declare function prettyJson(value: unknown, options?: CanonicalJsonOption
 /** A parsed probe. */
 export declare type Probe = z.infer<typeof probeSchema>;
 
+/** One probe B fixed or broke. */
+declare interface ProbeChange {
+    probeId: string;
+    episodeId: string;
+    family: string;
+    expected: Answer;
+    /** Right answers among the repetitions compared, and A's first answer (null when it errored). */
+    a: {
+        right: number;
+        asked: number;
+        answer: Answer | null;
+    };
+    b: {
+        right: number;
+        asked: number;
+        answer: Answer | null;
+    };
+}
+
 /**
  * Control, probe, their delta and (optionally) the ceiling, with every row:
  * the figures of the suite summary (`TimeGroundedSuiteSummary`, folded from
@@ -1425,6 +1729,30 @@ export declare const probeSchema: z.ZodObject<{
     old_value: z.ZodUnion<readonly [z.ZodString, z.ZodArray<z.ZodString>, z.ZodNull]>;
 }, z.core.$strict>;
 
+/**
+ * The exact counts behind the quality metrics of some rows: every rate's hits
+ * and cases, every detection's tp, fp and fn. Counts add up over disjoint sets
+ * of episodes (transition success depends on an episode's rows alone), which is
+ * what pooling repetitions and the episode bootstrap rely on.
+ */
+declare interface QualityCounts {
+    transition_success_rate: Count;
+    current_state_accuracy: Count;
+    stale_value_leakage_rate: Count;
+    unaffected_fact_retention: Count;
+    clarification: DetectionCounts;
+    abstention: DetectionCounts;
+    historical_accuracy: Count;
+    expiration_accuracy: Count;
+}
+
+/** A quality metric (a rate or an F1): gated against the baseline and recorded in it. */
+declare type QualityMetricName = {
+    [K in MetricName]: (typeof METRICS)[K] extends {
+        kind: 'latency';
+    } ? never : K;
+}[MetricName];
+
 /** How one question is asked: under which mode, graded by which judge. */
 declare interface QuestionOptions extends AskingOptions {
     mode: GroundingMode;
@@ -1464,6 +1792,12 @@ declare type QuestionRow = {
 declare interface Rate {
     score: number | null;
     cases: number;
+}
+
+/** The numerator and denominator of a ratio of sums: a rate's hits and cases, an F1's 2·tp and 2·tp + fp + fn. */
+declare interface RatioCounts {
+    numerator: number;
+    denominator: number;
 }
 
 /** The logic of one question. */
@@ -1563,6 +1897,12 @@ declare interface RegressionEpisodeErrorCodes {
     REGRESSION_EPISODE_INVALID: 'RegressionEpisodeError';
 }
 
+/** The terminal report of a comparison. */
+export declare function renderComparison(comparison: RunComparison, options?: {
+    color?: boolean;
+    limit?: number;
+}): string;
+
 /** The family breakdown as a table: probes, answered, and the four headline rates per family. */
 export declare function renderFamilyTable(report: TivarqReport, options?: {
     color?: boolean;
@@ -1647,12 +1987,47 @@ export declare function runCeiling(dataset: GroundedDataset, options: Omit<Groun
     answerer?: Answerer;
 }): Promise<GroundedRunResult>;
 
+/** What `compareRuns` found. */
+export declare interface RunComparison {
+    a: ComparedSide;
+    b: ComparedSide;
+    /** The data both runs answered, as far as their manifests say (null fields: neither said). */
+    identity: RunIdentity;
+    confidence: number;
+    /** Two-sided level of each metric's interval: 1 − (1 − confidence) / metrics judged. */
+    metricLevel: number;
+    correction: 'bonferroni';
+    seed: number;
+    resamples: number;
+    metrics: MetricComparison[];
+    families: FamilyComparison[];
+    probes: {
+        /** Repetitions of each side the probe test reads: the first R of each, R the smaller count (shares are fair only at equal counts). */
+        repetitionsCompared: number;
+        /** Probes left out: unsupported (not asked) on either side. */
+        unsupported: number;
+        fixed: ProbeChange[];
+        broken: ProbeChange[];
+        mcnemar: McNemarComparison;
+    };
+}
+
 /**
  * Runs every question of a dataset under one mode, in order. Fails before
  * any agent call with `GroundingModeError` (typed channel missing) or
  * `SessionDateError` (a date that cannot be read).
  */
 export declare function runGrounded(agent: TimeGroundedAgent, dataset: GroundedDataset, options: GroundedRunOptions): Promise<GroundedRunResult>;
+
+/** What identifies the data a run answered; a field is null when the side has no manifest to say it. */
+declare interface RunIdentity {
+    /** `sha256:` over the split's two file hashes, as a baseline records it. */
+    datasetHash: string | null;
+    split: string | null;
+    track: string | null;
+    /** The variant's seed, generator and variations in words; `TIVARQ v1` for the published data. */
+    variant: string | null;
+}
 
 /** The codes of `RunnerError`, each with what it means. */
 declare interface RunnerErrorCodes {
@@ -2227,8 +2602,17 @@ declare interface VariationSwitches {
     shuffledArrivals?: boolean;
 }
 
+/**
+ * What the interval shows: B better, B worse, no difference shown (it holds
+ * 0), nothing to compare (no cases on a side), or too few episodes carry the
+ * metric to judge it (fewer than the gate's MIN_NOISE_EPISODES: over so few, a
+ * percentile bootstrap understates the spread, and four episodes that all
+ * moved alike would give an interval of one value).
+ */
+declare type Verdict = 'better' | 'worse' | 'no-difference' | 'not-measured' | 'too-few-episodes';
+
 /** A judge's decision on one response. */
-declare interface Verdict {
+declare interface Verdict_2 {
     correct: boolean;
     /** Why, in a few words (what was read from the response, or the judge's reply). */
     detail: string;

@@ -48,6 +48,10 @@ export { renderFamilyTable, renderReport } from './report/terminal.js'
 export { renderMarkdown } from './report/markdown.js'
 export { renderSideBySide } from './report/side-by-side.js'
 export { describeBootstrap } from './report/format.js'
+export { compareRuns } from './report/compare/compare-runs.js'
+export type { CompareOptions, RunComparison } from './report/compare/compare-runs.js'
+export { renderComparison } from './report/compare/render.js'
+export type { ComparisonSide } from './report/compare/sides.js'
 
 // ─── Loading, validating and generating TIVARQ data ──────────────────────────
 
@@ -108,6 +112,7 @@ import type { ChatEndpointErrorCodes } from './chat/client.js'
 import type { PredictionsFileErrorCodes } from './harness/predictions.js'
 import type { PredictionsClosedErrorCodes, ResultWriteErrorCodes } from './harness/result-files.js'
 import type { RunnerErrorCodes } from './harness/runner.js'
+import type { CompareErrorCodes } from './report/compare/sides.js'
 import type { HtmlReportErrorCodes } from './report/html/errors.js'
 import type { BootstrapOptionErrorCodes } from './stats/bootstrap.js'
 import type { GroundingModeErrorCodes } from './time-grounded/agent.js'
@@ -142,6 +147,7 @@ export interface ErrorCodes
     BootstrapOptionErrorCodes,
     CanonicalJsonErrorCodes,
     ChatEndpointErrorCodes,
+    CompareErrorCodes,
     CorpusOptionErrorCodes,
     CorpusRuleErrorCodes,
     DatasetErrorCodes,
@@ -173,6 +179,7 @@ export { TimegroundedError } from './errors.js'
 export { OptionError } from './option-checks.js'
 export { DatasetError } from './tivarq/dataset.js'
 export { PredictionsFileError } from './harness/predictions.js'
+export { CompareError } from './report/compare/sides.js'
 export { AdapterFault, AdapterRefusedError } from './adapters/errors.js'
 export { ReferenceQueryError } from './adapters/reference/query.js'
 export type { ReferenceQueryField } from './adapters/reference/query.js'

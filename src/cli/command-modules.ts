@@ -14,6 +14,7 @@ export const COMMAND_MODULES: Readonly<Record<CommandName, () => Promise<Registe
   probe: async () => (await import('./commands/probe.js')).registerProbe,
   run: async () => (await import('./commands/run.js')).registerRun,
   score: async () => (await import('./commands/score.js')).registerScore,
+  compare: async () => (await import('./commands/compare.js')).registerCompare,
   reference: async () => (await import('./commands/reference.js')).registerReference,
   generate: async () => (await import('./commands/generate.js')).registerGenerate,
   merge: async () => (await import('./commands/merge.js')).registerMerge,

@@ -5,7 +5,7 @@
  */
 
 /** The subcommands, in help order. */
-export const COMMAND_NAMES = ['corpus', 'probe', 'run', 'score', 'reference', 'generate', 'merge', 'validate', 'fuzz'] as const
+export const COMMAND_NAMES = ['corpus', 'probe', 'run', 'score', 'compare', 'reference', 'generate', 'merge', 'validate', 'fuzz'] as const
 export type CommandName = (typeof COMMAND_NAMES)[number]
 /** The bundle that holds every command. */
 export const ALL_COMMANDS = 'all'

@@ -15,7 +15,7 @@ import { afterAll, expect, test } from 'vitest'
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
 const BUILTINS = fileURLToPath(new URL('../../bench/fixtures/builtin-modules.mjs', import.meta.url))
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
-const COMMANDS = ['corpus', 'probe', 'run', 'score', 'reference', 'generate', 'merge', 'validate', 'fuzz']
+const COMMANDS = ['corpus', 'probe', 'run', 'score', 'compare', 'reference', 'generate', 'merge', 'validate', 'fuzz']
 const dir = mkdtempSync(join(tmpdir(), 'tg-main-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 

@@ -32,7 +32,7 @@ declare interface AdapterFaultCodes {
     ADAPTER_PROTOCOL: 'AdapterFault';
     /** The adapter answered `{"error": …}`. */
     ADAPTER_REPLIED_ERROR: 'AdapterFault';
-    /** A query answer whose state or value is not valid. */
+    /** An answer whose state or value is not valid, that is past a limit of src/limits.ts (its size, its usage or cost), or a reply line over `MAX_REPLY_LINE_CHARS`. */
     ADAPTER_INVALID_ANSWER: 'AdapterFault';
     /** An in-process store method threw or rejected. */
     ADAPTER_THREW: 'AdapterFault';

@@ -8,26 +8,42 @@ import { setFlagsFromString } from 'node:v8'
 
 /**
  * V8 12 (Node 22) replaced the byte budget by invocation counts and rejects
- * `--interrupt-budget`, printing an error line on stderr instead of throwing.
+ * `--interrupt-budget`, printing an error line on stderr instead of throwing;
+ * V8 11 (Node 20) has no invocation counts. Each line gets only the flags it knows.
  */
-const HAS_INTERRUPT_BUDGET = Number(process.versions.v8.split('.')[0]) < 12
+const HAS_INVOCATION_COUNTS = Number(process.versions.v8.split('.')[0]) >= 12
 
 const userSet = (name: string): boolean =>
   [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) => arg.includes(name) || arg.includes(name.replaceAll('-', '_')))
 
-/** Sets the young generation's growth and, where V8 has it, the tiering budget. */
+const setUnlessUserSet = (name: string, value: number): void => {
+  if (!userSet(name)) setFlagsFromString(`--${name}=${value}`)
+}
+
+/** Sets the young generation's growth and the tiering thresholds of both compilers' lines. */
 export function applyV8Settings(): void {
   // V8 doubles its young generation (up to 16 MiB a half) while a command
   // allocates, although what survives stays near 12 MiB: kept at its starting
   // size it costs a few more quick collections and 13 MiB less peak memory. The
   // maximum cannot be changed once the process runs, but the growth factor is read
   // each time it would grow.
-  if (!userSet('semi-space')) setFlagsFromString('--semi-space-growth-factor=1')
-  // V8 hands a function to its optimizing compiler after about 66 KiB of its
-  // bytecode has run: tuned for pages and servers that run for minutes, it has a
-  // command compile dozens of functions it then calls a few hundred times more.
-  // At about a MiB only the loops that do run long (the bootstrap's draws, a
-  // large split's rows) are compiled: less CPU for every command and 2-4 MiB
-  // less peak memory (docs/performance.md). Read at each check, so it holds from here.
-  if (HAS_INTERRUPT_BUDGET && !userSet('interrupt-budget')) setFlagsFromString('--interrupt-budget=1048576')
+  setUnlessUserSet('semi-space-growth-factor', 1)
+  // V8's optimising compilers are tuned for pages and servers that run for
+  // minutes: a command would compile dozens of functions it then calls a few
+  // hundred times more, and page in the compilers' own machine code to do it
+  // (on Node 24 that is most of the 27 MiB a `score` adds to `node -e 0`).
+  // With thresholds a hundred times V8's, only what does run long is compiled:
+  // loops through on-stack replacement, whose thresholds stay, and functions
+  // called tens of thousands of times. Read at each check, so they hold from here.
+  if (HAS_INVOCATION_COUNTS) {
+    setUnlessUserSet('invocation-count-for-maglev', 40_000)
+    setUnlessUserSet('invocation-count-for-turbofan', 300_000)
+  } else {
+    setUnlessUserSet('interrupt-budget', 1_048_576)
+  }
+  // The bootstrap's WebAssembly kernel runs well on its baseline code
+  // (src/stats/bootstrap-kernel.ts); tiering it up pages in the optimising
+  // compiler for a few milliseconds saved. This budget (bytes run, roughly) lets
+  // only a kernel that runs for seconds tier up.
+  setUnlessUserSet('wasm-tiering-budget', 2_000_000_000)
 }

@@ -5,9 +5,10 @@
  * outside with `--trace-opt`, which prints a line per finished optimization:
  * the bundled CLI, as a user runs it, compiles few functions, a loop that runs
  * long among them (the bootstrap's draws, when they run as JavaScript), and a
- * budget given on the node command line is the user's and wins. The budget is
- * V8 11's (Node 20); V8 12 and later count invocations instead and reject the
- * flag, so there the CLI sets none (checked on every Node by test/compat/cli-cell.mjs,
+ * budget given on the node command line is the user's and wins. The byte
+ * budget is V8 11's (Node 20); V8 12 and later count invocations instead and
+ * reject it, so there the CLI raises the invocation counts (that each line gets
+ * only flags it knows is checked on every Node by test/compat/cli-cell.mjs,
  * which fails on any error line on stderr).
  */
 import { spawnSync } from 'node:child_process'
@@ -22,14 +23,29 @@ const work = mkdtempSync(join(tmpdir(), 'tg-v8-settings-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
 /** The functions V8 finished optimizing during `run` of the test split, by name. */
-function optimized(nodeFlags: string[]): string[] {
-  const args = [...nodeFlags, '--trace-opt', CLI, 'run', '--split', 'test', '--adapter', 'builtin:latest', '--no-html', '--output', join(work, 'out')]
+function optimized(nodeFlags: string[], runFlags: string[] = []): string[] {
+  const args = [
+    ...nodeFlags,
+    '--trace-opt',
+    CLI,
+    'run',
+    '--split',
+    'test',
+    '--adapter',
+    'builtin:latest',
+    '--no-html',
+    ...runFlags,
+    '--output',
+    join(work, 'out'),
+  ]
   const result = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000 })
   expect(result.status, result.stderr).toBe(0)
-  return [...result.stdout.matchAll(/completed optimizing 0x[0-9a-f]+ <JSFunction (\S*)/g)].map((match) => match[1] as string)
+  return [...result.stdout.matchAll(/completed (?:optimizing|compiling) 0x[0-9a-f]+ <JSFunction (\S*)/g)].map((match) => match[1] as string)
 }
 
-describe.runIf(Number(process.versions.v8.split('.')[0]) < 12)("the CLI's V8 tiering budget", () => {
+const V8_MAJOR = Number(process.versions.v8.split('.')[0])
+
+describe.runIf(V8_MAJOR < 12)("the CLI's V8 tiering budget (V8 11)", () => {
   test('few functions are optimized, and a budget on the node command line wins', () => {
     const ours = optimized([])
     // V8's own default budget, given by the user: their setting is kept, and it optimizes many more.
@@ -39,5 +55,18 @@ describe.runIf(Number(process.versions.v8.split('.')[0]) < 12)("the CLI's V8 tie
 
   test('a loop that runs long is still optimized: the bootstrap draws, where WebAssembly is off and they run as JavaScript', () => {
     expect(optimized(['--no-expose-wasm']).some((name) => name.startsWith('fillBelow'))).toBe(true)
+  })
+})
+
+describe.runIf(V8_MAJOR >= 12)("the CLI's V8 tiering thresholds (V8 12 and later)", () => {
+  test('few functions are optimized, and V8 defaults given on the node command line win', () => {
+    const ours = optimized([])
+    // V8's own defaults, given by the user: their setting is kept, and it compiles many more.
+    const theirs = optimized(['--invocation-count-for-maglev=400', '--invocation-count-for-turbofan=3000'])
+    expect(theirs.length).toBeGreaterThan(2 * ours.length)
+  })
+
+  test('what runs long is still compiled: twenty repetitions compile more than one', () => {
+    expect(optimized([], ['--repeat', '20']).length).toBeGreaterThan(optimized([]).length)
   })
 })

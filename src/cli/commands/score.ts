@@ -17,9 +17,9 @@ import { RunWriter } from '../../harness/result-files.js'
 import { DATASET_SEED } from '../../tivarq/vocabulary.js'
 import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import type { PredictionRow } from '../../tivarq/results.js'
-import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
+import { DEFAULT_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderFirstErrors, renderRepeats, renderReport } from '../../report/terminal.js'
-import { EXIT, fail, reportsExitCode, wholeNumberArgument } from '../exit-codes.js'
+import { EXIT, fail, reportsExitCode, rangeArgument } from '../exit-codes.js'
 import { DEFAULT_HTML_FILE } from '../../harness/result-files.js'
 import { matchedTimelines } from '../../report/html/model/timelines.js'
 import { runPageInput } from '../../report/html/model/input.js'
@@ -99,8 +99,8 @@ export function registerScore(program: Command): void {
     )
     .argument('<predictions...>', 'predictions files, one JSON row per line; several are read as one set of rows')
     .requiredOption('--output <dir>', 'directory for report.json (required)')
-    .option('--seed <n>', 'bootstrap seed', wholeNumberArgument(0), DATASET_SEED)
-    .option('--resamples <n>', 'bootstrap resamples', wholeNumberArgument(MIN_RESAMPLES), DEFAULT_RESAMPLES)
+    .option('--seed <n>', 'bootstrap seed', rangeArgument('seed'), DATASET_SEED)
+    .option('--resamples <n>', 'bootstrap resamples', rangeArgument('resamples'), DEFAULT_RESAMPLES)
     .option('--dataset <dir>', "the TIVARQ directory the predictions were run on, for the HTML report's timelines (default: the bundled tivarq-v1 fixtures)")
     .addOption(htmlOption(`${DEFAULT_HTML_FILE} in --output`))
     .addOption(noHtmlOption())

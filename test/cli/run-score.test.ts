@@ -477,7 +477,10 @@ describe('usage and data errors exit 2', () => {
       ['run', '--split', 'smoke', '--variant', '3', '--dataset', 'd', '--adapter', 'builtin:latest', '--output', 'x'],
       "option '--variant <seed>' cannot be used with option '--dataset <dir>'",
     ],
-    [['score', 'predictions.jsonl', '--output', 'x', '--seed', '-1'], "option '--seed <n>' argument '-1' is invalid. expected a whole number from 0 to 9007199254740991 (OPTION_RANGES.seed)."],
+    [
+      ['score', 'predictions.jsonl', '--output', 'x', '--seed', '-1'],
+      "option '--seed <n>' argument '-1' is invalid. expected a whole number from 0 to 9007199254740991 (OPTION_RANGES.seed).",
+    ],
     [['score', 'does-not-exist.jsonl', '--output', 'x'], 'no such file'],
     [
       ['score', 'predictions.jsonl', '--output', 'x', '--dataset', 'd', '--no-html'],

@@ -120,7 +120,7 @@ function checkIdentifier(problems: RowProblems, path: string, value: unknown): v
   if (value === null || value === undefined) return
   const length = (value as { length?: unknown }).length
   // `>=` as JavaScript compares: a length of "2" or [3] is long enough, one of null or "x" is not.
-  if (length !== undefined && !((length as number) >= 1)) problems.tooSmall(path, value)
+  if (length !== undefined && !((length as number) >= 1)) problems.other(path, `${describeFound(value)} is empty; an id is one character or more`, value)
 }
 
 function checkOneOf(problems: RowProblems, path: string, allowed: ReadonlySet<unknown>, options: readonly string[], value: unknown): void {

@@ -108,6 +108,8 @@ function describeRowIssue(issue: z.core.$ZodIssue, value: unknown): { code: stri
       // Counts are worded as counts since issue 36; times as before.
       if (field === 'repetition') return invalid(`${describeFound(value)} is negative; repetitions are numbered from 0`)
       if (field === 'update_lag_polls') return invalid(`${describeFound(value)} is negative; a count is 0 or more`)
+      // Ids are told empty since issue 36 (they were told negative, as if a time).
+      if (field === 'probe_id' || field === 'episode_id') return invalid(`${describeFound(value)} is empty; an id is one character or more`)
       return invalid(`${describeFound(value)} is negative; a measured time is 0 ms or more`)
     case 'too_big':
       if (field === 'repetition') {

@@ -2110,10 +2110,12 @@ export declare interface ScoreOptions {
     expectedProbes?: number;
     /**
      * Why fewer rows than `expectedProbes` may be present: the run stopped early
-     * (`interrupted`), or it ran to the end on a subset its user chose (`selected`).
+     * (`interrupted`), it ran to the end on a subset its user chose (`selected`),
+     * or a file holds fewer rows of this repetition than of another and cannot
+     * say why (`absent`: the report is incomplete, with no reason recorded).
      * @default 'interrupted'
      */
-    missingRows?: 'interrupted' | 'selected';
+    missingRows?: 'interrupted' | 'selected' | 'absent';
 }
 
 /** Score prediction rows into `report.json` (section 5), with a seeded episode-level bootstrap. */

@@ -41,18 +41,56 @@ export interface OptionRange {
   readonly integer: boolean
 }
 
+/** The longest delay a timer can wait (2^31 − 1 ms, about 24.8 days): Node fires a longer one at once. */
+const TIMER_MAX_MS = 2_147_483_647
+
 /**
- * The range of each numeric option of the CLI, the Vitest plugin and the Jest reporter that sizes
- * work or memory, checked before anything runs.
+ * The range of every numeric option of the CLI, the suites, the Vitest plugin, the Jest reporter and
+ * the property runner, checked before anything runs; a refusal names the option, the range and the
+ * constant (`OPTION_RANGES.resamples`). docs/cli.md lists them.
  */
 export const OPTION_RANGES = {
-  /** Bootstrap resamples per interval: each needs a slot in a typed array. */
-  resamples: { min: 1, max: 1_000_000, integer: true },
-  /** Repetitions of the whole run: each holds a full set of rows. */
+  /** Bootstrap resamples per interval (`--resamples`, `resamples`): each needs a slot in a typed array; fewer than 500 make unstable intervals. */
+  resamples: { min: 500, max: 1_000_000, integer: true },
+  /** Repetitions of the whole run (`run --repeat`, a suite's `repeats`): each holds a full set of rows. */
   repeat: { min: 1, max: 1_000, integer: true },
-  /** Property-test runs. */
+  /** Property-test runs (`fuzz --runs`, `runs`). */
   runs: { min: 1, max: 1_000_000, integer: true },
+  /** Most events in one generated timeline (`fuzz --max-events`, `maxEvents`): the generator's episodes hold at most 40. */
+  maxEvents: { min: 1, max: 40, integer: true },
+  /** Episodes in flight at once (`--concurrency`, `concurrency`): each may be a process of its own. */
+  concurrency: { min: 1, max: 64, integer: true },
+  /** Re-asks of a wrong post-change answer (`--update-polls`, `updatePolls`): each is one more store call per probe. */
+  updatePolls: { min: 0, max: 1_000, integer: true },
+  /** Wait before each re-ask, in whole ms (`--poll-interval-ms`, `pollIntervalMs`). */
+  pollIntervalMs: { min: 0, max: TIMER_MAX_MS, integer: true },
+  /** Time one call may take, in whole ms (`--timeout-ms`, `--judge-timeout-ms`, `timeoutMs`, `agentTimeoutMs`, `judgeTimeoutMs`). */
+  timeoutMs: { min: 1, max: TIMER_MAX_MS, integer: true },
+  /** A seed of the bootstrap or of a variant (`--seed`, `--variant`, `seed`, `variant`): beyond 2^53 a seed cannot be printed and typed back exactly. */
+  seed: { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true },
+  /** A property run's seed (`fuzz --seed`, `seed` of `timegroundedProperties`): fast-check takes a 32-bit one. */
+  propertySeed: { min: -(2 ** 31), max: 2 ** 31 - 1, integer: true },
+  /** Issues `validate` lists (`--max-issues`); the rest are counted. */
+  maxIssues: { min: 1, max: 100_000, integer: true },
+  /** Questions of a generated time-grounded corpus (`corpus --size`, `size`). */
+  corpusSize: { min: 1, max: 100_000, integer: true },
 } as const satisfies Record<string, OptionRange>
+
+/** The name of an option range, as its refusals name it. */
+export type OptionRangeName = keyof typeof OPTION_RANGES
+
+/** Why `value` is outside the range `name`, or null when it is inside: `a whole number from 500 to 1000000 (OPTION_RANGES.resamples)`. */
+export function rangeProblem(name: OptionRangeName, value: unknown): string | null {
+  const range: OptionRange = OPTION_RANGES[name]
+  const inside = typeof value === 'number' && (range.integer ? Number.isInteger(value) : Number.isFinite(value)) && value >= range.min && value <= range.max
+  return inside ? null : describeRange(name)
+}
+
+/** What the range `name` allows, naming its constant. */
+export function describeRange(name: OptionRangeName): string {
+  const range: OptionRange = OPTION_RANGES[name]
+  return `${range.integer ? 'a whole number' : 'a number'} from ${range.min} to ${range.max} (OPTION_RANGES.${name})`
+}
 
 /**
  * Longest text of a row the HTML page shows (an answer's value or each of a list's strings, its raw

@@ -5,8 +5,9 @@
  * with "did you mean" for a name close to a valid one.
  */
 import { closestMatch } from 'leven'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { TimegroundedError } from './errors.js'
+import { describeRange, OPTION_RANGES, type OptionRangeName } from './limits.js'
 
 /**
  * The base of every option refusal that names each bad option, its value and
@@ -50,6 +51,14 @@ export function namedChoices(kind: string, choices: readonly string[]): z.core.$
       })
       .join('\n')
   }
+}
+
+/** A numeric option of the range `OPTION_RANGES[name]`: every refusal says the range and names the constant. */
+export function rangedNumber(name: OptionRangeName): z.ZodNumber {
+  const range = OPTION_RANGES[name]
+  const message = describeRange(name)
+  const number = z.number(message).min(range.min, message).max(range.max, message)
+  return range.integer ? number.int(message) : number
 }
 
 /** A path as options are written: `regression.tolerance`, `families[2]`. */

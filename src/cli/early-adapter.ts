@@ -9,7 +9,7 @@
  */
 import type { StartedAdapter } from '../adapters/adapter-process.js'
 import { commandAdapter, DEFAULT_TIMEOUT_MS } from '../adapters/command.js'
-import { wholeNumberArgument } from './exit-codes.js'
+import { rangeArgument } from './exit-codes.js'
 
 let early: StartedAdapter | null = null
 
@@ -39,7 +39,7 @@ export function earlyAdapterCommand(args: readonly string[]): { argv: string[]; 
     const text = arg === '--timeout-ms' ? options[++at] : arg.startsWith('--timeout-ms=') ? arg.slice('--timeout-ms='.length) : undefined
     if (text === undefined) continue
     try {
-      timeoutMs = wholeNumberArgument(1)(text)
+      timeoutMs = rangeArgument('timeoutMs')(text)
     } catch {
       return null
     }

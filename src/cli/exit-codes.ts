@@ -4,6 +4,7 @@
  */
 import { InvalidArgumentError } from 'commander'
 import { TimegroundedError } from '../errors.js'
+import { type OptionRangeName, rangeProblem } from '../limits.js'
 import { terminalText } from '../report/escape.js'
 import type { TivarqReport } from '../tivarq/score.js'
 import type { ValidationResult } from '../tivarq/validate.js'
@@ -46,11 +47,15 @@ export class UsageError extends TimegroundedError<keyof UsageErrorCodes> {
   }
 }
 
-/** A commander argument parser for a whole-number option of at least `minimum`; commander names the option in its refusal. */
-export function wholeNumberArgument(minimum: number): (text: string) => number {
+/**
+ * A commander argument parser for a numeric option whose range is `OPTION_RANGES[name]`; commander
+ * names the option in its refusal, and the refusal names the range and its constant.
+ */
+export function rangeArgument(name: OptionRangeName): (text: string) => number {
   return (text) => {
-    const value = Number(text)
-    if (!Number.isInteger(value) || value < minimum) throw new InvalidArgumentError(`expected a whole number of at least ${minimum}.`)
+    const value = text.trim() === '' ? Number.NaN : Number(text)
+    const problem = rangeProblem(name, value)
+    if (problem !== null) throw new InvalidArgumentError(`expected ${problem}.`)
     return value
   }
 }

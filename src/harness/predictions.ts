@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { TimegroundedError } from '../errors.js'
-import { MAX_REPORTED_COST_USD, MAX_REPORTED_TOKENS } from '../limits.js'
+import { MAX_REPORTED_COST_USD, MAX_REPORTED_TOKENS, OPTION_RANGES } from '../limits.js'
 import { type Issue, IssueCollector, renderIssueLines } from '../tivarq/issues.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { isAnswerValue } from '../tivarq/answer-shape.js'
@@ -120,7 +120,7 @@ function checkIdentifier(problems: RowProblems, path: string, value: unknown): v
   if (value === null || value === undefined) return
   const length = (value as { length?: unknown }).length
   // `>=` as JavaScript compares: a length of "2" or [3] is long enough, one of null or "x" is not.
-  if (length !== undefined && !((length as number) >= 1)) problems.tooSmall(path, value)
+  if (length !== undefined && !((length as number) >= 1)) problems.other(path, `${describeFound(value)} is empty; an id is one character or more`, value)
 }
 
 function checkOneOf(problems: RowProblems, path: string, allowed: ReadonlySet<unknown>, options: readonly string[], value: unknown): void {
@@ -190,6 +190,21 @@ function checkAnswer(problems: RowProblems, key: string, answer: unknown, isPred
 
 // Lenient on purpose: rows may carry fields we do not know, and may leave out
 // `family` (taken from episode_id) or `repetition` (0, upstream's first).
+/** A repetition as a run numbers it: a whole number from 0 to the last a run can make (`OPTION_RANGES.repeat` less one). */
+function checkRepetition(problems: RowProblems, value: unknown): void {
+  if (!isFiniteNumber(value)) problems.wrongType('repetition', 'number', value)
+  else if (!Number.isInteger(value)) problems.wrongType('repetition', 'int', value)
+  else if (value < 0) problems.other('repetition', `${describeFound(value)} is negative; repetitions are numbered from 0`, value)
+  else if (value >= OPTION_RANGES.repeat.max) {
+    const last = OPTION_RANGES.repeat.max - 1
+    problems.other(
+      'repetition',
+      `${describeFound(value)} is past the last repetition a run makes, ${last} (OPTION_RANGES.repeat allows ${OPTION_RANGES.repeat.max})`,
+      value,
+    )
+  }
+}
+
 function checkBase(problems: RowProblems, row: JsonObject): void {
   checkIdentifier(problems, 'probe_id', row.probe_id)
   checkIdentifier(problems, 'episode_id', row.episode_id)
@@ -200,7 +215,7 @@ function checkBase(problems: RowProblems, row: JsonObject): void {
   checkOneOf(problems, 'phase', PHASE_SET, PHASES, row.phase)
   checkOneOf(problems, 'capability', CAPABILITY_SET, CAPABILITIES, row.capability)
   if (row.old_value !== undefined && !isAnswerValue(row.old_value)) problems.notAnswerValue('old_value', row.old_value)
-  if (row.repetition !== undefined) checkCount(problems, 'repetition', row.repetition)
+  if (row.repetition !== undefined) checkRepetition(problems, row.repetition)
 }
 
 // Fields only answers have: checked on answered rows; on the others they are dropped, whatever they hold
@@ -430,6 +445,30 @@ export function repetitionsOf(rows: readonly PredictionRow[]): PredictionRow[][]
     else groups.set(row.repetition, [row])
   }
   return [...groups.keys()].sort((a, b) => a - b).map((repetition) => groups.get(repetition)!)
+}
+
+/** The probes a repetition lacks that another repetition of the same rows holds, in the order they first appear. */
+export interface MissingProbes {
+  /** The repetition, as its rows number it (0-based). */
+  repetition: number
+  probes: string[]
+}
+
+/**
+ * What each repetition of `repetitions` (as `repetitionsOf` groups them) lacks: every repetition of a
+ * whole run holds the same probes, so a probe one holds and another does not is missing from that one.
+ * Empty when every repetition is whole.
+ */
+export function missingProbes(repetitions: readonly (readonly PredictionRow[])[]): MissingProbes[] {
+  const all = new Set<string>()
+  for (const rows of repetitions) for (const row of rows) all.add(row.probe_id)
+  const missing: MissingProbes[] = []
+  for (const rows of repetitions) {
+    if (rows.length === all.size) continue
+    const held = new Set(rows.map((row) => row.probe_id))
+    missing.push({ repetition: rows[0]!.repetition, probes: [...all].filter((probe) => !held.has(probe)) })
+  }
+  return missing
 }
 
 /** Read and validate a predictions file (ours or upstream's); throws PredictionsFileError listing file:line issues. */

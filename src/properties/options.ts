@@ -6,7 +6,8 @@ import { z } from 'zod'
 import { DEFAULT_TIMEOUT_MS } from '../adapters/command.js'
 import { TRACKS } from '../adapters/protocol.js'
 import type { Track } from '../adapters/types.js'
-import { checkOptions, namedChoices, OptionError } from '../option-checks.js'
+import { describeRange } from '../limits.js'
+import { checkOptions, namedChoices, OptionError, rangedNumber } from '../option-checks.js'
 import { DATASET_SEED } from '../tivarq/vocabulary.js'
 
 /** Options of a property run. Every one has a default. */
@@ -67,23 +68,16 @@ export class PropertyOptionError extends OptionError<keyof PropertyOptionErrorCo
   }
 }
 
-const whole = (minimum: number, maximum: number) =>
-  z
-    .number(`a whole number from ${minimum} to ${maximum}`)
-    .int(`a whole number from ${minimum} to ${maximum}`)
-    .min(minimum, `a whole number from ${minimum} to ${maximum}`)
-    .max(maximum, `a whole number from ${minimum} to ${maximum}`)
-
 const SHAPE = {
-  runs: whole(1, 1_000_000).optional(),
-  seed: z.union([whole(-(2 ** 31), 2 ** 31 - 1), z.literal('random')], { error: "a whole number (a 32-bit seed), or 'random' for a new one" }).optional(),
+  runs: rangedNumber('runs').optional(),
+  seed: z.union([rangedNumber('propertySeed'), z.literal('random')], { error: `${describeRange('propertySeed')}, or 'random' for a new one` }).optional(),
   path: z
     .string('the path a failure printed, e.g. "36:1:0"')
     .regex(/^\d+(:\d+)*$/, 'the path a failure printed, e.g. "36:1:0"')
     .optional(),
-  maxEvents: whole(1, 40).optional(),
+  maxEvents: rangedNumber('maxEvents').optional(),
   track: z.enum(TRACKS as [Track, ...Track[]], { error: namedChoices('a track', TRACKS) }).optional(),
-  timeoutMs: z.number('a number of ms > 0').positive('a number of ms > 0').finite('a number of ms > 0').optional(),
+  timeoutMs: rangedNumber('timeoutMs').optional(),
   name: z.string('a name').min(1, 'a name').optional(),
 }
 const schema = z.strictObject(SHAPE, { error: namedChoices('an option of timegroundedProperties()', Object.keys(SHAPE)) })

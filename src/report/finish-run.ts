@@ -255,8 +255,10 @@ function judgeSuite(
 function recordBaseline(context: RunContext, finished: readonly FinishedSuite[]): void {
   const { path, file } = context.baseline
   if (context.input.update.kind !== 'update' || path === null) return
-  const entries: Record<string, BaselineSuite> = {}
-  for (const suite of finished) if (suite.entry !== null) entries[suite.outcome.name] = suite.entry
+  // A suite's name is the user's: entries, not assignment, so that `__proto__` is a suite like any other.
+  const entries: Record<string, BaselineSuite> = Object.fromEntries(
+    finished.flatMap((suite) => (suite.entry === null ? [] : [[suite.outcome.name, suite.entry] as const])),
+  )
   if (Object.keys(entries).length > 0) writeFileAtomic(path, baselineText(withSuites(file, HARNESS_VERSION, entries)))
 }
 
@@ -310,10 +312,9 @@ function pooledScore(counted: RepeatedCounts, repetitions: readonly (readonly Pr
   const latencies = (rows: readonly PredictionRow[]) =>
     Object.fromEntries(Object.entries(metricValuesOf(computeMetrics(rows))).filter(([metric]) => !isQuality(metric as MetricName)))
   const all = repetitions.flat()
-  const byFamily: ScoredMetrics['byFamily'] = {}
-  for (const [family, values] of Object.entries(pooled.byFamily)) {
-    byFamily[family] = { ...values, ...latencies(all.filter((row) => familyOf(row) === family)) }
-  }
+  const byFamily: ScoredMetrics['byFamily'] = Object.fromEntries(
+    Object.entries(pooled.byFamily).map(([family, values]) => [family, { ...values, ...latencies(all.filter((row) => familyOf(row) === family)) }]),
+  )
   return { metrics: { ...pooled.metrics, ...latencies(all) }, byFamily }
 }
 

@@ -5,11 +5,12 @@
  */
 import { TimegroundedError } from '../errors.js'
 import { bootstrapKernel, KERNEL_MAX_UNITS } from './bootstrap-kernel.js'
+import { OPTION_RANGES } from '../limits.js'
 import { seededRandom } from './random.js'
 import { mean, percentileIndex, quantileSorted, sortSamples } from './quantile.js'
 
-/** The fewest resamples an interval may rest on. */
-export const MIN_RESAMPLES = 500
+/** The fewest resamples an interval may rest on (the bottom of `OPTION_RANGES.resamples`). */
+export const MIN_RESAMPLES = OPTION_RANGES.resamples.min
 /** Resamples used when none are given. */
 export const DEFAULT_RESAMPLES = 1000
 

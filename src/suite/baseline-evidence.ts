@@ -32,8 +32,9 @@ function storedAnswerOf(row: PredictionRow): StoredAnswer {
 export function entryOfRepetitions(identity: SuiteIdentity, repetitions: readonly (readonly PredictionRow[])[]): BaselineSuite {
   const byProbe = new Map<string, PredictionRow[]>()
   for (const rows of repetitions) for (const row of rows) byProbe.set(row.probe_id, [...(byProbe.get(row.probe_id) ?? []), row])
-  const answers: Record<string, StoredAnswer[]> = {}
-  const outcomes: Record<string, ProbeOutcome> = {}
+  // No prototype: a probe id is a key from a file, whatever it spells.
+  const answers: Record<string, StoredAnswer[]> = Object.create(null)
+  const outcomes: Record<string, ProbeOutcome> = Object.create(null)
   for (const [probeId, rows] of byProbe) {
     answers[probeId] = rows.map(storedAnswerOf)
     outcomes[probeId] = outcomeOfResult(resultOf(rows))

@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { z } from 'zod'
+import { keyedRecord, ownEntry } from '../tivarq/keyed-record.js'
 import { TimegroundedError } from '../errors.js'
 import type { RatioCounts } from '../stats/bootstrap.js'
 import { repetitionValues, spreadOf } from '../tivarq/aggregate.js'
@@ -69,11 +70,11 @@ const baselineSuiteSchema = z.strictObject({
   split: z.string(),
   track: z.string(),
   families: z.array(z.string()).nullable(),
-  probes: z.record(z.string(), z.enum(PROBE_OUTCOMES)),
+  probes: keyedRecord(z.enum(PROBE_OUTCOMES)),
   /** Each probe's answer in every repetition: the evidence every other figure is derived from. */
-  answers: z.record(z.string(), z.array(answerSchema.nullable()).min(1)),
+  answers: keyedRecord(z.array(answerSchema.nullable()).min(1)),
   metrics: metricValuesSchema,
-  by_family: z.record(z.string(), metricValuesSchema),
+  by_family: keyedRecord(metricValuesSchema),
   /** Only in a baseline recorded with repeats (`metrics` and `by_family` are then pooled over them). */
   repeats: baselineRepeatsSchema.optional(),
 })
@@ -82,7 +83,7 @@ export type BaselineSuite = z.infer<typeof baselineSuiteSchema>
 export const baselineFileSchema = z.strictObject({
   format: z.literal(BASELINE_FORMAT),
   harness_version: z.string(),
-  suites: z.record(z.string(), baselineSuiteSchema),
+  suites: keyedRecord(baselineSuiteSchema),
 })
 export type BaselineFile = z.infer<typeof baselineFileSchema>
 
@@ -151,7 +152,7 @@ export function matchBaseline(
   commands: RunnerCommands,
   check: EntryCheck | null = null,
 ): BaselineMatch {
-  const entry = file?.suites[identity.name]
+  const entry = file === null ? undefined : ownEntry(file.suites, identity.name)
   if (!entry) return { status: 'missing' }
   if (entry.dataset_hash !== identity.datasetHash) {
     return {

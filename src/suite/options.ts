@@ -11,8 +11,8 @@ import { DEFAULT_TIMEOUT_MS } from '../adapters/command.js'
 import type { Track } from '../adapters/types.js'
 import { RUNNER_DEFAULTS } from '../harness/runner.js'
 import { TRACKS } from '../adapters/protocol.js'
-import { checkOptions, namedChoices, OptionError } from '../option-checks.js'
-import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../stats/bootstrap.js'
+import { checkOptions, namedChoices, OptionError, rangedNumber } from '../option-checks.js'
+import { DEFAULT_RESAMPLES } from '../stats/bootstrap.js'
 import type { TimeGroundedAgent } from '../time-grounded/agent.js'
 import { TIME_GROUNDED_OPTION_SHAPE, type TimeGroundedTestsOptions } from '../time-grounded/probe-options.js'
 import { METRIC_NAMES, type MetricName, metricSpec, QUALITY_METRICS } from '../tivarq/metrics.js'
@@ -212,8 +212,8 @@ const reporterOptionsSchema = z.strictObject(
     regression: regressionSchema.optional(),
     outputDir: z.string('a directory, relative to the project root').min(1, 'a directory, relative to the project root').optional(),
     html: z.union([z.string().min(1, HTML_OPTION_HINT), z.literal(false)], { error: HTML_OPTION_HINT }).optional(),
-    seed: z.number().int('a whole number ≥ 0').min(0, 'a whole number ≥ 0').optional(),
-    resamples: z.number().int(`a whole number of at least ${MIN_RESAMPLES}`).min(MIN_RESAMPLES, `a whole number of at least ${MIN_RESAMPLES}`).optional(),
+    seed: rangedNumber('seed').optional(),
+    resamples: rangedNumber('resamples').optional(),
     color: z.boolean('true or false').optional(),
   } satisfies Record<(typeof REPORTER_OPTION_NAMES)[number], z.ZodType>,
   { error: namedChoices('an option of timegrounded()', REPORTER_OPTION_NAMES) },
@@ -344,18 +344,18 @@ const SUITE_OPTION_SHAPE = {
     .min(1, 'at least one family (leave it out for all twelve)')
     .refine((families) => new Set(families).size === families.length, 'a family is named twice; name each once')
     .optional(),
-  concurrency: wholeNumber(1).optional(),
-  updatePolls: wholeNumber(0).optional(),
-  pollIntervalMs: z.number('a number of ms ≥ 0').min(0, 'a number of ms ≥ 0').finite('a number of ms ≥ 0').optional(),
-  timeoutMs: z.number('a number of ms > 0').positive('a number of ms > 0').finite('a number of ms > 0').optional(),
-  repeats: wholeNumber(1).optional(),
+  concurrency: rangedNumber('concurrency').optional(),
+  updatePolls: rangedNumber('updatePolls').optional(),
+  pollIntervalMs: rangedNumber('pollIntervalMs').optional(),
+  timeoutMs: rangedNumber('timeoutMs').optional(),
+  repeats: rangedNumber('repeat').optional(),
   flaky: z.enum(['report', 'fail'], { error: namedChoices('what a flaky probe does', ['report', 'fail']) }).optional(),
   partition: z
     .strictObject({ index: wholeNumber(1), count: wholeNumber(1) }, { error: namedChoices('a field of `partition`', ['index', 'count']) })
     .refine((partition) => partition.index <= partition.count, 'use { index, count } with 1 ≤ index ≤ count, like --shard')
     .optional(),
   datasetDir: z.string('a TIVARQ directory').min(1, 'a TIVARQ directory').optional(),
-  variant: wholeNumber(0).optional(),
+  variant: rangedNumber('seed').optional(),
   episodes: z.array(z.unknown(), 'a list of regression episodes (what a property failure prints)').min(1, 'at least one episode').optional(),
   timeGrounded: z
     .strictObject(

@@ -16,6 +16,7 @@ import type { GatheredRecord } from './gather.js'
 import type { TimegroundedReporterOptions } from './options.js'
 import { identityDifferences, type RunIdentity } from './run-identity.js'
 import { isProbeRecord } from './records.js'
+import { ShardEvidence } from './shard-evidence.js'
 import type { SuiteIdentity } from './baseline.js'
 
 /** The format tag of a shard file (2: with the run's identity and its load errors). */
@@ -157,6 +158,7 @@ export function checkShardSet(parts: readonly ShardPart[]): { failures: string[]
     }
   }
   checkSuitesAgree(parts, name)
+  checkEvidence(parts, name)
   const failures = parts.flatMap((part) => part.loadErrors.map((error) => `shard ${part.shard.index}/${count} (${part.source}) failed to load: ${error}`))
   if (parts.every((part) => part.records.length === 0)) {
     failures.push(
@@ -164,6 +166,25 @@ export function checkShardSet(parts: readonly ShardPart[]): { failures: string[]
     )
   }
   return { failures }
+}
+
+/** How many of a shard's contradictions its refusal lists: one is proof enough, a few show whether it is one edit or many. */
+const SHOWN_CONTRADICTIONS = 5
+
+/** Every shard's probe records must follow from their rows and the gold (shard-evidence.ts): a shard that contradicts them was edited. */
+function checkEvidence(parts: readonly ShardPart[], name: (part: ShardPart) => string): void {
+  const evidence = new ShardEvidence()
+  for (const part of parts) {
+    const problems = evidence.problems(part.records.map(({ record }) => record))
+    if (problems.length === 0) continue
+    const more = problems.length > SHOWN_CONTRADICTIONS ? `\n  … and ${problems.length - SHOWN_CONTRADICTIONS} more` : ''
+    throw new ShardSetError(
+      `${name(part)} contradicts its own rows or the dataset's gold (edited since its run?), so it is not merged:\n${problems
+        .slice(0, SHOWN_CONTRADICTIONS)
+        .map((problem) => `  ${problem}`)
+        .join('\n')}${more}\nrun that shard again, then merge`,
+    )
+  }
 }
 
 /** What a suite's probes depend on, field by field: every shard that ran a suite must have run the same. */

@@ -4,8 +4,7 @@
  */
 import { z } from 'zod'
 import type { ChatEndpoint } from '../chat/client.js'
-import { checkOptions, namedChoices, OptionError } from '../option-checks.js'
-import { MIN_RESAMPLES } from '../stats/bootstrap.js'
+import { checkOptions, namedChoices, OptionError, rangedNumber } from '../option-checks.js'
 import type { Answerer } from './agents.js'
 import { deterministicJudge, llmJudge, UNJUDGED_POLICIES, type Judge, type UnjudgedPolicy } from './judges.js'
 import type { AskingOptions } from './question.js'
@@ -47,8 +46,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-const positiveMs = (what: string) => z.number(`${what} in ms`).positive(`${what} in ms, more than 0`).finite(`${what} in ms, more than 0`)
-
 /** The time-grounded suite options as zod checks them (the agent, where a suite takes one, is checked by its caller). */
 export const TIME_GROUNDED_OPTION_SHAPE = {
   name: z.string('a suite name').min(1, 'a suite name').optional(),
@@ -67,10 +64,10 @@ export const TIME_GROUNDED_OPTION_SHAPE = {
       'true, false or { answerer }',
     )
     .optional(),
-  seed: z.number('a whole number ≥ 0').int('a whole number ≥ 0').min(0, 'a whole number ≥ 0').optional(),
-  resamples: z.number().int(`a whole number of at least ${MIN_RESAMPLES}`).min(MIN_RESAMPLES, `a whole number of at least ${MIN_RESAMPLES}`).optional(),
-  agentTimeoutMs: positiveMs('a time').optional(),
-  judgeTimeoutMs: positiveMs('a time').optional(),
+  seed: rangedNumber('seed').optional(),
+  resamples: rangedNumber('resamples').optional(),
+  agentTimeoutMs: rangedNumber('timeoutMs').optional(),
+  judgeTimeoutMs: rangedNumber('timeoutMs').optional(),
   unjudged: z.enum(UNJUDGED_POLICIES as [UnjudgedPolicy, ...UnjudgedPolicy[]], "'refuse' or 'skip'").optional(),
 }
 

@@ -296,8 +296,8 @@ export function metricValuesOf(metrics: TivarqMetrics): MetricValues {
 
 /** A scored report through the table: overall and per family. */
 export function scoredMetricsOf(report: TivarqReport): ScoredMetrics {
-  const byFamily: Record<string, MetricValues> = {}
-  for (const [family, slice] of Object.entries(report.by_family)) byFamily[family] = metricValuesOf(slice.metrics)
+  // Entries, not assignment: a family named `__proto__` stays a family.
+  const byFamily = Object.fromEntries(Object.entries(report.by_family).map(([family, slice]) => [family, metricValuesOf(slice.metrics)]))
   return { metrics: metricValuesOf(report.metrics), byFamily }
 }
 

@@ -132,10 +132,12 @@ export interface ScoreOptions {
   expectedProbes?: number
   /**
    * Why fewer rows than `expectedProbes` may be present: the run stopped early
-   * (`interrupted`), or it ran to the end on a subset its user chose (`selected`).
+   * (`interrupted`), it ran to the end on a subset its user chose (`selected`),
+   * or a file holds fewer rows of this repetition than of another and cannot
+   * say why (`absent`: the report is incomplete, with no reason recorded).
    * @default 'interrupted'
    */
-  missingRows?: 'interrupted' | 'selected'
+  missingRows?: 'interrupted' | 'selected' | 'absent'
 }
 
 // ─── Row-level judgements (shared with the Vitest reporter) ─────────────────
@@ -685,7 +687,7 @@ export function scoreRows(rows: readonly PredictionRow[], options: ScoreOptions)
   }
   if (rows.length < expected) {
     if (options.missingRows === 'selected') report.selected = { expected_probes: expected, selected_probes: rows.length }
-    else report.interrupted = { expected_probes: expected, finished_probes: rows.length }
+    else if (options.missingRows !== 'absent') report.interrupted = { expected_probes: expected, finished_probes: rows.length }
   }
   return report
 }

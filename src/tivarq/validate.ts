@@ -700,7 +700,8 @@ function checkManifest(bytes: Uint8Array, issues: DatasetIssues): Manifest | und
     return undefined
   }
   const parsed = manifestSchema.safeParse(raw)
-  if (parsed.success) return parsed.data
+  // zod assigns each entry of \`files\`, so one named \`__proto__\` would vanish: keep the file's own entries.
+  if (parsed.success) return { ...parsed.data, files: Object.fromEntries(Object.entries((raw as { files: Record<string, string> }).files)) }
   for (const issue of parsed.error.issues) addZodIssue(issue, raw, MANIFEST_FILE, null, issues, 'invalid_manifest')
   return undefined
 }

@@ -94,7 +94,7 @@ describe('timegrounded fuzz', { timeout: 150_000 }, () => {
     expect(conversation.stderr).toContain('expected one of builtin:oracle, builtin:versioned, builtin:latest')
     const seed = await timegrounded('fuzz', '--adapter', 'builtin:oracle', '--seed', 'soon')
     expect(seed.status).toBe(2)
-    expect(seed.stderr).toContain('`--seed soon`: give a whole number, or random')
+    expect(seed.stderr).toContain('`--seed soon`: give a whole number from -2147483648 to 2147483647 (OPTION_RANGES.propertySeed), or random')
   })
 
   test('--seed random draws a new seed and prints it', async () => {

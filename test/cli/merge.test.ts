@@ -212,6 +212,83 @@ describe('timegrounded merge', () => {
     expect(nothing.status).toBe(1)
   })
 
+  describe('a shard whose records contradict their rows or the gold is refused (exit 2), naming the shard, probe and field', () => {
+    /** The first shard file with its first record's first row edited as `edit` says, as a careless user or an attacker would. */
+    function doctored(name: string, all: GatheredRecord[], edit: (record: Record<string, any>) => void): { dir: string; files: string[]; probe: string } {
+      const { dir, files } = shardedProject(name, all, false)
+      const shard = JSON.parse(readFileSync(files[0]!, 'utf8'))
+      const record = shard.records.find((each: { record: { kind: string } }) => each.record.kind === 'tivarq-probe')!.record
+      edit(record)
+      writeFileSync(files[0]!, `${JSON.stringify(shard)}\n`)
+      return { dir, files, probe: record.probeId }
+    }
+    const wrong = (record: Record<string, any>) => {
+      record.rows[0].prediction.value = 'WRONG'
+    }
+    const wrongAndExpected = (record: Record<string, any>) => {
+      record.rows[0].prediction = { state: 'known', value: 'WRONG' }
+      record.rows[0].expected = { state: 'known', value: 'WRONG' }
+    }
+
+    test('a wrong answer kept as "correct": the outcome is blamed, nothing is gated', async () => {
+      const { dir, files, probe } = doctored('doctored-outcome', await records('oracle', false), wrong)
+      const merged = merge(dir, ...files)
+      expect(merged.stderr).toContain(`timegrounded merge: ${files[0]} (shard 1/2) contradicts its own rows or the dataset's gold`)
+      expect(merged.stderr).toContain(`suite "tivarq", probe ${probe}: outcome: "correct" in the shard, but its rows make it "wrong"`)
+      expect(merged.stdout).not.toContain('gate passed')
+      expect(merged.status).toBe(2)
+    })
+
+    test('expected and prediction both set to "WRONG": the expected answer is blamed against the gold', async () => {
+      const { dir, files, probe } = doctored('doctored-gold', await records('oracle', false), wrongAndExpected)
+      const merged = merge(dir, ...files)
+      expect(merged.stderr).toMatch(
+        new RegExp(`suite "tivarq", probe ${probe}: rows\\[0\\]\\.expected: \\{"state":"known","value":"WRONG"\\} in the shard, .* in the dataset's gold`),
+      )
+      expect(merged.stdout).not.toContain('gate passed')
+      expect(merged.status).toBe(2)
+    })
+
+    test('with a baseline present, the edit is blamed on the shard, not on the baseline', async () => {
+      const all = await records('oracle', false)
+      const { dir, files } = shardedProject('doctored-baseline', all, false)
+      expect(merge(dir, '-u', ...files).status).toBe(0)
+      for (const [name, edit, field] of [
+        ['outcome', wrong, 'outcome'],
+        ['gold', wrongAndExpected, 'rows[0].expected'],
+      ] as const) {
+        const { files: edited, probe } = doctored(`doctored-baseline-${name}`, all, edit)
+        expect(readFileSync(join(dir, 'timegrounded.baseline.json'), 'utf8')).toContain(`"${probe}"`)
+        const merged = merge(dir, ...edited)
+        expect(merged.stderr).toContain(`${edited[0]} (shard 1/2) contradicts its own rows or the dataset's gold`)
+        expect(merged.stderr).toContain(`probe ${probe}: ${field}: `)
+        expect(merged.stderr + merged.stdout).not.toContain('baseline refused')
+        expect(merged.status).toBe(2)
+      }
+    })
+
+    test('a wrong answer whose outcome is edited too still cannot pass: its decision is blamed', async () => {
+      const { dir, files, probe } = doctored('doctored-decision', await records('oracle', false), (record) => {
+        wrong(record)
+        record.outcome = 'wrong'
+      })
+      const merged = merge(dir, ...files)
+      expect(merged.stderr).toContain(
+        `probe ${probe}: decision: "pass" in the shard, but a probe whose rows are wrong can only be "fail" or "known_failure" or "suspect"`,
+      )
+      expect(merged.status).toBe(2)
+    })
+
+    test('a row no predictions file could hold (a negative latency) is refused at its field', async () => {
+      const { dir, files, probe } = doctored('doctored-latency', await records('oracle', false), (record) => {
+        record.rows[0].latency_ms = -1
+      })
+      const merged = merge(dir, ...files)
+      expect(merged.stderr).toContain(`probe ${probe}: rows[0].latency_ms: `)
+      expect(merged.status).toBe(2)
+    })
+  })
+
   test('a shard file of the earlier format (no run identity) is refused, naming the fix', () => {
     const dir = join(work, 'old-format')
     const path = join(dir, 'shard-1-of-1.json')

@@ -99,7 +99,7 @@ test('--output "": usage error exit 2, nothing written to the current folder', (
 
 test('--concurrency over the cap: usage error naming the cap', () => {
   const result = cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', join(work, 'many'), '--concurrency', '100000'])
-  expect(result.stderr).toContain('`--concurrency 100000` is over the cap of 64 episodes in flight')
+  expect(result.stderr).toContain("option '--concurrency <n>' argument '100000' is invalid. expected a whole number from 1 to 64 (OPTION_RANGES.concurrency).")
   expect(result.status).toBe(2)
 })
 

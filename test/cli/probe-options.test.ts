@@ -125,6 +125,8 @@ describe('--judge-timeout-ms bounds one grading', () => {
     const run = timegrounded(['probe', '--judge-timeout-ms', value])
     expect(run.status).toBe(2)
     expect(run.stdout).toBe('')
-    expect(run.stderr).toContain(`option '--judge-timeout-ms <n>' argument '${value}' is invalid. expected a whole number of at least 1.`)
+    expect(run.stderr).toContain(
+      `option '--judge-timeout-ms <n>' argument '${value}' is invalid. expected a whole number from 1 to 2147483647 (OPTION_RANGES.timeoutMs).`,
+    )
   })
 })

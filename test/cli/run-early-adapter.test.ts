@@ -79,7 +79,7 @@ test('a run that stops before it uses the early process closes it: an unreadable
 test('an early process that does not exit when its stdin closes is killed after the grace period, as the pool kills one', () => {
   const deaf = run('deaf', ['--split', 'smoke', '--concurrency', '65'], 'deaf-exit')
   expect(deaf.status).toBe(2)
-  expect(deaf.stderr).toContain('`--concurrency 65` is over the cap of 64')
+  expect(deaf.stderr).toContain("option '--concurrency <n>' argument '65' is invalid. expected a whole number from 1 to 64 (OPTION_RANGES.concurrency).")
   expect(deaf.starts).toHaveLength(1)
   expect(readFileSync(join(work, 'deaf.log'), 'utf8')).toContain(`closing ${deaf.starts[0]}`)
   expect(isRunning(deaf.starts[0]!)).toBe(false)

@@ -466,18 +466,21 @@ describe('usage and data errors exit 2', () => {
     [['run', '--split', 'smoke', '--adapter', 'builtin:latest'], "required option '--output <dir>' not specified"],
     [
       ['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', 'x', '--repeat', '0'],
-      "option '--repeat <n>' argument '0' is invalid. expected a whole number of at least 1.",
+      "option '--repeat <n>' argument '0' is invalid. expected a whole number from 1 to 1000 (OPTION_RANGES.repeat).",
     ],
     [
       ['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', 'x', '--resamples', '100'],
-      "option '--resamples <n>' argument '100' is invalid. expected a whole number of at least 500.",
+      "option '--resamples <n>' argument '100' is invalid. expected a whole number from 500 to 1000000 (OPTION_RANGES.resamples).",
     ],
     [['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', 'x', '--bogus'], "unknown option '--bogus'"],
     [
       ['run', '--split', 'smoke', '--variant', '3', '--dataset', 'd', '--adapter', 'builtin:latest', '--output', 'x'],
       "option '--variant <seed>' cannot be used with option '--dataset <dir>'",
     ],
-    [['score', 'predictions.jsonl', '--output', 'x', '--seed', '-1'], "option '--seed <n>' argument '-1' is invalid. expected a whole number of at least 0."],
+    [
+      ['score', 'predictions.jsonl', '--output', 'x', '--seed', '-1'],
+      "option '--seed <n>' argument '-1' is invalid. expected a whole number from 0 to 9007199254740991 (OPTION_RANGES.seed).",
+    ],
     [['score', 'does-not-exist.jsonl', '--output', 'x'], 'no such file'],
     [
       ['score', 'predictions.jsonl', '--output', 'x', '--dataset', 'd', '--no-html'],

@@ -67,7 +67,7 @@ describe('timegrounded corpus', () => {
     expect(seedOnly.stderr).toContain('`--seed` picks a generated corpus, so it needs `--size N`')
     const tooBig = timegrounded(['corpus', '--size', '100001', '--out', join(dir, 'y.json')])
     expect(tooBig.status).toBe(2)
-    expect(tooBig.stderr).toContain('`size` must be a whole number from 1 to 100000')
+    expect(tooBig.stderr).toContain("option '--size <n>' argument '100001' is invalid. expected a whole number from 1 to 100000 (OPTION_RANGES.corpusSize).")
   })
 })
 

@@ -113,7 +113,9 @@ describe('timegrounded validate', () => {
     expect(unknownOption.stderr).toContain("error: unknown option '--strict'")
     const badBound = timegrounded('validate', '--max-issues', 'lots')
     expect(badBound.status).toBe(2)
-    expect(badBound.stderr).toContain("error: option '--max-issues <n>' argument 'lots' is invalid. expected a whole number of at least 1.")
+    expect(badBound.stderr).toContain(
+      "error: option '--max-issues <n>' argument 'lots' is invalid. expected a whole number from 1 to 100000 (OPTION_RANGES.maxIssues).",
+    )
     const badSplit = timegrounded('validate', '--split', 'train')
     expect(badSplit.status).toBe(2)
     expect(badSplit.stderr).toContain('Allowed choices are smoke, dev, test.')

@@ -250,10 +250,9 @@ describe('the hand-written row check gives what the zod schema gave', () => {
     }
     expect(error).toBeInstanceOf(PredictionsFileError)
     expect((error as PredictionsFileError).message.split('\n').slice(1)).toEqual([
-      '  p.jsonl:2: probe_id: "" is negative; a measured time is 0 ms or more',
+      '  p.jsonl:2: probe_id: "" is empty; an id is one character or more',
       '  p.jsonl:2: expected.state: unknown state "kown"; expected one of known, unknown, withdrawn, needs_clarification, expired',
-      '  p.jsonl:2: repetition: number -1e+300 is negative; a count is 0 or more',
-      '  p.jsonl:2: repetition: number -1e+300 is negative; a count is 0 or more',
+      '  p.jsonl:2: repetition: number -1e+300 is negative; repetitions are numbered from 0',
       '  p.jsonl:2: prediction.value: a known answer needs a value (a string or a list of strings)',
       '  p.jsonl:2: latency_ms: number -2 is negative; a measured time is 0 ms or more',
     ])

@@ -7,7 +7,7 @@
  * the duplicate check. Test-only: the reader itself no longer loads zod.
  */
 import { z } from 'zod'
-import { MAX_REPORTED_COST_USD, MAX_REPORTED_TOKENS } from '../../src/limits.js'
+import { MAX_REPORTED_COST_USD, MAX_REPORTED_TOKENS, OPTION_RANGES } from '../../src/limits.js'
 import type { Issue } from '../../src/tivarq/issues.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
 import { describeFound, issuePath, renderPath, valueAt, withArticle } from '../../src/tivarq/row-issues.js'
@@ -34,7 +34,13 @@ const rowBase = {
   phase: z.enum(PHASES),
   capability: z.enum(CAPABILITIES),
   old_value: answerValueSchema.default(null),
-  repetition: z.number().int().min(0).default(0),
+  // Issue 36.5: a repetition a run can make; one issue however far out of range.
+  repetition: z
+    .number()
+    .int({ abort: true })
+    .min(0)
+    .max(OPTION_RANGES.repeat.max - 1)
+    .default(0),
 }
 /** The old reader's row schema. */
 export const predictionRowSchema = z.discriminatedUnion('status', [
@@ -100,8 +106,17 @@ function describeRowIssue(issue: z.core.$ZodIssue, value: unknown): { code: stri
       return { code: 'unknown_value', message: `unknown ${field} ${describeFound(value)}; expected one of ${oneOf(issue.values)}` }
     case 'too_small':
       // Counts are worded as counts since issue 36; times as before.
-      if (field === 'repetition' || field === 'update_lag_polls') return invalid(`${describeFound(value)} is negative; a count is 0 or more`)
+      if (field === 'repetition') return invalid(`${describeFound(value)} is negative; repetitions are numbered from 0`)
+      if (field === 'update_lag_polls') return invalid(`${describeFound(value)} is negative; a count is 0 or more`)
+      // Ids are told empty since issue 36 (they were told negative, as if a time).
+      if (field === 'probe_id' || field === 'episode_id') return invalid(`${describeFound(value)} is empty; an id is one character or more`)
       return invalid(`${describeFound(value)} is negative; a measured time is 0 ms or more`)
+    case 'too_big':
+      if (field === 'repetition') {
+        const { max } = OPTION_RANGES.repeat
+        return invalid(`${describeFound(value)} is past the last repetition a run makes, ${max - 1} (OPTION_RANGES.repeat allows ${max})`)
+      }
+      return invalid(issue.message)
     case 'invalid_type': {
       if (value === undefined) return missing(`missing; ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`} is required`)
       return invalid(`expected ${withArticle(issue.expected)}, got ${describeFound(value)}`)

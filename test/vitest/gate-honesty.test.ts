@@ -144,7 +144,7 @@ describe('plugin, reporter and suite options are checked when the config loads',
     )
     const result = await runVitest(['run', '--root', project], { cwd: project, env: { TG_CACHE_DIR: join(scratch(), 'cache') } })
     expect(result.output).toContain('  `thresholds.staleValueLeakageRate.max` is 5: staleValueLeakageRate is a rate between 0 and 1')
-    expect(result.output).toContain('  `resamples` is 10: a whole number of at least 500')
+    expect(result.output).toContain('  `resamples` is 10: a whole number from 500 to 1000000 (OPTION_RANGES.resamples)')
     expect(result.code).toBe(1)
   })
 
@@ -153,7 +153,7 @@ describe('plugin, reporter and suite options are checked when the config loads',
     const result = await run([], env('suite-options', { TG_SUITE_OPTIONS: JSON.stringify(suiteOptions) }))
     expect(result.output).toContain('SuiteOptionError: timegroundedSuite(memory, options): invalid options:')
     expect(result.output).toContain('  `families[0]` is "withdrawl": not a family; did you mean `withdrawal`?')
-    expect(result.output).toContain('  `concurrency` is 0: a whole number ≥ 1')
+    expect(result.output).toContain('  `concurrency` is 0: a whole number from 1 to 64 (OPTION_RANGES.concurrency)')
     expect(result.output).toContain('  `spilt`: not an option of timegroundedSuite(); did you mean `split`?')
     expect(result.code).toBe(1)
   })

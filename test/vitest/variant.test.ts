@@ -35,7 +35,7 @@ describe('timegroundedSuite with a variant', () => {
 
   test('a variant that is not a whole number, or given with datasetDir, fails the file at once naming the option', async () => {
     const bad = await run([], { ...env('variant-bad'), TG_SUITE_OPTIONS: JSON.stringify({ variant: -1 }) })
-    expect(bad.output).toContain('`variant` is -1: a whole number ≥ 0')
+    expect(bad.output).toContain('`variant` is -1: a whole number from 0 to 9007199254740991 (OPTION_RANGES.seed)')
     expect(bad.code).toBe(1)
     const both = await run([], { ...env('variant-both'), TG_SUITE_OPTIONS: JSON.stringify({ variant: 7, datasetDir: '/tmp/tivarq' }) })
     expect(both.output).toContain('give `variant` (data generated in memory) or `datasetDir` (data read from a directory), not both')

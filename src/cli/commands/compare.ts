@@ -15,7 +15,7 @@ import { DATASET_SEED } from '../../tivarq/vocabulary.js'
 import { COMPARE_METRICS, COMPARE_RESAMPLES, compareRuns, type RunComparison } from '../../report/compare/compare-runs.js'
 import { comparisonRecord, renderComparison, verdictLine } from '../../report/compare/render.js'
 import { wantsColor } from '../color.js'
-import { EXIT, fail, wholeNumberArgument } from '../exit-codes.js'
+import { EXIT, fail, rangeArgument } from '../exit-codes.js'
 
 interface CompareCommandOptions {
   json?: boolean
@@ -67,11 +67,11 @@ export function registerCompare(program: Command): void {
       confidenceArgument,
       NOISE_CONFIDENCE,
     )
-    .option('--seed <n>', 'bootstrap seed', wholeNumberArgument(0), DATASET_SEED)
+    .option('--seed <n>', 'bootstrap seed', rangeArgument('seed'), DATASET_SEED)
     .option(
       '--resamples <n>',
       `bootstrap resamples of each interval (at least ${MIN_RESAMPLES}; \`score\` uses ${DEFAULT_RESAMPLES})`,
-      wholeNumberArgument(MIN_RESAMPLES),
+      rangeArgument('resamples'),
       COMPARE_RESAMPLES,
     )
     .option('--no-color', 'no colours in the report')

@@ -17,7 +17,7 @@ import { buildCorpus, checkCorpus, generateCorpus, renderCorpusCheck } from '../
 import { loadLongMemEval } from '../../time-grounded/longmemeval.js'
 import { DEFAULT_CORPUS_SEED } from '../../time-grounded/corpus/generate.js'
 import { describeWriteError } from '../../harness/write-errors.js'
-import { EXIT, fail, wholeNumberArgument } from '../exit-codes.js'
+import { EXIT, fail, rangeArgument } from '../exit-codes.js'
 
 interface CorpusCommandOptions {
   out?: string
@@ -51,8 +51,8 @@ export function registerCorpus(program: Command): void {
     .option('--out <file>', 'where to write the JSON (e.g. fixtures/timegrounded/timegrounded-v1.json)')
     .option('--check <file>', 'check a LongMemEval-shaped file against the corpus rules instead, entry by entry and rule by rule (exit 1 when one is broken)')
     .option('--json', 'with --check: print the check as JSON')
-    .option('--size <n>', 'generate N questions (three types in turn) under the same rules instead of the authored twelve', wholeNumberArgument(1))
-    .option('--seed <n>', `seed of the generated corpus (with --size; default: ${DEFAULT_CORPUS_SEED})`, wholeNumberArgument(0))
+    .option('--size <n>', 'generate N questions (three types in turn) under the same rules instead of the authored twelve', rangeArgument('corpusSize'))
+    .option('--seed <n>', `seed of the generated corpus (with --size; default: ${DEFAULT_CORPUS_SEED})`, rangeArgument('seed'))
     .addHelpText(
       'after',
       '\nExamples:\n  timegrounded corpus --out fixtures/timegrounded/timegrounded-v1.json\n  timegrounded corpus --size 600 --seed 7 --out corpus-600.json\n  timegrounded corpus --check my-corpus.json\n\n' +

@@ -6,6 +6,7 @@
  * TIVARQ scores: nothing is written to report.json or a baseline.
  * Exit 0 passed, 1 a counterexample (or a store that failed to close), 2 usage.
  */
+import { rangeProblem } from '../../limits.js'
 import { type Command, InvalidArgumentError } from 'commander'
 import { commandAdapter, describeCommand } from '../../adapters/command.js'
 import { AdapterStartError } from '../../adapters/errors.js'
@@ -14,7 +15,7 @@ import { TimegroundedError } from '../../errors.js'
 import { propertyResultJson, type ReplayWords, renderCounterexample, renderCounts, renderSeedLine } from '../../properties/counterexample.js'
 import { PROPERTY_DEFAULTS, PROPERTY_SEED_VARIABLE, resolvePropertyOptions, type TimegroundedPropertyOptions } from '../../properties/options.js'
 import { type PropertyResult, runProperties } from '../../properties/run.js'
-import { EXIT, fail, UsageError, wholeNumberArgument } from '../exit-codes.js'
+import { EXIT, fail, UsageError, rangeArgument } from '../exit-codes.js'
 
 interface FuzzCommandOptions {
   adapter?: ReferenceStoreName
@@ -64,15 +65,18 @@ async function fuzzCommand(options: FuzzCommandOptions, command: string[]): Prom
       throw new UsageError(`give either \`--adapter builtin:${options.adapter}\` or an adapter command after \`--\`, not both.`)
     if (options.adapter === undefined && command.length === 0)
       throw new UsageError('say what to test: `--adapter builtin:NAME`, or `-- COMMAND [ARGS…]` (an adapter process speaking tivarq.adapter.v1).')
-    if (options.seed !== undefined && options.seed !== 'random' && !/^-?\d+$/.test(options.seed))
-      throw new UsageError(`\`--seed ${options.seed}\`: give a whole number, or random for a new one.`)
+    const seedProblem =
+      options.seed === undefined || options.seed === 'random'
+        ? null
+        : rangeProblem('propertySeed', /^-?\d+$/.test(options.seed) ? Number(options.seed) : Number.NaN)
+    if (seedProblem !== null) throw new UsageError(`\`--seed ${options.seed}\`: give ${seedProblem}, or random for a new one.`)
   } catch (error) {
     if (error instanceof UsageError) return fail('fuzz', `${error.message}\nSee \`timegrounded fuzz --help\`.`, EXIT.usage)
     throw error
   }
   let settings: ReturnType<typeof resolvePropertyOptions>
   try {
-    settings = resolvePropertyOptions(propertyOptions(options), 'timegrounded fuzz', process.env)
+    settings = resolvePropertyOptions(propertyOptions(options), 'its options', process.env)
   } catch (error) {
     if (error instanceof TimegroundedError) return fail('fuzz', error.message, EXIT.usage)
     throw error
@@ -100,11 +104,11 @@ export function registerFuzz(program: Command): void {
     .description('Property-test a store: random timelines, every answer checked against the gold resolver, a failure shrunk to the smallest timeline.')
     .argument('[command...]', 'adapter command and its arguments, after `--` (speaks tivarq.adapter.v1 on stdin/stdout)')
     .option('--adapter <builtin:NAME>', 'a reference store instead of a command, e.g. builtin:oracle', builtinArgument)
-    .option('--runs <n>', `generated cases (default: ${PROPERTY_DEFAULTS.runs})`, wholeNumberArgument(1))
+    .option('--runs <n>', `generated cases (default: ${PROPERTY_DEFAULTS.runs})`, rangeArgument('runs'))
     .option('--seed <n|random>', `generator seed (default: ${PROPERTY_DEFAULTS.seed}, or ${PROPERTY_SEED_VARIABLE}); random for a new one`)
     .option('--path <path>', 'replay one counterexample: the path a failure printed (with its --seed)')
-    .option('--max-events <n>', `most events in one timeline (default: ${PROPERTY_DEFAULTS.maxEvents})`, wholeNumberArgument(1))
-    .option('--timeout-ms <n>', `time one store call may take (default: ${PROPERTY_DEFAULTS.timeoutMs})`, wholeNumberArgument(1))
+    .option('--max-events <n>', `most events in one timeline (default: ${PROPERTY_DEFAULTS.maxEvents})`, rangeArgument('maxEvents'))
+    .option('--timeout-ms <n>', `time one store call may take (default: ${PROPERTY_DEFAULTS.timeoutMs})`, rangeArgument('timeoutMs'))
     .option('--json', 'print one machine-readable result on stdout', false)
     .action(async (command: string[], options: FuzzCommandOptions) => fuzzCommand(options, command))
 }

@@ -12,7 +12,7 @@ import type { GenerateOptions, WrittenDatasetFile } from '../../tivarq/generate.
 import { VARIATIONS, describeVariant, resolveVariant, type VariantOptions, type VariationName } from '../../tivarq/variant.js'
 import { VARIANT_GENERATOR, VARIANT_GENERATOR_VERSION } from '../../tivarq/variant.js'
 import { describeWriteError } from '../../harness/write-errors.js'
-import { EXIT, fail, UsageError, wholeNumberArgument } from '../exit-codes.js'
+import { EXIT, fail, UsageError, rangeArgument } from '../exit-codes.js'
 
 interface GenerateCommandOptions {
   out?: string
@@ -65,7 +65,7 @@ export function registerGenerate(program: Command): void {
     .option(
       '--variant <seed>',
       'write the variant with this seed (a whole number) instead of v1: same families, splits and counts, new wording, topics, instants and arrival orders',
-      wholeNumberArgument(0),
+      rangeArgument('seed'),
     )
     .addOption(new Option('--without <variation...>', 'with --variant: switch these variations off').choices(VARIATIONS))
     .addHelpText(

@@ -15,12 +15,12 @@ import { Option, type Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
 import { credentialsInUrlMessage, urlCredentials } from '../../chat/url.js'
 import { wantsColor } from '../color.js'
-import { EXIT, fail, UsageError, wholeNumberArgument } from '../exit-codes.js'
+import { EXIT, fail, UsageError, rangeArgument } from '../exit-codes.js'
 import { startProgress } from '../progress.js'
 import { type HtmlOption, htmlOption, noHtmlOption, writeCliPage } from '../html.js'
 import { DEFAULT_HTML_FILE } from '../../harness/result-files.js'
 import { HARNESS_VERSION } from '../../version.js'
-import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
+import { DEFAULT_RESAMPLES } from '../../stats/bootstrap.js'
 import { assertGroundingChannel, GroundingModeError, type TimeGroundedAgent } from '../../time-grounded/agent.js'
 import { BUILTIN_AGENTS, openAiCompatibleAgent, type BuiltinAgentName } from '../../time-grounded/agents.js'
 import { startCommandAgent } from '../../time-grounded/command-agent.js'
@@ -301,10 +301,10 @@ export function registerProbe(program: Command): void {
     .option('--dry-run', 'validate the dataset and print only the grounding record; call no agent')
     .addOption(htmlOption(`${PROBE_HTML_DEFAULT}; compare mode only`))
     .addOption(noHtmlOption())
-    .option('--seed <n>', 'paired-bootstrap seed (compare mode only)', wholeNumberArgument(0), DEFAULT_PROBE_SEED)
-    .option('--resamples <n>', 'paired-bootstrap resamples (compare mode only)', wholeNumberArgument(MIN_RESAMPLES), DEFAULT_RESAMPLES)
-    .option('--timeout-ms <n>', 'time one agent call may take', wholeNumberArgument(1), DEFAULT_AGENT_TIMEOUT_MS)
-    .option('--judge-timeout-ms <n>', 'time one grading may take before the question is a judge error', wholeNumberArgument(1), DEFAULT_JUDGE_TIMEOUT_MS)
+    .option('--seed <n>', 'paired-bootstrap seed (compare mode only)', rangeArgument('seed'), DEFAULT_PROBE_SEED)
+    .option('--resamples <n>', 'paired-bootstrap resamples (compare mode only)', rangeArgument('resamples'), DEFAULT_RESAMPLES)
+    .option('--timeout-ms <n>', 'time one agent call may take', rangeArgument('timeoutMs'), DEFAULT_AGENT_TIMEOUT_MS)
+    .option('--judge-timeout-ms <n>', 'time one grading may take before the question is a judge error', rangeArgument('timeoutMs'), DEFAULT_JUDGE_TIMEOUT_MS)
     .argument('[command...]', 'agent command and its arguments, after `--` (speaks timegrounded.agent.v1 on stdin/stdout)')
     .addHelpText(
       'after',

@@ -27,7 +27,7 @@ import { describeIsolationFailure, type IsolationFailure, RUNNER_DEFAULTS, runSp
 import { DATASET_SEED, SPLITS, type Split } from '../../tivarq/vocabulary.js'
 import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import { describeVariant } from '../../tivarq/variant.js'
-import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
+import { DEFAULT_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderMarkdown, renderRepeatsMarkdown } from '../../report/markdown.js'
 import { renderFirstErrors, renderRepeats, renderReport } from '../../report/terminal.js'
 import { renderErroredProbes } from '../../suite/probe-lists.js'
@@ -39,7 +39,7 @@ import { appendJobSummary } from '../../suite/job-summary.js'
 import { describeWriteError } from '../../harness/write-errors.js'
 import { type HtmlOption, htmlOption, noHtmlOption, removedNotReplaced, writeCliPage } from '../html.js'
 import { terminalText } from '../../report/escape.js'
-import { checkOutputPath, EXIT, type ExitCode, fail, reportsExitCode, UsageError, wholeNumberArgument } from '../exit-codes.js'
+import { checkOutputPath, EXIT, type ExitCode, fail, reportsExitCode, UsageError, rangeArgument } from '../exit-codes.js'
 import { wantsColor } from '../color.js'
 import { startProgress } from '../progress.js'
 import { takeEarlyAdapter } from '../early-adapter.js'
@@ -102,9 +102,6 @@ function adapterArgument(text: string): Exclude<StoreSource, { kind: 'command' }
 }
 
 /** Decide what runs on which track; throws UsageError naming the options that do not fit together. */
-/** The most episodes (adapter processes, for a command) `--concurrency` may put in flight at once. */
-export const MAX_CONCURRENCY = 64
-
 function resolveRunSettings(options: RunCommandOptions, command: readonly string[]): RunSettings {
   if (options.episodes === undefined && options.split === undefined)
     throw new UsageError("required option '--split <split>' not specified (or give `--episodes FILE`).")
@@ -115,11 +112,6 @@ function resolveRunSettings(options: RunCommandOptions, command: readonly string
   options.split ??= 'dev'
   const { adapter, track: askedTrack, ...rest } = options
   checkOutputPath('--output', options.output)
-  if (options.concurrency > MAX_CONCURRENCY) {
-    throw new UsageError(
-      `\`--concurrency ${options.concurrency}\` is over the cap of ${MAX_CONCURRENCY} episodes in flight (each may be a process of its own); give at most ${MAX_CONCURRENCY}.`,
-    )
-  }
   if (adapter !== undefined && command.length > 0) {
     throw new UsageError(`give either \`--adapter ${adapter.kind}:${adapter.name}\` or an adapter command after \`--\`, not both.`)
   }
@@ -563,7 +555,7 @@ export function registerRun(program: Command): void {
     .option('--episodes <file>', 'run the regression episodes in this JSON file (what a property failure prints) instead of a split')
     .addOption(
       new Option('--variant <seed>', 'run the TIVARQ variant with this seed, generated in memory (same as `generate --variant SEED` then `--dataset DIR`)')
-        .argParser(wholeNumberArgument(0))
+        .argParser(rangeArgument('seed'))
         .conflicts('dataset'),
     )
     .addOption(new Option('--split <split>', 'split to run (required, unless --episodes)').choices(SPLITS))
@@ -575,17 +567,17 @@ export function registerRun(program: Command): void {
       ).argParser(adapterArgument),
     )
     .requiredOption('--output <dir>', 'directory for the result files (created if missing; required)')
-    .option('--repeat <n>', 'run the split N times: predictions-K.jsonl, report-K.json and aggregate.json', wholeNumberArgument(1), RUN_DEFAULTS.repeat)
-    .option('--seed <n>', `run seed (bootstrap) (default: the dataset's seed, ${DATASET_SEED} for TIVARQ v1)`, wholeNumberArgument(0))
-    .option('--update-polls <n>', 're-asks of a wrong post-change answer, to measure update lag', wholeNumberArgument(0), RUN_DEFAULTS.updatePolls)
-    .option('--poll-interval-ms <n>', 'wait before each re-ask, in ms', wholeNumberArgument(0), RUN_DEFAULTS.pollIntervalMs)
-    .option('--concurrency <n>', 'episodes in flight at once (adapter processes for a command)', wholeNumberArgument(1), RUN_DEFAULTS.concurrency)
+    .option('--repeat <n>', 'run the split N times: predictions-K.jsonl, report-K.json and aggregate.json', rangeArgument('repeat'), RUN_DEFAULTS.repeat)
+    .option('--seed <n>', `run seed (bootstrap) (default: the dataset's seed, ${DATASET_SEED} for TIVARQ v1)`, rangeArgument('seed'))
+    .option('--update-polls <n>', 're-asks of a wrong post-change answer, to measure update lag', rangeArgument('updatePolls'), RUN_DEFAULTS.updatePolls)
+    .option('--poll-interval-ms <n>', 'wait before each re-ask, in ms', rangeArgument('pollIntervalMs'), RUN_DEFAULTS.pollIntervalMs)
+    .option('--concurrency <n>', 'episodes in flight at once (adapter processes for a command)', rangeArgument('concurrency'), RUN_DEFAULTS.concurrency)
     .option(
       '--timeout-ms <n>',
       `time one adapter call may take (default: ${DEFAULT_TIMEOUT_MS}; for a model adapter, its whole retry budget)`,
-      wholeNumberArgument(1),
+      rangeArgument('timeoutMs'),
     )
-    .option('--resamples <n>', 'bootstrap resamples', wholeNumberArgument(MIN_RESAMPLES), RUN_DEFAULTS.resamples)
+    .option('--resamples <n>', 'bootstrap resamples', rangeArgument('resamples'), RUN_DEFAULTS.resamples)
     .option('--model-config <s>', 'model configuration to record in run_manifest.json, as given (default: what the adapter declares, else none)')
     .option('--prompt-config <s>', 'prompt configuration to record in run_manifest.json, as given (default: what the adapter declares, else none)')
     .addOption(htmlOption(`${DEFAULT_HTML_FILE} in --output`))

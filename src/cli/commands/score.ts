@@ -12,14 +12,14 @@
 import { join, resolve } from 'node:path'
 import type { Command } from 'commander'
 import { TimegroundedError } from '../../errors.js'
-import { readPredictionFiles, repetitionsOf } from '../../harness/predictions.js'
+import { type MissingProbes, missingProbes, readPredictionFiles, repetitionsOf } from '../../harness/predictions.js'
 import { RunWriter } from '../../harness/result-files.js'
 import { DATASET_SEED } from '../../tivarq/vocabulary.js'
 import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import type { PredictionRow } from '../../tivarq/results.js'
-import { DEFAULT_RESAMPLES, MIN_RESAMPLES } from '../../stats/bootstrap.js'
+import { DEFAULT_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderFirstErrors, renderRepeats, renderReport } from '../../report/terminal.js'
-import { EXIT, fail, reportsExitCode, wholeNumberArgument } from '../exit-codes.js'
+import { EXIT, fail, reportsExitCode, rangeArgument } from '../exit-codes.js'
 import { DEFAULT_HTML_FILE } from '../../harness/result-files.js'
 import { matchedTimelines } from '../../report/html/model/timelines.js'
 import { runPageInput } from '../../report/html/model/input.js'
@@ -90,6 +90,18 @@ async function timelineData(rows: readonly PredictionRow[], dir: string | undefi
   return { episodes: loaded.flatMap((split) => split.episodes), probes: loaded.flatMap((split) => split.probes) }
 }
 
+/** Probes of a missing set that a line names before it only counts the rest. */
+const NAMED_MISSING = 5
+
+/** One line per repetition that is not whole: which repetition, how many probes it lacks, the first of them. */
+function missingLines(missing: readonly MissingProbes[], probeCount: number): string[] {
+  return missing.map(({ repetition, probes }) => {
+    const named = probes.slice(0, NAMED_MISSING).join(', ')
+    const more = probes.length > NAMED_MISSING ? ` and ${probes.length - NAMED_MISSING} more` : ''
+    return `repetition ${repetition} is incomplete: it lacks ${probes.length} of the ${probeCount} probes the repetitions hold together (${named}${more}); its report and aggregate.json say complete: false`
+  })
+}
+
 /** Register `score` on the CLI program. */
 export function registerScore(program: Command): void {
   program
@@ -99,8 +111,8 @@ export function registerScore(program: Command): void {
     )
     .argument('<predictions...>', 'predictions files, one JSON row per line; several are read as one set of rows')
     .requiredOption('--output <dir>', 'directory for report.json (required)')
-    .option('--seed <n>', 'bootstrap seed', wholeNumberArgument(0), DATASET_SEED)
-    .option('--resamples <n>', 'bootstrap resamples', wholeNumberArgument(MIN_RESAMPLES), DEFAULT_RESAMPLES)
+    .option('--seed <n>', 'bootstrap seed', rangeArgument('seed'), DATASET_SEED)
+    .option('--resamples <n>', 'bootstrap resamples', rangeArgument('resamples'), DEFAULT_RESAMPLES)
     .option('--dataset <dir>', "the TIVARQ directory the predictions were run on, for the HTML report's timelines (default: the bundled tivarq-v1 fixtures)")
     .addOption(htmlOption(`${DEFAULT_HTML_FILE} in --output`))
     .addOption(noHtmlOption())
@@ -124,7 +136,10 @@ export function registerScore(program: Command): void {
       }
       // Rows of one repetition are scored together, never with another repetition's.
       const repetitions = repetitionsOf(rows)
-      const reports = repetitions.map((group) => scoreRows(group, { seed, resamples }))
+      // A repetition lacking probes another one holds is not whole: its report is incomplete, and the lack is said.
+      const missing = missingProbes(repetitions)
+      const probeCount = new Set(rows.map((row) => row.probe_id)).size
+      const reports = repetitions.map((group) => scoreRows(group, { seed, resamples, expectedProbes: probeCount, missingRows: 'absent' }))
       let writer: RunWriter | null = null
       let result: WrittenRun
       try {
@@ -160,6 +175,7 @@ export function registerScore(program: Command): void {
       if (firstErrors !== '') out += `\n${firstErrors}\n`
       if (aggregate !== null) out += `\n${renderRepeats(aggregate, { color })}\n`
       process.stdout.write(`${out}\nWrote ${written.join(', ')} to ${writer.dir}\n${page === null ? '' : `${page}\n`}`)
+      for (const line of missingLines(missing, probeCount)) process.stderr.write(`timegrounded score: ${line}\n`)
       process.exitCode = reportsExitCode(reports)
     })
 }

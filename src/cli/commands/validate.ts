@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises'
 import { Option, type Command } from 'commander'
 import { SPLITS, type Split } from '../../tivarq/vocabulary.js'
 import { renderValidationResult, validateDataset, type ValidationResult } from '../../tivarq/validate.js'
-import { EXIT, fail, validationExitCode, wholeNumberArgument } from '../exit-codes.js'
+import { EXIT, fail, validationExitCode, rangeArgument } from '../exit-codes.js'
 
 interface ValidateCommandOptions {
   dataset?: string
@@ -47,7 +47,7 @@ export function registerValidate(program: Command): void {
     .description('Check a TIVARQ directory: manifest hashes, every row, gold answers, ids and canonical counts.')
     .option('--dataset <dir>', 'TIVARQ directory to check (default: the bundled TIVARQ v1 fixtures)')
     .option('--json', "print the validation result as JSON instead of a summary (upstream's episodes, probes, families, split_counts first)")
-    .option('--max-issues <n>', 'list at most this many issues (the rest are counted)', wholeNumberArgument(1), 100)
+    .option('--max-issues <n>', 'list at most this many issues (the rest are counted)', rangeArgument('maxIssues'), 100)
     .addOption(new Option('--split <split...>', 'check only these splits').choices(SPLITS))
     .action(async (options: ValidateCommandOptions) => {
       if (options.dataset !== undefined) {

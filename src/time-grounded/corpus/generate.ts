@@ -12,6 +12,7 @@
  */
 import { seededRandom, type SeededRandom } from '../../stats/random.js'
 import { TimegroundedError } from '../../errors.js'
+import { OPTION_RANGES } from '../../limits.js'
 import { addDays, daysBetween, isoInstant, startOfDay, WEEKDAY_NAMES } from '../dates.js'
 import { normalisedTextSha256 } from '../longmemeval.js'
 import { resolveRelativeDay } from '../relative.js'
@@ -34,7 +35,7 @@ import { CORPUS_QUESTION_TYPES, type AuthoredQuestion, type AuthoredTurn, type C
 /** Version of the generator; the same seed and version give the same bytes. Any change to what a seed produces bumps it. */
 export const GENERATED_CORPUS_VERSION = 1
 /** The most questions one corpus may hold. */
-export const MAX_CORPUS_SIZE = 100_000
+export const MAX_CORPUS_SIZE = OPTION_RANGES.corpusSize.max
 /** Draws tried for one question before the generator gives up (it never has, for any seed tried). */
 const MAX_ATTEMPTS = 200
 

@@ -108,7 +108,7 @@ export function readLines(file: string, bytes: Uint8Array | null, issues: Datase
     )
   const taken: TakenLines = { lines: [], lost: 0, crlf: 0, firstCrlf: 0 }
   for (const line of found) {
-    if (line.kind === 'not_utf8') continue
+    if (line.kind === 'not_utf8' || line.kind === 'bom') continue
     if (line.kind === 'too_long' && line.terminated) loseLongLine(file, line.line, line.chars, taken, issues)
     // Too long to keep, and so too long to be a complete row: what the file ends with was cut off.
     else if (line.kind === 'too_long') loseTruncatedLine(file, line.line, line.head, taken, issues)

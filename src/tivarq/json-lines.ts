@@ -7,6 +7,7 @@
  * tolerated) is the caller's: a dataset reports a `\r` before the newline, a predictions file written
  * on Windows may have one.
  */
+import { isAscii } from 'node:buffer'
 import { closeSync, openSync, readSync } from 'node:fs'
 
 /** One line of the file, without its `\n` (a `\r` before it is kept: `text` is the line as written). */
@@ -16,6 +17,8 @@ export type JsonLine =
   | { readonly kind: 'too_long'; readonly line: number; readonly chars: number; readonly head: string; readonly terminated: boolean }
   /** Its bytes are not UTF-8: decoding would have turned them into U+FFFD without a word. */
   | { readonly kind: 'not_utf8'; readonly line: number; readonly terminated: boolean }
+  /** The file starts with a byte order mark: given before line 1, whose text does not hold it. */
+  | { readonly kind: 'bom'; readonly line: 1 }
 
 /** What holds for the file as a whole, known once it has all been read. */
 export interface JsonLinesFacts {
@@ -31,18 +34,16 @@ const BOM = [0xef, 0xbb, 0xbf] as const
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true })
 
-/**
- * UTF-16 code units the UTF-8 bytes decode to: one per character, two for one beyond U+FFFF (a
- * 4-byte sequence). Continuation bytes (10xxxxxx) start no character.
- */
-function utf16Length(bytes: Uint8Array): number {
-  let units = 0
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i]!
-    if (byte < 0x80 || byte >= 0xc0) units++
-    if (byte >= 0xf0) units++
+/** The first `HEAD_CHARS` characters of a line's parts (a cut character at the end decodes as U+FFFD). */
+function headOf(parts: readonly Uint8Array[]): string {
+  const first: Uint8Array[] = []
+  let bytes = 0
+  for (const part of parts) {
+    if (bytes >= HEAD_CHARS * 4) break
+    first.push(part.subarray(0, HEAD_CHARS * 4 - bytes))
+    bytes += first[first.length - 1]!.length
   }
-  return units
+  return lenientUtf8.decode(Buffer.concat(first)).slice(0, HEAD_CHARS)
 }
 
 /** Splits bytes pushed in any chunks into JSON lines; `maxLineChars` bounds what one line may hold. */
@@ -53,6 +54,7 @@ export class JsonLineSplitter {
   private chars = -1
   // The held bytes' UTF-16 code units, counted (-1 until then) once they are more bytes than the limit.
   private heldUnits = -1
+  private readonly counter = new TextDecoder('utf-8', { ignoreBOM: true })
   private head = ''
   private line = 1
   private start: number[] | null = []
@@ -95,6 +97,7 @@ export class JsonLineSplitter {
     this.start = null
     this.facts.bom = first.every((byte, i) => byte === BOM[i])
     const rest = chunk.subarray(used)
+    if (this.facts.bom) this.emit({ kind: 'bom', line: 1 })
     if (this.facts.bom) return rest
     const joined = new Uint8Array(first.length + rest.length)
     joined.set(first)
@@ -105,23 +108,35 @@ export class JsonLineSplitter {
   private add(bytes: Uint8Array): void {
     if (bytes.length === 0) return
     if (this.chars >= 0) {
-      this.chars += utf16Length(bytes)
+      this.chars += this.units(bytes)
       return
     }
     this.held.push(bytes)
     this.heldBytes += bytes.length
     if (this.heldBytes <= this.maxLineChars) return
     // Past the limit in bytes: from here on its characters are counted as they come, once each.
-    this.heldUnits = this.heldUnits < 0 ? this.held.reduce((sum, part) => sum + utf16Length(part), 0) : this.heldUnits + utf16Length(bytes)
+    this.heldUnits = this.heldUnits < 0 ? this.held.reduce((sum, part) => sum + this.units(part), 0) : this.heldUnits + this.units(bytes)
     if (this.heldUnits <= this.maxLineChars) return
-    this.head = lenientUtf8.decode(Buffer.concat(this.held).subarray(0, HEAD_CHARS * 4)).slice(0, HEAD_CHARS)
+    this.head = headOf(this.held)
     this.chars = this.heldUnits
     this.held = []
     this.heldBytes = 0
   }
 
+  /**
+   * UTF-16 code units the bytes decode to, as String.length counts them, a character cut between two
+   * parts counted once: ASCII is one each (checked natively, the common case of a huge line), anything
+   * else is decoded natively, many times faster than a loop over the bytes.
+   */
+  private units(bytes: Uint8Array): number {
+    // A character cut before ASCII bytes is no character: what the decoder holds of it is flushed, one U+FFFD.
+    if (isAscii(bytes)) return this.counter.decode().length + bytes.length
+    return this.counter.decode(bytes, { stream: true }).length
+  }
+
   private finish(terminated: boolean): void {
     const line = this.line++
+    if (this.heldUnits >= 0) this.counter.decode()
     if (this.chars >= 0) {
       this.emit({ kind: 'too_long', line, chars: this.chars, head: this.head, terminated })
     } else {

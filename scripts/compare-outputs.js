@@ -13,11 +13,16 @@
 // FOLDER/inputs; shard files are made through CHECKOUT's dist/ modules, which a refactoring may move,
 // so the "after" capture takes the "before" one's with `--inputs BEFORE/inputs`.
 //
+// Every capture runs from the same place, a copy of what the cases need of CHECKOUT in
+// $TMPDIR/timegrounded-compare-outputs, so that no path differs between two captures (one capture at
+// a time, then); it is not a git checkout, so run_manifest.json's harness_commit is null in both.
+//
 // `compare` masks, in both folders, only what differs between two captures of the same build (see
-// MASKS), then reports every file that is missing on one side or differs, and exits 1 if any does.
+// MASKS: durations in ms and the run's start time), then reports every file that is missing on one
+// side or differs, and exits 1 if any does.
 import { spawn } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -93,7 +98,7 @@ const FAULTS = [
   'bad-exit',
 ]
 
-/** Every case: a name (its folder), the CLI's arguments, and where it runs (`{inputs}`, `{checkout}` and `{cases}` are filled in). */
+/** Every case: a name (its folder) and the CLI's arguments (`{inputs}` is filled in); each runs in its own folder. */
 function cases(checkout) {
   const upstream = join(checkout, 'test/fixtures/upstream')
   const catalogue = join(checkout, 'test/fixtures/adapters/catalogue-adapter.mjs')
@@ -273,22 +278,33 @@ async function writeInputs(checkout, inputs) {
   for (const store of ['oracle', 'latest']) await writeShards(checkout, inputs, store)
 }
 
-async function capture(checkout, folder, givenInputs) {
-  const cli = join(checkout, 'dist/cli/main.js')
-  if (!existsSync(cli)) throw new Error(`${cli} does not exist: build ${checkout} first (npm run build)`)
-  rmSync(folder, { recursive: true, force: true })
-  writeFile(join(folder, 'checkout'), checkout)
-  const inputs = join(folder, 'inputs')
-  if (givenInputs) cpSync(givenInputs, inputs, { recursive: true })
-  else await writeInputs(checkout, inputs)
-  // The naive adapter names the server of the build it runs against.
-  await writeNaiveAdapter(checkout, inputs)
+/**
+ * Where every capture runs, whatever the checkout and the folder asked for: paths are part of the output
+ * (messages quote the adapter's command, the page cuts long texts at a fixed length and fingerprints
+ * them), so both captures must see the same ones. One capture at a time, then.
+ */
+const STAGE = join(tmpdir(), 'timegrounded-compare-outputs')
+/** What the cases need of a checkout; node_modules is linked, not copied. */
+const STAGED_PARTS = ['package.json', 'dist', 'fixtures', 'test/fixtures', 'bench/fixtures', 'examples/naive-store']
 
-  const queue = cases(checkout)
-  const fill = (arg) => arg.replaceAll('{inputs}', inputs).replaceAll('{checkout}', checkout)
+async function capture(checkout, folder, givenInputs) {
+  if (!existsSync(join(checkout, 'dist/cli/main.js'))) throw new Error(`${checkout}/dist/cli/main.js does not exist: build ${checkout} first (npm run build)`)
+  rmSync(STAGE, { recursive: true, force: true })
+  const staged = join(STAGE, 'checkout')
+  for (const part of STAGED_PARTS) cpSync(join(checkout, part), join(staged, part), { recursive: true })
+  symlinkSync(join(checkout, 'node_modules'), join(staged, 'node_modules'))
+  const inputs = join(STAGE, 'inputs')
+  if (givenInputs) cpSync(givenInputs, inputs, { recursive: true })
+  else await writeInputs(staged, inputs)
+  // The naive adapter names the server of the build it runs against.
+  await writeNaiveAdapter(staged, inputs)
+
+  const cli = join(staged, 'dist/cli/main.js')
+  const queue = cases(staged)
+  const fill = (arg) => arg.replaceAll('{inputs}', inputs)
   const worker = async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-      const dir = join(folder, 'cases', next.name)
+      const dir = join(STAGE, 'cases', next.name)
       mkdirSync(dir, { recursive: true })
       const result = await runProcess(process.execPath, [cli, ...next.args.map(fill)], { cwd: dir, env: caseEnv() })
       writeFileSync(join(dir, 'stdout'), result.stdout)
@@ -298,6 +314,10 @@ async function capture(checkout, folder, givenInputs) {
     }
   }
   await Promise.all(Array.from({ length: Math.min(2, availableParallelism()) }, worker))
+  rmSync(folder, { recursive: true, force: true })
+  for (const part of ['inputs', 'cases']) cpSync(join(STAGE, part), join(folder, part), { recursive: true })
+  writeFile(join(folder, 'checkout'), `${checkout}\n`)
+  rmSync(STAGE, { recursive: true, force: true })
 }
 
 function filesUnder(root) {
@@ -313,16 +333,9 @@ function filesUnder(root) {
   return found
 }
 
-/** A captured file with what varies masked: the case's, the checkout's and the capture's absolute paths, and the MASKS. */
+/** A captured file with what varies masked (MASKS). */
 function masked(folder, path) {
-  const bytes = readFileSync(join(folder, path))
-  let text = bytes.toString('latin1')
-  const roots = [
-    [resolve(folder, 'cases', path.split('/')[1] ?? ''), '<case>'],
-    [readFileSync(join(folder, 'checkout'), 'utf8'), '<checkout>'],
-    [resolve(folder), '<folder>'],
-  ]
-  for (const [root, name] of roots) text = text.replaceAll(root, name)
+  let text = readFileSync(join(folder, path)).toString('latin1')
   for (const [pattern, replacement] of MASKS) text = text.replace(pattern, replacement)
   return text
 }

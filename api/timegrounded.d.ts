@@ -1621,7 +1621,7 @@ declare interface PredictionsFileErrorCodes {
 declare type PredictionsIssue = Issue<PredictionsIssueCode>;
 
 /** Stable identifiers of the problems the predictions reader reports (the validator's names where the problem is the same). */
-declare type PredictionsIssueCode = 'unreadable_file' | 'invalid_utf8' | 'invalid_json' | 'missing_field' | 'unknown_value' | 'invalid_field' | 'duplicate_row' | 'no_rows';
+declare type PredictionsIssueCode = 'unreadable_file' | 'invalid_utf8' | 'byte_order_mark' | 'line_too_long' | 'invalid_json' | 'missing_field' | 'unknown_value' | 'invalid_field' | 'duplicate_row' | 'no_rows';
 
 /**
  * Pretty form, as Python `json.dumps(value, indent=2, sort_keys=True)` plus a
@@ -1846,7 +1846,7 @@ declare interface ReadLongMemEvalOptions {
     }) => void;
 }
 
-/** Read and validate a predictions file (ours or upstream's); throws PredictionsFileError listing file:line issues. */
+/** Read and validate a predictions file (ours or upstream's), a line at a time; throws PredictionsFileError listing file:line issues. */
 export declare function readPredictions(file: string): PredictionRow[];
 
 /** Names of the reference stores, as `--adapter builtin:NAME` and `timegrounded reference NAME` take them. */

@@ -98,3 +98,23 @@ export function describeRange(name: OptionRangeName): string {
  * said, so that the page stays small whatever a predictions file holds.
  */
 export const PAGE_VALUE_CHARS = 200
+
+/**
+ * Largest dataset file read whole (a manifest or a split file), in bytes; the v1 split files are under
+ * 1 MB. A larger one is refused before a byte of it is read.
+ */
+export const MAX_DATASET_FILE_BYTES = 256 * 1024 * 1024
+
+/** Longest row of a dataset's split file, in characters (a v1 episode line is a few KB). */
+export const MAX_DATASET_LINE_CHARS = 1024 * 1024
+
+/**
+ * Longest row of a predictions file, in characters. A predictions file has no size limit (it is read a
+ * line at a time, so a file of any size takes the memory of its longest row); each row does, so that
+ * one line cannot take that memory either. It allows rows far beyond what the harness writes (answers
+ * are cut at `MAX_ANSWER_CHARS`), such as other tools' 10 MB answers.
+ */
+export const MAX_PREDICTION_LINE_CHARS = 64 * 1024 * 1024
+
+/** How deep a JSON row's arrays and objects may nest; TIVARQ rows nest 4 levels, a prediction row 3. */
+export const MAX_JSON_DEPTH = 64

@@ -223,7 +223,7 @@ const RUN_HERE: Record<string, RunHere> = {
     check: (ran) => {
       checkLatestSmoke('out/latest', ran)
       // The HTML report beside it, named last.
-      expect(ran.stdout.trimEnd().split('\n').at(-1)).toBe(`HTML report: ${join(work, 'out/latest/report.html')}`)
+      expect(ran.stdout.trimEnd().split('\n').at(-1)).toBe(`HTML report in ${join(work, 'out/latest/report.html')}`)
       expect(existsSync(join(work, 'out/latest/report.html'))).toBe(true)
       // The documented report.json example is this run ("latencies vary from run to run").
       expect(withoutTimings(readJson('out/latest/report.json'))).toEqual(withoutTimings(documentedReport()))

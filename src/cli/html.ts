@@ -25,7 +25,7 @@ export function noHtmlOption(): Option {
 /** Write the page; returns the line that says where it is, or null after a warning on stderr naming what went wrong. */
 export function writeCliPage(command: string, path: string, input: HtmlReportInput): string | null {
   const written = writeReportPage(path, input)
-  if (written.path !== null) return `HTML report: ${written.path}`
+  if (written.path !== null) return `HTML report in ${written.path}`
   process.stderr.write(`timegrounded ${command}: warning: the HTML report was not written to ${path}: ${written.problem}\n`)
   return null
 }

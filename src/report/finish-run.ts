@@ -178,7 +178,7 @@ function loadBaseline(input: FinishRunInput, shown: (path: string) => string): L
 /** One suite: score its repetitions, write its files, gate it, write its page, word it. */
 function finishSuite(context: RunContext, name: string, suite: SuiteRecords): FinishedSuite {
   const lines: string[] = [...suite.conflicts]
-  const ran = suite.records.filter((record) => record.rows).sort((a, b) => a.order - b.order)
+  const { ran, repetitions } = rowsThatRan(suite)
   const [firstError] = suite.blockErrors
   if (ran.length === 0) {
     // The probes' own hook failed before any probe ran: that is the store failing to start.
@@ -191,14 +191,11 @@ function finishSuite(context: RunContext, name: string, suite: SuiteRecords): Fi
   // After probes ran, a block error is e.g. a store that failed to close: shown here too, not only above.
   for (const error of suite.blockErrors) lines.push(`suite error: ${error}`)
   const { input } = context
-  const { seed, resamples } = input.options
-  const repetitions = Array.from({ length: suite.repeats }, (_, repetition) => ran.map((record) => record.rows![repetition] as PredictionRow))
+  const outputDir = suiteOutputDir(context.outputRoot, name, context.multiple)
   // The run reached its end: probes that did not run were left out by the user's choice, not cut short.
-  const reports = repetitions.map((rows) => scoreRows(rows, { seed, resamples, expectedProbes: suite.probeTotal, missingRows: 'selected' }))
+  const { reports, aggregate } = scoreAndWriteSuite(suite, repetitions, outputDir, input.options, 'selected')
   const report = reports[reports.length - 1]!
   const rows = repetitions[repetitions.length - 1]!
-  const outputDir = context.multiple ? resolve(context.outputRoot, name) : context.outputRoot
-  const { aggregate } = writeScoredRun(new RunWriter(outputDir), { repetitions, reports, bootstrap: { seed, resamples } }, { predictions: 'write' })
   const counted = countRepetitions(repetitions)
   const scored = suite.repeats === 1 ? scoredMetricsOf(report) : pooledScore(counted, repetitions)
   const { match, verdict } = judgeSuite(context, suite, ran, { repetitions, counted, scored, outputDir })
@@ -212,6 +209,35 @@ function finishSuite(context: RunContext, name: string, suite: SuiteRecords): Fi
   lines.push(...verdict.lines.slice(-1))
   const failed = suite.conflicts.length > 0 || verdict.failed
   return { outcome: { name, data: suite.identity.data, report, aggregate, rows, lines, failed }, scored, entry: verdict.entry }
+}
+
+/** The probes of a suite that ran, in their order, and their rows repetition by repetition. */
+function rowsThatRan(suite: SuiteRecords): { ran: ProbeRecord[]; repetitions: PredictionRow[][] } {
+  const ran = suite.records.filter((record) => record.rows).sort((a, b) => a.order - b.order)
+  const repetitions = Array.from({ length: suite.repeats }, (_, repetition) => ran.map((record) => record.rows![repetition] as PredictionRow))
+  return { ran, repetitions }
+}
+
+/** Where a suite's result files go: the output folder, or a folder of its own in it when the run has several suites. */
+function suiteOutputDir(outputRoot: string, name: string, multiple: boolean): string {
+  return multiple ? resolve(outputRoot, name) : outputRoot
+}
+
+/**
+ * Score each repetition of a suite and write its result files: the one step of a finished run and of a
+ * cancelled one. `unrun` says why probes did not run: left out by the user's choice (`selected`), or
+ * the run was cut short (`interrupted`).
+ */
+function scoreAndWriteSuite(
+  suite: SuiteRecords,
+  repetitions: PredictionRow[][],
+  outputDir: string,
+  { seed, resamples }: { seed: number; resamples: number },
+  unrun: 'selected' | 'interrupted',
+): { reports: TivarqReport[]; aggregate: RunAggregate | null } {
+  const reports = repetitions.map((rows) => scoreRows(rows, { seed, resamples, expectedProbes: suite.probeTotal, missingRows: unrun }))
+  const { aggregate } = writeScoredRun(new RunWriter(outputDir), { repetitions, reports, bootstrap: { seed, resamples } }, { predictions: 'write' })
+  return { reports, aggregate }
 }
 
 /** The suite's baseline entry (rebuilt from its answers with this run's gold: whole when every probe ran) and the gate's verdict. */
@@ -285,15 +311,13 @@ function writePage(context: RunContext, path: string, page: HtmlReportInput): st
  * was gated or recorded. The run fails: a cancelled run has not been judged.
  */
 function cancelledRun(input: FinishRunInput, suites: ReadonlyMap<string, SuiteRecords>, shown: (path: string) => string): FinishedRun {
-  const { seed, resamples } = input.options
   const outputRoot = resolve(input.root, input.options.outputDir)
   const outcomes: SuiteOutcome[] = []
   for (const [name, suite] of suites) {
-    const ran = suite.records.filter((record) => record.rows).sort((a, b) => a.order - b.order)
-    const repetitions = Array.from({ length: suite.repeats }, (_, repetition) => ran.map((record) => record.rows![repetition] as PredictionRow))
-    const reports = repetitions.map((rows) => scoreRows(rows, { seed, resamples, expectedProbes: suite.probeTotal }))
-    const outputDir = suites.size > 1 ? resolve(outputRoot, name) : outputRoot
-    writeScoredRun(new RunWriter(outputDir), { repetitions, reports, bootstrap: { seed, resamples } }, { predictions: 'write' })
+    const { ran, repetitions } = rowsThatRan(suite)
+    const outputDir = suiteOutputDir(outputRoot, name, suites.size > 1)
+    // Cut short: the reports of the probes that did not run say the run was interrupted.
+    scoreAndWriteSuite(suite, repetitions, outputDir, input.options, 'interrupted')
     const kept = input.update.kind === 'update' ? ', the baseline not written' : ''
     const line = `run cancelled before the end (\`--bail\`, or stopped): ${ran.length} of ${suite.probeTotal} probes ran; not gated${kept}; the incomplete results are in ${shown(outputDir)}/`
     outcomes.push({ name, data: suite.identity.data, report: null, aggregate: null, lines: [...suite.conflicts, line], failed: true })

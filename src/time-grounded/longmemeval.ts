@@ -1,294 +1,42 @@
 /**
- * LongMemEval-shaped input: the zod schema of one entry, and a loader that
+ * LongMemEval-shaped input, loaded: a loader that
  * streams a file of any size (the real ones run to hundreds of MB) element by
  * element, validating each entry as it arrives and hashing the text with its
  * newlines normalised to \n on the way through. Only the validated entries are
  * kept, and only when the caller asks for them.
  */
-import { createHash, type Hash } from 'node:crypto'
 import { createReadStream, readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { z } from 'zod'
 import streamArray from 'stream-json/streamers/stream-array.js'
 import { TimegroundedError } from '../errors.js'
-import { type Issue, IssueCollector, renderIssueLines } from '../tivarq/issues.js'
-import { renderPath, valueAt, withArticle } from '../tivarq/row-issues.js'
-import { jsonSyntaxError } from './json-syntax.js'
+import { encodingIssue, fileIssue, NormalisedTextHash, normalisedTextSha256, RELOCATE_LIMIT_BYTES, syntaxErrorAt, Utf8Check } from './longmemeval-bytes.js'
+import {
+  checkEntry,
+  type LongMemEvalEntry,
+  LongMemEvalDatasetError,
+  type LongMemEvalIssue,
+  LongMemEvalIssues,
+  LongMemEvalReadError,
+} from './longmemeval-schema.js'
 
-/** One turn of a haystack session. */
-export const longMemEvalTurnSchema = z.object({
-  role: z.string().min(1),
-  content: z.string(),
-  has_answer: z.boolean().optional(),
-})
-
-/**
- * A gold a program can grade without a model (the authored corpus carries one
- * per entry; LongMemEval files do not).
- */
-export const machineGoldSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('yes_no'), value: z.boolean() }),
-  z.object({ kind: z.literal('date'), value: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), tolerance_days: z.number().int().nonnegative() }),
-  z.object({ kind: z.literal('count'), value: z.number().int(), tolerance: z.number().int().nonnegative(), unit: z.string().min(1) }),
-  z.object({ kind: z.literal('entity'), value: z.string().min(1), aliases: z.array(z.string().min(1)) }),
-])
-
-/** One LongMemEval entry: a question over a haystack of dated sessions. */
-export const longMemEvalEntrySchema = z
-  .object({
-    question_id: z.string().min(1),
-    question_type: z.string().min(1),
-    question: z.string(),
-    // Upstream answers are strings, numbers and occasionally other JSON; anything but a missing value is accepted.
-    answer: z.unknown().refine((value) => value !== undefined, { message: 'Invalid input: expected an answer, received nothing' }),
-    // How the answer follows from the sessions (the authored corpus writes one per entry; LongMemEval files do not).
-    // Judges grade against the short `answer`; this is for people reading a result.
-    answer_explanation: z.string().optional(),
-    question_date: z.string(),
-    haystack_session_ids: z.array(z.string()),
-    haystack_dates: z.array(z.string()),
-    haystack_sessions: z.array(z.array(longMemEvalTurnSchema)),
-    answer_session_ids: z.array(z.string()),
-    machine_gold: machineGoldSchema.optional(),
-  })
-  .superRefine((entry, ctx) => {
-    const sessions = entry.haystack_sessions.length
-    for (const field of ['haystack_session_ids', 'haystack_dates'] as const) {
-      if (entry[field].length !== sessions) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [field],
-          message: `has ${entry[field].length} items but haystack_sessions has ${sessions}; the three arrays must line up session by session`,
-        })
-      }
-    }
-  })
-
-/** One turn of a LongMemEval session. */
-export type LongMemEvalTurn = z.infer<typeof longMemEvalTurnSchema>
-/** One LongMemEval question with its dated haystack sessions, as the file holds it (snake_case). */
-export type LongMemEvalEntry = z.infer<typeof longMemEvalEntrySchema>
-export type MachineGold = z.infer<typeof machineGoldSchema>
-
-/** Stable identifiers of the problems the LongMemEval loader reports (the validator's names where the problem is the same). */
-export type LongMemEvalIssueCode =
-  | 'byte_order_mark'
-  | 'invalid_utf8'
-  | 'empty_file'
-  | 'truncated_file'
-  | 'invalid_json'
-  | 'not_an_array'
-  | 'no_entries'
-  | 'missing_field'
-  | 'invalid_field'
-  | 'duplicate_id'
-
-/**
- * One problem found in a LongMemEval file: an `Issue` with a
- * `LongMemEvalIssueCode`, keyed by `entryIndex` (and `questionId` when it
- * could be read), or by the file alone for a file-level problem.
- */
-export type LongMemEvalIssue = Issue<LongMemEvalIssueCode>
-
-/** The codes of `LongMemEvalReadError`, each with what it means. */
-export interface LongMemEvalReadErrorCodes {
-  /** A LongMemEval-shaped file cannot be read at all (missing, a directory, no permission). */
-  LONGMEMEVAL_UNREADABLE: 'LongMemEvalReadError'
-}
-
-/** A LongMemEval-shaped file cannot be read at all: missing, a directory, or not readable. */
-export class LongMemEvalReadError extends TimegroundedError<keyof LongMemEvalReadErrorCodes> {
-  constructor(message: string, cause: unknown) {
-    super('LONGMEMEVAL_UNREADABLE', message, { cause })
-  }
-}
-
-/** The codes of `LongMemEvalDatasetError`, each with what it means. */
-export interface LongMemEvalDatasetErrorCodes {
-  /** A LongMemEval-shaped file is invalid. */
-  LONGMEMEVAL_INVALID: 'LongMemEvalDatasetError'
-}
-
-/** Thrown when a LongMemEval-shaped file is invalid (code `LONGMEMEVAL_INVALID`); `issues` lists what was found. */
-export class LongMemEvalDatasetError extends TimegroundedError<keyof LongMemEvalDatasetErrorCodes> {
-  readonly source: string
-  readonly issues: readonly LongMemEvalIssue[]
-  readonly omittedIssues: number
-
-  constructor(source: string, issues: readonly LongMemEvalIssue[], omittedIssues: number) {
-    const total = issues.length + omittedIssues
-    super(
-      'LONGMEMEVAL_INVALID',
-      `LongMemEval dataset ${source} is invalid (${total} ${total === 1 ? 'issue' : 'issues'}); fix the entries named below:\n${renderIssueLines(issues, omittedIssues, { indent: '  ' })}`,
-    )
-    this.source = source
-    this.issues = issues
-    this.omittedIssues = omittedIssues
-  }
-}
-
-/** Issues beyond this many are counted, not kept. @default 50 */
-export const MAX_KEPT_ISSUES = 50
-
-/** The issues of one LongMemEval file, bounded by MAX_KEPT_ISSUES. */
-class LongMemEvalIssues extends IssueCollector<LongMemEvalIssueCode> {
-  constructor(readonly file: string) {
-    super(MAX_KEPT_ISSUES)
-  }
-}
-
-/** Validates one parsed element; returns the entry or records issues naming it. */
-function checkEntry(value: unknown, index: number, seenIds: Set<string>, issues: LongMemEvalIssues): LongMemEvalEntry | null {
-  const questionId =
-    typeof value === 'object' && value !== null && typeof (value as { question_id?: unknown }).question_id === 'string'
-      ? (value as { question_id: string }).question_id
-      : undefined
-  const at = { file: issues.file, line: null, entryIndex: index, ...(questionId === undefined ? {} : { questionId }) }
-  const parsed = longMemEvalEntrySchema.safeParse(value)
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      // zod words an absent field as "expected string, received undefined"; say "missing" instead.
-      const absent = issue.code === 'invalid_type' && /received undefined$/.test(issue.message)
-      const message = absent ? `missing; ${withArticle(issue.expected)} is required` : issue.message
-      const path = issue.path.filter((key): key is string | number => typeof key !== 'symbol')
-      issues.push({
-        code: absent ? 'missing_field' : 'invalid_field',
-        ...at,
-        path: path.length === 0 ? null : renderPath(path),
-        value: valueAt(value, path),
-        message,
-      })
-    }
-    return null
-  }
-  if (seenIds.has(parsed.data.question_id)) {
-    issues.push({
-      code: 'duplicate_id',
-      ...at,
-      path: 'question_id',
-      value: parsed.data.question_id,
-      message: 'is used by an earlier entry; question ids must be unique',
-    })
-    return null
-  }
-  seenIds.add(parsed.data.question_id)
-  return parsed.data
-}
-
-/** SHA-256 of text with CRLF and lone CR turned into LF, fed chunk by chunk. */
-export class NormalisedTextHash {
-  private readonly hash: Hash = createHash('sha256')
-  private pendingCarriageReturn = false
-
-  update(chunk: Buffer): void {
-    let start = 0
-    let i = 0
-    if (this.pendingCarriageReturn) {
-      this.hash.update('\n')
-      this.pendingCarriageReturn = false
-      if (chunk[0] === 0x0a) start = i = 1
-    }
-    for (; i < chunk.length; i++) {
-      if (chunk[i] !== 0x0d) continue
-      this.hash.update(chunk.subarray(start, i))
-      if (i + 1 === chunk.length) {
-        this.pendingCarriageReturn = true // the LF, if any, is in the next chunk
-      } else {
-        this.hash.update('\n')
-        if (chunk[i + 1] === 0x0a) i++
-      }
-      start = i + 1
-    }
-    if (start < chunk.length) this.hash.update(chunk.subarray(start))
-  }
-
-  /** Hex digest; the hash cannot be updated afterwards. */
-  digest(): string {
-    if (this.pendingCarriageReturn) this.hash.update('\n')
-    this.pendingCarriageReturn = false
-    return this.hash.digest('hex')
-  }
-}
-
-/** SHA-256 (hex) of a text with its newlines normalised to \n. */
-export function normalisedTextSha256(text: string): string {
-  const hash = new NormalisedTextHash()
-  hash.update(Buffer.from(text, 'utf8'))
-  return hash.digest()
-}
-
-/**
- * Checks bytes are UTF-8 as they stream past (the rules of a strict decoder:
- * no overlong forms, no surrogates, nothing past U+10FFFF), and says where the
- * first bad sequence starts, as a byte offset into the whole file.
- */
-export class Utf8Check {
-  private need = 0
-  private lower = 0x80
-  private upper = 0xbf
-  private sequenceStart = 0
-  private offset = 0
-
-  /** The file offset of the first invalid sequence in `chunk`, or -1 when all is well so far. */
-  update(chunk: Uint8Array): number {
-    for (let i = 0; i < chunk.length; i++, this.offset++) {
-      const byte = chunk[i]!
-      if (this.need === 0) {
-        if (byte <= 0x7f) continue
-        this.sequenceStart = this.offset
-        if (byte >= 0xc2 && byte <= 0xdf) this.need = 1
-        else if (byte >= 0xe0 && byte <= 0xef) {
-          this.need = 2
-          if (byte === 0xe0) this.lower = 0xa0
-          if (byte === 0xed) this.upper = 0x9f
-        } else if (byte >= 0xf0 && byte <= 0xf4) {
-          this.need = 3
-          if (byte === 0xf0) this.lower = 0x90
-          if (byte === 0xf4) this.upper = 0x8f
-        } else return this.offset
-        continue
-      }
-      if (byte < this.lower || byte > this.upper) return this.sequenceStart
-      this.lower = 0x80
-      this.upper = 0xbf
-      this.need--
-    }
-    return -1
-  }
-
-  /** At the end of the file: the offset of a sequence it cut off, or -1. */
-  end(): number {
-    return this.need > 0 ? this.sequenceStart : -1
-  }
-}
-
-/** The issue of bytes that are not UTF-8 text, or that start with a byte order mark; null when they are fine. */
-function encodingIssue(file: string, firstBytes: Uint8Array | null, badOffset: number): LongMemEvalIssue | null {
-  if (firstBytes !== null && firstBytes[0] === 0xef && firstBytes[1] === 0xbb && firstBytes[2] === 0xbf)
-    return fileIssue(
-      file,
-      'byte_order_mark',
-      'starts with a byte order mark (bytes 0–2, EF BB BF); a LongMemEval file is UTF-8 JSON without one — save it without the BOM',
-    )
-  if (badOffset >= 0)
-    return fileIssue(file, 'invalid_utf8', `not valid UTF-8 at byte ${badOffset}; a LongMemEval file is UTF-8 JSON — re-encode or download it again`)
-  return null
-}
-
-function fileIssue(file: string, code: LongMemEvalIssueCode, message: string): LongMemEvalIssue {
-  return { code, file, line: null, path: null, value: undefined, message }
-}
-
-/** Files up to this size are parsed again whole after a syntax error, to place it at its true byte. @default 64 MiB */
-const RELOCATE_LIMIT_BYTES = 64 * 1024 * 1024
-
-/** The first syntax error of `text` as a byte offset, with its words; null when it is well-formed JSON. */
-function syntaxErrorAt(text: string): { byte: number; reason: string } | null {
-  const error = jsonSyntaxError(text)
-  return error === null ? null : { byte: Buffer.byteLength(text.slice(0, error.index), 'utf8'), reason: error.reason }
-}
+export { NormalisedTextHash, normalisedTextSha256, Utf8Check } from './longmemeval-bytes.js'
+export {
+  type LongMemEvalDatasetErrorCodes,
+  LongMemEvalDatasetError,
+  type LongMemEvalEntry,
+  longMemEvalEntrySchema,
+  type LongMemEvalIssue,
+  type LongMemEvalIssueCode,
+  LongMemEvalReadError,
+  type LongMemEvalReadErrorCodes,
+  type LongMemEvalTurn,
+  longMemEvalTurnSchema,
+  MAX_KEPT_ISSUES,
+  type MachineGold,
+  machineGoldSchema,
+} from './longmemeval-schema.js'
 
 /** What a pass over a LongMemEval file found. */
 export interface LongMemEvalSummary {

@@ -5,6 +5,7 @@
  * Internal: not exported from the package.
  */
 import type { z } from 'zod'
+import { MAX_JSON_DEPTH } from '../limits.js'
 
 /** The issue's path without symbol keys (JSON rows have none). */
 export function issuePath(issue: z.core.$ZodIssue): (string | number)[] {
@@ -70,8 +71,7 @@ export function renderPath(path: readonly PropertyKey[]): string {
   return out
 }
 
-/** How deep a row's arrays and objects may nest; TIVARQ rows nest 4 levels, a prediction row 3. */
-export const MAX_JSON_DEPTH = 64
+export { MAX_JSON_DEPTH }
 
 /**
  * The deepest nesting of arrays and objects in JSON text, counted in one pass

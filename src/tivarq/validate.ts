@@ -5,92 +5,20 @@
  * to a bound and rendered once, one issue per line. It never throws for bad
  * data; the loaders in dataset.ts turn an invalid result into a DatasetError.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { z } from 'zod'
 import { MANIFEST_FILE, bundledDatasetDir, episodesFileName, probesFileName, sha256Hex } from './dataset-files.js'
+import { type DatasetIssue, type DatasetIssueCode, DatasetIssues } from './dataset-issues.js'
+import { type FileBytes, type Line, parseJsonLine, readBytes, readLines } from './dataset-lines.js'
+import { checkHashes, checkManifest, isDirectoryPath } from './dataset-manifest.js'
 import { resolveGold, sameAnswer } from './gold.js'
-import { describeFound, issuePath, jsonDepthOver, MAX_JSON_DEPTH, preview, renderPath, valueAt, withArticle } from './row-issues.js'
-import { type Issue, IssueCollector, renderDatasetIssues, renderIssue } from './issues.js'
-import { describeVariant, variantOf, type VariantIdentity } from './variant.js'
-import { episodeSchema, manifestSchema, probeSchema, type Episode, type Manifest, type Probe } from './schema.js'
+import { parseRow } from './schema-issues.js'
+import type { InvalidDataset, SplitCounts, ValidDataset, ValidationResult } from './validation-result.js'
+import { variantOf, type VariantIdentity } from './variant.js'
+import { episodeSchema, probeSchema, type Episode, type Manifest, type Probe } from './schema.js'
 import { DATASET_SEED, FAMILIES, SPLITS, type Split } from './vocabulary.js'
 
-// ---------------------------------------------------------------------------
-// Issues as data
-// ---------------------------------------------------------------------------
-
-/** Stable identifiers of the problems the validator reports. */
-export type DatasetIssueCode =
-  | 'missing_directory'
-  | 'missing_file'
-  | 'unreadable_file'
-  | 'file_too_large'
-  | 'line_too_long'
-  | 'missing_manifest'
-  | 'invalid_manifest'
-  | 'missing_hash'
-  | 'hash_mismatch'
-  | 'invalid_utf8'
-  | 'byte_order_mark'
-  | 'crlf_line_endings'
-  | 'blank_line'
-  | 'truncated_line'
-  | 'missing_final_newline'
-  | 'invalid_json'
-  | 'missing_field'
-  | 'unknown_field'
-  | 'unknown_value'
-  | 'invalid_field'
-  | 'wrong_split'
-  | 'duplicate_id'
-  | 'unknown_episode'
-  | 'index_out_of_bounds'
-  | 'gold_mismatch'
-  | 'manifest_mismatch'
-  | 'canonical_counts'
-
-/** One problem found in a TIVARQ directory: an `Issue` with a `DatasetIssueCode` (never keyed by entry). */
-export type DatasetIssue = Issue<DatasetIssueCode>
-
-/** Rows of one split as read from its files. */
-export interface SplitCounts {
-  episodes: number
-  probes: number
-}
-
-interface ValidationBase {
-  /** Absolute path of the directory validated (or the label of files validated in memory). */
-  dir: string
-  /** Splits that were checked. */
-  splits: Split[]
-  /** Rows read per split (including rows that failed validation). */
-  counts: Partial<Record<Split, SplitCounts>>
-  /** Whether manifest.json declares the canonical TIVARQ v1 set (seed 20261001, 240 episodes, no generator). */
-  canonicalSet: boolean
-  /** The variant manifest.json declares (seed, generator version, variations), or null. */
-  variant: VariantIdentity | null
-}
-
-/** Every check passed. */
-export interface ValidDataset extends ValidationBase {
-  status: 'valid'
-  manifest: Manifest
-  /** SHA-256 of each file read, keyed by file name. */
-  fileHashes: Record<string, string>
-}
-
-/** At least one problem was found. */
-export interface InvalidDataset extends ValidationBase {
-  status: 'invalid'
-  /** The first `maxIssues` problems, in file and line order. */
-  issues: DatasetIssue[]
-  /** How many more problems were found but not kept. */
-  omittedIssues: number
-}
-
-/** The outcome of validating a directory, keyed on `status`. */
-export type ValidationResult = ValidDataset | InvalidDataset
+export type { DatasetIssue, DatasetIssueCode }
+export { MAX_DATASET_FILE_BYTES, MAX_DATASET_LINE_CHARS } from '../limits.js'
 
 /** Options of validateDataset. */
 export interface ValidateOptions {
@@ -102,40 +30,8 @@ export interface ValidateOptions {
   files?: ReadonlyMap<string, string>
 }
 
-export { renderIssue }
-
-/** Issues one per line, plus a closing line counting those that were cut (if any). */
-export function renderIssues(issues: readonly DatasetIssue[], omittedIssues = 0): string {
-  return renderDatasetIssues(issues, omittedIssues)
-}
-
-/** The readable summary `timegrounded validate` prints. */
-export function renderValidationResult(result: ValidationResult): string {
-  if (result.status === 'invalid') {
-    const total = result.issues.length + result.omittedIssues
-    return `TIVARQ dataset at ${result.dir}: INVALID, ${total} ${total === 1 ? 'issue' : 'issues'}\n${renderIssues(result.issues, result.omittedIssues)}\n`
-  }
-  const lines = [`TIVARQ dataset at ${result.dir}: valid`]
-  let episodes = 0
-  let probes = 0
-  const width = Math.max(...result.splits.map((split) => split.length))
-  for (const split of result.splits) {
-    const counts = result.counts[split] ?? { episodes: 0, probes: 0 }
-    episodes += counts.episodes
-    probes += counts.probes
-    lines.push(`  ${split.padEnd(width)}  ${String(counts.episodes).padStart(4)} episodes  ${String(counts.probes).padStart(5)} probes`)
-  }
-  lines.push(`  total  ${episodes} episodes, ${probes} probes, ${result.manifest.families.length} families, seed ${result.manifest.seed}`)
-  lines.push(`  ${Object.keys(result.fileHashes).length} files match the SHA-256 hashes in ${MANIFEST_FILE}`)
-  lines.push(
-    result.canonicalSet
-      ? '  canonical TIVARQ v1 set (TIVARQ dataset, CC BY 4.0): every gold answer, id and per-family count checked'
-      : result.variant !== null
-        ? `  ${describeVariant(result.variant)}: every gold answer, id and per-family count checked (v1's counts)`
-        : '  not the canonical set (manifest seed/episode count differ): canonical per-family counts not checked',
-  )
-  return `${lines.join('\n')}\n`
-}
+export { renderIssue, renderIssues, renderValidationResult } from './validation-result.js'
+export type { InvalidDataset, SplitCounts, ValidDataset, ValidationResult } from './validation-result.js'
 
 // ---------------------------------------------------------------------------
 // The validator
@@ -154,13 +50,6 @@ type InspectedRows = Partial<Record<Split, { episodes: Episode[]; probes: Probe[
 /** What the loaders need besides the verdict; a valid directory also gives the SHA-256 of the manifest.json bytes it was checked against. */
 export type DatasetInspection = { result: ValidDataset; rows: InspectedRows; manifestSha256: string } | { result: InvalidDataset; rows: InspectedRows }
 
-/** The validator's issues, added field by field in the order of `DatasetIssue` (which `validate --json` prints). */
-class DatasetIssues extends IssueCollector<DatasetIssueCode> {
-  add(code: DatasetIssueCode, file: string, line: number | null, path: string | null, value: unknown, message: string): void {
-    this.push({ code, file, line, path, value, message })
-  }
-}
-
 /**
  * Validate a TIVARQ directory: manifest.json hashes, every row against the
  * tivarq.v1 schema, and cross-checks (ids unique, each probe's episode exists,
@@ -176,9 +65,6 @@ export async function validateDataset(dir?: string, options: ValidateOptions = {
 export async function inspectDataset(dir: string | undefined, options: ValidateOptions = {}): Promise<DatasetInspection> {
   return inspectDatasetSync(dir, options)
 }
-
-/** A file's bytes: null when it does not exist, undefined when it exists but could not be read (already reported). */
-type FileBytes = Uint8Array | null | undefined
 
 /** What every step of an inspection reads and adds to. */
 interface InspectionState {
@@ -445,217 +331,8 @@ function checkCanonicalFamilyList(v1Shape: string, manifest: Manifest, issues: D
 }
 
 // ---------------------------------------------------------------------------
-// Files, bytes and lines
+// Cross-row checks
 // ---------------------------------------------------------------------------
-
-/** The largest dataset file read (manifest or split); the v1 splits are under 1 MB. */
-export const MAX_DATASET_FILE_BYTES = 256 * 1024 * 1024
-/** The longest line of a split file (a v1 episode line is a few KB). */
-export const MAX_DATASET_LINE_CHARS = 1024 * 1024
-
-/**
- * The bytes of `name`, one of the dataset's own fixed file names, inside `root`:
- * null when it does not exist; undefined when it cannot be read (reported). A
- * symlink that leaves the folder, anything but a regular file (a FIFO, a
- * device, a directory) and a file over `MAX_DATASET_FILE_BYTES` are refused
- * before a byte is read, so a hostile folder can neither block nor flood the read.
- */
-function readBytes(root: string, name: string, issues: DatasetIssues): Uint8Array | null | undefined {
-  const path = join(root, name)
-  const refuse = (value: unknown, why: string): undefined => {
-    issues.add('unreadable_file', name, null, null, value, why)
-    return undefined
-  }
-  try {
-    if (lstatSync(path).isSymbolicLink()) {
-      const target = realpathSync(path)
-      const inside = realpathSync(root)
-      if (!target.startsWith(`${inside}/`))
-        return refuse(target, `is a symlink to ${target}, outside the dataset folder; a dataset's files must lie inside it — copy the file in instead`)
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') return null
-    return refuse(code, `cannot be read (${code ?? String(error)}); check its permissions`)
-  }
-  let fd: number
-  try {
-    // O_NONBLOCK: opening a FIFO must not wait for a writer.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') return null
-    return refuse(code, `cannot be read (${code ?? String(error)}); check its permissions`)
-  }
-  try {
-    const stat = fstatSync(fd)
-    if (stat.isDirectory()) return null
-    if (!stat.isFile()) return refuse(undefined, 'is not a regular file (a FIFO, socket or device); a dataset file must be a plain file')
-    if (stat.size > MAX_DATASET_FILE_BYTES)
-      issues.add('file_too_large', name, null, null, stat.size, `is ${stat.size} bytes, over the ${MAX_DATASET_FILE_BYTES}-byte limit of a dataset file`)
-    if (stat.size > MAX_DATASET_FILE_BYTES) return undefined
-    return readBounded(fd, stat.size)
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    return refuse(code, `cannot be read (${code ?? String(error)}); check its permissions`)
-  } finally {
-    closeSync(fd)
-  }
-}
-
-/** Up to `MAX_DATASET_FILE_BYTES` of an open file (it may have grown since it was measured; what lies beyond is not read). */
-function readBounded(fd: number, expected: number): Uint8Array {
-  const buffer = Buffer.alloc(Math.min(MAX_DATASET_FILE_BYTES, Math.max(expected, 64 * 1024)))
-  let length = 0
-  for (;;) {
-    if (length === buffer.length) break
-    const read = readSync(fd, buffer, length, buffer.length - length, null)
-    if (read === 0) break
-    length += read
-  }
-  return buffer.subarray(0, length)
-}
-
-// ignoreBOM keeps a leading U+FEFF in the text so it can be reported.
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
-
-interface Line {
-  line: number
-  text: string
-}
-
-/**
- * Split a JSONL file into its non-empty lines, reporting a BOM, CRLF endings,
- * blank lines and a last line without its newline (truncated when it is not
- * complete JSON). Each is reported once and then tolerated, so the rows behind
- * it are still checked.
- */
-function readLines(file: string, bytes: Uint8Array | null, issues: DatasetIssues): { lines: Line[]; lost: number } {
-  if (bytes === null) return { lines: [], lost: 0 }
-  const text = decodeDatasetText(file, bytes, issues)
-  if (text === null) return { lines: [], lost: 1 }
-  const parts = text.split('\n')
-  const last = parts.pop() ?? ''
-  const taken: TakenLines = { lines: [], lost: 0, crlf: 0, firstCrlf: 0 }
-  parts.forEach((raw, i) => {
-    takeLine(file, raw, i + 1, taken, issues)
-  })
-  if (last !== '') takeLastLine(file, last, parts.length + 1, taken, issues)
-  if (taken.crlf > 0) {
-    const more = taken.crlf - 1
-    issues.add(
-      'crlf_line_endings',
-      file,
-      taken.firstCrlf,
-      null,
-      '\r\n',
-      `CRLF line ending (\\r\\n) here and on ${more} more ${more === 1 ? 'line' : 'lines'}; TIVARQ files end lines with \\n only — convert the file (e.g. \`dos2unix ${file}\`)`,
-    )
-  }
-  return { lines: taken.lines, lost: taken.lost }
-}
-
-/** The file as text without its BOM (reported), or null when it is not UTF-8 (reported). */
-function decodeDatasetText(file: string, bytes: Uint8Array, issues: DatasetIssues): string | null {
-  let text: string
-  try {
-    text = utf8.decode(bytes)
-  } catch {
-    issues.add('invalid_utf8', file, null, null, undefined, 'not valid UTF-8; TIVARQ files are UTF-8 text — re-download the file')
-    return null
-  }
-  if (text.charCodeAt(0) !== 0xfeff) return text
-  issues.add(
-    'byte_order_mark',
-    file,
-    1,
-    null,
-    '\ufeff',
-    'starts with a byte order mark (U+FEFF); TIVARQ files are UTF-8 without BOM — save the file without it',
-  )
-  return text.slice(1)
-}
-
-/** The lines of a file kept so far, those lost, and its CRLF endings (counted, reported once). */
-interface TakenLines {
-  lines: Line[]
-  lost: number
-  crlf: number
-  firstCrlf: number
-}
-
-/** One line: too long (lost), blank (skipped) or kept, without a trailing CR. */
-function takeLine(file: string, raw: string, number: number, taken: TakenLines, issues: DatasetIssues): void {
-  if (raw.length > MAX_DATASET_LINE_CHARS) {
-    issues.add(
-      'line_too_long',
-      file,
-      number,
-      null,
-      undefined,
-      `line is ${raw.length} characters, over the ${MAX_DATASET_LINE_CHARS}-character limit of a dataset row`,
-    )
-    taken.lost++
-    return
-  }
-  let body = raw
-  if (body.endsWith('\r')) {
-    body = body.slice(0, -1)
-    if (taken.crlf++ === 0) taken.firstCrlf = number
-  }
-  if (body.trim() === '') {
-    issues.add('blank_line', file, number, null, raw, 'blank line; TIVARQ files hold exactly one JSON row per line — delete the line')
-    return
-  }
-  taken.lines.push({ line: number, text: body })
-}
-
-/** A last line without its newline: kept when it is complete JSON, else lost as truncated. */
-function takeLastLine(file: string, last: string, number: number, taken: TakenLines, issues: DatasetIssues): void {
-  if (isCompleteJson(last.endsWith('\r') ? last.slice(0, -1) : last)) {
-    issues.add(
-      'missing_final_newline',
-      file,
-      number,
-      null,
-      undefined,
-      'the last line does not end with a newline (\\n); every TIVARQ row ends with one — add it',
-    )
-    takeLine(file, last, number, taken, issues)
-    return
-  }
-  issues.add(
-    'truncated_line',
-    file,
-    number,
-    null,
-    last,
-    `line is cut off (the file ends mid-row, without a newline): ${preview(last)} — the file was truncated; re-download it`,
-  )
-  taken.lost++
-}
-
-function isCompleteJson(text: string): boolean {
-  try {
-    JSON.parse(text)
-    return true
-  } catch {
-    return false
-  }
-}
-
-function parseJsonLine(file: string, line: number, text: string, issues: DatasetIssues): unknown {
-  if (jsonDepthOver(text)) {
-    issues.add('invalid_json', file, line, null, undefined, `nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep; a TIVARQ row nests 4`)
-    return undefined
-  }
-  try {
-    return JSON.parse(text)
-  } catch {
-    issues.add('invalid_json', file, line, null, text, `not valid JSON: ${preview(text)}; each line must be one complete JSON object`)
-    return undefined
-  }
-}
 
 /**
  * Record where `id` was first seen (`file:line`, kept in `seen`); a second
@@ -674,186 +351,6 @@ function claimId(seen: Map<string, string>, field: 'episode_id' | 'probe_id', id
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
-
-// ---------------------------------------------------------------------------
-// Manifest and hashes
-// ---------------------------------------------------------------------------
-
-function checkManifest(bytes: Uint8Array, issues: DatasetIssues): Manifest | undefined {
-  let raw: unknown
-  const text = new TextDecoder('utf-8').decode(bytes)
-  if (jsonDepthOver(text)) {
-    issues.add(
-      'invalid_manifest',
-      MANIFEST_FILE,
-      null,
-      null,
-      undefined,
-      `nests more than ${MAX_JSON_DEPTH} levels deep; restore manifest.json from the dataset download`,
-    )
-    return undefined
-  }
-  try {
-    raw = JSON.parse(text)
-  } catch {
-    issues.add('invalid_manifest', MANIFEST_FILE, null, null, undefined, 'not valid JSON; restore manifest.json from the dataset download')
-    return undefined
-  }
-  const parsed = manifestSchema.safeParse(raw)
-  // zod assigns each entry of \`files\`, so one named \`__proto__\` would vanish: keep the file's own entries.
-  if (parsed.success) return { ...parsed.data, files: Object.fromEntries(Object.entries((raw as { files: Record<string, string> }).files)) }
-  for (const issue of parsed.error.issues) addZodIssue(issue, raw, MANIFEST_FILE, null, issues, 'invalid_manifest')
-  return undefined
-}
-
-function isDirectoryPath(path: string): boolean {
-  try {
-    return statSync(path).isDirectory()
-  } catch {
-    return false
-  }
-}
-
-function checkHashes(
-  root: string,
-  manifest: Manifest,
-  fileHashes: Record<string, string>,
-  bytesByFile: Map<string, FileBytes>,
-  allSplits: boolean,
-  read: (name: string) => FileBytes,
-  issues: DatasetIssues,
-): void {
-  for (const [name, bytes] of bytesByFile) {
-    const recorded = manifest.files[name]
-    if (recorded === undefined) {
-      issues.add(
-        'missing_hash',
-        MANIFEST_FILE,
-        null,
-        `files.${name}`,
-        undefined,
-        `no SHA-256 recorded for ${name}; add it (\`sha256sum ${name}\`) or restore manifest.json from the dataset download`,
-      )
-      continue
-    }
-    if (bytes === null || bytes === undefined) continue
-    const actual = fileHashes[name]
-    if (actual !== recorded) {
-      issues.add(
-        'hash_mismatch',
-        name,
-        null,
-        null,
-        actual,
-        `SHA-256 is ${actual} but ${MANIFEST_FILE} records ${recorded}; the file is not the one the manifest describes — re-download it, or regenerate the directory if you changed it on purpose`,
-      )
-    }
-  }
-  // Files the manifest lists beyond the split files (only when checking the whole directory).
-  if (!allSplits) return
-  const ownFiles = new Set(SPLITS.flatMap((split) => [episodesFileName(split), probesFileName(split)]))
-  for (const [name, recorded] of Object.entries(manifest.files)) {
-    if (bytesByFile.has(name)) continue
-    // Only the dataset's own split files are read, by their fixed names: a listed `../../etc/hostname` is not.
-    if (!ownFiles.has(name)) {
-      issues.add(
-        'invalid_manifest',
-        MANIFEST_FILE,
-        null,
-        `files.${name}`,
-        name,
-        `lists ${JSON.stringify(name)}, which is not one of the dataset's split files (episodes_<split>.jsonl, probes_<split>.jsonl for ${SPLITS.join(', ')}); it is not read — remove the entry`,
-      )
-      continue
-    }
-    const bytes = read(name)
-    if (bytes === undefined) continue
-    if (bytes === null) {
-      issues.add('missing_file', name, null, null, join(root, name), `listed in ${MANIFEST_FILE} but not found in ${root}`)
-      continue
-    }
-    const actual = sha256Hex(bytes)
-    fileHashes[name] = actual
-    if (actual !== recorded) {
-      issues.add('hash_mismatch', name, null, null, actual, `SHA-256 is ${actual} but ${MANIFEST_FILE} records ${recorded}; re-download the file`)
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Rows against the schema (zod issues reworded as dataset issues)
-// ---------------------------------------------------------------------------
-
-function parseRow<T>(schema: z.ZodType<T>, raw: unknown, file: string, line: number, issues: DatasetIssues): T | undefined {
-  const parsed = schema.safeParse(raw)
-  if (parsed.success) return parsed.data
-  for (const issue of parsed.error.issues) addZodIssue(issue, raw, file, line, issues)
-  return undefined
-}
-
-type ZodIssue = z.core.$ZodIssue
-
-function addZodIssue(issue: ZodIssue, raw: unknown, file: string, line: number | null, issues: DatasetIssues, codeOverride?: DatasetIssueCode): void {
-  const path = issuePath(issue)
-  const value = valueAt(raw, path)
-  const field = path.length > 0 ? String(path[path.length - 1]) : 'row'
-  const add = (code: DatasetIssueCode, at: (string | number)[], found: unknown, message: string): void =>
-    issues.add(codeOverride ?? code, file, line, at.length > 0 ? renderPath(at) : null, found, message)
-
-  switch (issue.code) {
-    case 'unrecognized_keys':
-      for (const key of issue.keys) add('unknown_field', [...path, key], valueAt(value, [key]), 'unknown field; tivarq.v1 rows have no such field (a typo?)')
-      return
-    case 'invalid_value': {
-      const allowed = issue.values.map((option) => (typeof option === 'string' ? option : JSON.stringify(option)))
-      // zod reports an absent enum field as invalid_value, not invalid_type; JSON has no undefined, so absent it is.
-      if (value === undefined)
-        add(
-          'missing_field',
-          path,
-          undefined,
-          `missing; expected ${issue.values.length === 1 ? JSON.stringify(issue.values[0]) : `one of ${allowed.join(', ')}`}`,
-        )
-      else if (issue.values.length === 1) add('invalid_field', path, value, `expected ${JSON.stringify(issue.values[0])}, got ${describe(value)}`)
-      else add('unknown_value', path, value, `unknown ${field} ${describe(value)}; expected one of ${allowed.join(', ')}`)
-      return
-    }
-    case 'invalid_type':
-      if (value === undefined) add('missing_field', path, undefined, `missing; a ${issue.expected} is required`)
-      else if (path.length === 0) add('invalid_field', path, value, `expected a JSON object, got ${describe(value)}`)
-      else add('invalid_field', path, value, `expected ${withArticle(issue.expected)}, got ${describe(value)}`)
-      return
-    case 'invalid_format':
-      if (issue.format === 'datetime')
-        add(
-          'invalid_field',
-          path,
-          value,
-          `expected an ISO-8601 instant such as 2025-01-01T00:00:00Z (or with a UTC offset, 2025-01-01T05:30:00+05:30), got ${describe(value)}`,
-        )
-      else add('invalid_field', path, value, `expected ${issue.format} format, got ${describe(value)}`)
-      return
-    case 'invalid_union':
-      add('invalid_field', path, value, `expected a string, a list of strings or null, got ${describe(value)}`)
-      return
-    case 'too_small':
-      if (issue.origin === 'string') add('invalid_field', path, value, 'must not be empty')
-      else add('invalid_field', path, value, `must be at least ${String(issue.minimum)}, got ${describe(value)}`)
-      return
-    default:
-      add('invalid_field', path, value, issue.message)
-  }
-}
-
-/** `events[1].assertion.op` */
-/** As describeFound, but a list shows its first items: a dataset row is small enough to quote. */
-function describe(value: unknown): string {
-  return Array.isArray(value) ? `array ${preview(JSON.stringify(value)).slice(1, -1)}` : describeFound(value)
-}
-
-// ---------------------------------------------------------------------------
-// Cross-row checks
-// ---------------------------------------------------------------------------
 
 function checkProbe(
   probe: Probe,

@@ -27,7 +27,7 @@ test('SIGINT during the adapter shutdown: report.html and the summary are writte
   await waitFor(() => loggedPids(log, 'closing').length > 0, 40_000, 'the adapter to reach its shutdown')
   run.signal('SIGINT')
   const code = await run.exit(40_000)
-  expect(run.output()).toContain(`HTML report: ${join(out, 'report.html')}`)
+  expect(run.output()).toContain(`HTML report in ${join(out, 'report.html')}`)
   expect(run.output()).toContain('60 probes: 60 answered')
   expect(code).toBe(1)
   expect(existsSync(join(out, 'report.html'))).toBe(true)

@@ -49,7 +49,7 @@ describe('run --adapter builtin:latest on smoke', () => {
     expect(result.stderr).toContain('run: 60/60 probes (100%), 0 errors')
     expect(result.status).toBe(0)
     expect(readdirSync(out).sort()).toEqual(['predictions.jsonl', 'report.html', 'report.json', 'run_manifest.json'])
-    expect(result.stdout).toContain(`HTML report: ${join(out, 'report.html')}`)
+    expect(result.stdout).toContain(`HTML report in ${join(out, 'report.html')}`)
   })
 
   test('report.json carries the published latest figures', () => {
@@ -135,7 +135,7 @@ describe('run --adapter builtin:latest on smoke', () => {
     expect(readFileSync(join(rescored, 'report.json'), 'utf8')).toBe(readFileSync(join(out, 'report.json'), 'utf8'))
     // Its page where --html says, each failing probe with its episode from the bundled data the rows were run on.
     const page = join(work, 'pages', 'latest.html')
-    expect(cli(['score', join(out, 'predictions.jsonl'), '--output', rescored, '--html', page]).stdout).toContain(`HTML report: ${page}`)
+    expect(cli(['score', join(out, 'predictions.jsonl'), '--output', rescored, '--html', page]).stdout).toContain(`HTML report in ${page}`)
     const data = JSON.parse(/<script type="application\/json" id="tg-data">([\s\S]*?)<\/script>/.exec(readFileSync(page, 'utf8'))![1]!)
     expect(data.tivarq.timelineNote).toBeNull()
     expect(data.tivarq.failing.every((probe: { episode: string }) => data.tivarq.episodes[probe.episode] !== undefined)).toBe(true)
@@ -318,7 +318,7 @@ describe('adapter commands (the subprocess path)', () => {
     expect(report.complete).toBe(false)
     expect(report.interrupted).toEqual({ expected_probes: 60, finished_probes: rows.length })
     // The page of what finished is kept too.
-    expect(stderr).toContain(`HTML report: ${join(out, 'report.html')}`)
+    expect(stderr).toContain(`HTML report in ${join(out, 'report.html')}`)
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('INCOMPLETE: interrupted after')
     expect(readdirSync(out).filter((name) => name.endsWith('.tmp'))).toEqual([])
     // Every row finished before the interrupt is on disk, whole and in order: the rows a complete run writes first (latency aside).

@@ -80,7 +80,7 @@ describe.skipIf(SKIP_BROWSER)('the HTML report of real runs, in headless Chromiu
     const out = join(vitest.scratch(), 'cli-latest')
     const result = cli(['run', '--split', 'smoke', '--adapter', 'builtin:latest', '--output', out])
     expect(result.status).toBe(0)
-    expect(result.stdout).toContain(`HTML report: ${join(out, 'report.html')}`)
+    expect(result.stdout).toContain(`HTML report in ${join(out, 'report.html')}`)
     const report = json(join(out, 'report.json'))
 
     const { page, problems, requests } = await openReport(browser!, join(out, 'report.html'))
@@ -104,7 +104,7 @@ describe.skipIf(SKIP_BROWSER)('the HTML report of real runs, in headless Chromiu
     expect(result.status).toBe(0)
     const comparison = JSON.parse(result.stdout)
     const path = join(vitest.scratch(), '.timegrounded', 'report.html')
-    expect(result.stderr).toContain(`HTML report: ${path}`)
+    expect(result.stderr).toContain(`HTML report in ${path}`)
 
     const { page, problems, requests } = await openReport(browser!, path)
     expect(problems).toEqual([])

@@ -29,7 +29,7 @@ import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import { describeVariant } from '../../tivarq/variant.js'
 import { DEFAULT_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderMarkdown, renderRepeatsMarkdown } from '../../report/markdown.js'
-import { renderFirstErrors, renderRepeats, renderReport } from '../../report/terminal.js'
+import { renderScoredRunSummary } from '../../report/scored-summary.js'
 import { renderErroredProbes } from '../../suite/probe-lists.js'
 import { DEFAULT_HTML_FILE } from '../../harness/result-files.js'
 import { runPageInput } from '../../report/html/model/input.js'
@@ -520,17 +520,13 @@ function printRun(run: OpenRun, ran: RanRepetitions, writePage: PageWriter, colo
   const color = wantsColor(colorOption, process.stdout)
   const data = split.variant === null ? 'TIVARQ' : describeVariant(split.variant)
   const title = `${data} ${settings.split} · ${settings.track} track · ${run.pool.info().name}${settings.repeat > 1 ? ` · repetition ${reports.length} of ${settings.repeat}` : ''}`
-  let out = `${renderReport(last, { color, title, rows: lastRows })}\n`
-  const firstErrors = renderFirstErrors(lastRows, { color })
-  if (firstErrors !== '') out += `\n${firstErrors}\n`
   // The exit code's reason in words: an incomplete run never passes, whatever its rates say.
   const incomplete = renderErroredProbes(repetitions.flat(), repetitions.length)
-  if (incomplete !== null) out += `\n${incomplete} (exit ${EXIT.problems})\n`
-  for (const failure of carried) out += `\nISOLATION: ${describeIsolationFailure(failure)} (exit ${EXIT.problems})\n`
-  if (repeated !== null) out += `\n${renderRepeats(repeated, { color })}\n`
-  out += `\nWrote ${ran.written.join(', ')} to ${writer.dir}\n`
-  if (page !== null) out += `${page}\n`
-  process.stdout.write(out)
+  const notes = [
+    ...(incomplete === null ? [] : [`${incomplete} (exit ${EXIT.problems})`]),
+    ...carried.map((failure) => `ISOLATION: ${describeIsolationFailure(failure)} (exit ${EXIT.problems})`),
+  ]
+  process.stdout.write(renderScoredRunSummary({ report: last, rows: lastRows, title, color, notes, repeated, written: ran.written, dir: writer.dir, page }))
   // In GitHub Actions, the same report lands in the job summary.
   const summaryWarning = appendJobSummary(renderMarkdown(last, { title, rows: lastRows }) + (repeated === null ? '' : `\n${renderRepeatsMarkdown(repeated)}`))
   if (summaryWarning !== null) process.stderr.write(`${summaryWarning}\n`)

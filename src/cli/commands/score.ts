@@ -18,7 +18,7 @@ import { DATASET_SEED } from '../../tivarq/vocabulary.js'
 import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import type { PredictionRow } from '../../tivarq/results.js'
 import { DEFAULT_RESAMPLES } from '../../stats/bootstrap.js'
-import { renderFirstErrors, renderRepeats, renderReport } from '../../report/terminal.js'
+import { renderScoredRunSummary } from '../../report/scored-summary.js'
 import { EXIT, fail, reportsExitCode, rangeArgument } from '../exit-codes.js'
 import { DEFAULT_HTML_FILE } from '../../harness/result-files.js'
 import { matchedTimelines } from '../../report/html/model/timelines.js'
@@ -170,11 +170,10 @@ export function registerScore(program: Command): void {
       const page = dataset === null ? null : writePage(file, options, writer.dir, dataset, repetitions[repetitions.length - 1]!, last, reports)
       const color = wantsColor(options.color, process.stdout)
       const title = `TIVARQ report · ${file}${reports.length > 1 ? ` · repetition ${reports.length} of ${reports.length}` : ''}`
-      const firstErrors = renderFirstErrors(repetitions[repetitions.length - 1]!, { color })
-      let out = `${renderReport(last, { color, title, rows: repetitions[repetitions.length - 1]! })}\n`
-      if (firstErrors !== '') out += `\n${firstErrors}\n`
-      if (aggregate !== null) out += `\n${renderRepeats(aggregate, { color })}\n`
-      process.stdout.write(`${out}\nWrote ${written.join(', ')} to ${writer.dir}\n${page === null ? '' : `${page}\n`}`)
+      const lastRows = repetitions[repetitions.length - 1]!
+      process.stdout.write(
+        renderScoredRunSummary({ report: last, rows: lastRows, title, color, notes: [], repeated: aggregate, written, dir: writer.dir, page }),
+      )
       for (const line of missingLines(missing, probeCount)) process.stderr.write(`timegrounded score: ${line}\n`)
       process.exitCode = reportsExitCode(reports)
     })

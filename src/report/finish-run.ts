@@ -247,6 +247,7 @@ function judgeSuite(
     options: input.options,
     commands,
     conflicts: suite.conflicts.length,
+    isolation: [...suite.isolation.values()],
   })
   return { match, verdict }
 }

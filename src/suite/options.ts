@@ -274,6 +274,14 @@ export interface TimegroundedSuiteOptions {
   /** Time one store call may take before it counts as an error. @default 30000 */
   timeoutMs?: number
   /**
+   * The isolation check: once the suite's episodes are over, reset the store that served each one and
+   * ask it again a probe it answered right there (a reset store answers unknown), which fails the run
+   * when state carried over. Its calls come after every measured one, in no row. `false` saves them (one
+   * reset and one query per episode) for a store paid per call, and the summary says the check was off.
+   * @default true
+   */
+  isolationCheck?: boolean
+  /**
    * Run the split this many times, every episode of each repetition on a fresh store, to measure
    * a store whose answers vary (a model in the loop): each probe's test judges all its answers,
    * the report pools and spreads the metrics, and the gate flags only changes beyond the noise.
@@ -326,6 +334,7 @@ export const SUITE_DEFAULTS = {
   updatePolls: RUNNER_DEFAULTS.updatePolls,
   pollIntervalMs: RUNNER_DEFAULTS.pollIntervalMs,
   timeoutMs: DEFAULT_TIMEOUT_MS,
+  isolationCheck: RUNNER_DEFAULTS.isolationCheck,
   repeats: 1,
   flaky: 'report',
 } as const satisfies Partial<TimegroundedSuiteOptions>
@@ -348,6 +357,7 @@ const SUITE_OPTION_SHAPE = {
   updatePolls: wholeNumber(0).optional(),
   pollIntervalMs: z.number('a number of ms ≥ 0').min(0, 'a number of ms ≥ 0').finite('a number of ms ≥ 0').optional(),
   timeoutMs: z.number('a number of ms > 0').positive('a number of ms > 0').finite('a number of ms > 0').optional(),
+  isolationCheck: z.boolean('true or false').optional(),
   repeats: wholeNumber(1).optional(),
   flaky: z.enum(['report', 'fail'], { error: namedChoices('what a flaky probe does', ['report', 'fail']) }).optional(),
   partition: z

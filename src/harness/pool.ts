@@ -483,6 +483,8 @@ class FactoryPool extends LeasingPool<LeasedStore> {
 class ReusedStorePool extends LeasingPool<LeasedStore> {
   private readonly idle: LeasedStore[] = []
   private readonly everyone = new Set<LeasedStore>()
+  /** Stores being started: an interrupt meanwhile waits for each, then closes it. */
+  private readonly starting = new Set<Promise<LeasedStore>>()
   private readonly unregister: () => void
   private constructor(
     private readonly spec: PooledStoresSpec,
@@ -495,8 +497,11 @@ class ReusedStorePool extends LeasingPool<LeasedStore> {
     super(capacity, adapterInfo)
     this.idle.push(first)
     this.everyone.add(first)
-    // Ctrl-C skips the end of the run: close every started store then, leased or not.
-    this.unregister = closeOnInterrupt(() => Promise.allSettled([...this.everyone].map((store) => store.close())))
+    // Ctrl-C skips the end of the run: close every started store then, leased or not, and each one
+    // still starting once it has started (else it would outlive the process: a server, a database).
+    this.unregister = closeOnInterrupt(() =>
+      Promise.allSettled([...[...this.everyone].map((store) => store.close()), ...[...this.starting].map((start) => start.then((store) => store.close()))]),
+    )
   }
 
   static async open(spec: PooledStoresSpec, options: PoolOptions): Promise<ReusedStorePool> {
@@ -526,9 +531,17 @@ class ReusedStorePool extends LeasingPool<LeasedStore> {
     const at = again === undefined ? -1 : this.idle.indexOf(again)
     const idle = at >= 0 ? this.idle.splice(at, 1)[0] : this.idle.pop()
     if (idle) return idle
-    const store = closingOnce(wrapStore(await makeStore(this.spec.start, this.timeoutMs, 'pooledStores(start)'), this.declared, this.timeoutMs))
-    this.everyone.add(store)
-    return store
+    const starting = makeStore(this.spec.start, this.timeoutMs, 'pooledStores(start)').then((made) =>
+      closingOnce(wrapStore(made, this.declared, this.timeoutMs)),
+    )
+    this.starting.add(starting)
+    try {
+      const store = await starting
+      this.everyone.add(store)
+      return store
+    } finally {
+      this.starting.delete(starting)
+    }
   }
   protected storeOf(resource: LeasedStore): LeasedStore {
     return resource

@@ -117,4 +117,21 @@ describe('--no-isolation-check', () => {
     )
     expect(check.cost_usd).toBeCloseTo(0.001 * answered, 8)
   })
+
+  test('with --repeat 2 the check comes after the last repetition: both repetitions’ rows equal those of a run without it', () => {
+    const on = run('repeat-on', '--repeat', '2', '--', process.execPath, COUNTING_ADAPTER)
+    const off = run('repeat-off', '--repeat', '2', '--no-isolation-check', '--', process.execPath, COUNTING_ADAPTER)
+    expect(on.status).toBe(off.status)
+    for (const file of ['predictions-1.jsonl', 'predictions-2.jsonl']) {
+      const read = (output: string) =>
+        readFileSync(join(scratch, output, file), 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => untimed(JSON.parse(line)))
+      expect(read('repeat-on'), file).toEqual(read('repeat-off'))
+    }
+    // Episodes of both repetitions were asked again, all after the measured ones.
+    const manifest = JSON.parse(readFileSync(join(scratch, 'repeat-on', 'run_manifest.json'), 'utf8'))
+    expect(manifest.isolation_check.episodes_asked).toBeGreaterThan(12)
+  })
 })

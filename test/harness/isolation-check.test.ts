@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { commandAdapter } from '../../src/adapters/command.js'
+import { pooledStores } from '../../src/adapters/pooled.js'
 import type { MemoryStore, StoreAnswer, StoreEvent, StoreQuery } from '../../src/adapters/types.js'
 import { openPool } from '../../src/harness/pool.js'
 import { type IsolationCheck, type IsolationFailure, runSplit } from '../../src/harness/runner.js'
@@ -211,5 +212,39 @@ describe('the check keeps its strength, and what it spends is counted', () => {
     expect(schedule.calls).toEqual(upstreamSequence())
     expect(check).toBeNull()
     expect(failures).toEqual([])
+  })
+
+  test('each episode is checked on the store that served it: two pooled stores, four episodes at once', async () => {
+    const served: string[] = []
+    let made = 0
+    const start = () => {
+      const id = ++made
+      const schedule = new ReadSchedule()
+      const store = scheduledStore(schedule)
+      const reset = store.reset!.bind(store)
+      store.reset = (context) => {
+        served.push(`${context.episodeId} on ${id}`)
+        return reset(context)
+      }
+      return store
+    }
+    const pool = await openPool(pooledStores(start, { size: 2 }), { track: 'structured', concurrency: 2 })
+    let check: IsolationCheck | null = null
+    await runSplit({
+      episodes: smoke.episodes,
+      probes: smoke.probes,
+      pool,
+      options: { track: 'structured' },
+      concurrency: 4,
+      onIsolationCheck: (done) => (check = done),
+    })
+    expect(await pool.close()).toEqual([])
+    expect(made).toBe(2)
+    const measured = served.slice(0, smoke.episodes.length)
+    const checks = served.slice(smoke.episodes.length)
+    expect(checks).toHaveLength(check!.asked)
+    // Both stores served episodes, and every check's reset went to the store of the episode's own.
+    expect(new Set(measured.map((line) => line.split(' on ')[1])).size).toBe(2)
+    for (const line of checks) expect(measured).toContain(line)
   })
 })

@@ -11,7 +11,7 @@ declare type Absent<K extends string> = {
 };
 
 /** Options of `StorePool.acquire`. */
-export declare interface AcquireOptions {
+declare interface AcquireOptions {
     /**
      * Lease this store again when the pool still holds it idle (a store object or pooled store not
      * replaced, an adapter process still running): the isolation check asks the store that served an
@@ -919,7 +919,7 @@ declare interface InvalidDataset extends ValidationBase {
 }
 
 /** What the isolation check found and spent (see `checkIsolation`). */
-export declare interface IsolationCheck {
+declare interface IsolationCheck {
     /** The reset stores that still answered what an earlier episode taught them, in the order the episodes closed. */
     failures: IsolationFailure[];
     /** Episodes checked: each one reset and one query. */
@@ -939,7 +939,7 @@ export declare interface IsolationCheck {
  * episode's probes with the value it had learnt there. Recorded beside the rows, never in them:
  * TIVARQ's figures stay upstream's.
  */
-export declare interface IsolationFailure {
+declare interface IsolationFailure {
     episodeId: string;
     /** 0-based, as in the rows. */
     repetition: number;

@@ -38,9 +38,8 @@ export type { ChatEndpoint } from './chat/client.js'
 // ─── Running and scoring ─────────────────────────────────────────────────────
 
 export { openPool } from './harness/pool.js'
-export type { AcquireOptions, StorePool } from './harness/pool.js'
+export type { StorePool } from './harness/pool.js'
 export { checkIsolation, runSplit } from './harness/runner.js'
-export type { IsolationCheck, IsolationFailure } from './harness/runner.js'
 export { readPredictions } from './harness/predictions.js'
 export { classifyRow, scoreRows } from './tivarq/score.js'
 export type { ScoreOptions, TivarqMetrics, TivarqReport } from './tivarq/score.js'

@@ -206,10 +206,11 @@ function isolationFailure(entry: PendingCheck, answer: StoreAnswer): IsolationFa
 
 /**
  * The isolation check's spending in words (`isolation check: 60 episodes asked again …`), or, when
- * `check` is null, that the check was off: what a summary says beside the rows' own figures.
+ * `check` is null, that the check was off and by which switch (`offBy`): what a summary says beside
+ * the rows' own figures.
  */
-export function describeIsolationCheck(check: IsolationCheck | null, how: string): string {
-  if (check === null) return `isolation check off (${how}): a store that keeps state across episodes is not caught`
+export function describeIsolationCheck(check: IsolationCheck | null, offBy: string): string {
+  if (check === null) return `isolation check off (${offBy}): a store that keeps state across episodes is not caught`
   const spent: string[] = []
   if (check.usage.promptTokens !== undefined || check.usage.completionTokens !== undefined)
     spent.push(`${check.usage.promptTokens ?? 0} prompt + ${check.usage.completionTokens ?? 0} completion tokens`)

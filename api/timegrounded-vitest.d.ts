@@ -767,6 +767,14 @@ export declare interface TimegroundedSuiteOptions {
     /** Time one store call may take before it counts as an error. @default 30000 */
     timeoutMs?: number;
     /**
+     * The isolation check: once the suite's episodes are over, reset the store that served each one and
+     * ask it again a probe it answered right there (a reset store answers unknown), which fails the run
+     * when state carried over. Its calls come after every measured one, in no row. `false` saves them (one
+     * reset and one query per episode) for a store paid per call, and the summary says the check was off.
+     * @default true
+     */
+    isolationCheck?: boolean;
+    /**
      * Run the split this many times, every episode of each repetition on a fresh store, to measure
      * a store whose answers vary (a model in the loop): each probe's test judges all its answers,
      * the report pools and spreads the metrics, and the gate flags only changes beyond the noise.

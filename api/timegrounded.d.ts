@@ -10,6 +10,16 @@ declare type Absent<K extends string> = {
     [key in K]?: undefined;
 };
 
+/** Options of `StorePool.acquire`. */
+declare interface AcquireOptions {
+    /**
+     * Lease this store again when the pool still holds it idle (a store object or pooled store not
+     * replaced, an adapter process still running): the isolation check asks the store that served an
+     * episode. A factory's pool makes a fresh store as always, and one whose store is gone leases another.
+     */
+    again?: LeasedStore;
+}
+
 /** One failed call to a store. The runner records `message` in the prediction row, prefixed by the call. */
 export declare class AdapterFault extends TimegroundedError<keyof AdapterFaultCodes> {
     /** True when the store's state is lost or unknown (process dead, stream out of step, call abandoned). */
@@ -333,6 +343,16 @@ declare interface ChatUsage {
  * shape is known good; what is checked is what the shape cannot say.
  */
 export declare function checkCorpus(items: readonly LongMemEvalEntry[]): CorpusCheck;
+
+/**
+ * The isolation check of every episode run on `pool` (with `isolationCheck` on) since the last call:
+ * for each, lease again the store that served it (`acquire`'s `again`: the same object or process; a
+ * fresh one from a factory, which shows state kept at module level), which resets it, and ask the last
+ * probe the episode answered right. A reset store answers unknown. Call it once the measured episodes
+ * are over (`runSplit` does, at its end), so that no measured call comes after a check's. Never throws
+ * for adapter faults; a fatal one discards the store, as in an episode.
+ */
+export declare function checkIsolation(pool: StorePool): Promise<IsolationCheck>;
 
 /** Classify one row: correct, stale_leak, wrong, unsupported or error. */
 export declare function classifyRow(row: PredictionRow): RowOutcome;
@@ -896,6 +916,22 @@ declare interface InvalidDataset extends ValidationBase {
     issues: DatasetIssue[];
     /** How many more problems were found but not kept. */
     omittedIssues: number;
+}
+
+/** What the isolation check found and spent (see `checkIsolation`). */
+declare interface IsolationCheck {
+    /** The reset stores that still answered what an earlier episode taught them, in the order the episodes closed. */
+    failures: IsolationFailure[];
+    /** Episodes checked: each one reset and one query. */
+    asked: number;
+    /** Checks that could not be made (the store failed to start, reset or answer): they count as no failure. */
+    unanswered: number;
+    /** Tokens and cost the store reported for the check's answers: spent by the run, though in no row. */
+    usage: {
+        promptTokens?: number;
+        completionTokens?: number;
+    };
+    costUsd?: number;
 }
 
 /**
@@ -2052,9 +2088,11 @@ declare interface RunnerOptions {
     /** Wait before each re-ask, in ms. @default 0 */
     pollIntervalMs?: number;
     /**
-     * After each episode, reset the store and ask again the last probe it answered right (a reset store
-     * answers unknown; see `IsolationFailure`). The suites and `timegrounded run` always check; `false`
-     * gives upstream's exact call sequence, which only the tests comparing it need. @default true
+     * The isolation check: once the measured episodes are done, reset the store that served each episode
+     * and ask it again the last probe it answered right there (a reset store answers unknown; see
+     * `IsolationFailure` and `checkIsolation`). Its calls come after every measured one, so the measured
+     * episodes see upstream's exact call sequence either way; `false` saves its calls (one reset and one
+     * query per episode) for a store that is paid per call, and catches no leak. @default true
      */
     isolationCheck?: boolean;
 }
@@ -2069,7 +2107,8 @@ export declare function runProbeVersusControl(agent: TimeGroundedAgent, dataset:
 /**
  * Run every probe of a split. Rows come back in canonical order (episode file
  * order, then `orderProbes`) whatever the concurrency, so a concurrent run
- * gives the same rows (latency aside) as a sequential one.
+ * gives the same rows (latency aside) as a sequential one. The isolation
+ * check runs once every episode is done (see `checkIsolation`).
  */
 export declare function runSplit(input: RunSplitInput): Promise<PredictionRow[]>;
 
@@ -2089,6 +2128,14 @@ declare interface RunSplitInput {
     onRow?: (row: PredictionRow) => void;
     /** Called when a reset store still knew what an earlier episode taught it (see `IsolationFailure`). */
     onIsolation?: (failure: IsolationFailure) => void;
+    /** Called once the isolation check ran at the end (not when it is off or deferred), with what it found and spent. */
+    onIsolationCheck?: (check: IsolationCheck) => void;
+    /**
+     * Leave the isolation check's queued questions to the caller's own `checkIsolation(pool)`, after
+     * further runs on the same pool (the CLI's repetitions), so that none of its calls comes between
+     * measured ones. @default false: checked at the end of this run
+     */
+    deferIsolationCheck?: boolean;
 }
 
 /** `schema_version` of every TIVARQ v1 row and manifest. */
@@ -2283,7 +2330,7 @@ export declare interface StorePool {
     /** Who is under test: name, command, version and declared capabilities (a fresh copy). */
     info(): AdapterInfo;
     /** A store reset for this episode. Waits while every store is leased; rejects with an `AdapterFault` when the store cannot be started or reset. */
-    acquire(context: EpisodeContext): Promise<StoreLease>;
+    acquire(context: EpisodeContext, options?: AcquireOptions): Promise<StoreLease>;
     /** Close every store and process (leased ones as they are released); resolves to every close problem met so far, during the run too (a factory's stores close after each episode). @default [] when all closed cleanly */
     close(): Promise<CloseProblem[]>;
 }

@@ -39,7 +39,7 @@ export type { ChatEndpoint } from './chat/client.js'
 
 export { openPool } from './harness/pool.js'
 export type { StorePool } from './harness/pool.js'
-export { runSplit } from './harness/runner.js'
+export { checkIsolation, runSplit } from './harness/runner.js'
 export { readPredictions } from './harness/predictions.js'
 export { classifyRow, scoreRows } from './tivarq/score.js'
 export type { ScoreOptions, TivarqMetrics, TivarqReport } from './tivarq/score.js'

@@ -85,6 +85,19 @@ export interface RunManifest {
   started_at: string
   /** Stores or adapter processes that failed to close (rewritten at the end of the run); the results stand. */
   adapter_close_errors: { store: string; episode_id: string | null; message: string }[]
+  /**
+   * The isolation check, once it ran after the last repetition (written then): the episodes it asked
+   * again (a reset and a query each), those it could not ask, the failures, and what the store reported
+   * spending on its answers, which no row holds. `{ enabled: false }` under `--no-isolation-check`.
+   */
+  isolation_check?: {
+    enabled: boolean
+    episodes_asked?: number
+    unanswered?: number
+    failures?: number
+    usage?: { prompt_tokens: number; completion_tokens: number }
+    cost_usd?: number
+  }
 }
 
 /** What `buildRunManifest` needs (camelCase in, snake_case out). */

@@ -76,6 +76,16 @@ export interface CloseProblem {
   message: string
 }
 
+/** Options of `StorePool.acquire`. */
+export interface AcquireOptions {
+  /**
+   * Lease this store again when the pool still holds it idle (a store object or pooled store not
+   * replaced, an adapter process still running): the isolation check asks the store that served an
+   * episode. A factory's pool makes a fresh store as always, and one whose store is gone leases another.
+   */
+  again?: LeasedStore
+}
+
 /** Stores on lease, one episode at a time (see `openPool`). */
 export interface StorePool {
   /**
@@ -87,7 +97,7 @@ export interface StorePool {
   /** Who is under test: name, command, version and declared capabilities (a fresh copy). */
   info(): AdapterInfo
   /** A store reset for this episode. Waits while every store is leased; rejects with an `AdapterFault` when the store cannot be started or reset. */
-  acquire(context: EpisodeContext): Promise<StoreLease>
+  acquire(context: EpisodeContext, options?: AcquireOptions): Promise<StoreLease>
   /** Close every store and process (leased ones as they are released); resolves to every close problem met so far, during the run too (a factory's stores close after each episode). @default [] when all closed cleanly */
   close(): Promise<CloseProblem[]>
 }
@@ -237,8 +247,8 @@ abstract class LeasingPool<Resource> implements StorePool {
   info(): AdapterInfo {
     return copyInfo(this.adapterInfo)
   }
-  /** A store ready to reset (spawning or making one if needed). */
-  protected abstract take(): Promise<Resource>
+  /** A store ready to reset (spawning or making one if needed): `again`'s own when it is idle here. */
+  protected abstract take(again: LeasedStore | undefined): Promise<Resource>
   protected abstract storeOf(resource: Resource): LeasedStore
   /** Return a resource after use (it served `episodeId`); `broken` ones are disposed. */
   protected abstract giveBack(resource: Resource, broken: boolean, episodeId: string): Promise<void>
@@ -252,7 +262,7 @@ abstract class LeasingPool<Resource> implements StorePool {
     return store.close().catch((error: unknown) => this.recordCloseProblem(toFault(error, 'store.close').message, episodeId))
   }
 
-  async acquire(context: EpisodeContext): Promise<StoreLease> {
+  async acquire(context: EpisodeContext, options?: AcquireOptions): Promise<StoreLease> {
     if (this.closed)
       throw new PoolClosedError(
         `pool \`${this.info().name}\` is closed, so it cannot lease a store for episode ${context.episodeId}; open a new one with openPool(), and close a pool only after its last run.`,
@@ -260,7 +270,7 @@ abstract class LeasingPool<Resource> implements StorePool {
     await this.leases.acquire()
     let resource: Resource
     try {
-      resource = await this.take()
+      resource = await this.take(options?.again)
     } catch (error) {
       this.leases.release()
       throw toFault(error, 'starting the store')
@@ -473,6 +483,8 @@ class FactoryPool extends LeasingPool<LeasedStore> {
 class ReusedStorePool extends LeasingPool<LeasedStore> {
   private readonly idle: LeasedStore[] = []
   private readonly everyone = new Set<LeasedStore>()
+  /** Stores being started: an interrupt meanwhile waits for each, then closes it. */
+  private readonly starting = new Set<Promise<LeasedStore>>()
   private readonly unregister: () => void
   private constructor(
     private readonly spec: PooledStoresSpec,
@@ -485,8 +497,11 @@ class ReusedStorePool extends LeasingPool<LeasedStore> {
     super(capacity, adapterInfo)
     this.idle.push(first)
     this.everyone.add(first)
-    // Ctrl-C skips the end of the run: close every started store then, leased or not.
-    this.unregister = closeOnInterrupt(() => Promise.allSettled([...this.everyone].map((store) => store.close())))
+    // Ctrl-C skips the end of the run: close every started store then, leased or not, and each one
+    // still starting once it has started (else it would outlive the process: a server, a database).
+    this.unregister = closeOnInterrupt(() =>
+      Promise.allSettled([...[...this.everyone].map((store) => store.close()), ...[...this.starting].map((start) => start.then((store) => store.close()))]),
+    )
   }
 
   static async open(spec: PooledStoresSpec, options: PoolOptions): Promise<ReusedStorePool> {
@@ -512,12 +527,21 @@ class ReusedStorePool extends LeasingPool<LeasedStore> {
     }
     return new ReusedStorePool(spec, declared, timeoutMs, infoOf(name, null, declared), wrapped, Number.isFinite(capacity) ? capacity : 1)
   }
-  protected async take(): Promise<LeasedStore> {
-    const idle = this.idle.pop()
+  protected async take(again: LeasedStore | undefined): Promise<LeasedStore> {
+    const at = again === undefined ? -1 : this.idle.indexOf(again)
+    const idle = at >= 0 ? this.idle.splice(at, 1)[0] : this.idle.pop()
     if (idle) return idle
-    const store = closingOnce(wrapStore(await makeStore(this.spec.start, this.timeoutMs, 'pooledStores(start)'), this.declared, this.timeoutMs))
-    this.everyone.add(store)
-    return store
+    const starting = makeStore(this.spec.start, this.timeoutMs, 'pooledStores(start)').then((made) =>
+      closingOnce(wrapStore(made, this.declared, this.timeoutMs)),
+    )
+    this.starting.add(starting)
+    try {
+      const store = await starting
+      this.everyone.add(store)
+      return store
+    } finally {
+      this.starting.delete(starting)
+    }
   }
   protected storeOf(resource: LeasedStore): LeasedStore {
     return resource
@@ -636,7 +660,9 @@ class CommandPool extends LeasingPool<Worker> {
     }
   }
 
-  protected async take(): Promise<Worker> {
+  protected async take(again: LeasedStore | undefined): Promise<Worker> {
+    const at = this.idle.findIndex((worker) => worker.store === again && worker.process.alive)
+    if (at >= 0) return this.idle.splice(at, 1)[0]!
     for (let worker = this.idle.pop(); worker; worker = this.idle.pop()) {
       if (worker.process.alive) return worker
       this.everyone.delete(worker)

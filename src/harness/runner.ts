@@ -7,7 +7,7 @@
  */
 import { monotonicMs } from '../adapters/clock.js'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { AdapterFault, toFault } from '../adapters/errors.js'
+import { AdapterFault, PoolClosedError, toFault } from '../adapters/errors.js'
 import { TimegroundedError } from '../errors.js'
 import type { LeasedStore, StoreLease, StorePool } from './pool.js'
 import type { StoreAnswer, Track } from '../adapters/types.js'
@@ -30,9 +30,11 @@ export interface RunnerOptions {
   /** Wait before each re-ask, in ms. @default 0 */
   pollIntervalMs?: number
   /**
-   * After each episode, reset the store and ask again the last probe it answered right (a reset store
-   * answers unknown; see `IsolationFailure`). The suites and `timegrounded run` always check; `false`
-   * gives upstream's exact call sequence, which only the tests comparing it need. @default true
+   * The isolation check: once the measured episodes are done, reset the store that served each episode
+   * and ask it again the last probe it answered right there (a reset store answers unknown; see
+   * `IsolationFailure` and `checkIsolation`). Its calls come after every measured one, so the measured
+   * episodes see upstream's exact call sequence either way; `false` saves its calls (one reset and one
+   * query per episode) for a store that is paid per call, and catches no leak. @default true
    */
   isolationCheck?: boolean
 }
@@ -105,45 +107,117 @@ export function describeIsolationFailure(failure: IsolationFailure): string {
   return `state carried over from episode ${failure.episodeId}${repetition}: slot ${failure.slot}/${failure.scope} — reset after the episode, the store still answered ${failure.probeId} (as of ${failure.asOf}) with ${JSON.stringify(failure.answer.value)}, learnt in it; a reset store answers unknown, and the next episode would start with this state. Make reset() clear everything, and keep no state at module level (a factory's stores must not share it)`
 }
 
+/** One check the isolation check will make: the store that served `episode`, and what it learnt there. */
+interface PendingCheck {
+  store: LeasedStore
+  episode: Episode
+  learnt: Probe
+  repetition: number
+  track: Track
+}
+
+/** What the isolation check found and spent (see `checkIsolation`). */
+export interface IsolationCheck {
+  /** The reset stores that still answered what an earlier episode taught them, in the order the episodes closed. */
+  failures: IsolationFailure[]
+  /** Episodes checked: each one reset and one query. */
+  asked: number
+  /** Checks that could not be made (the store failed to start, reset or answer): they count as no failure. */
+  unanswered: number
+  /** Tokens and cost the store reported for the check's answers: spent by the run, though in no row. */
+  usage: { promptTokens?: number; completionTokens?: number }
+  costUsd?: number
+}
+
+/** The checks waiting for the measured episodes of a pool to end, by pool, in the order the episodes closed. */
+const pendingChecks = new WeakMap<StorePool, PendingCheck[]>()
+
 /**
- * Reset the store that served `episode` and ask it again the last probe it answered right there: a
- * reset store answers unknown. Null when it does, or when the check itself failed (a fatal fault marks
- * the lease broken, so the store is discarded rather than reused in an unknown state).
+ * The isolation check of every episode run on `pool` (with `isolationCheck` on) since the last call:
+ * for each, lease again the store that served it (`acquire`'s `again`: the same object or process; a
+ * fresh one from a factory, which shows state kept at module level), which resets it, and ask the last
+ * probe the episode answered right. A reset store answers unknown. Call it once the measured episodes
+ * are over (`runSplit` does, at its end), so that no measured call comes after a check's. Never throws
+ * for adapter faults; a fatal one discards the store, as in an episode.
  */
-async function checkIsolation(
-  lease: StoreLease,
-  episode: Episode,
-  learnt: Probe,
-  options: Required<RunnerOptions>,
-): Promise<{ failure: IsolationFailure | null; broken: boolean }> {
-  let answer: StoreAnswer
-  try {
-    await lease.store.reset({ episodeId: episode.episode_id, seed: episode.seed })
-    answer = await lease.store.query(storeQuery(learnt, options.track))
-  } catch (error) {
-    return { failure: null, broken: toFault(error, 'the isolation check').fatal }
+export async function checkIsolation(pool: StorePool): Promise<IsolationCheck> {
+  const pending = pendingChecks.get(pool) ?? []
+  pendingChecks.delete(pool)
+  const check: IsolationCheck = { failures: [], asked: 0, unanswered: 0, usage: {} }
+  for (const [at, entry] of pending.entries()) {
+    check.asked++
+    const answer = await askAgain(pool, entry)
+    if (answer === 'closed') {
+      // Closed under the check (an interrupt): the rest cannot be asked.
+      check.unanswered += pending.length - at
+      check.asked = pending.length
+      break
+    }
+    if (answer === null) {
+      check.unanswered++
+      continue
+    }
+    addSpending(check, answer)
+    if (answer.state === 'known' && sameAnswer(answer, entry.learnt.expected)) check.failures.push(isolationFailure(entry, answer))
   }
-  if (answer.state !== 'known' || !sameAnswer(answer, learnt.expected)) return { failure: null, broken: false }
-  const failure: IsolationFailure = {
+  return check
+}
+
+/** Reset the store that served the entry's episode and ask its learnt probe again; null when that failed, `closed` when the pool is. */
+async function askAgain(pool: StorePool, entry: PendingCheck): Promise<StoreAnswer | null | 'closed'> {
+  const context = { episodeId: entry.episode.episode_id, seed: entry.episode.seed }
+  let lease: StoreLease
+  try {
+    lease = await pool.acquire(context, { again: entry.store })
+  } catch (error) {
+    if (error instanceof AdapterFault) return null
+    if (error instanceof PoolClosedError) return 'closed'
+    throw error
+  }
+  try {
+    const answer = await lease.store.query(storeQuery(entry.learnt, entry.track))
+    await lease.release()
+    return answer
+  } catch (error) {
+    await lease.release({ broken: toFault(error, 'the isolation check').fatal })
+    return null
+  }
+}
+
+function addSpending(check: IsolationCheck, answer: StoreAnswer): void {
+  const { promptTokens, completionTokens } = answer.usage ?? {}
+  if (promptTokens !== undefined) check.usage.promptTokens = (check.usage.promptTokens ?? 0) + promptTokens
+  if (completionTokens !== undefined) check.usage.completionTokens = (check.usage.completionTokens ?? 0) + completionTokens
+  if (answer.costUsd !== undefined) check.costUsd = (check.costUsd ?? 0) + answer.costUsd
+}
+
+function isolationFailure(entry: PendingCheck, answer: StoreAnswer): IsolationFailure {
+  const { episode, learnt } = entry
+  return {
     episodeId: episode.episode_id,
-    repetition: options.repetition,
+    repetition: entry.repetition,
     probeId: learnt.probe_id,
     slot: learnt.slot,
     scope: learnt.scope,
     asOf: learnt.as_of,
     answer: { state: answer.state, value: answer.value },
   }
-  return { failure, broken: false }
 }
 
-/** Isolation failures found as episodes closed, by pool, until an episode opened on it (or `runSplit`'s end) takes them. */
-const pendingIsolation = new WeakMap<StorePool, IsolationFailure[]>()
-
-/** The isolation failures found on `pool` since the last call, oldest first (then forgotten). */
-export function takeIsolationFailures(pool: StorePool): IsolationFailure[] {
-  const pending = pendingIsolation.get(pool) ?? []
-  pendingIsolation.delete(pool)
-  return pending
+/**
+ * The isolation check's spending in words (`isolation check: 60 episodes asked again …`), or, when
+ * `check` is null, that the check was off and by which switch (`offBy`): what a summary says beside
+ * the rows' own figures.
+ */
+export function describeIsolationCheck(check: IsolationCheck | null, offBy: string): string {
+  if (check === null) return `isolation check off (${offBy}): a store that keeps state across episodes is not caught`
+  const spent: string[] = []
+  if (check.usage.promptTokens !== undefined || check.usage.completionTokens !== undefined)
+    spent.push(`${check.usage.promptTokens ?? 0} prompt + ${check.usage.completionTokens ?? 0} completion tokens`)
+  if (check.costUsd !== undefined) spent.push(`cost ${Math.round(check.costUsd * 1e8) / 1e8} USD`)
+  const unanswered = check.unanswered > 0 ? `, ${check.unanswered} unanswered` : ''
+  const reported = spent.length > 0 ? `; the store reported ${spent.join(', ')} for them, in no row` : ''
+  return `isolation check: ${check.asked} ${check.asked === 1 ? 'episode' : 'episodes'} asked again after the measured ones (a reset and a query each${unanswered})${reported}`
 }
 
 /** One episode against one leased store; probes are answered in order. Open with `EpisodeRun.open`. */
@@ -157,8 +231,6 @@ export class EpisodeRun {
   private readonly capabilities: { clock: boolean; history: boolean }
   /** The last probe of this episode the store answered with the right known value: what its reset must forget. */
   private learnt: Probe | null = null
-  /** Set by `open`: what the episodes closed on this pool since the last open found (see `checkIsolation`). */
-  isolation: IsolationFailure[] = []
   /** An in-process store keeps its memory after a failed call; an adapter process that failed is killed, and its memory with it. */
   private inProcess = false
 
@@ -174,10 +246,7 @@ export class EpisodeRun {
     this.failure = failure
   }
 
-  /**
-   * Lease a store reset for `episode`. A store that cannot be started or reset makes every probe an
-   * error row. `isolation` carries what closing earlier episodes of the pool found.
-   */
+  /** Lease a store reset for `episode`. A store that cannot be started or reset makes every probe an error row. */
   static async open(pool: StorePool, episode: Episode, options: RunnerOptions): Promise<EpisodeRun> {
     const checked = checkOptions(options)
     const info = pool.info()
@@ -190,7 +259,6 @@ export class EpisodeRun {
       if (!(error instanceof AdapterFault)) throw error
       run = new EpisodeRun(episode, checked, null, { clock, history }, `reset: ${error.message}`, null)
     }
-    run.isolation = takeIsolationFailures(pool)
     run.inProcess = info.command === null
     return run
   }
@@ -345,10 +413,9 @@ export class EpisodeRun {
     return Object.assign(rowOf(base, { status: 'answered' as const, prediction, latency_ms: roundMs(latencyMs) }), lag) satisfies AnsweredRow
   }
 
-  /** Release the store (idempotent). */
   /**
-   * Release the store (idempotent). First, unless the pool's stores are isolated by construction, the
-   * isolation check: reset the store and ask again the last probe it answered right in this episode.
+   * Release the store (idempotent). Unless the pool's stores are isolated by construction, the
+   * episode's isolation check is queued, for `checkIsolation` once the measured episodes are over.
    */
   async close(): Promise<void> {
     const lease = this.lease
@@ -356,14 +423,14 @@ export class EpisodeRun {
     if (this.failure === null) this.failure = 'the episode is closed'
     if (lease === null) return
     const pool = this.pool
-    let broken = false
     const checkable = pool !== null && pool.isolatedByConstruction !== true && lease.store.resets !== false
     if (this.options.isolationCheck && this.learnt !== null && checkable) {
-      const checked = await checkIsolation(lease, this.episode, this.learnt, this.options)
-      broken = checked.broken
-      if (checked.failure !== null) pendingIsolation.set(pool, [...(pendingIsolation.get(pool) ?? []), checked.failure])
+      const entry = { store: lease.store, episode: this.episode, learnt: this.learnt, repetition: this.options.repetition, track: this.options.track }
+      const pending = pendingChecks.get(pool)
+      if (pending === undefined) pendingChecks.set(pool, [entry])
+      else pending.push(entry)
     }
-    await lease.release(broken ? { broken: true } : undefined)
+    await lease.release()
   }
 
   /** advance_clock (when declared) then query; latency covers the query only. */
@@ -547,12 +614,21 @@ export interface RunSplitInput {
   onRow?: (row: PredictionRow) => void
   /** Called when a reset store still knew what an earlier episode taught it (see `IsolationFailure`). */
   onIsolation?: (failure: IsolationFailure) => void
+  /** Called once the isolation check ran at the end (not when it is off or deferred), with what it found and spent. */
+  onIsolationCheck?: (check: IsolationCheck) => void
+  /**
+   * Leave the isolation check's queued questions to the caller's own `checkIsolation(pool)`, after
+   * further runs on the same pool (the CLI's repetitions), so that none of its calls comes between
+   * measured ones. @default false: checked at the end of this run
+   */
+  deferIsolationCheck?: boolean
 }
 
 /**
  * Run every probe of a split. Rows come back in canonical order (episode file
  * order, then `orderProbes`) whatever the concurrency, so a concurrent run
- * gives the same rows (latency aside) as a sequential one.
+ * gives the same rows (latency aside) as a sequential one. The isolation
+ * check runs once every episode is done (see `checkIsolation`).
  */
 export async function runSplit(input: RunSplitInput): Promise<PredictionRow[]> {
   const { episodes, pool, options, onRow, onIsolation } = input
@@ -588,7 +664,6 @@ export async function runSplit(input: RunSplitInput): Promise<PredictionRow[]> {
         stopped ??= error
         return
       }
-      for (const failure of run.isolation) onIsolation?.(failure)
       try {
         const rows = results[index]!
         await run.answerEach(probes, (row) => {
@@ -603,7 +678,16 @@ export async function runSplit(input: RunSplitInput): Promise<PredictionRow[]> {
     }
   }
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, episodes.length)) }, worker))
-  for (const failure of takeIsolationFailures(pool)) onIsolation?.(failure)
-  if (stopped !== null) throw stopped
+  if (stopped !== null) {
+    // A run cut short is not judged on isolation: a later run on the pool must not ask its episodes.
+    if (input.deferIsolationCheck !== true) pendingChecks.delete(pool)
+    throw stopped
+  }
+  if (input.deferIsolationCheck !== true) {
+    // After every measured call: the episodes saw upstream's call sequence, whatever the check asks.
+    const check = await checkIsolation(pool)
+    for (const failure of check.failures) onIsolation?.(failure)
+    if (options.isolationCheck !== false) input.onIsolationCheck?.(check)
+  }
   return results.flat()
 }

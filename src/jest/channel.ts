@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto'
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { GatheredRecord } from '../suite/gather.js'
-import type { WorkerContext } from '../suite/records.js'
+import { type IsolationOutcome, isIsolationOutcome, type WorkerContext } from '../suite/records.js'
 
 /** The environment variable the reporter sets and the workers read. */
 export const CONTEXT_VARIABLE = 'TIMEGROUNDED_JEST_CONTEXT'
@@ -35,8 +35,14 @@ export function readWorkerContext(environment: NodeJS.ProcessEnv = process.env):
   }
 }
 
-/** One line of a side file: a test's record, or an error of a whole suite (its store failed to start or close). */
-export type SideLine = { testPath: string; record: unknown } | { testPath: string; suite: string; blockError: string }
+/**
+ * One line of a side file: a test's record, an error of a whole suite (its store failed to start or
+ * close), or what a suite's isolation check came to once its episodes were over.
+ */
+export type SideLine =
+  | { testPath: string; record: unknown }
+  | { testPath: string; suite: string; blockError: string }
+  | { testPath: string; suite: string; isolation: IsolationOutcome }
 
 /** The side file of one test file. */
 export function sideFileOf(runDir: string, testPath: string): string {
@@ -92,7 +98,9 @@ export function readSideFiles(runDir: string): SideFile[] {
 /** A side file's lines as gathered records: each record carries the block errors of its suite in that file. */
 export function gatheredOf(testPath: string, lines: readonly SideLine[]): GatheredRecord[] {
   const errors = new Map<string, string[]>()
+  const isolation = new Map<string, IsolationOutcome>()
   for (const line of lines) {
+    if ('isolation' in line && isIsolationOutcome(line.isolation)) isolation.set(line.suite, line.isolation)
     if (!('blockError' in line)) continue
     const list = errors.get(line.suite) ?? []
     if (!list.includes(line.blockError)) list.push(line.blockError)
@@ -101,6 +109,9 @@ export function gatheredOf(testPath: string, lines: readonly SideLine[]): Gather
   return lines.flatMap((line) => {
     if (!('record' in line)) return []
     const suite = (line.record as { suite?: { name?: unknown } } | null)?.suite?.name
-    return [{ file: testPath, record: line.record, blockErrors: typeof suite === 'string' ? (errors.get(suite) ?? []) : [] }]
+    const gathered: GatheredRecord = { file: testPath, record: line.record, blockErrors: typeof suite === 'string' ? (errors.get(suite) ?? []) : [] }
+    const outcome = typeof suite === 'string' ? isolation.get(suite) : undefined
+    if (outcome !== undefined) gathered.isolation = outcome
+    return [gathered]
   })
 }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, test } from '@jest/globals'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { joinInterruptRelay } from '../interrupt.js'
-import { takeIsolationFailures } from '../harness/runner.js'
+import { checkIsolation } from '../harness/runner.js'
 import { type BaselineMatch, readBaselineMatch } from '../suite/baseline.js'
 import { JEST_COMMANDS } from './commands.js'
 import { type ResolvedSuiteOptions, resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
@@ -26,7 +26,7 @@ import {
   settleProbe,
   timeGroundedAgentOf,
 } from '../suite/probes.js'
-import { finishedRecord, isolationMessage, type ProbeRecord } from '../suite/records.js'
+import { finishedRecord, isolationMessage, isolationOutcome, type ProbeRecord } from '../suite/records.js'
 import { type ScheduledSuite, scheduleEpisodes } from '../suite/scheduler.js'
 import { loadSuiteSplitSync } from '../suite/split.js'
 import type { Episode } from '../tivarq/schema.js'
@@ -81,7 +81,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
         pool,
         episodes: plan.episodes,
         selected,
-        runner: { track: settings.track, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs },
+        runner: { track: settings.track, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs, isolationCheck: settings.isolationCheck },
         concurrency: settings.concurrency,
         repeats: settings.repeats,
       })
@@ -125,12 +125,14 @@ async function openSuitePool(suite: JestSuite, checked: MemorySource, selected: 
 /** Wait for the episodes, close the stores, and record (then throw) every problem of the whole suite. */
 async function closeSuite(suite: JestSuite, pool: StorePool | undefined, scheduled: ScheduledSuite | undefined): Promise<void> {
   const closeFailures = (await scheduled?.done) ?? []
+  // Every episode is over: the isolation check's calls come after all the measured ones.
+  const check = pool !== undefined && suite.settings.isolationCheck ? await checkIsolation(pool) : null
+  if (pool !== undefined) suite.record([{ testPath: suite.testPath, suite: suite.plan.identity.name, isolation: isolationOutcome(check) }])
   const problems = (await pool?.close()) ?? []
   const closeError = problems.length > 0 ? new StoreCloseError(problems) : null
   const messages = closeFailures.map((failure) => (failure instanceof Error ? failure.message : String(failure)))
   if (closeError !== null) messages.push(closeError.message)
-  // The last episodes' isolation checks ran as they closed, with no later episode to carry them.
-  const carried = pool === undefined ? null : isolationMessage(takeIsolationFailures(pool))
+  const carried = isolationMessage(check?.failures ?? [])
   if (carried !== null) messages.push(carried)
   if (messages.length === 0) return
   suite.record(messages.map((message) => ({ testPath: suite.testPath, suite: suite.plan.identity.name, blockError: message })))
@@ -148,10 +150,7 @@ function registerProbe(suite: JestSuite, episode: Episode, planned: PlannedProbe
       const rows = scheduled ? await scheduled.rows(probe.probe_id) : []
       if (rows.length === 0) throw new Error(`timegrounded: ${probe.probe_id} was not asked (its suite did not start); see the suite's error`)
       const settled = settleProbe(rows, episode, probe, baseline, update, settings.flaky, gated, collected.probeTotal)
-      const isolation = scheduled ? await scheduled.isolation(probe.probe_id) : []
-      suite.record([{ testPath, record: finishedRecord(collected as ProbeRecord, rows, settled, isolation) }])
-      const carried = isolationMessage(isolation)
-      if (carried !== null) throw new ProbeFailure(carried)
+      suite.record([{ testPath, record: finishedRecord(collected as ProbeRecord, rows, settled) }])
       if (settled.decision === 'fail') throw new ProbeFailure(settled.message())
     },
     NO_TIMEOUT,

@@ -273,6 +273,7 @@ function judgeSuite(
     options: input.options,
     commands,
     conflicts: suite.conflicts.length,
+    isolation: [...suite.isolation.values()],
   })
   return { match, verdict }
 }

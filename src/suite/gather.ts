@@ -5,7 +5,7 @@
  * one suite differently, a probe run twice), named. Pure.
  */
 import type { SuiteIdentity } from './baseline.js'
-import { isProbeRecord, type ProbeRecord } from './records.js'
+import { type IsolationOutcome, isIsolationOutcome, isProbeRecord, type ProbeRecord } from './records.js'
 
 /** One test's record as the runner's reporter found it. */
 export interface GatheredRecord {
@@ -15,6 +15,8 @@ export interface GatheredRecord {
   record: unknown
   /** Errors of the blocks around the test (their hooks: the store's start, its close), as messages. */
   blockErrors: readonly string[]
+  /** What the isolation check of the test's suite, in its file, came to (absent when it never ran: no store opened). */
+  isolation?: IsolationOutcome
 }
 
 /** One suite's records gathered from the test files. */
@@ -30,12 +32,14 @@ export interface SuiteRecords {
   probeFiles: Map<string, string>
   /** Errors of the blocks around the probes, once each. */
   blockErrors: Set<string>
+  /** The isolation check's outcome in each file that ran the suite, by file. */
+  isolation: Map<string, IsolationOutcome>
 }
 
 /** The probe records by suite, with the mistakes that make a suite's records untrustworthy named. */
 export function gatherSuites(gathered: readonly GatheredRecord[]): Map<string, SuiteRecords> {
   const suites = new Map<string, SuiteRecords>()
-  for (const { file, record: candidate, blockErrors } of gathered) {
+  for (const { file, record: candidate, blockErrors, isolation } of gathered) {
     const record = isProbeRecord(candidate) ? candidate : null
     if (record === null) continue
     let suite = suites.get(record.suite.name)
@@ -48,6 +52,7 @@ export function gatherSuites(gathered: readonly GatheredRecord[]): Map<string, S
         conflicts: [],
         probeFiles: new Map(),
         blockErrors: new Set(),
+        isolation: new Map(),
       }
       suites.set(record.suite.name, suite)
     }
@@ -72,6 +77,8 @@ export function gatherSuites(gathered: readonly GatheredRecord[]): Map<string, S
     suite.probeFiles.set(record.probeId, file)
     suite.records.push(record)
     for (const error of blockErrors) suite.blockErrors.add(error)
+    // A shard file is read back from disk: only a well-formed outcome counts.
+    if (isIsolationOutcome(isolation)) suite.isolation.set(file, isolation)
   }
   return suites
 }

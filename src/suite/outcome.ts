@@ -9,7 +9,7 @@
  * still checks the thresholds, and says what it accepted; every violation
  * names its counts, its families and the next step.
  */
-import { describeIsolationFailure, type IsolationFailure } from '../harness/runner.js'
+import { describeIsolationCheck, describeIsolationFailure, type IsolationFailure } from '../harness/runner.js'
 import { listProbes, renderErroredProbes } from './probe-lists.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { isFlaky, type ProbeRepetitions, type RepeatedCounts } from '../tivarq/repeats.js'
@@ -23,7 +23,7 @@ import { describeRule, renderMetricChange, renderNotGated, renderViolationInSuit
 import type { RegressionRule, RepetitionSample } from './noise.js'
 import { baselineRight } from './probe-evidence.js'
 import type { ResolvedReporterOptions } from './options.js'
-import type { ProbeDecision, ProbeRecord } from './records.js'
+import { combinedCheck, type IsolationOutcome, type ProbeDecision, type ProbeRecord } from './records.js'
 
 /** Whether this run rewrites the baseline, and why not when `-u` was given but does not apply. */
 export type UpdateRequest =
@@ -66,6 +66,8 @@ export interface SuiteRun {
   commands: RunnerCommands
   /** Conflicts between the suite's test files (named on lines of their own): the suite's records cannot be trusted, so it fails. */
   conflicts: number
+  /** What the isolation check came to in each file that ran the suite (see `IsolationOutcome`). @default [] */
+  isolation?: readonly IsolationOutcome[]
 }
 
 /** What the reporter does with a suite: its lines, whether the run fails, the baseline entry to write. */
@@ -102,7 +104,7 @@ export function decideSuite(run: SuiteRun): SuiteVerdict {
   const { records } = run
   const errored = records.filter((record) => record.outcome === 'error').length
   const decisions = countDecisions(records)
-  const carried = records.flatMap((record) => record.isolation ?? [])
+  const carried = (run.isolation ?? []).flatMap((outcome) => (outcome.checked ? outcome.failures : []))
   const parts = [
     { lines: [countLine(run, decisions, errored)], failed: false },
     healthLines(run, carried),
@@ -139,7 +141,18 @@ function healthLines(run: SuiteRun, carried: readonly IsolationFailure[]): Part 
   if (incomplete !== null) lines.push(`${incomplete} (an error is never a known failure)`)
   for (const failure of carried.slice(0, 10)) lines.push(`ISOLATION: ${describeIsolationFailure(failure)}`)
   if (carried.length > 10) lines.push(`ISOLATION: and ${carried.length - 10} more episodes that started with an earlier episode's state`)
+  const checkLine = isolationCheckLine(run.isolation ?? [])
+  if (checkLine !== null) lines.push(checkLine)
   return { lines, failed: incomplete !== null || carried.length > 0 }
+}
+
+/** That the isolation check was off, or what the store reported spending on it; null when neither is worth a line. */
+function isolationCheckLine(outcomes: readonly IsolationOutcome[]): string | null {
+  if (outcomes.length === 0) return null
+  const check = combinedCheck(outcomes)
+  if (check === null) return describeIsolationCheck(null, '`isolationCheck: false`')
+  const spent = check.usage.promptTokens !== undefined || check.usage.completionTokens !== undefined || check.costUsd !== undefined
+  return spent ? describeIsolationCheck(check, '') : null
 }
 
 /** With repeats: the flaky probes and the suspect ones (neither fails CI on its own). */

@@ -9,7 +9,7 @@ import { resolve } from 'node:path'
 import type { MemorySource } from '../adapters/source.js'
 import { TimegroundedError } from '../errors.js'
 import type { CloseProblem } from '../harness/pool.js'
-import { EpisodeRun, errorRowFor, type IsolationFailure, orderProbes, rowBaseFor } from '../harness/runner.js'
+import { EpisodeRun, errorRowFor, orderProbes, rowBaseFor } from '../harness/runner.js'
 import type { LoadedSplit } from '../tivarq/dataset.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { isCorrect } from '../tivarq/score.js'
@@ -258,11 +258,6 @@ export interface AskedEpisode {
   started: Promise<void>
   /** A selected probe's row in every repetition, in order. Never rejects. */
   rows(probeId: string): Promise<PredictionRow[]>
-  /**
-   * For the episode's first selected probe, once its rows are in: each repetition whose reset store still
-   * knew an earlier episode's answer (the runner's isolation check); [] for every other probe.
-   */
-  isolation(probeId: string): IsolationFailure[]
   /** Resolves once every repetition ran and closed; rejects with the first failure to close (every row is in by then). */
   done: Promise<void>
 }
@@ -282,14 +277,12 @@ export function askEpisode(open: (repetition: number) => Promise<EpisodeRun>, ep
     const promise = new Promise<PredictionRow[]>((settle) => (resolve = settle))
     pending.set(probe.probe_id, { rows: [], resolve, promise })
   }
-  const isolation: IsolationFailure[] = []
   let markStarted!: () => void
   const started = new Promise<void>((settle) => (markStarted = settle))
   const done = (async () => {
     let closeFailure: unknown = null
     for (let repetition = 0; repetition < repeats; repetition++) {
       const opened = await openEpisode(() => open(repetition), episode)
-      if (opened instanceof EpisodeRun) isolation.push(...opened.isolation)
       markStarted()
       await answerProbes(
         opened,
@@ -311,7 +304,6 @@ export function askEpisode(open: (repetition: number) => Promise<EpisodeRun>, ep
     started,
     done,
     rows: (probeId) => pending.get(probeId)?.promise ?? Promise.resolve([]),
-    isolation: (probeId) => (probes[0]?.probe_id === probeId ? [...isolation] : []),
   }
 }
 

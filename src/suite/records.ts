@@ -4,7 +4,7 @@
  * from the reporter to the workers, plus the per-probe policy both sides
  * share. Everything here is plain JSON: no Date, Map, BigInt or functions.
  */
-import { describeIsolationFailure, type IsolationFailure } from '../harness/runner.js'
+import { describeIsolationFailure, type IsolationCheck, type IsolationFailure } from '../harness/runner.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { isCorrect } from '../tivarq/score.js'
 import { isKnownFailure, type BaselineMatch, type ProbeOutcome, type SuiteIdentity } from './baseline.js'
@@ -60,11 +60,6 @@ export interface ProbeRecord {
   /** Over the repetitions, as the baseline records it: `wrong` when wrong in any of them, `error` when any errored. */
   outcome?: ProbeOutcome
   decision?: ProbeDecision
-  /**
-   * On the first probe of an episode: each repetition whose reset store still knew what an earlier
-   * episode taught it. Outside the rows and the scored figures; it fails the probe's test and the run.
-   */
-  isolation?: IsolationFailure[]
 }
 
 /** What a probe came to over the repetitions: an outcome as in one run, or `flaky` (right in some, wrong in others). */
@@ -162,21 +157,52 @@ export function judgeProbe(
 }
 
 /** The record of a finished probe: the collected record with its rows (plain-JSON copies) and verdict. */
-export function finishedRecord(
-  record: ProbeRecord,
-  rows: readonly PredictionRow[],
-  verdict: ProbeVerdict,
-  isolation: readonly IsolationFailure[] = [],
-): ProbeRecord {
-  const finished: ProbeRecord = { ...record, rows: JSON.parse(JSON.stringify(rows)) as PredictionRow[], outcome: verdict.outcome, decision: verdict.decision }
-  if (isolation.length === 0) return finished
-  // Its test fails on the isolation failure, whatever its answers: the counts say so too.
-  return { ...finished, decision: 'fail', isolation: JSON.parse(JSON.stringify(isolation)) as IsolationFailure[] }
+export function finishedRecord(record: ProbeRecord, rows: readonly PredictionRow[], verdict: ProbeVerdict): ProbeRecord {
+  return { ...record, rows: JSON.parse(JSON.stringify(rows)) as PredictionRow[], outcome: verdict.outcome, decision: verdict.decision }
 }
 
-/** The failure a probe's test throws for its episode's isolation failures, or null when there are none. */
+/** The failure a suite's block throws for its isolation failures, or null when there are none. */
 export function isolationMessage(isolation: readonly IsolationFailure[]): string | null {
   return isolation.length === 0 ? null : isolation.map(describeIsolationFailure).join('\n')
+}
+
+/**
+ * What one test file's isolation check came to, once its episodes were over (see `checkIsolation`):
+ * carried by the suite's block to the reporter (in Vitest the suite's `meta`, in Jest a side-file
+ * line), outside every probe's record and row. `checked: false`: `isolationCheck: false` turned it off.
+ */
+export type IsolationOutcome = { checked: false } | ({ checked: true } & IsolationCheck)
+
+/** Key of the isolation outcome in a Vitest suite's metadata. */
+export const ISOLATION_KEY = 'timegrounded:isolation'
+
+/** The outcome of a check (null: it was off), as plain JSON. */
+export function isolationOutcome(check: IsolationCheck | null): IsolationOutcome {
+  return check === null ? { checked: false } : { checked: true, ...(JSON.parse(JSON.stringify(check)) as IsolationCheck) }
+}
+
+/** Whether `value` (read back from a runner's metadata or a shard file) is an isolation outcome. */
+export function isIsolationOutcome(value: unknown): value is IsolationOutcome {
+  if (typeof value !== 'object' || value === null) return false
+  const outcome = value as Partial<Omit<Extract<IsolationOutcome, { checked: true }>, 'checked'>> & { checked?: unknown }
+  if (outcome.checked === false) return true
+  return outcome.checked === true && Array.isArray(outcome.failures) && typeof outcome.asked === 'number' && typeof outcome.usage === 'object'
+}
+
+/** The outcomes of a suite's files as one check; null when any file had it off (what its summary then says). */
+export function combinedCheck(outcomes: readonly IsolationOutcome[]): IsolationCheck | null {
+  const check: IsolationCheck = { failures: [], asked: 0, unanswered: 0, usage: {} }
+  for (const outcome of outcomes) {
+    if (!outcome.checked) return null
+    check.failures.push(...outcome.failures)
+    check.asked += outcome.asked
+    check.unanswered += outcome.unanswered
+    const { promptTokens, completionTokens } = outcome.usage
+    if (promptTokens !== undefined) check.usage.promptTokens = (check.usage.promptTokens ?? 0) + promptTokens
+    if (completionTokens !== undefined) check.usage.completionTokens = (check.usage.completionTokens ?? 0) + completionTokens
+    if (outcome.costUsd !== undefined) check.costUsd = (check.costUsd ?? 0) + outcome.costUsd
+  }
+  return check
 }
 
 /** Whether a record is a TIVARQ probe's (rather than a time-grounded question's, or anything else). */

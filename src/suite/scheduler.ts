@@ -7,7 +7,7 @@
  * its rows. Nothing here imports a test framework.
  */
 import type { StorePool } from '../harness/pool.js'
-import { EpisodeRun, type IsolationFailure, type RunnerOptions } from '../harness/runner.js'
+import { EpisodeRun, type RunnerOptions } from '../harness/runner.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { type AskedEpisode, askEpisode, type PlannedEpisode } from './probes.js'
 
@@ -15,8 +15,6 @@ import { type AskedEpisode, askEpisode, type PlannedEpisode } from './probes.js'
 export interface ScheduledSuite {
   /** A probe's row in every repetition, in order; never rejects. An unselected probe gets none (an empty list). */
   rows(probeId: string): Promise<PredictionRow[]>
-  /** After `rows(probeId)`: the isolation failures its episode's first selected probe carries (see `AskedEpisode.isolation`). */
-  isolation(probeId: string): Promise<IsolationFailure[]>
   /** Resolves once every episode ran and closed its stores, to the failures to close (every row is in by then). */
   done: Promise<unknown[]>
 }
@@ -60,10 +58,6 @@ export function scheduleEpisodes(input: ScheduleInput): ScheduledSuite {
     rows: async (probeId) => {
       const entry = episodeOf.get(probeId)
       return entry === undefined ? [] : (await entry.asked).rows(probeId)
-    },
-    isolation: async (probeId) => {
-      const entry = episodeOf.get(probeId)
-      return entry === undefined ? [] : (await entry.asked).isolation(probeId)
     },
     done: Promise.all(lanes).then(() => failures),
   }

@@ -28,6 +28,14 @@ export interface TimegroundedSuiteOptions {
   /** Time one store call may take before it counts as an error. @default 30000 */
   timeoutMs?: number
   /**
+   * The isolation check: once the suite's episodes are over, reset the store that served each one and
+   * ask it again a probe it answered right there (a reset store answers unknown), which fails the run
+   * when state carried over. Its calls come after every measured one, in no row. `false` saves them (one
+   * reset and one query per episode) for a store paid per call, and the summary says the check was off.
+   * @default true
+   */
+  isolationCheck?: boolean
+  /**
    * Run the split this many times, every episode of each repetition on a fresh store, to measure
    * a store whose answers vary (a model in the loop): each probe's test judges all its answers,
    * the report pools and spreads the metrics, and the gate flags only changes beyond the noise.
@@ -80,6 +88,7 @@ export const SUITE_DEFAULTS = {
   updatePolls: RUNNER_DEFAULTS.updatePolls,
   pollIntervalMs: RUNNER_DEFAULTS.pollIntervalMs,
   timeoutMs: DEFAULT_TIMEOUT_MS,
+  isolationCheck: RUNNER_DEFAULTS.isolationCheck,
   repeats: 1,
   flaky: 'report',
 } as const satisfies Partial<TimegroundedSuiteOptions>
@@ -102,6 +111,7 @@ const SUITE_OPTION_SHAPE = {
   updatePolls: rangedNumber('updatePolls').optional(),
   pollIntervalMs: rangedNumber('pollIntervalMs').optional(),
   timeoutMs: rangedNumber('timeoutMs').optional(),
+  isolationCheck: z.boolean('true or false').optional(),
   repeats: rangedNumber('repeat').optional(),
   flaky: z.enum(['report', 'fail'], { error: namedChoices('what a flaky probe does', ['report', 'fail']) }).optional(),
   partition: z

@@ -4,12 +4,12 @@
  * episode with its probes in order inside. Runs in the test worker; each
  * test's record travels to the reporter in `task.meta` as plain JSON.
  */
-import type { RunnerTestSuite } from 'vitest'
+import type { RunnerTestFile, RunnerTestSuite } from 'vitest'
 import { afterAll, beforeAll, describe, inject, test } from 'vitest'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { joinInterruptRelay } from '../interrupt.js'
-import { EpisodeRun, type RunnerOptions, takeIsolationFailures } from '../harness/runner.js'
+import { checkIsolation, EpisodeRun, type RunnerOptions } from '../harness/runner.js'
 import { type BaselineMatch, readBaselineMatch } from '../suite/baseline.js'
 import { VITEST_COMMANDS } from './commands.js'
 import { type ResolvedSuiteOptions, resolveSuiteOptions, type TimegroundedSuiteOptions } from '../suite/options.js'
@@ -28,7 +28,7 @@ import {
   suiteTitle,
   timeGroundedAgentOf,
 } from '../suite/probes.js'
-import { finishedRecord, isolationMessage, CHANNEL_KEY, type WorkerContext } from '../suite/records.js'
+import { finishedRecord, ISOLATION_KEY, isolationMessage, isolationOutcome, CHANNEL_KEY, type WorkerContext } from '../suite/records.js'
 import { type GateAbsence, ungatedNotice } from '../suite/ungated.js'
 import { logPerf, perfNow } from '../suite/perf-log.js'
 import { loadSuiteSplit } from '../suite/split.js'
@@ -81,25 +81,37 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
     // Said at collection, once per test file (each file runs in its own worker), on Vitest's stderr for the file.
     if (!context.gated) console.warn(ungatedNotice(settings.name, NO_GATE))
     const baseline = readBaselineMatch(context.baselinePath, plan.identity, VITEST_COMMANDS, baselineCheckOf(plan), context.update)
-    const runnerOptions: RunnerOptions = { track: settings.track, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs }
+    const runnerOptions: RunnerOptions = {
+      track: settings.track,
+      updatePolls: settings.updatePolls,
+      pollIntervalMs: settings.pollIntervalMs,
+      isolationCheck: settings.isolationCheck,
+    }
     let pool: StorePool | undefined
     beforeAll(async () => {
       // In a worker thread (`pool: 'threads'`) no signal arrives: the stores close when the main thread says so.
       await joinInterruptRelay()
       pool = await openPool(checked, { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, name: settings.name })
     }, settings.timeoutMs * 2)
-    afterAll(() => closePool(pool), settings.timeoutMs * 2)
+    // biome-ignore lint/correctness/noEmptyPattern: Vitest reads this parameter as the (empty) list of fixtures the hook uses.
+    afterAll(({}, block: Readonly<RunnerTestSuite | RunnerTestFile>) => closePool(pool, block, settings.isolationCheck), 0)
     const suite: CollectedSuite = { settings, context, baseline, runnerOptions, pool: () => pool! }
     for (const planned of plan.episodes) registerEpisode(suite, planned)
   })
 }
 
-/** Close the suite's stores; a problem of the whole suite is thrown from afterAll, which is how Vitest reports one. */
-async function closePool(pool: StorePool | undefined): Promise<void> {
+/**
+ * Once every episode is over: the isolation check (its outcome in the suite's `meta`, for the
+ * reporter), then close the suite's stores. A problem of the whole suite is thrown from afterAll,
+ * which is how Vitest reports one. No timeout on the hook: the check makes one store call per
+ * episode, each with its own.
+ */
+async function closePool(pool: StorePool | undefined, block: Readonly<RunnerTestSuite | RunnerTestFile>, isolationCheck: boolean): Promise<void> {
+  const check = pool !== undefined && isolationCheck ? await checkIsolation(pool) : null
+  if (pool !== undefined) block.meta[ISOLATION_KEY as keyof typeof block.meta] = isolationOutcome(check) as never
   const problems = (await pool?.close()) ?? []
   if (problems.length > 0) throw new StoreCloseError(problems)
-  // The last episodes' isolation checks ran as they closed, with no later episode to carry them.
-  const carried = pool === undefined ? null : isolationMessage(takeIsolationFailures(pool))
+  const carried = isolationMessage(check?.failures ?? [])
   if (carried !== null) throw new ProbeFailure(carried)
 }
 
@@ -141,10 +153,7 @@ function registerProbe(suite: CollectedSuite, episode: Episode, planned: Planned
     const asked = askedOf()
     const rows = asked ? await asked.rows(probe.probe_id) : [await answerProbe(undefined, episode, probe)]
     const settled = settleProbe(rows, episode, probe, baseline, context.update, settings.flaky, context.gated, record.probeTotal)
-    const isolation = asked?.isolation(probe.probe_id) ?? []
-    putRecord(task.meta, finishedRecord(record, rows, settled, isolation))
-    const carried = isolationMessage(isolation)
-    if (carried !== null) throw new ProbeFailure(carried)
+    putRecord(task.meta, finishedRecord(record, rows, settled))
     switch (settled.decision) {
       case 'pass':
         return

@@ -5,8 +5,9 @@
  * reports closed): the closer still finishes, then the worker ends by the
  * signal. And a worker whose parent alone was signalled and left: the closer
  * runs as on SIGTERM. And a pool of long-lived stores interrupted while it
- * closes one: the interrupt waits for that close. Real forked processes
- * importing dist/.
+ * closes one (its own close, or a store discarded after a fatal fault), or
+ * while it starts one: the interrupt waits for that close, or for the start
+ * and then closes the store. Real forked processes importing dist/.
  */
 import { type ChildProcess, fork } from 'node:child_process'
 import { once } from 'node:events'
@@ -61,16 +62,34 @@ test('the parent leaves without a signal to the worker: the closer runs as on SI
 const POOLED_WORKER = fileURLToPath(new URL('../fixtures/pooled-close-worker.mjs', import.meta.url))
 const BUILT_ENTRY = fileURLToPath(new URL('../../dist/index.js', import.meta.url))
 
-test('SIGTERM while a pooledStores pool closes its store: the interrupt waits for that close, which runs once', async () => {
-  const log = join(work, 'pooled.log')
-  const worker = fork(POOLED_WORKER, [log, BUILT_ENTRY], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+/** Start the pooled-stores worker in `mode`, SIGTERM it once it says it is busy, and return its log. */
+async function interruptPooled(mode: 'closing' | 'discarding' | 'starting'): Promise<string> {
+  const log = join(work, `pooled-${mode}.log`)
+  const worker = fork(POOLED_WORKER, [log, BUILT_ENTRY, mode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   onTestFinished(() => {
     if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL')
   })
   const end = exited(worker)
   const [first] = await once(worker, 'message')
-  expect(first).toBe('closing')
+  expect(first).toBe(mode)
   worker.kill('SIGTERM')
   expect(await end).toEqual({ code: null, signal: 'SIGTERM' })
-  expect(existsSync(log) ? readFileSync(log, 'utf8') : 'no log').toBe('close-start\nclose-end\n')
+  return existsSync(log) ? readFileSync(log, 'utf8') : 'no log'
+}
+
+test('SIGTERM while a pooledStores pool closes its store: the interrupt waits for that close, which runs once', async () => {
+  expect(await interruptPooled('closing')).toBe('close-start\nclose-end\n')
+}, 30_000)
+
+test('SIGTERM while a pooledStores pool discards a store that failed fatally: the interrupt waits for that close, which runs once', async () => {
+  expect(await interruptPooled('discarding')).toBe('close-start\nclose-end\n')
+}, 30_000)
+
+test('SIGTERM while a pooledStores pool starts a store: the interrupt waits for the start, then closes both stores', async () => {
+  const lines = (await interruptPooled('starting')).trim().split('\n')
+  // The start finished, and then both stores closed, each once: the leased first (at once) and the one just started.
+  expect(lines.filter((line) => line.startsWith('start-'))).toEqual(['start-begin', 'start-end'])
+  expect(lines.filter((line) => line === 'close-start')).toHaveLength(2)
+  expect(lines.filter((line) => line === 'close-end')).toHaveLength(2)
+  expect(lines.lastIndexOf('close-start')).toBeGreaterThan(lines.indexOf('start-end'))
 }, 30_000)

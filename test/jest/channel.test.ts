@@ -54,4 +54,26 @@ describe('the side-file channel', () => {
     clearSideFile(runDir, a)
     expect(readSideFiles(runDir).map((file) => file.testPath)).toEqual([b])
   })
+
+  test("a suite's isolation outcome reads back on each of its records in that file; a malformed one is dropped", () => {
+    const runDir = join(work, 'isolation-run')
+    const a = join(work, 'isolation-a.test.ts')
+    writeFileSync(a, '')
+    const outcome = { checked: true as const, failures: [], asked: 2, unanswered: 0, usage: {} }
+    appendSideLines(runDir, [
+      { testPath: a, record: probe('one', 'p1') },
+      { testPath: a, record: probe('two', 'p2') },
+      { testPath: a, suite: 'one', isolation: outcome },
+      { testPath: a, suite: 'two', isolation: { checked: 'yes' } as never },
+    ])
+    expect(readSideFiles(runDir)).toEqual([
+      {
+        testPath: a,
+        records: [
+          { file: a, record: probe('one', 'p1'), blockErrors: [], isolation: outcome },
+          { file: a, record: probe('two', 'p2'), blockErrors: [] },
+        ],
+      },
+    ])
+  })
 })

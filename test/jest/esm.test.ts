@@ -47,6 +47,20 @@ describe('timegrounded/jest under real Jest 30 in ES module mode, beside real Vi
     }
   })
 
+  test('isolationCheck: false asks nothing after the episodes: the reset that does nothing passes, and the summary says the check was off', async () => {
+    const run = await project.jest([], {
+      TG_BUG: 'no-reset',
+      TG_SINGLE: '1',
+      TG_ISOLATION_CHECK: 'off',
+      TG_OUTPUT: 'isolation-off-out',
+      TG_BASELINE: 'isolation-off.baseline.json',
+    })
+    expect(run.code, explain(run)).toBe(0)
+    expect(run.stderr).not.toContain('ISOLATION')
+    expect(run.stderr).toContain('timegrounded [tivarq] isolation check off (`isolationCheck: false`): a store that keeps state across episodes is not caught')
+    expect(run.stderr).toContain('timegrounded [tivarq] gate passed')
+  })
+
   test('a correct store passes: every probe runs and the gate passes', async () => {
     const run = await project.jest([], { TG_BASELINE: 'clean.baseline.json', TG_OUTPUT: 'clean-out' })
     expect(run.code, explain(run)).toBe(0)

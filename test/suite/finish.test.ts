@@ -60,6 +60,42 @@ describe('finishRun', () => {
     expect(finished.text).toContain(`timegrounded [tivarq] HTML report in oracle/report.html`)
   })
 
+  test('the isolation check’s outcome, carried beside the records, fails the gate on state carried over, and is said when off or when it spent', async () => {
+    const records = await runSuite('oracle')
+    const failure = {
+      episodeId: 'replacement-00',
+      repetition: 0,
+      probeId: 'replacement-00-q4',
+      slot: 'interface_language',
+      scope: 'personal',
+      asOf: '2025-01-09T00:00:00Z',
+      answer: { state: 'known', value: 'English' },
+    }
+    const carrying = (isolation: GatheredRecord['isolation']) => records.map((record) => ({ ...record, isolation }))
+    const options = (name: string) => resolveReporterOptions({ outputDir: join(root, name), baseline: false, html: false }, 'test')
+
+    const leaked = finish(carrying({ checked: true, failures: [failure], asked: 12, unanswered: 0, usage: {} }), options('isolation-leaked'))
+    expect(leaked.failed).toBe(true)
+    expect(leaked.text).toContain(
+      'timegrounded [tivarq] ISOLATION: state carried over from episode replacement-00: slot interface_language/personal — reset after the episode, the store still answered replacement-00-q4 (as of 2025-01-09T00:00:00Z) with "English", learnt in it',
+    )
+    expect(leaked.text).toMatch(/gate failed \([^)]*\): [^\n]*state carried over between episodes in 1 case \(the store is not isolated\)/)
+    expect(leaked.text).not.toContain('isolation check')
+
+    const off = finish(carrying({ checked: false }), options('isolation-off'))
+    expect(off.failed).toBe(false)
+    expect(off.text).toContain('timegrounded [tivarq] isolation check off (`isolationCheck: false`): a store that keeps state across episodes is not caught')
+
+    const spent = finish(
+      carrying({ checked: true, failures: [], asked: 12, unanswered: 1, usage: { promptTokens: 110, completionTokens: 22 }, costUsd: 0.011 }),
+      options('isolation-spent'),
+    )
+    expect(spent.failed).toBe(false)
+    expect(spent.text).toContain(
+      'timegrounded [tivarq] isolation check: 12 episodes asked again after the measured ones (a reset and a query each, 1 unanswered); the store reported 110 prompt + 22 completion tokens, cost 0.011 USD for them, in no row',
+    )
+  })
+
   test('the files an earlier run with repeats left are removed, so the folder holds one run; other files stay', async () => {
     const outputDir = join(root, 'earlier-repeats')
     mkdirSync(outputDir)

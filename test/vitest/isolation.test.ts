@@ -54,3 +54,16 @@ describe('a store that keeps state across episodes is caught', () => {
     expect(process.output).not.toContain('state carried over')
   })
 })
+
+describe('isolationCheck: false', () => {
+  test('asks nothing after the episodes: the reset that does nothing passes, and the summary says the check was off', async () => {
+    const variables = env('no-reset-unchecked', { TG_BUG: 'no-reset', TG_INCLUDE: 'probes/single.probes.ts', TG_ISOLATION_CHECK: 'off' })
+    const result = await run([], variables)
+    expect(result.output).not.toContain('ISOLATION')
+    expect(result.output).toContain(
+      'timegrounded [tivarq] isolation check off (`isolationCheck: false`): a store that keeps state across episodes is not caught',
+    )
+    expect(result.output).toContain('timegrounded [tivarq] gate passed')
+    expect(result.code).toBe(0)
+  })
+})

@@ -23,7 +23,15 @@ import { buildRunManifest, closeErrorRecords, harnessCommit, manifestEnvironment
 import { runFileNames } from '../../tivarq/results.js'
 import { ResultWriteError, RunWriter, type PredictionsFile } from '../../harness/result-files.js'
 import type { PredictionRow } from '../../tivarq/results.js'
-import { describeIsolationFailure, type IsolationFailure, RUNNER_DEFAULTS, runSplit } from '../../harness/runner.js'
+import {
+  checkIsolation,
+  describeIsolationCheck,
+  describeIsolationFailure,
+  type IsolationCheck,
+  type IsolationFailure,
+  RUNNER_DEFAULTS,
+  runSplit,
+} from '../../harness/runner.js'
 import { DATASET_SEED, SPLITS, type Split } from '../../tivarq/vocabulary.js'
 import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
 import { describeVariant } from '../../tivarq/variant.js'
@@ -71,6 +79,8 @@ interface RunCommandOptions {
   promptConfig?: string
   html: HtmlOption
   color: boolean
+  /** `--no-isolation-check` makes it false. */
+  isolationCheck: boolean
 }
 
 /** Defaults of `run`'s options, shown in its help from here: the runner's own, and one repetition. */
@@ -227,6 +237,8 @@ interface RanRepetitions {
   written: string[]
   /** Episodes whose reset store still knew an earlier episode's answer: outside the rows and report.json, but the run fails. */
   carried: IsolationFailure[]
+  /** What the isolation check asked and spent, once it ran after the last repetition; null until then, or when it is off. */
+  check: IsolationCheck | null
   interruptedWhileClosing: boolean
 }
 
@@ -309,7 +321,8 @@ async function openRun(settings: RunSettings, split: LoadedRunSplit): Promise<Op
     fail('run', `cannot write to \`--output ${settings.output}\`: ${describeWriteError(error, settings.output)}.`, EXIT.usage)
     return null
   }
-  const manifest = runManifest(settings, split, pool, seed, timeoutMs, await commit)
+  const built = runManifest(settings, split, pool, seed, timeoutMs, await commit)
+  const manifest: RunManifest = settings.isolationCheck ? built : { ...built, isolation_check: { enabled: false } }
   try {
     // The folder holds this run's files only: an earlier run's (another --repeat layout included) go first.
     const removed = removedNotReplaced(clearEarlierRun(writer), settings.html, writer.dir)
@@ -394,9 +407,17 @@ function pageWriter(run: OpenRun, html: HtmlOption): PageWriter {
  * process leaves (adapter processes get EOF). Null after a result file could not be written.
  */
 async function runRepetitions(run: OpenRun, writePage: PageWriter): Promise<RanRepetitions | null> {
-  const { settings, split, seed, pool, writer, manifest } = run
+  const { settings, split, seed, pool, writer } = run
   const expected = split.probes.length
-  const ran: RanRepetitions = { reports: [], repetitions: [], repeated: null, written: ['run_manifest.json'], carried: [], interruptedWhileClosing: false }
+  const ran: RanRepetitions = {
+    reports: [],
+    repetitions: [],
+    repeated: null,
+    written: ['run_manifest.json'],
+    carried: [],
+    check: null,
+    interruptedWhileClosing: false,
+  }
   const { reports, repetitions } = ran
   const progress = startProgress(expected * settings.repeat, process.stderr, { label: 'run', unit: 'probes' })
   let current: { file: PredictionsFile; repetition: number } | null = null
@@ -413,7 +434,7 @@ async function runRepetitions(run: OpenRun, writePage: PageWriter): Promise<RanR
       process.stderr.write(`\ntimegrounded run: interrupted, and ${error instanceof Error ? error.message : String(error)}\n`)
     }
     // Within the interrupt's grace period (the adapters are killed meanwhile); then the process exits.
-    return pool.close().then((problems) => reportCloseProblems(problems, writer, manifest))
+    return pool.close().then((problems) => reportCloseProblems(problems, writer, run.manifest))
   }
   // Interrupted means incomplete: the same code a run with error rows gets.
   const stopInterrupt = closeOnInterrupt(onInterrupt, { exitCode: EXIT.problems })
@@ -423,10 +444,12 @@ async function runRepetitions(run: OpenRun, writePage: PageWriter): Promise<RanR
     for (let repetition = 0; repetition < settings.repeat; repetition++) {
       const file = writer.openPredictions(repetition, settings.repeat)
       current = { file, repetition }
-      const rows = await runRepetition(run, file, repetition, progress, ran.carried)
+      const rows = await runRepetition(run, file, repetition, progress)
       file.close(rows)
       repetitions.push(rows)
       current = null
+      // After the last measured call of every repetition: each one saw upstream's call sequence.
+      if (repetition === settings.repeat - 1 && settings.isolationCheck) await runIsolationCheck(run, ran)
       // The stores are done with: they shut down (an adapter process exits) while the last rows are scored and written.
       if (repetition === settings.repeat - 1) closing = pool.close()
       reports.push(scoreRows(rows, { seed, resamples: settings.resamples, expectedProbes: expected }))
@@ -443,7 +466,7 @@ async function runRepetitions(run: OpenRun, writePage: PageWriter): Promise<RanR
     // Every row is on disk: an interrupt now only cuts the adapters' shutdown short (they are killed);
     // the page and the summary are still written.
     stopClosingInterrupt = closeOnInterrupt(onInterruptWhileClosing, { carryOn: true })
-    reportCloseProblems(await (closing ?? pool.close()), writeFailure === null ? writer : null, manifest)
+    reportCloseProblems(await (closing ?? pool.close()), writeFailure === null ? writer : null, run.manifest)
   }
   // What is left is synchronous (the page, the summary): an interrupt now is only seen once they are written.
   stopClosingInterrupt()
@@ -478,21 +501,47 @@ function writeInterrupted(run: OpenRun, ran: RanRepetitions, current: { file: Pr
   )
 }
 
+/** The isolation check of every repetition's episodes, kept in `ran` and in run_manifest.json (`isolation_check`). */
+async function runIsolationCheck(run: OpenRun, ran: RanRepetitions): Promise<void> {
+  const check = await checkIsolation(run.pool)
+  ran.check = check
+  ran.carried.push(...check.failures)
+  run.manifest = { ...run.manifest, isolation_check: isolationCheckRecord(check) }
+  run.writer.writeManifest(run.manifest)
+}
+
+/** The isolation check as run_manifest.json records it (ours, snake_case like upstream's keys); `{ enabled: false }` when off. */
+function isolationCheckRecord(check: IsolationCheck | null): NonNullable<RunManifest['isolation_check']> {
+  if (check === null) return { enabled: false }
+  const record: NonNullable<RunManifest['isolation_check']> = {
+    enabled: true,
+    episodes_asked: check.asked,
+    unanswered: check.unanswered,
+    failures: check.failures.length,
+  }
+  if (check.usage.promptTokens !== undefined || check.usage.completionTokens !== undefined)
+    record.usage = { prompt_tokens: check.usage.promptTokens ?? 0, completion_tokens: check.usage.completionTokens ?? 0 }
+  if (check.costUsd !== undefined) record.cost_usd = Math.round(check.costUsd * 1e8) / 1e8
+  return record
+}
+
 /** One repetition's rows, each appended to its predictions file as it arrives; throws the first write failure once the split returns. */
-async function runRepetition(
-  run: OpenRun,
-  file: PredictionsFile,
-  repetition: number,
-  progress: ReturnType<typeof startProgress>,
-  carried: IsolationFailure[],
-): Promise<PredictionRow[]> {
+async function runRepetition(run: OpenRun, file: PredictionsFile, repetition: number, progress: ReturnType<typeof startProgress>): Promise<PredictionRow[]> {
   const { settings, split, pool } = run
   let writeFailure: unknown = null
   const rows = await runSplit({
     episodes: split.episodes,
     probes: split.probes,
     pool,
-    options: { track: settings.track, repetition, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs },
+    options: {
+      track: settings.track,
+      repetition,
+      updatePolls: settings.updatePolls,
+      pollIntervalMs: settings.pollIntervalMs,
+      isolationCheck: settings.isolationCheck,
+    },
+    // Checked once every repetition is done (`runIsolationCheck`): no check's call comes between measured ones.
+    deferIsolationCheck: true,
     concurrency: settings.concurrency,
     onRow: (row) => {
       progress.tick(row.status === 'error')
@@ -504,7 +553,6 @@ async function runRepetition(
         writeFailure = error
       }
     },
-    onIsolation: (failure) => carried.push(failure),
   })
   if (writeFailure !== null) throw writeFailure
   return rows
@@ -522,9 +570,11 @@ function printRun(run: OpenRun, ran: RanRepetitions, writePage: PageWriter, colo
   const title = `${data} ${settings.split} · ${settings.track} track · ${run.pool.info().name}${settings.repeat > 1 ? ` · repetition ${reports.length} of ${settings.repeat}` : ''}`
   // The exit code's reason in words: an incomplete run never passes, whatever its rates say.
   const incomplete = renderErroredProbes(repetitions.flat(), repetitions.length)
+  const checkLine = isolationCheckLine(settings.isolationCheck ? ran.check : null)
   const notes = [
     ...(incomplete === null ? [] : [`${incomplete} (exit ${EXIT.problems})`]),
     ...carried.map((failure) => `ISOLATION: ${describeIsolationFailure(failure)} (exit ${EXIT.problems})`),
+    ...(checkLine === null ? [] : [checkLine]),
   ]
   process.stdout.write(renderScoredRunSummary({ report: last, rows: lastRows, title, color, notes, repeated, written: ran.written, dir: writer.dir, page }))
   // In GitHub Actions, the same report lands in the job summary.
@@ -532,6 +582,13 @@ function printRun(run: OpenRun, ran: RanRepetitions, writePage: PageWriter, colo
   if (summaryWarning !== null) process.stderr.write(`${summaryWarning}\n`)
   // Interrupted means incomplete, even when the interrupt only met the adapters' shutdown; a store that carried state fails too.
   process.exitCode = ran.interruptedWhileClosing || carried.length > 0 ? EXIT.problems : reportsExitCode(reports)
+}
+
+/** That the check was off, or what the store reported spending on it (beside the rows' own figures); null when neither. */
+function isolationCheckLine(check: IsolationCheck | null): string | null {
+  if (check === null) return `${describeIsolationCheck(null, '--no-isolation-check')}.`
+  const reported = check.usage.promptTokens !== undefined || check.usage.completionTokens !== undefined || check.costUsd !== undefined
+  return reported ? `${describeIsolationCheck(check, '')}.` : null
 }
 
 /** A result file that could not be written: what and why, with the I/O exit code. */
@@ -572,6 +629,10 @@ export function registerRun(program: Command): void {
       '--timeout-ms <n>',
       `time one adapter call may take (default: ${DEFAULT_TIMEOUT_MS}; for a model adapter, its whole retry budget)`,
       rangeArgument('timeoutMs'),
+    )
+    .option(
+      '--no-isolation-check',
+      'skip the isolation check (after the measured episodes, one reset and one query per episode, in no row): saves those calls for a store paid per call, and catches no state kept across episodes',
     )
     .option('--resamples <n>', 'bootstrap resamples', rangeArgument('resamples'), RUN_DEFAULTS.resamples)
     .option('--model-config <s>', 'model configuration to record in run_manifest.json, as given (default: what the adapter declares, else none)')

@@ -4,13 +4,39 @@
  */
 import { chatCompletion, type ChatUsage } from '../../chat/client.js'
 import type { StoreAnswer } from '../types.js'
-import type { ModelConfig, ModelPrices } from './config.js'
+import { type ModelConfig, type ModelPrices, modelConfigRecord } from './config.js'
 
 /** What one call came back with. */
 export interface ModelReply {
   text: string
   /** Tokens the server reported; null when it reported none. */
   usage: ChatUsage | null
+}
+
+/**
+ * What a model-backed store runs on: the model it asks and what the run's manifest says of it. The
+ * built-in adapters ask an OpenAI-compatible endpoint through the chat client; `timegrounded/ai-sdk`
+ * gives the same stores any AI SDK model.
+ */
+export interface ModelBackend {
+  /** `model_config` of `run_manifest.json`: never a key or a URL credential. */
+  readonly configRecord: Record<string, unknown>
+  readonly jsonMode: boolean
+  readonly slots: readonly string[]
+  readonly prices: ModelPrices | null
+  /** One call: `instructions` as the system message, `message` as the user message; `asked` names what it serves (a turn, a question). */
+  ask(instructions: string, message: string, asked: string): Promise<ModelReply>
+}
+
+/** The backend of the built-in adapters: the configured endpoint through the chat client. */
+export function chatBackend(config: ModelConfig): ModelBackend {
+  return {
+    configRecord: modelConfigRecord(config),
+    jsonMode: config.jsonMode,
+    slots: config.slots,
+    prices: config.prices,
+    ask: (instructions, message) => askModel(config, instructions, message),
+  }
 }
 
 /** Ask the configured model: `instructions` as the system message, `message` as the user message. */

@@ -65,7 +65,11 @@ function reportWithoutLatency(rows: PredictionRow[]): Record<string, unknown> {
   const strip = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(strip)
     if (typeof value !== 'object' || value === null) return value
-    return Object.fromEntries(Object.entries(value).filter(([key]) => !TIMED(key)).map(([key, inner]) => [key, strip(inner)]))
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => !TIMED(key))
+        .map(([key, inner]) => [key, strip(inner)]),
+    )
   }
   return strip(report) as never
 }

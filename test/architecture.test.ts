@@ -33,7 +33,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   chat: ['errors', 'limits'],
   // Recorded model calls: the cassette file, its keys, modes and merging; knows nothing of any SDK.
   cassette: ['errors'],
-  adapters: ['interrupt', 'tivarq', 'chat', 'errors', 'version', 'limits'],
+  adapters: ['interrupt', 'tivarq', 'chat', 'cassette', 'errors', 'version', 'limits'],
   harness: ['interrupt', 'adapters', 'tivarq', 'stats', 'errors', 'version', 'limits'],
   'time-grounded': ['adapters', 'chat', 'tivarq', 'stats', 'errors', 'option-checks', 'version', 'limits'],
   suite: ['harness', 'adapters', 'tivarq', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],

@@ -157,3 +157,26 @@ test('a changed prompt fails the probe in replay, naming the call, the model and
     await server.close()
   }
 })
+
+test('the built-in adapter takes the same switch: recorded through the chat client, replayed with no request, the same report', async () => {
+  const cassette = join(folder, 'builtin-managed.jsonl')
+  const server = await startChatServer(tivarqModel(dev.episodes, { kind: 'correct' }))
+  let recorded: Record<string, unknown>
+  try {
+    const adapter = builtinModelAdapter('managed', { baseUrl: server.baseUrl, model: 'scripted', apiKey: SECRET_KEY, env: {}, cassette, callsMode: 'record' })
+    recorded = reportWithoutLatency(await runWith(adapter, adapter.callBudgetMs))
+    flushCassettes()
+    expect(server.requests.length).toBeGreaterThan(10)
+  } finally {
+    await server.close()
+  }
+  const silent = await startChatServer(() => ({ status: 500, body: 'never' }))
+  try {
+    const adapter = builtinModelAdapter('managed', { baseUrl: silent.baseUrl, model: 'scripted', env: {}, cassette, callsMode: 'replay' })
+    expect(reportWithoutLatency(await runWith(adapter, adapter.callBudgetMs))).toEqual(recorded)
+    expect(silent.requests).toHaveLength(0)
+  } finally {
+    await silent.close()
+  }
+  expect(readFileSync(cassette, 'utf8')).not.toContain(SECRET_KEY)
+})

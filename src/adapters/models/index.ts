@@ -36,7 +36,10 @@ export function modelAdapter(mode: ModelMode, options: ModelAdapterOptions = {})
     ])
   }
   const config = resolveModelConfig(options)
-  const backend = chatBackend(config)
+  const backend = chatBackend(config, {
+    ...(options.cassette !== undefined ? { cassette: options.cassette } : {}),
+    ...(options.callsMode !== undefined ? { callsMode: options.callsMode } : {}),
+  })
   const create = (): HybridModelStore | ManagedModelStore => (mode === 'hybrid' ? new HybridModelStore(backend) : new ManagedModelStore(backend))
   Object.defineProperty(create, 'name', { value: `model:${mode}` })
   // One instance per episode, nothing at module level: the runner's isolation check (a paid model call per episode) is skipped.

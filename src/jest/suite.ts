@@ -8,6 +8,7 @@
  * appends its record to the test file's side file, and passes or throws.
  */
 import { afterAll, beforeAll, describe, test } from '@jest/globals'
+import { flushCassettes } from '../cassette/cassette.js'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { joinInterruptRelay } from '../interrupt.js'
@@ -126,6 +127,8 @@ async function openSuitePool(suite: JestSuite, checked: MemorySource, selected: 
 async function closeSuite(suite: JestSuite, pool: StorePool | undefined, scheduled: ScheduledSuite | undefined): Promise<void> {
   const closeFailures = (await scheduled?.done) ?? []
   const problems = (await pool?.close()) ?? []
+  // A worker may be ended without its exit handlers running: the calls this suite recorded are written now.
+  flushCassettes()
   const closeError = problems.length > 0 ? new StoreCloseError(problems) : null
   const messages = closeFailures.map((failure) => (failure instanceof Error ? failure.message : String(failure)))
   if (closeError !== null) messages.push(closeError.message)

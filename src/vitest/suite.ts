@@ -6,6 +6,7 @@
  */
 import type { RunnerTestSuite } from 'vitest'
 import { afterAll, beforeAll, describe, inject, test } from 'vitest'
+import { flushCassettes } from '../cassette/cassette.js'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { joinInterruptRelay } from '../interrupt.js'
@@ -97,6 +98,8 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
 /** Close the suite's stores; a problem of the whole suite is thrown from afterAll, which is how Vitest reports one. */
 async function closePool(pool: StorePool | undefined): Promise<void> {
   const problems = (await pool?.close()) ?? []
+  // A worker may be ended without its exit handlers running: the calls this suite recorded are written now.
+  flushCassettes()
   if (problems.length > 0) throw new StoreCloseError(problems)
   // The last episodes' isolation checks ran as they closed, with no later episode to carry them.
   const carried = pool === undefined ? null : isolationMessage(takeIsolationFailures(pool))

@@ -40,6 +40,7 @@ export interface AiSdkModelAdapterOptions {
 
 /** A factory of model-backed stores over an AI SDK model. */
 export interface AiSdkModelAdapter extends StoreFactory {
+  /** `hybrid` or `managed`. */
   readonly mode: ModelMode
   /** The longest one store call can take. */
   readonly callBudgetMs: number

@@ -13,14 +13,15 @@ import { recordedModel } from './recorded-model.js'
 
 /** Options of the probe's agent and judge over an AI SDK model. */
 export interface AiSdkProbeModelOptions {
+  /** Any AI SDK language model. */
   model: WrappableModel
   /** The agent's name in results. @default `ai-sdk:PROVIDER:MODEL` */
   name?: string
-  /** @default 0 */
+  /** Sampling temperature. @default 0 */
   temperature?: number
-  /** @default 2 */
+  /** Retries the AI SDK makes on a retryable failure. @default 2 */
   maxRetries?: number
-  /** @default 120000 */
+  /** Milliseconds one call may take, its retries included. @default 120000 */
   timeoutMs?: number
   /** Record into and replay from this cassette (see `recordedModel`). */
   cassette?: string

@@ -37,17 +37,9 @@ export function plainJson(value: unknown): PlainJson | undefined {
   return out
 }
 
-/** Compact JSON with every object's keys sorted by code unit. */
+/** Compact JSON with every object's keys sorted by code unit (`plainJson` builds each object in that order). */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortedCopy(plainJson(value) ?? null))
-}
-
-function sortedCopy(value: PlainJson): PlainJson {
-  if (Array.isArray(value)) return value.map(sortedCopy)
-  if (value === null || typeof value !== 'object') return value
-  const out: { [key: string]: PlainJson } = {}
-  for (const key of Object.keys(value).sort()) out[key] = sortedCopy(value[key] as PlainJson)
-  return out
+  return JSON.stringify(plainJson(value) ?? null)
 }
 
 /** Lower-case hex SHA-256 of a string's UTF-8 bytes. */

@@ -19,7 +19,7 @@ declare interface AnswerContext {
 }
 
 /** Turns a prompt into an answer: a model, or the scripted corpus reader. */
-declare type Answerer = (prompt: string) => string | Promise<string>;
+declare type Answerer = (prompt: string, questionId?: string) => string | Promise<string>;
 
 /** One of STATES. */
 declare type AnswerState = (typeof STATES)[number];

@@ -136,7 +136,7 @@ declare interface AnsweredRow extends PredictionBase, Partial<UpdateLag>, Absent
 }
 
 /** Turns a prompt into an answer: a model, or the scripted corpus reader. */
-declare type Answerer = (prompt: string) => string | Promise<string>;
+declare type Answerer = (prompt: string, questionId?: string) => string | Promise<string>;
 
 /** An expected or predicted answer: a state, and a value only when the state is `known`. */
 export declare const answerSchema: z.ZodObject<{
@@ -1490,7 +1490,14 @@ export declare interface ModelAdapterOptions extends Partial<Pick<ChatEndpoint, 
     slots?: readonly string[];
     /** Where the variables are read from. @default process.env */
     env?: Readonly<Record<string, string | undefined>>;
+    /** Record the model's calls into, and replay them from, this cassette (JSONL, committed with the tests). @default none: every call is live */
+    cassette?: string;
+    /** The cassette's mode; `TIMEGROUNDED_MODEL_CALLS` overrides it. @default 'replay' when `CI` is set, else 'auto' */
+    callsMode?: ModelCallsMode;
 }
+
+/** How a cassette's calls go: `record` anew, `replay` only, or `auto` (replay what is recorded, record the rest). */
+declare type ModelCallsMode = 'record' | 'replay' | 'auto';
 
 /** Everything a model adapter runs with, checked. */
 declare interface ModelConfig {

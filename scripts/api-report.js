@@ -28,6 +28,7 @@ export const ENTRIES = [
   { name: 'timegrounded-jest-config', dts: 'dist/jest/config.d.ts' },
   { name: 'timegrounded-jest-reporter', dts: 'dist/jest/reporter.d.ts' },
   { name: 'timegrounded-jest-watch-plugin', dts: 'dist/jest/watch-plugin.d.ts' },
+  { name: 'timegrounded-ai-sdk', dts: 'dist/ai-sdk/index.d.ts' },
 ]
 
 /** Run api-extractor over one entry; returns the files it would write, by name in api/. */

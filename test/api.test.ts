@@ -38,6 +38,7 @@ test.each([
   ['timegrounded/jest/config', '../dist/jest/config.js', 'timegrounded-jest-config.api.md'],
   ['timegrounded/jest/reporter', '../dist/jest/reporter.js', 'timegrounded-jest-reporter.api.md'],
   ['timegrounded/jest/watch-plugin', '../dist/jest/watch-plugin.js', 'timegrounded-jest-watch-plugin.api.md'],
+  ['timegrounded/ai-sdk', '../dist/ai-sdk/index.js', 'timegrounded-ai-sdk.api.md'],
 ])('%s exports at run time exactly the values its report lists; everything else it lists is a type', async (_entry, module, report) => {
   const loaded = (await import(module)) as Record<string, unknown>
   expect(Object.keys(loaded).sort()).toEqual(valuesInReport(report))

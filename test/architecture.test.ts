@@ -31,13 +31,17 @@ const ALLOWED: Record<string, readonly string[]> = {
   stats: ['errors', 'limits'],
   tivarq: ['stats', 'errors', 'version', 'limits'],
   chat: ['errors', 'limits'],
-  adapters: ['interrupt', 'tivarq', 'chat', 'errors', 'version', 'limits'],
+  // Recorded model calls: the cassette file, its keys, modes and merging; knows nothing of any SDK.
+  cassette: ['errors'],
+  adapters: ['interrupt', 'tivarq', 'chat', 'cassette', 'errors', 'version', 'limits'],
   harness: ['interrupt', 'adapters', 'tivarq', 'stats', 'errors', 'version', 'limits'],
   'time-grounded': ['adapters', 'chat', 'tivarq', 'stats', 'errors', 'option-checks', 'version', 'limits'],
   suite: ['harness', 'adapters', 'tivarq', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
   // The end of a run and the page's model sit above the suite core and the probe: they word and write what those decide.
   // version: the HTML renderer reads its built page script from the package root.
   report: ['suite', 'time-grounded', 'harness', 'adapters', 'tivarq', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
+  // The `timegrounded/ai-sdk` entry: the one folder that imports `ai` (an optional peer); nothing imports it.
+  'ai-sdk': ['cassette', 'adapters', 'time-grounded', 'tivarq', 'chat', 'errors', 'option-checks', 'version', 'limits'],
   properties: ['suite', 'harness', 'adapters', 'tivarq', 'stats', 'errors', 'option-checks', 'version', 'limits'],
   index: ['harness', 'adapters', 'tivarq', 'report', 'time-grounded', 'stats', 'chat', 'errors', 'option-checks', 'version', 'limits'],
   vitest: [
@@ -51,6 +55,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'time-grounded',
     'stats',
     'chat',
+    'cassette',
     'errors',
     'option-checks',
     'version',
@@ -67,6 +72,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'time-grounded',
     'stats',
     'chat',
+    'cassette',
     'errors',
     'option-checks',
     'version',
@@ -83,6 +89,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'time-grounded',
     'stats',
     'chat',
+    'cassette',
     'errors',
     'option-checks',
     'version',
@@ -248,6 +255,16 @@ describe('the framework-free core', () => {
       expect(frameworks, file).toEqual([])
       expect([...graph.keys()].map((path) => layerOf(path)).filter((layer) => ['vitest', 'jest', 'cli'].includes(layer)).length, file).toBe(1)
     }
+  })
+
+  test('only src/ai-sdk/ imports the AI SDK (`ai`, `@ai-sdk/*`), an optional peer nothing else may load', () => {
+    const importers = ALL_FILES.flatMap((file) =>
+      specifiers(file)
+        .filter((name) => name === 'ai' || name.startsWith('ai/') || name.startsWith('@ai-sdk/'))
+        .map(() => relative(SRC, file).split(sep)[0]),
+    )
+    expect(importers.length).toBeGreaterThan(0)
+    expect([...new Set(importers)]).toEqual(['ai-sdk'])
   })
 
   test('computing modules never write to stdout or stderr (only the CLI and the Vitest and Jest reporters do)', () => {

@@ -478,11 +478,23 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     runs: ["['run', '--split', 'smoke', '--adapter', `model:${mode}`, '--output', out]", 'TIVARQ_BASE_URL: server.baseUrl'],
     why: 'needs a model server; that test runs the built CLI with these variables against a scripted one on 127.0.0.1',
   },
-  'OPENAI_BASE_URL=http://127.0.0.1:8080/v1 OPENAI_MODEL=qwen2.5-7b-instruct npx vitest run --root examples/llm-memory': {
+  'npx vitest run --root examples/llm-memory': {
     file: 'test/examples/llm-memory.test.ts',
-    test: 'the llm-memory suite and the hybrid model adapter pass every smoke probe against a local server, and the tokens add up',
+    test: 'offline, as CI runs it, the committed cassettes are replayed: every smoke probe passes and the model is sent nothing',
+    runs: ["runVitest(['run', '--root', 'examples/llm-memory']", "CI: 'true'"],
+    why: 'under real Vitest; that test runs exactly this with CI=true and a model server that counts the requests it gets',
+  },
+  'TIMEGROUNDED_MODEL_CALLS=record OPENAI_API_KEY=sk-your-key npx vitest run --root examples/llm-memory': {
+    file: 'test/examples/llm-memory.test.ts',
+    test: 'recorded anew against a local server, both suites pass every smoke probe, the tokens add up, and no cassette holds the key',
+    runs: ["runVitest(['run', '--root', 'examples/llm-memory']", "TIMEGROUNDED_MODEL_CALLS: 'record'", 'OPENAI_API_KEY: PLANTED_KEY'],
+    why: 'needs a real key and would rewrite the committed cassettes; that test records with a planted key against a scripted server on 127.0.0.1 into scratch cassettes',
+  },
+  'TIMEGROUNDED_MODEL_CALLS=record OPENAI_BASE_URL=http://127.0.0.1:8080/v1 OPENAI_MODEL=qwen2.5-7b-instruct npx vitest run --root examples/llm-memory': {
+    file: 'test/examples/llm-memory.test.ts',
+    test: 'recorded anew against a local server, both suites pass every smoke probe, the tokens add up, and no cassette holds the key',
     runs: ["runVitest(['run', '--root', 'examples/llm-memory']", 'OPENAI_BASE_URL: server.baseUrl'],
-    why: 'needs a model server; that test runs exactly this under real Vitest against a scripted one on 127.0.0.1',
+    why: 'needs a model server; that test runs this under real Vitest against a scripted one on 127.0.0.1, into scratch cassettes',
   },
   'npx vitest run --root examples/in-memory': {
     file: 'test/vitest/example.test.ts',

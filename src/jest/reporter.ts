@@ -8,6 +8,7 @@
  * Jest honours even under `--forceExit`. Under `--shard` it writes the
  * shard's file for `timegrounded merge` instead, and never gates.
  */
+import { recordingSession } from '../cassette/cassette.js'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -143,8 +144,9 @@ export default class TimegroundedJestReporter {
       baselinePath: baselinePathOf(this.options, globalConfig.rootDir),
       update: this.update.kind === 'update',
     }
-    // Jest builds the reporters before it starts the run's workers, which inherit this.
+    // Jest builds the reporters before it starts the run's workers, which inherit this, and one recording session for their cassettes.
     process.env[CONTEXT_VARIABLE] = JSON.stringify(context)
+    recordingSession()
   }
 
   /** A test file about to run again: its earlier records go, so none survive from a run before. */

@@ -8,6 +8,7 @@
  * appends its record to the test file's side file, and passes or throws.
  */
 import { afterAll, beforeAll, describe, test } from '@jest/globals'
+import { flushCassettes } from '../cassette/cassette.js'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { joinInterruptRelay } from '../interrupt.js'
@@ -129,6 +130,8 @@ async function closeSuite(suite: JestSuite, pool: StorePool | undefined, schedul
   const check = pool !== undefined && suite.settings.isolationCheck ? await checkIsolation(pool) : null
   if (pool !== undefined) suite.record([{ testPath: suite.testPath, suite: suite.plan.identity.name, isolation: isolationOutcome(check) }])
   const problems = (await pool?.close()) ?? []
+  // A worker may be ended without its exit handlers running: the calls this suite recorded are written now.
+  flushCassettes()
   const closeError = problems.length > 0 ? new StoreCloseError(problems) : null
   const messages = closeFailures.map((failure) => (failure instanceof Error ? failure.message : String(failure)))
   if (closeError !== null) messages.push(closeError.message)

@@ -183,7 +183,7 @@ export function ingestionOrderAgent(options: IngestionOrderOptions = {}): Timest
 }
 
 /** Turns a prompt into an answer: a model, or the scripted corpus reader. */
-export type Answerer = (prompt: string) => string | Promise<string>
+export type Answerer = (prompt: string, questionId?: string) => string | Promise<string>
 
 const STAMP_LINE = /^\[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)\] [a-z]+: (.*)$/
 const NOW_LINE = /^Now: (\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)$/m
@@ -243,7 +243,7 @@ export function referenceReader(options: ReferenceReaderOptions = {}): Timestamp
       unknown?.check(context.question, context.questionId)
       const text = history === null ? `${context.historyText}\n\n${prompt}` : renderReferencePrompt(history, context.question)
       history = null
-      return options.answerer === undefined ? scriptedPromptAnswerer(text, context.questionId) : options.answerer(text)
+      return options.answerer === undefined ? scriptedPromptAnswerer(text, context.questionId) : options.answerer(text, context.questionId)
     },
   }
 }

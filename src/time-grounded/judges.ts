@@ -290,6 +290,29 @@ export interface LlmJudgeOptions {
   urlOption?: string
 }
 
+/** Asks a judging model one prompt; `questionId` names the question for a recording. */
+export type JudgeAsker = (prompt: string, questionId: string) => Promise<string>
+
+/**
+ * The LLM judge over any model `ask` reaches (`timegrounded/ai-sdk` gives it an AI SDK model): the same
+ * prompts, fingerprint and reading of the reply as `llmJudge`, which adds the endpoint's unreachable rule.
+ */
+export function modelJudge(model: string, ask: JudgeAsker): Judge {
+  return {
+    kind: 'llm',
+    fingerprint: LLM_JUDGE_FINGERPRINT,
+    model,
+    async grade(entry, response) {
+      return verdictOf(await ask(renderJudgePrompt(entry, response), entry.question_id))
+    },
+  }
+}
+
+/** A judge's reply read like a response to a yes/no question: its first word, else a lone yes or no. */
+function verdictOf(reply: string): Verdict {
+  return { correct: readYesNo(reply) === true, detail: `judge replied ${JSON.stringify(reply.trim().slice(0, 40))}` }
+}
+
 /**
  * The LLM judge over an OpenAI-compatible endpoint. A reply that is neither
  * yes nor no counts as incorrect. Once `maxUnreachable` judgments in a row
@@ -322,8 +345,7 @@ export function llmJudge(endpoint: ChatEndpoint, options: LlmJudgeOptions = {}):
         throw error
       }
       unreachableInARow = 0
-      // The reply is read like a response to a yes/no question: its first word, else a lone yes or no.
-      return { correct: readYesNo(reply) === true, detail: `judge replied ${JSON.stringify(reply.trim().slice(0, 40))}` }
+      return verdictOf(reply)
     },
   }
 }

@@ -5,6 +5,7 @@
  * before every run.
  */
 import type { Plugin } from 'vitest/config'
+import { recordingSession } from '../cassette/cassette.js'
 import { resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
 import { TimegroundedReporter } from './reporter.js'
 
@@ -22,6 +23,8 @@ export function timegrounded(options: TimegroundedPluginOptions = {}): Plugin {
   return {
     name: 'timegrounded',
     configureVitest({ vitest }) {
+      // One recording session for the run: the workers, started after this, inherit it and merge into one cassette.
+      recordingSession()
       const reporters = vitest.config.reporters as unknown[]
       // Listed by hand in `reporters` as well: keep that one, do not report twice.
       if (reporters.some((reporter) => reporter instanceof TimegroundedReporter)) return

@@ -6,6 +6,7 @@
  */
 import type { RunnerTestFile, RunnerTestSuite } from 'vitest'
 import { afterAll, beforeAll, describe, inject, test } from 'vitest'
+import { flushCassettes } from '../cassette/cassette.js'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { joinInterruptRelay } from '../interrupt.js'
@@ -110,6 +111,8 @@ async function closePool(pool: StorePool | undefined, block: Readonly<RunnerTest
   const check = pool !== undefined && isolationCheck ? await checkIsolation(pool) : null
   if (pool !== undefined) block.meta[ISOLATION_KEY as keyof typeof block.meta] = isolationOutcome(check) as never
   const problems = (await pool?.close()) ?? []
+  // A worker may be ended without its exit handlers running: the calls this suite recorded are written now.
+  flushCassettes()
   if (problems.length > 0) throw new StoreCloseError(problems)
   const carried = isolationMessage(check?.failures ?? [])
   if (carried !== null) throw new ProbeFailure(carried)

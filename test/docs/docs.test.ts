@@ -99,6 +99,7 @@ describe('TypeScript snippets', () => {
       'timegrounded/vitest': 'dist/vitest/index.d.ts',
       'timegrounded/jest': 'dist/jest/index.d.ts',
       'timegrounded/jest/config': 'dist/jest/config.d.ts',
+      'timegrounded/ai-sdk': 'dist/ai-sdk/index.d.ts',
     }
     const files = Object.values(entries).map((file) => join(REPO, file))
     for (const file of files) expect(existsSync(file), `${file} is missing: run \`npm run build\` first (npm test does)`).toBe(true)

@@ -1,50 +1,85 @@
 /**
- * examples/llm-memory under the real Vitest CLI, as its README runs it, with
- * the model a local OpenAI-compatible server on 127.0.0.1 (the scripted
- * "correct" model over the dataset's gold): every probe of both suites
- * passes, and the tokens each report adds up are the tokens the server
- * reported. No network and no key.
+ * examples/llm-memory under the real Vitest CLI, as its README runs it. The
+ * memory reaches its model through the AI SDK (`@ai-sdk/openai-compatible`),
+ * wrapped in `recordedModel`, and the hybrid adapter beside it through
+ * `timegrounded/ai-sdk`. Offline, as CI runs it, the committed cassettes are
+ * replayed: every probe passes and the model server is sent nothing. Recorded
+ * anew against a local OpenAI-compatible server on 127.0.0.1 (the scripted
+ * "correct" model over the dataset's gold), every probe passes, the tokens
+ * each report adds up are the tokens the server reported, and no file
+ * written holds the key. No network and no real key.
  */
-import { readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { loadSplit } from '../../src/tivarq/dataset.js'
-import { defaultUsage, startChatServer, type ChatServer } from '../support/chat-server.js'
+import type { Episode } from '../../src/tivarq/schema.js'
+import { defaultUsage, startChatServer } from '../support/chat-server.js'
 import { tivarqModel } from '../support/tivarq-model.js'
 import { assertBuilt, REPO, runVitest } from '../vitest/run-vitest.js'
 
 const EXAMPLE = join(REPO, 'examples/llm-memory')
-let server: ChatServer
+const PLANTED_KEY = 'sk-planted-llm-memory-key-5150'
+let episodes: Episode[]
 
 beforeAll(async () => {
   assertBuilt()
-  const { episodes } = await loadSplit(undefined, 'smoke')
-  server = await startChatServer(tivarqModel(episodes, { kind: 'correct' }))
+  episodes = (await loadSplit(undefined, 'smoke')).episodes
 })
-afterAll(async () => {
-  await server.close()
-  rmSync(join(EXAMPLE, '.timegrounded'), { recursive: true, force: true })
-})
+afterAll(() => rmSync(join(EXAMPLE, '.timegrounded'), { recursive: true, force: true }))
 
-test('the llm-memory suite and the hybrid model adapter pass every smoke probe against a local server, and the tokens add up', async () => {
-  const env = { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'scripted-correct' }
-  const result = await runVitest(['run', '--root', 'examples/llm-memory'], { cwd: REPO, env, timeoutMs: 120_000 })
-  expect(result.output).toMatch(/Tests\s+120 passed \(120\)/)
-  expect(result.output).toContain('gate passed')
-  expect(result.code).toBe(0)
-  expect(server.requests.every((request) => request.body.model === 'scripted-correct' && request.body.response_format?.type === 'json_object')).toBe(true)
-  // Both suites' reports: every answer carried the tokens its calls used, and nothing else did.
-  const tokens = ['llm-memory', 'model-hybrid'].map(
-    (suite) => JSON.parse(readFileSync(join(EXAMPLE, '.timegrounded', suite, 'report.json'), 'utf8')).metrics.reported_tokens,
-  )
-  expect(tokens.map((used) => used.cases_with_usage)).toEqual([60, 60])
-  // The runner's isolation check asks the llm-memory store one question per episode after resetting it (a
-  // real model call with no turns, in no row); the model adapter is isolated by construction and skips it.
-  const checks = server.requests.filter((request) =>
-    request.body.messages.some((message) => message.role === 'user' && message.content.startsWith('{"turns":[]')),
-  )
-  expect(checks).toHaveLength(12)
-  const checkPrompt = checks.reduce((sum, request) => sum + defaultUsage(request.body, '').prompt_tokens, 0)
-  expect(tokens[0].prompt + tokens[1].prompt + checkPrompt).toBe(server.reported.prompt_tokens)
-  expect(tokens[0].completion + tokens[1].completion).toBeLessThan(server.reported.completion_tokens)
+test('offline, as CI runs it, the committed cassettes are replayed: every smoke probe passes and the model is sent nothing', async () => {
+  const server = await startChatServer(() => ({ status: 500, body: 'a replayed run must not call the model' }))
+  try {
+    const env = { CI: 'true', OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: '', TIMEGROUNDED_MODEL_CALLS: '' }
+    const result = await runVitest(['run', '--root', 'examples/llm-memory'], { cwd: REPO, env, timeoutMs: 120_000 })
+    expect(result.output).toMatch(/Tests\s+120 passed \(120\)/)
+    expect(result.output).toContain('gate passed')
+    expect(result.code).toBe(0)
+    expect(server.requests).toHaveLength(0)
+  } finally {
+    await server.close()
+  }
+}, 150_000)
+
+test('recorded anew against a local server, both suites pass every smoke probe, the tokens add up, and no cassette holds the key', async () => {
+  const server = await startChatServer(tivarqModel(episodes, { kind: 'correct' }))
+  const cassettes = mkdtempSync(join(tmpdir(), 'tg-llm-memory-'))
+  try {
+    const env = {
+      TIMEGROUNDED_MODEL_CALLS: 'record',
+      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_MODEL: 'scripted-correct',
+      OPENAI_API_KEY: PLANTED_KEY,
+      LLM_MEMORY_CASSETTES: cassettes,
+      CI: '',
+    }
+    const result = await runVitest(['run', '--root', 'examples/llm-memory'], { cwd: REPO, env, timeoutMs: 120_000 })
+    expect(result.output).toMatch(/Tests\s+120 passed \(120\)/)
+    expect(result.output).toContain('gate passed')
+    expect(result.code).toBe(0)
+    expect(server.requests.every((request) => request.body.model === 'scripted-correct' && request.authorization === `Bearer ${PLANTED_KEY}`)).toBe(true)
+    // Both suites' reports: every answer carried the tokens its calls used, and nothing else did.
+    const tokens = ['llm-memory', 'model-hybrid'].map(
+      (suite) => JSON.parse(readFileSync(join(EXAMPLE, '.timegrounded', suite, 'report.json'), 'utf8')).metrics.reported_tokens,
+    )
+    expect(tokens.map((used) => used.cases_with_usage)).toEqual([60, 60])
+    // The runner's isolation check asks the llm-memory store one question per episode after resetting it (a
+    // real model call with no turns, in no row); the model adapter is isolated by construction and skips it.
+    const checks = server.requests.filter((request) =>
+      request.body.messages.some((message) => message.role === 'user' && message.content.startsWith('{"turns":[]')),
+    )
+    expect(checks).toHaveLength(12)
+    const checkPrompt = checks.reduce((sum, request) => sum + defaultUsage(request.body, '').prompt_tokens, 0)
+    expect(tokens[0].prompt + tokens[1].prompt + checkPrompt).toBe(server.reported.prompt_tokens)
+    expect(readdirSync(cassettes).sort()).toEqual(['llm-memory.jsonl', 'model-hybrid.jsonl'])
+    const recorded = readdirSync(cassettes).map((name) => readFileSync(join(cassettes, name), 'utf8'))
+    // One line per call the server answered, besides each header; the key in neither.
+    expect(recorded.reduce((lines, text) => lines + text.trim().split('\n').length - 1, 0)).toBe(server.requests.length)
+    for (const text of recorded) expect(text).not.toContain(PLANTED_KEY)
+  } finally {
+    await server.close()
+    rmSync(cassettes, { recursive: true, force: true })
+  }
 }, 150_000)

@@ -5,23 +5,23 @@
  * whether facts land in the right place in time is entirely up to the model,
  * which is exactly what the TIVARQ conversation track measures.
  *
- * It talks to any OpenAI-compatible chat-completions endpoint (a hosted API,
- * or a local server such as llama.cpp's llama-server, vLLM or Ollama) through
- * timegrounded's chat client, which times out, retries 429s and 5xx, and
- * returns the tokens the server reported, so the report can add them up.
+ * It reaches its model through the AI SDK (`generateText`), so any AI SDK
+ * model will do: a hosted API, or a local OpenAI-compatible server such as
+ * llama.cpp's llama-server, vLLM or Ollama through `@ai-sdk/openai-compatible`.
+ * It returns the tokens the provider reported, so the report can add them up.
  */
-import { chatCompletion, type ChatEndpoint, type MemoryStore, type StoreAnswer, type StoreCapabilities, type StoreEvent, type StoreQuery } from 'timegrounded'
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
+import { generateText, type LanguageModel } from 'ai'
+import type { MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreQuery } from 'timegrounded'
 
-/** The endpoint from the environment: `OPENAI_BASE_URL`, `OPENAI_MODEL` and (for a hosted API) `OPENAI_API_KEY`. */
-export function endpointFromEnv(env: Record<string, string | undefined> = process.env): ChatEndpoint {
-  const baseUrl = env.OPENAI_BASE_URL
-  const model = env.OPENAI_MODEL
-  if (!baseUrl || !model) {
-    throw new Error(
-      'llm-memory needs a model: set OPENAI_BASE_URL (e.g. https://api.openai.com/v1, or http://127.0.0.1:8080/v1 for a local server) and OPENAI_MODEL, and OPENAI_API_KEY for a hosted API',
-    )
-  }
-  return { baseUrl, model, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}) }
+/** The model the environment names: `OPENAI_BASE_URL`, `OPENAI_MODEL` and (for a hosted API) `OPENAI_API_KEY`. */
+export function modelFromEnv(env: Record<string, string | undefined> = process.env) {
+  const provider = createOpenAICompatible({
+    name: 'llm-memory',
+    baseURL: env.OPENAI_BASE_URL || 'https://api.openai.com/v1',
+    ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
+  })
+  return provider.chatModel(env.OPENAI_MODEL || 'gpt-4o-mini')
 }
 
 const INSTRUCTIONS = `You are the memory of an assistant. You get what the user has said so far (each turn with the instant it arrived), a question about the user's preferences, and as_of: the instant the question is about.
@@ -37,11 +37,11 @@ interface Turn {
 }
 
 export class LlmMemory implements MemoryStore {
-  readonly capabilities: StoreCapabilities = { tracks: ['conversation'], clock: true, history: true, adapterVersion: 'llm-memory-example-1' }
+  readonly capabilities: StoreCapabilities = { tracks: ['conversation'], clock: true, history: true, adapterVersion: 'llm-memory-example-2' }
   /** By event id, so a replayed turn is kept once. */
   private readonly turns = new Map<string, Turn>()
 
-  constructor(private readonly endpoint: ChatEndpoint) {}
+  constructor(private readonly model: LanguageModel) {}
 
   reset(): void {
     this.turns.clear()
@@ -55,28 +55,22 @@ export class LlmMemory implements MemoryStore {
 
   async query(query: StoreQuery): Promise<StoreAnswer> {
     const request = JSON.stringify({ turns: [...this.turns.values()], question: query.question, as_of: query.asOf })
-    const reply = await chatCompletion(
-      this.endpoint,
-      [
-        { role: 'system', content: INSTRUCTIONS },
-        { role: 'user', content: request },
-      ],
-      { jsonObject: true },
-    )
+    const reply = await generateText({ model: this.model, system: INSTRUCTIONS, prompt: request, temperature: 0, maxRetries: 3 })
     // A reply that is not the JSON asked for is an error, recorded with its text: never a guess.
-    const answer = JSON.parse(reply.content) as { state?: unknown; value?: unknown }
-    if (typeof answer.state !== 'string' || !STATES.has(answer.state)) throw new Error(`the model answered ${reply.content}`)
+    const answer = JSON.parse(reply.text) as { state?: unknown; value?: unknown }
+    if (typeof answer.state !== 'string' || !STATES.has(answer.state)) throw new Error(`the model answered ${reply.text}`)
+    const { inputTokens, outputTokens } = reply.usage
     return {
       state: answer.state as StoreAnswer['state'],
       value: (answer.value ?? null) as StoreAnswer['value'],
-      rawAnswer: reply.content,
-      // Tokens the server reported: the report sums them (reported_tokens).
-      ...(reply.usage !== null ? { usage: reply.usage } : {}),
+      rawAnswer: reply.text,
+      // Tokens the provider reported: the report sums them (reported_tokens).
+      ...(inputTokens !== undefined && outputTokens !== undefined ? { usage: { promptTokens: inputTokens, completionTokens: outputTokens } } : {}),
     }
   }
 }
 
-/** A fresh memory on the endpoint (by default, the one the environment names). */
-export function createLlmMemory(endpoint: ChatEndpoint = endpointFromEnv()): LlmMemory {
-  return new LlmMemory(endpoint)
+/** A fresh memory on `model`. */
+export function createLlmMemory(model: LanguageModel): LlmMemory {
+  return new LlmMemory(model)
 }

@@ -8,6 +8,7 @@
 import { z } from 'zod'
 import { CHAT_DEFAULTS, type ChatEndpoint } from '../../chat/client.js'
 import { credentialsInUrlMessage, redactUrl, urlCredentials } from '../../chat/url.js'
+import type { ModelCallsMode } from '../../cassette/mode.js'
 import { TimegroundedError } from '../../errors.js'
 
 /**
@@ -37,6 +38,10 @@ export interface ModelAdapterOptions extends Partial<Pick<ChatEndpoint, 'retries
   slots?: readonly string[]
   /** Where the variables are read from. @default process.env */
   env?: Readonly<Record<string, string | undefined>>
+  /** Record the model's calls into, and replay them from, this cassette (JSONL, committed with the tests). @default none: every call is live */
+  cassette?: string
+  /** The cassette's mode; `TIMEGROUNDED_MODEL_CALLS` overrides it. @default 'replay' when `CI` is set, else 'auto' */
+  callsMode?: ModelCallsMode
 }
 
 /** Prices of a model, in US dollars per million tokens. */

@@ -6,6 +6,7 @@
  */
 import { chatCallBudgetMs } from '../../chat/client.js'
 import { markIsolatedByConstruction } from '../source.js'
+import { chatBackend } from './calls.js'
 import type { StoreFactory } from '../types.js'
 import { ModelConfigError, resolveModelConfig, type ModelAdapterOptions, type ModelConfig } from './config.js'
 import type { ModelMode } from './prompts.js'
@@ -35,7 +36,11 @@ export function modelAdapter(mode: ModelMode, options: ModelAdapterOptions = {})
     ])
   }
   const config = resolveModelConfig(options)
-  const create = (): HybridModelStore | ManagedModelStore => (mode === 'hybrid' ? new HybridModelStore(config) : new ManagedModelStore(config))
+  const backend = chatBackend(config, {
+    ...(options.cassette !== undefined ? { cassette: options.cassette } : {}),
+    ...(options.callsMode !== undefined ? { callsMode: options.callsMode } : {}),
+  })
+  const create = (): HybridModelStore | ManagedModelStore => (mode === 'hybrid' ? new HybridModelStore(backend) : new ManagedModelStore(backend))
   Object.defineProperty(create, 'name', { value: `model:${mode}` })
   // One instance per episode, nothing at module level: the runner's isolation check (a paid model call per episode) is skipped.
   return markIsolatedByConstruction(Object.assign(create, { mode, config, callBudgetMs: chatCallBudgetMs(config.endpoint) }))

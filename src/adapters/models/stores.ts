@@ -16,23 +16,22 @@
  */
 import { readQuestion } from '../reference/hybrid-corrections.js'
 import { VersionTable } from '../reference/versioned.js'
-import type { MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreQuery } from '../types.js'
-import { askModel, SpendingTally } from './calls.js'
-import { modelConfigRecord, type ModelConfig } from './config.js'
+import type { EpisodeContext, MemoryStore, StoreAnswer, StoreCapabilities, StoreEvent, StoreQuery } from '../types.js'
+import { type ModelBackend, SpendingTally } from './calls.js'
 import { ANSWER_TEMPLATE, answerMessage, extractionInstructions, extractionMessage, promptConfigRecord, type ModelMode, type SentTurn } from './prompts.js'
 import { ModelOutputError, readAnswer, readExtraction } from './replies.js'
 
 /** `adapter_version` the model adapters declare, as upstream's do. */
 export const MODEL_ADAPTER_VERSION = 'tivarq-model-v1'
 
-function capabilitiesOf(mode: ModelMode, config: ModelConfig): StoreCapabilities {
+function capabilitiesOf(mode: ModelMode, backend: ModelBackend): StoreCapabilities {
   return {
     tracks: ['conversation'],
     clock: true,
     history: true,
     adapterVersion: MODEL_ADAPTER_VERSION,
-    modelConfig: modelConfigRecord(config),
-    promptConfig: promptConfigRecord(mode, config.slots, config.jsonMode),
+    modelConfig: backend.configRecord,
+    promptConfig: promptConfigRecord(mode, backend.slots, backend.jsonMode),
   }
 }
 
@@ -43,14 +42,16 @@ export class HybridModelStore implements MemoryStore {
   private readonly seen = new Set<string>()
   private readonly instructions: string
   private readonly spent: SpendingTally
+  private episode = ''
 
-  constructor(private readonly config: ModelConfig) {
+  constructor(private readonly config: ModelBackend) {
     this.capabilities = capabilitiesOf('hybrid', config)
     this.instructions = extractionInstructions(config.slots)
     this.spent = new SpendingTally(config.prices)
   }
 
-  reset(): void {
+  reset(context?: EpisodeContext): void {
+    this.episode = context?.episodeId ?? ''
     this.table.clear()
     this.seen.clear()
     this.spent.clear()
@@ -58,7 +59,7 @@ export class HybridModelStore implements MemoryStore {
 
   async ingest(event: StoreEvent): Promise<void> {
     if (this.seen.has(event.eventId)) return
-    const reply = await askModel(this.config, this.instructions, extractionMessage(event))
+    const reply = await this.config.ask(this.instructions, extractionMessage(event), `${this.episode} turn ${event.eventId}`.trim())
     const read = readExtraction(reply.text, this.config.slots)
     if (!read.ok) throw new ModelOutputError(`turn ${event.eventId}`, reply.text, read.problems, reply.usage)
     this.spent.add(reply)
@@ -91,13 +92,15 @@ export class ManagedModelStore implements MemoryStore {
   private turns: SentTurn[] = []
   private readonly seen = new Set<string>()
   private readonly spent: SpendingTally
+  private episode = ''
 
-  constructor(private readonly config: ModelConfig) {
+  constructor(private readonly config: ModelBackend) {
     this.capabilities = capabilitiesOf('managed', config)
     this.spent = new SpendingTally(config.prices)
   }
 
-  reset(): void {
+  reset(context?: EpisodeContext): void {
+    this.episode = context?.episodeId ?? ''
     this.turns = []
     this.seen.clear()
     this.spent.clear()
@@ -113,7 +116,8 @@ export class ManagedModelStore implements MemoryStore {
   advanceClock(): void {}
 
   async query(query: StoreQuery): Promise<StoreAnswer> {
-    const reply = await askModel(this.config, ANSWER_TEMPLATE, answerMessage(this.turns, query.question, query.asOf))
+    const asked = `${this.episode} question ${JSON.stringify(query.question)}`.trim()
+    const reply = await this.config.ask(ANSWER_TEMPLATE, answerMessage(this.turns, query.question, query.asOf), asked)
     const read = readAnswer(reply.text)
     if (!read.ok) throw new ModelOutputError(`question ${JSON.stringify(query.question)}`, reply.text, read.problems, reply.usage)
     this.spent.add(reply)

@@ -303,6 +303,17 @@ const RUN_HERE: Record<string, RunHere> = {
       expect((record.probes as { fixed: unknown[] }).fixed).toHaveLength(15)
     },
   },
+  'npx timegrounded compare out/hybrid-test out/hybrid-corrections-test --html out/compare.html': {
+    exit: 0,
+    check: (ran) => {
+      expect(ran.stdout.trimEnd().split('\n').at(-1)).toBe(`HTML report: ${join(work, 'out/compare.html')}`)
+      const page = readFileSync(join(work, 'out/compare.html'), 'utf8')
+      // The page data: the 15 probes B fixed, none broken, and both runs named.
+      expect(page.match(/"change":"fixed"/g)).toHaveLength(15)
+      expect(page).not.toContain('"change":"broken"')
+      expect(page).toContain('"a":"out/hybrid-test","b":"out/hybrid-corrections-test"')
+    },
+  },
   'npx timegrounded score out/latest/predictions.jsonl --output out/rescored': {
     exit: 0,
     before: ensureLatestRun,

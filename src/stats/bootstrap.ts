@@ -96,8 +96,12 @@ function bounds(statistics: Float64Array, level: number): { low: number | null; 
   return { low: sorted[first + percentileIndex(n, tail)] as number, high: sorted[first + percentileIndex(n, 1 - tail)] as number, defined: n }
 }
 
-/** The most index draws kept for reuse (2 bytes each below 65,536 units, else 4): 2 to 4 MiB. */
-const MAX_KEPT_DRAWS = 1024 * 1024
+/**
+ * The most index draws kept for reuse (2 bytes each below 65,536 units, else 4): 4 to 8 MiB, enough for
+ * one set of 10,000 resamples of the test split's 180 episodes, which every metric of a comparison over
+ * those episodes reads.
+ */
+const MAX_KEPT_DRAWS = 2 * 1024 * 1024
 
 /** Indices drawn at a time for an interval whose draws are not kept: 256 KiB of Int32, a fraction of what is kept. */
 const STREAMED_BLOCK = 64 * 1024
@@ -136,7 +140,7 @@ function drawsOf(seed: number, count: number, resamples: number): Indices {
  * this seed and these resamples will read, so that a caller with time to spare
  * (a run waiting for its adapter) pays for them before the answers arrive. The
  * draws are the ones the interval would draw itself: no result changes. A set
- * too large to keep (over 2^20 indices) is left to be drawn when it is needed.
+ * too large to keep (over 2^21 indices) is left to be drawn when it is needed.
  */
 export function drawAhead(seed: number, count: number, resamples: number): void {
   const { seed: checked, resamples: checkedResamples } = resolve({ seed, resamples })

@@ -477,6 +477,11 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     runs: ["['scripts/property-catalogue.js', '--seeds', '1', '--correct-timelines', '300']"],
     why: 'ten seeds per bug and 10,000 timelines per correct store take minutes; that test runs the same script with one seed and 300 timelines',
   },
+  'node scripts/compare-simulation.js': {
+    file: 'test/scripts/compare-simulation.test.ts',
+    runs: ["['scripts/compare-simulation.js', '--comparisons', '40', '--noise', '0.01', '--noise-comparisons', '5']"],
+    why: '2,300 seeded comparisons take minutes; that test runs the same script with 40 comparisons and checks both promised bounds on them',
+  },
   'npm pack': {
     file: 'test/support/e2e-setup.ts',
     runs: ["spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work]"],

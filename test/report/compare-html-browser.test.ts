@@ -39,7 +39,8 @@ describe.skipIf(SKIP_BROWSER)('the comparison page in headless Chromium', () => 
     const dev = await loadSplit(undefined, 'dev')
     const latest = await runStore(referenceStore('latest'), dev)
     const versioned = (await runStore(referenceStore('versioned'), dev)).map(
-      (row): PredictionRow => (SPOILED.includes(row.probe_id) ? { ...row, prediction: { state: 'known', value: 'misheard' } } : row),
+      (row): PredictionRow =>
+        SPOILED.includes(row.probe_id) && row.status === 'answered' ? { ...row, prediction: { state: 'known' as const, value: 'misheard' } } : row,
     )
     comparison = compareRuns({ name: 'latest', rows: latest }, { name: 'spoiled versioned', rows: versioned }, { resamples: 500 })
     scratch = mkdtempSync(join(tmpdir(), 'timegrounded-compare-browser-'))

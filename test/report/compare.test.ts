@@ -83,7 +83,8 @@ describe('latest (A) against versioned (B) on the dev split', () => {
     const spoiledIds = ['replacement-01-q1', 'replacement-01-q2', 'replacement-01-q3']
     for (const id of spoiledIds) expect(classifyRow(latest.find((row) => row.probe_id === id)!), id).toBe('correct')
     const spoiled = versioned.map(
-      (row): PredictionRow => (spoiledIds.includes(row.probe_id) ? { ...row, prediction: { state: 'known' as const, value: 'misheard' } } : row),
+      (row): PredictionRow =>
+        spoiledIds.includes(row.probe_id) && row.status === 'answered' ? { ...row, prediction: { state: 'known' as const, value: 'misheard' } } : row,
     )
     const comparison = compareRuns(side('latest', latest), side('spoiled versioned', spoiled))
     // Discordant: the 12 probes latest misses are still fixed, the 3 spoiled ones broken.
@@ -196,11 +197,10 @@ describe('a run with repetitions compared with itself', () => {
         const rows = spoiledPerRepetition.flatMap((spoiled, repetition) => {
           const wrong = new Set(spoiled)
           return latest.map(
-            (row, i): PredictionRow => ({
-              ...row,
-              repetition,
-              ...(wrong.has(i) && row.status === 'answered' ? { prediction: { state: 'known' as const, value: 'misheard' } } : {}),
-            }),
+            (row, i): PredictionRow =>
+              wrong.has(i) && row.status === 'answered'
+                ? { ...row, repetition, prediction: { state: 'known' as const, value: 'misheard' } }
+                : { ...row, repetition },
           )
         })
         const comparison = compareRuns(side('A', rows), side('A again', rows), { seed, resamples: 500, families: [] })

@@ -16,7 +16,7 @@ export const E2E_FILES = [
   'test/jest/{cjs,config,esm,interrupt,jest29,properties,watch}.test.ts',
   'test/examples/{demo,jest-memory,langgraph-store,llm-memory,mcp-memory,sqlite-suite}.test.ts',
   'test/cli/**/*.test.ts',
-  'test/report/{html-browser,html-package,html-render,html-runs,escape}.test.ts',
+  'test/report/{compare-html-browser,html-browser,html-package,html-render,html-runs,escape}.test.ts',
   'test/chat/secrets.test.ts',
   'test/harness/{doctored-predictions,interrupt,pooled-stores}.test.ts',
   'test/tivarq/dataset-folder.test.ts',

@@ -99,6 +99,40 @@ declare interface AdapterUsageErrorCodes {
     REFERENCE_STORE_UNKNOWN: 'AdapterUsageError';
 }
 
+/** Two agents compared under the probe, paired per question. */
+export declare interface AgentComparison {
+    /** Agent A and its delta, probe − control, over the paired questions (its own run's delta may count more). */
+    a: {
+        agent: string;
+        delta: DeltaRecord;
+    };
+    /** Agent B, the same way. */
+    b: {
+        agent: string;
+        delta: DeltaRecord;
+    };
+    /** (probe_B − control_B) − (probe_A − control_A), averaged over the paired questions, with its interval. */
+    difference: DeltaRecord;
+    /** Questions left out: not judged in one of the four runs (an error, or unjudged). */
+    leftOut: number;
+    /** What the interval of `difference` shows: above 0, B loses less under the probe; below 0, more; holding 0, no difference shown. */
+    verdict: AgentComparisonVerdict;
+}
+
+/** Thrown by `compareProbeAgents` for two comparisons that cannot be paired question by question. */
+export declare class AgentComparisonError extends TimegroundedError<keyof AgentComparisonErrorCodes> {
+    constructor(message: string);
+}
+
+/** The codes of `AgentComparisonError`, each with what it means. */
+declare interface AgentComparisonErrorCodes {
+    /** The two comparisons were not run on the same questions, or share none judged in all four runs. */
+    AGENT_COMPARISON_REFUSED: 'AgentComparisonError';
+}
+
+/** What the interval of the difference of deltas shows. */
+declare type AgentComparisonVerdict = 'b-drops-less' | 'b-drops-more' | 'no-difference';
+
 /** The codes of `AgentOptionError`, each with what it means. */
 declare interface AgentOptionErrorCodes {
     /** An option of a built-in agent cannot work. */
@@ -450,6 +484,18 @@ export declare interface CompareOptions {
 }
 
 /**
+ * Compares agent B's probe-versus-control result with agent A's, both from
+ * `runProbeVersusControl` on the same questions. A question counts when it
+ * was judged in all four runs (an agent or judge error, or an unjudged
+ * entry, in any of them leaves it out, counted in `leftOut`). Throws
+ * `AgentComparisonError` when the question sets differ.
+ */
+export declare function compareProbeAgents(a: ProbeComparison, b: ProbeComparison, options?: {
+    seed?: number;
+    resamples?: number;
+}): AgentComparison;
+
+/**
  * Compares run B with run A: run folders or predictions files (ours or
  * upstream's, with repetitions), or rows already read. Throws CompareError
  * (`COMPARE_REFUSED`) for runs of different data or probes, and
@@ -684,7 +730,7 @@ export declare type ErrorCode = keyof ErrorCodes;
  * `timegrounded` command raise (suite, reporter and property options, the
  * baseline, shard sets, usage) declare theirs on their own classes in the same way.
  */
-export declare interface ErrorCodes extends AdapterFaultCodes, AdapterRefusedErrorCodes, AdapterStartErrorCodes, AdapterUsageErrorCodes, AgentOptionErrorCodes, AgentStartErrorCodes, BootstrapOptionErrorCodes, CanonicalJsonErrorCodes, ChatEndpointErrorCodes, CompareErrorCodes, CorpusOptionErrorCodes, CorpusRuleErrorCodes, DatasetErrorCodes, GeneratorGoldMismatchErrorCodes, GroundingModeErrorCodes, HtmlReportErrorCodes, JudgeUnreachableErrorCodes, LongMemEvalDatasetErrorCodes, LongMemEvalReadErrorCodes, ModelConfigErrorCodes, ModelOutputErrorCodes, PoolClosedErrorCodes, PredictionsClosedErrorCodes, PredictionsFileErrorCodes, ReferenceQueryErrorCodes, RegressionEpisodeErrorCodes, ResultWriteErrorCodes, RunnerErrorCodes, SessionDateErrorCodes, TimeGroundedOptionErrorCodes, UnjudgeableEntriesErrorCodes, UnknownSplitErrorCodes, VariantOptionErrorCodes {
+export declare interface ErrorCodes extends AdapterFaultCodes, AdapterRefusedErrorCodes, AdapterStartErrorCodes, AdapterUsageErrorCodes, AgentComparisonErrorCodes, AgentOptionErrorCodes, AgentStartErrorCodes, BootstrapOptionErrorCodes, CanonicalJsonErrorCodes, ChatEndpointErrorCodes, CompareErrorCodes, CorpusOptionErrorCodes, CorpusRuleErrorCodes, DatasetErrorCodes, GeneratorGoldMismatchErrorCodes, GroundingModeErrorCodes, HtmlReportErrorCodes, JudgeUnreachableErrorCodes, LongMemEvalDatasetErrorCodes, LongMemEvalReadErrorCodes, ModelConfigErrorCodes, ModelOutputErrorCodes, PoolClosedErrorCodes, PredictionsClosedErrorCodes, PredictionsFileErrorCodes, ReferenceQueryErrorCodes, RegressionEpisodeErrorCodes, ResultWriteErrorCodes, RunnerErrorCodes, SessionDateErrorCodes, TimeGroundedOptionErrorCodes, UnjudgeableEntriesErrorCodes, UnknownSplitErrorCodes, VariantOptionErrorCodes {
 }
 
 /** A probe the store failed on (or could not be asked because an earlier call failed). */
@@ -1939,6 +1985,9 @@ declare interface RegressionEpisodeErrorCodes {
     /** Regression episodes (`episodes`, `--episodes`) that cannot run. */
     REGRESSION_EPISODE_INVALID: 'RegressionEpisodeError';
 }
+
+/** The comparison in words: each agent's delta, the difference of deltas and what it shows, in percentage points. */
+export declare function renderAgentComparison(comparison: AgentComparison): string;
 
 /** The terminal report of a comparison. */
 export declare function renderComparison(comparison: RunComparison, options?: {

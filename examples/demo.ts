@@ -8,9 +8,11 @@ import {
   DATASET_SEED,
   referenceStore,
   classifyRow,
+  compareRuns,
   describeBootstrap,
   loadSplit,
   openPool,
+  renderComparison,
   renderFamilyTable,
   renderSideBySide,
   runSplit,
@@ -140,6 +142,9 @@ async function main(): Promise<void> {
     out.push(`${result.name}, family by family`, renderFamilyTable(result.report, { color }), '')
   }
   out.push(...readingGuide(naive, bitemporal), '')
+  // Paired per episode and per probe: is the SQLite store's lead over the naive one more than chance? (docs/comparing.md)
+  const comparison = compareRuns({ name: naive.name, rows: naive.rows }, { name: bitemporal.name, rows: bitemporal.rows })
+  out.push(renderComparison(comparison, { color, limit: 3 }), '')
   const timings = results.map((result) => `${result.name} ${result.seconds.toFixed(2)} s`).join(', ')
   out.push(`Finished in ${((performance.now() - started) / 1000).toFixed(2)} s (${timings}).`)
   process.stdout.write(`${out.join('\n')}\n`)

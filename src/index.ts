@@ -98,6 +98,8 @@ export type { GroundedRunResult } from './time-grounded/run.js'
 export { runProbeVersusControl } from './time-grounded/comparison.js'
 export type { ProbeComparison } from './time-grounded/comparison.js'
 export { renderProbeComparison } from './time-grounded/render.js'
+export { compareProbeAgents, renderAgentComparison } from './time-grounded/agent-comparison.js'
+export type { AgentComparison } from './time-grounded/agent-comparison.js'
 export { checkCorpus, generateCorpus, timeGroundedCorpus } from './time-grounded/corpus/index.js'
 export type { CorpusCheck } from './time-grounded/corpus/index.js'
 export { timeGroundedVerdict } from './time-grounded/verdict.js'
@@ -116,6 +118,7 @@ import type { CompareErrorCodes } from './report/compare/sides.js'
 import type { HtmlReportErrorCodes } from './report/html/errors.js'
 import type { BootstrapOptionErrorCodes } from './stats/bootstrap.js'
 import type { GroundingModeErrorCodes } from './time-grounded/agent.js'
+import type { AgentComparisonErrorCodes } from './time-grounded/agent-comparison.js'
 import type { AgentOptionErrorCodes } from './time-grounded/agents.js'
 import type { TimeGroundedOptionErrorCodes } from './time-grounded/probe-options.js'
 import type { AgentStartErrorCodes } from './time-grounded/command-agent.js'
@@ -142,6 +145,7 @@ export interface ErrorCodes
     AdapterRefusedErrorCodes,
     AdapterStartErrorCodes,
     AdapterUsageErrorCodes,
+    AgentComparisonErrorCodes,
     AgentOptionErrorCodes,
     AgentStartErrorCodes,
     BootstrapOptionErrorCodes,
@@ -180,6 +184,7 @@ export { OptionError } from './option-checks.js'
 export { DatasetError } from './tivarq/dataset.js'
 export { PredictionsFileError } from './harness/predictions.js'
 export { CompareError } from './report/compare/sides.js'
+export { AgentComparisonError } from './time-grounded/agent-comparison.js'
 export { AdapterFault, AdapterRefusedError } from './adapters/errors.js'
 export { ReferenceQueryError } from './adapters/reference/query.js'
 export type { ReferenceQueryField } from './adapters/reference/query.js'

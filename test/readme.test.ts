@@ -159,6 +159,14 @@ function corruptDataset(): void {
   edit('probes_dev.jsonl', 7, '"expected":{"state":"known","value":"morning"}', '"expected":{"state":"known","value":"evening"}')
 }
 
+/** The lines of the first code block of `file` that starts with `first`: stderr a page shows, which the runner cannot compare by itself. */
+function documentedStderr(file: string, first: string): string {
+  const blocks = readDoc(file).split('```')
+  const block = blocks.find((text) => text.replace(/^\w*\n/, '').startsWith(first))
+  if (block === undefined) throw new Error(`${file} shows no block starting with ${first}`)
+  return block.replace(/^\w*\n/, '').trimEnd()
+}
+
 /** Commands run for real here, keyed by the exact text of the docs. */
 const RUN_HERE: Record<string, RunHere> = {
   // docs/property-testing.md
@@ -237,6 +245,73 @@ const RUN_HERE: Record<string, RunHere> = {
       const report = readJson('out/mine/report.json') as { complete: boolean; probe_counts: { total: number } }
       expect(report.complete).toBe(true)
       expect(report.probe_counts.total).toBe(240)
+    },
+  },
+  // docs/comparing.md: three test-split runs, then compare on them (in the page's order).
+  'npx timegrounded run --split test --adapter builtin:hybrid --output out/hybrid-test': {
+    exit: 0,
+    check: (ran) => expect(ran.stdout).toMatch(/^900 probes: 900 answered, 0 unsupported, 0 errors; complete$/m),
+  },
+  'npx timegrounded run --split test --adapter builtin:hybrid-corrections --output out/hybrid-corrections-test': {
+    exit: 0,
+    check: (ran) => expect(ran.stdout).toMatch(/^900 probes: 900 answered, 0 unsupported, 0 errors; complete$/m),
+  },
+  'npx timegrounded run --split test --adapter builtin:latest --output out/latest-test': {
+    exit: 0,
+    check: (ran) => expect(ran.stdout).toMatch(/^900 probes: \d+ answered, \d+ unsupported, 0 errors; complete$/m),
+  },
+  'npx timegrounded compare out/latest-test out/hybrid-test': {
+    exit: 2,
+    check: (ran) => {
+      expect(ran.stdout).toBe('')
+      expect(ran.stderr.trimEnd()).toBe(documentedStderr('docs/comparing.md', 'timegrounded compare: out/latest-test and out/hybrid-test'))
+    },
+  },
+  // Its whole stdout is compared with the page's output block; nothing may go to stderr.
+  'npx timegrounded compare out/hybrid-test out/hybrid-corrections-test': { exit: 0, check: (ran) => expect(ran.stderr).toBe('') },
+  'npx timegrounded compare out/hybrid-corrections-test out/hybrid-test --fail-if-worse transitionSuccessRate staleValueLeakageRate': {
+    exit: 1,
+    check: (ran) => {
+      expect(ran.stdout).toMatch(/│ Transition success +│ 0\.923077 \(180 of 195\) │ 0\.846154 \(165 of 195\) │ −0\.077 │/)
+      expect(ran.stderr.trimEnd()).toBe(documentedStderr('docs/comparing.md', 'timegrounded compare: B is shown worse'))
+    },
+  },
+  'npx timegrounded compare out/hybrid-test out/hybrid-corrections-test --json --metrics transitionSuccessRate': {
+    exit: 0,
+    check: (ran) => {
+      const record = JSON.parse(ran.stdout) as Record<string, unknown>
+      // The fields the page's table lists, and no other.
+      expect(Object.keys(record).sort()).toEqual(
+        ['a', 'b', 'confidence', 'correction', 'families', 'identity', 'metricLevel', 'metrics', 'probes', 'resamples', 'seed', 'verdicts'].sort(),
+      )
+      expect(record).toMatchObject({
+        a: { name: 'out/hybrid-test', repetitions: 1, errors: 0, complete: true },
+        identity: { split: 'test', track: 'conversation', variant: 'TIVARQ v1' },
+        correction: 'bonferroni',
+        metricLevel: 0.99,
+        metrics: [
+          {
+            metric: 'transitionSuccessRate',
+            family: null,
+            a: { numerator: 165, denominator: 195 },
+            b: { numerator: 180, denominator: 195 },
+            verdict: 'better',
+          },
+        ],
+        probes: { repetitionsCompared: 1, unsupported: 0, mcnemar: { fixed: 15, broken: 0 } },
+      })
+      expect((record.probes as { fixed: unknown[] }).fixed).toHaveLength(15)
+    },
+  },
+  'npx timegrounded compare out/hybrid-test out/hybrid-corrections-test --html out/compare.html': {
+    exit: 0,
+    check: (ran) => {
+      expect(ran.stdout.trimEnd().split('\n').at(-1)).toBe(`HTML report: ${join(work, 'out/compare.html')}`)
+      const page = readFileSync(join(work, 'out/compare.html'), 'utf8')
+      // The page data: the 15 probes B fixed, none broken, and both runs named.
+      expect(page.match(/"change":"fixed"/g)).toHaveLength(15)
+      expect(page).not.toContain('"change":"broken"')
+      expect(page).toContain('"a":"out/hybrid-test","b":"out/hybrid-corrections-test"')
     },
   },
   'npx timegrounded score out/latest/predictions.jsonl --output out/rescored': {
@@ -401,6 +476,11 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     file: 'test/scripts/property-catalogue.test.ts',
     runs: ["['scripts/property-catalogue.js', '--seeds', '1', '--correct-timelines', '300']"],
     why: 'ten seeds per bug and 10,000 timelines per correct store take minutes; that test runs the same script with one seed and 300 timelines',
+  },
+  'node scripts/compare-simulation.js': {
+    file: 'test/scripts/compare-simulation.test.ts',
+    runs: ["['scripts/compare-simulation.js', '--comparisons', '40', '--noise', '0.01', '--noise-comparisons', '5']"],
+    why: '2,300 seeded comparisons take minutes; that test runs the same script with 40 comparisons and checks both promised bounds on them',
   },
   'npm pack': {
     file: 'test/support/e2e-setup.ts',

@@ -55,7 +55,7 @@ test('the judge grades with the LLM judge prompt and fingerprint; the agent writ
   expect(JSON.stringify(agentModel.doGenerateCalls[0]!.prompt)).toMatch(/\[\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z\]/)
   expect(judgeModel.doGenerateCalls).toHaveLength(4)
   expect(JSON.stringify(judgeModel.doGenerateCalls[0]!.prompt)).toContain(JSON.stringify(renderJudgePrompt(few.items[0]!, 'I do not know.')).slice(1, 60))
-  expect(first.rows.map((row) => row.correct)).toEqual([true, false, false, false])
+  expect(first.rows.map((row) => ('correct' in row ? row.correct : row.status))).toEqual([true, false, false, false])
 
   const silentAgent = mock(() => {
     throw new Error('replay must not ask the agent model')
@@ -70,7 +70,7 @@ test('the judge grades with the LLM judge prompt and fingerprint; the agent writ
       mode: 'timestamps-only',
       judge: modelJudgeOf(options(silentJudge, 'judge', 'replay')),
     })
-    expect(again.rows.map((row) => row.correct)).toEqual([true, false, false, false])
+    expect(again.rows.map((row) => ('correct' in row ? row.correct : row.status))).toEqual([true, false, false, false])
     expect(silentAgent.doGenerateCalls).toHaveLength(0)
     expect(silentJudge.doGenerateCalls).toHaveLength(0)
   } finally {

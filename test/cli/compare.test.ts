@@ -4,7 +4,7 @@
  * (`npm run build`).
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -75,6 +75,28 @@ describe('timegrounded compare on dev runs of builtin:latest (A) and builtin:ver
     expect(record.probes.fixed).toHaveLength(12)
     expect(record.a).toMatchObject({ repetitions: 1, complete: true, errors: 0 })
     expect(record.verdicts[0]).toMatch(/^Current-state accuracy: B better/)
+  })
+})
+
+describe('--html FILE: the comparison page', () => {
+  test('written beside the report, naming where; its data holds the 12 probes B fixed and their episodes', () => {
+    const file = join(work, 'pages', 'compare.html')
+    const result = cli(['compare', run('latest'), run('versioned'), '--html', file, '--resamples', '500'])
+    expect(result.status).toBe(0)
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe(`HTML report: ${file}`)
+    const page = readFileSync(file, 'utf8')
+    const data = JSON.parse(/<script type="application\/json" id="tg-data">(.*?)<\/script>/s.exec(page)![1]!)
+    expect(data.runComparison.changes.map((change: { change: string }) => change.change)).toEqual(Array(12).fill('fixed'))
+    // Every changed probe's episode is drawn: 4 add_vs_replace, 4 delayed_arrival, 4 retro_correction episodes.
+    expect(Object.keys(data.runComparison.episodes)).toHaveLength(12)
+    expect(data.runComparison.timelineNote).toBeNull()
+    expect(data.identity.map((item: { label: string }) => item.label)).toEqual(['A', 'B', 'data', 'seed', 'resamples', 'harness'])
+  })
+
+  test('an empty file name is a usage error', () => {
+    const result = cli(['compare', run('latest'), run('versioned'), '--html', ''])
+    expect(result.status).toBe(2)
+    expect(result.stderr).toContain('`--html` needs a file name')
   })
 })
 

@@ -138,3 +138,12 @@ test('it prints both example stores family by family, and what was caught in the
   ])
   expect(notAsked('future_effective')).toBe(30)
 })
+
+test('it ends with the naive store compared with the SQLite one: the 45 probes the naive store got wrong, all fixed', () => {
+  const comparison = demo.stdout.split('timegrounded compare: is B better than A?\n')[1] ?? ''
+  expect(comparison).toMatch(/^A: naive-store \(1 repetition\)\nB: sqlite-bitemporal \(1 repetition\)\n/)
+  // The reading guide's wrong answers (15 each in retro_correction, delayed_arrival and duplicate_event) are the
+  // discordant probes: b = 0 broken, c = 45 fixed, p = 2·2^-45 = 5.68e-14; 900 − 90 not asked = 810 compared.
+  expect(comparison).toContain('Probes: B fixed 45 and broke 0 of 810 compared (90 unsupported on a side, left out). McNemar exact test: p = 5.7e-14 < 0.01')
+  expect(comparison).toMatch(/^Transition success: B better \(B − A = 0\.200, interval 0\.\d{3} to 0\.\d{3}\)$/m)
+})

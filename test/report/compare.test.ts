@@ -78,6 +78,32 @@ describe('latest (A) against versioned (B) on the dev split', () => {
     expect(family.mcnemar.alpha).toBeCloseTo(0.01 / 12, 15)
   })
 
+  test('fixed and broken on both sides: B = versioned with three probes latest answers right spoiled, by hand', () => {
+    // Three current-state probes of the first replacement episode, all right in latest (A): wrong in B.
+    const spoiledIds = ['replacement-01-q1', 'replacement-01-q2', 'replacement-01-q3']
+    for (const id of spoiledIds) expect(classifyRow(latest.find((row) => row.probe_id === id)!), id).toBe('correct')
+    const spoiled = versioned.map(
+      (row): PredictionRow =>
+        spoiledIds.includes(row.probe_id) && row.status === 'answered' ? { ...row, prediction: { state: 'known' as const, value: 'misheard' } } : row,
+    )
+    const comparison = compareRuns(side('latest', latest), side('spoiled versioned', spoiled))
+    // Discordant: the 12 probes latest misses are still fixed, the 3 spoiled ones broken.
+    expect(comparison.probes.mcnemar).toMatchObject({ fixed: 12, broken: 3, concordant: 216 - 15 })
+    expect(comparison.probes.broken.map((change) => change.probeId)).toEqual(spoiledIds)
+    // n = 15, min = 3: P(X ≤ 3) = (C(15,0) + C(15,1) + C(15,2) + C(15,3)) / 2^15 = (1 + 15 + 105 + 455) / 32768 = 576/32768;
+    // p = 2 · 576/32768 = 0.03515625: not below 0.01, so not shown, although B fixed four times as many as it broke.
+    expect(comparison.probes.mcnemar.pValue).toBeCloseTo(0.03515625, 14)
+    expect(comparison.probes.mcnemar.shown).toBe(false)
+    // In replacement: fixed 0, broken 3: p = 2 · 2^-3 = 0.25.
+    const replacement = comparison.families.find((entry) => entry.family === 'replacement')!.mcnemar
+    expect(replacement).toMatchObject({ fixed: 0, broken: 3, shown: false })
+    expect(replacement.pValue).toBeCloseTo(0.25, 14)
+    // In delayed_arrival: fixed 4 (latest's q4 of its 4 episodes), broken 0: p = 2 · 2^-4 = 0.125.
+    const delayed = comparison.families.find((entry) => entry.family === 'delayed_arrival')!.mcnemar
+    expect(delayed).toMatchObject({ fixed: 4, broken: 0 })
+    expect(delayed.pValue).toBeCloseTo(0.125, 14)
+  })
+
   test('each side’s figures are the scorer’s report.json figures, with their counts', () => {
     const comparison = compareRuns(side('latest', latest), side('versioned', versioned))
     const reports = [scoreRows(latest, { seed: 1 }), scoreRows(versioned, { seed: 1 })]
@@ -160,6 +186,35 @@ describe('a run compared with itself', () => {
         },
       ),
       { numRuns: 25 },
+    )
+  })
+})
+
+describe('a run with repetitions compared with itself', () => {
+  test('property: 1 to 3 repetitions, each wrong on other probes: still zero difference, zero inside every interval, nothing fixed or broken', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.nat(239), { maxLength: 30 }), { minLength: 1, maxLength: 3 }), fc.nat(10_000), (spoiledPerRepetition, seed) => {
+        const rows = spoiledPerRepetition.flatMap((spoiled, repetition) => {
+          const wrong = new Set(spoiled)
+          return latest.map(
+            (row, i): PredictionRow =>
+              wrong.has(i) && row.status === 'answered'
+                ? { ...row, repetition, prediction: { state: 'known' as const, value: 'misheard' } }
+                : { ...row, repetition },
+          )
+        })
+        const comparison = compareRuns(side('A', rows), side('A again', rows), { seed, resamples: 500, families: [] })
+        expect(comparison.a.repetitions).toBe(spoiledPerRepetition.length)
+        for (const metric of comparison.metrics) {
+          if (metric.difference === null) continue
+          expect(metric.difference).toBe(0)
+          expect(metric.low! <= 0 && 0 <= metric.high!).toBe(true)
+          expect(metric.verdict).toBe('no-difference')
+        }
+        expect([comparison.probes.fixed, comparison.probes.broken]).toEqual([[], []])
+        expect(comparison.probes.mcnemar.pValue).toBe(1)
+      }),
+      { numRuns: 15 },
     )
   })
 })

@@ -67,15 +67,18 @@ describe('drawAhead', () => {
     expect(report.transition_success_bootstrap.defined).toBe(1000)
   })
 
-  test('holds the memory bound: 2^20 indices kept at most, the oldest let go first, a set over the bound not kept', async () => {
+  test('holds the memory bound: 2^21 indices kept at most, the oldest let go first, a set over the bound not kept', async () => {
     const { bootstrap } = await fresh()
-    bootstrap.drawAhead(1, 500, 1000)
-    bootstrap.drawAhead(2, 524, 1000)
-    expect([bootstrap.drawsKept(1, 500, 1000), bootstrap.drawsKept(2, 524, 1000)]).toEqual([true, true])
-    bootstrap.drawAhead(3, 100, 1000)
-    expect([bootstrap.drawsKept(1, 500, 1000), bootstrap.drawsKept(2, 524, 1000), bootstrap.drawsKept(3, 100, 1000)]).toEqual([false, true, true])
-    bootstrap.drawAhead(4, 2000, 1000)
-    expect([bootstrap.drawsKept(4, 2000, 1000), bootstrap.drawsKept(2, 524, 1000), bootstrap.drawsKept(3, 100, 1000)]).toEqual([false, true, true])
+    // 1000·1000 + 1048·1000 = 2,048,000 indices, within 2^21 = 2,097,152.
+    bootstrap.drawAhead(1, 1000, 1000)
+    bootstrap.drawAhead(2, 1048, 1000)
+    expect([bootstrap.drawsKept(1, 1000, 1000), bootstrap.drawsKept(2, 1048, 1000)]).toEqual([true, true])
+    // 200,000 more would pass the bound: the oldest set goes.
+    bootstrap.drawAhead(3, 200, 1000)
+    expect([bootstrap.drawsKept(1, 1000, 1000), bootstrap.drawsKept(2, 1048, 1000), bootstrap.drawsKept(3, 200, 1000)]).toEqual([false, true, true])
+    // 4,000,000 alone is over the bound: not kept, and nothing else let go for it.
+    bootstrap.drawAhead(4, 4000, 1000)
+    expect([bootstrap.drawsKept(4, 4000, 1000), bootstrap.drawsKept(2, 1048, 1000), bootstrap.drawsKept(3, 200, 1000)]).toEqual([false, true, true])
   })
 
   test('a bad seed, resamples or count is refused with the option named', async () => {

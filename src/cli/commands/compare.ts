@@ -1,8 +1,9 @@
 /**
- * `timegrounded compare A B [--json] [--fail-if-worse METRIC...]`: is run B
+ * `timegrounded compare A B [--json] [--html FILE] [--fail-if-worse METRIC...]`: is run B
  * better than run A, where, and could it be chance? A and B are run folders or
  * predictions files (ours or upstream's, with repetitions). Prints the paired
- * comparison of `compareRuns`, or its record as JSON. Exit 0 when no
+ * comparison of `compareRuns`, or its record as JSON, and with `--html` writes
+ * its page (the changed probes' timelines from the bundled data). Exit 0 when no
  * `--fail-if-worse` metric is shown worse, 1 when one is, 2 for usage or
  * inputs refused (other data, other probes, unreadable).
  */
@@ -14,11 +15,15 @@ import { QUALITY_METRICS, type QualityMetricName } from '../../tivarq/metrics.js
 import { DATASET_SEED } from '../../tivarq/vocabulary.js'
 import { COMPARE_METRICS, COMPARE_RESAMPLES, compareRuns, type RunComparison } from '../../report/compare/compare-runs.js'
 import { comparisonRecord, renderComparison, verdictLine } from '../../report/compare/render.js'
+import { readSide } from '../../report/compare/sides.js'
+import { bundledComparisonTimelines } from '../../report/html/model/run-comparison.js'
+import { writeComparisonPage } from '../../report/html/write-page.js'
 import { wantsColor } from '../color.js'
 import { EXIT, fail, rangeArgument } from '../exit-codes.js'
 
 interface CompareCommandOptions {
   json?: boolean
+  html?: string
   failIfWorse?: QualityMetricName[]
   metrics?: QualityMetricName[]
   confidence: number
@@ -56,6 +61,10 @@ export function registerCompare(program: Command): void {
     .argument('<b>', 'run B, the same way')
     .option('--json', 'print the comparison as JSON instead of the report')
     .option(
+      '--html <file>',
+      'also write the comparison as an HTML page: both runs side by side, the per-family differences, the fixed and broken probes with their timelines',
+    )
+    .option(
       '--fail-if-worse <metric...>',
       'exit 1 when B is shown worse on one of these metrics (camelCase, e.g. transitionSuccessRate); each is compared',
       metricArgument,
@@ -82,9 +91,14 @@ export function registerCompare(program: Command): void {
     .action((a: string, b: string, options: CompareCommandOptions) => {
       const failIfWorse = options.failIfWorse ?? []
       const metrics = [...new Set([...(options.metrics ?? COMPARE_METRICS), ...failIfWorse])]
+      if (options.html !== undefined && options.html.trim() === '')
+        return fail('compare', '`--html` needs a file name, e.g. `--html out/compare.html`.', EXIT.usage)
       let comparison: RunComparison
+      let rowsA: ReturnType<typeof readSide>['rows']
       try {
-        comparison = compareRuns(a, b, { metrics, confidence: options.confidence, seed: options.seed, resamples: options.resamples })
+        const left = readSide(a)
+        rowsA = left.rows
+        comparison = compareRuns(left, readSide(b), { metrics, confidence: options.confidence, seed: options.seed, resamples: options.resamples })
       } catch (error) {
         if (error instanceof TimegroundedError) return fail('compare', error.message, EXIT.usage)
         throw error
@@ -92,6 +106,11 @@ export function registerCompare(program: Command): void {
       const worse = worsened(comparison, failIfWorse)
       if (options.json) process.stdout.write(`${JSON.stringify(comparisonRecord(comparison), null, 2)}\n`)
       else process.stdout.write(`${renderComparison(comparison, { color: wantsColor(options.color, process.stdout) })}\n`)
+      if (options.html !== undefined) {
+        const page = writeComparisonPage(options.html, comparison, bundledComparisonTimelines(comparison, rowsA), `timegrounded compare — ${a} against ${b}`)
+        if (page.path === null) process.stderr.write(`timegrounded compare: warning: the HTML page was not written to ${options.html}: ${page.problem}\n`)
+        else if (!options.json) process.stdout.write(`\nHTML report: ${page.path}\n`)
+      }
       if (worse.length > 0) {
         process.stderr.write(
           `timegrounded compare: B is shown worse on ${worse.length} --fail-if-worse ${worse.length === 1 ? 'metric' : 'metrics'}:\n${worse.map((line) => `  ${line}`).join('\n')}\n`,

@@ -44,7 +44,7 @@ export function verdictLine(comparison: MetricComparison): string {
     case 'not-measured':
       return `${label}${where}: not compared (no cases in ${comparison.a.value === null ? 'A' : 'B'})`
     case 'too-few-episodes':
-      return `${label}${where}: not judged, ${comparison.episodes} episodes carry it (fewer than ${MIN_NOISE_EPISODES} measure its spread too loosely; interval ${interval(comparison)}); use a split with more episodes (\`--split test\`)`
+      return `${label}${where}: not judged, ${comparison.episodes} episodes carry it (fewer than ${MIN_NOISE_EPISODES} measure its spread too loosely; interval ${interval(comparison)}); its probes still count in the McNemar tests`
   }
 }
 

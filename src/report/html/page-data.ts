@@ -28,6 +28,8 @@ export interface PageData {
   tivarq: TivarqPage | null
   /** One entry per time-grounded suite. */
   timeGrounded: TimeGroundedPage[]
+  /** Two runs compared (`timegrounded compare --html`), instead of one run. @default none */
+  runComparison?: RunComparisonPage
 }
 
 /** One headline card: a value with its denominator, and what it is compared with. */
@@ -202,4 +204,67 @@ export function failingCaption(page: Pick<TivarqPage, 'failing' | 'kindCounts' |
   const measured = failed + page.passed
   const notMeasured = unsupported === 0 ? '' : `; ${unsupported} more ${unsupported === 1 ? 'was' : 'were'} not measured (unsupported), listed below too`
   return `${failed} of ${measured} measured probes did not pass${notMeasured}. Open a probe (Enter or Space on its id) to see its episode as a timeline.`
+}
+
+/** What a comparison's interval shows for a metric, as `compareRuns` judges it. */
+export type ComparedVerdict = 'better' | 'worse' | 'no-difference' | 'not-measured' | 'too-few-episodes'
+
+/** One metric of two runs, side by side: both figures, the paired difference and its verdict. */
+export interface ComparedCard {
+  label: string
+  better: Better
+  /** A's and B's figures with their counts, e.g. `84.6% (165 of 195)`. */
+  a: string
+  b: string
+  /** B − A, e.g. `+0.077`, or a dash. */
+  difference: string
+  /** The paired interval and its level, or why there is none. */
+  interval: string
+  verdict: ComparedVerdict
+  /** The verdict line `timegrounded compare` prints. */
+  verdictLine: string
+}
+
+/** One family's paired difference of a metric. */
+export interface DifferencePoint {
+  family: string
+  difference: number | null
+  low: number | null
+  high: number | null
+  verdict: ComparedVerdict
+  /** e.g. `retro_correction: B − A = 0.500 (15 of 30 → 30 of 30), interval 0.500 to 0.500`. */
+  text: string
+}
+
+/** A metric's per-family differences B − A with their paired intervals. */
+export interface DifferenceChart {
+  metric: string
+  label: string
+  better: Better
+  points: DifferencePoint[]
+}
+
+/** A probe B fixed or broke, with the timeline view of its episode (`view.answer` holds both stores' answers). */
+export interface ChangedProbe {
+  change: 'fixed' | 'broken'
+  answerA: string
+  answerB: string
+  view: FailingProbe
+}
+
+/** Two runs of the same probes compared: the page of `timegrounded compare --html`. */
+export interface RunComparisonPage {
+  a: string
+  b: string
+  /** How the intervals were drawn and judged: resamples, seed, level, correction. */
+  intervalNote: string
+  cards: ComparedCard[]
+  families: string[]
+  charts: DifferenceChart[]
+  /** McNemar's exact test of the fixed and broken probes, overall, in words. */
+  mcnemar: string
+  changes: ChangedProbe[]
+  episodes: Record<string, EpisodeView>
+  /** Why some changed probes have no timeline, or null. */
+  timelineNote: string | null
 }

@@ -6,7 +6,7 @@
  */
 import { type EpisodeView, type EventView, FAILURE_KINDS, type FailingProbe, type FailureKind } from '../page-data.js'
 import type { PredictionRow } from '../../../tivarq/results.js'
-import type { AnswerValue, Assertion, Episode, Probe } from '../../../tivarq/schema.js'
+import type { Answer, AnswerValue, Assertion, Episode, Probe } from '../../../tivarq/schema.js'
 import { classifyRow } from '../../../tivarq/score.js'
 import type { BaselineSuite } from '../../../suite/baseline.js'
 import { diagnose, formatAnswer, renderDiagnosis } from '../../../suite/messages.js'
@@ -38,7 +38,8 @@ function assertionWords(assertion: Assertion | undefined): string | null {
   return `${assertion.op} ${assertion.scope}/${assertion.slot}${value}`
 }
 
-function episodeView(episode: Episode): EpisodeView {
+/** An episode as the timeline draws it: its events with both times and the gold assertion in words. */
+export function episodeView(episode: Episode): EpisodeView {
   return {
     id: episode.episode_id,
     family: episode.family,
@@ -64,8 +65,14 @@ function carries(returned: AnswerValue, value: string | null): boolean {
 
 /** Events of the probe's slot (any scope: a scope leak comes from the other one) whose value the store returned. */
 function sourceEvents(row: PredictionRow, probe: Probe | undefined, episode: Episode | undefined): number[] {
-  if (row.status !== 'answered' || row.prediction.state !== 'known' || episode === undefined) return []
-  const returned = row.prediction.value ?? null
+  if (row.status !== 'answered') return []
+  return answerSources(row.prediction, probe, episode)
+}
+
+/** Events of the probe's slot carrying the value of `answer` (none unless it is known): where a returned value came from. */
+export function answerSources(answer: Answer | null, probe: Probe | undefined, episode: Episode | undefined): number[] {
+  if (answer === null || answer.state !== 'known' || episode === undefined) return []
+  const returned = answer.value ?? null
   const indices: number[] = []
   episode.events.forEach((event, index) => {
     const assertion = event.assertion

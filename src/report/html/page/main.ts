@@ -8,6 +8,7 @@ import { comparisonChart, familyChart, spreadChart, timeGroundedChart } from './
 import { byId, el, section } from './dom.js'
 import { headlineSection, renderIdentity } from './headline.js'
 import { failingSection } from './probes.js'
+import { runComparisonSections } from './run-comparison.js'
 import { setUpTheme } from './theme.js'
 
 function tivarqSections(page: NonNullable<PageData['tivarq']>): HTMLElement[] {
@@ -39,6 +40,7 @@ function main(): void {
   setUpTheme()
   renderIdentity(data)
   const sections: HTMLElement[] = data.tivarq === null ? [] : tivarqSections(data.tivarq)
+  if (data.runComparison !== undefined) sections.push(...runComparisonSections(data.runComparison))
   if (data.timeGrounded.length > 0) sections.push(section('tg-time-grounded', 'Time-grounded probe', ...data.timeGrounded.map(timeGroundedChart)))
   // Last: the long table.
   if (data.tivarq !== null) sections.push(failingSection(data.tivarq))

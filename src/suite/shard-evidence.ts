@@ -14,7 +14,7 @@ import { checkPredictionRow } from '../harness/predictions.js'
 import type { LoadedSplit } from '../tivarq/loaded-split.js'
 import { loadSplitSync, loadVariantSplitSync } from '../tivarq/dataset-sync.js'
 import { datasetHashOf } from '../tivarq/dataset-files.js'
-import type { PredictionBase, PredictionRow } from '../tivarq/results.js'
+import { PREDICTION_KEY_ORDER, type PredictionBase, type PredictionRow } from '../tivarq/results.js'
 import type { Probe } from '../tivarq/schema.js'
 import type { Split } from '../tivarq/vocabulary.js'
 import { isProbeRecord, type ProbeDecision, type ProbeRecord, type ProbeResult, outcomeOfResult, resultOf } from './records.js'
@@ -45,18 +45,8 @@ const ALLOWED_DECISIONS: Readonly<Record<ProbeResult, readonly ProbeDecision[]>>
   error: ['fail'],
 }
 
-const BASE_FIELDS: readonly (keyof PredictionBase)[] = [
-  'probe_id',
-  'episode_id',
-  'expected',
-  'role',
-  'transition_id',
-  'phase',
-  'capability',
-  'old_value',
-  'family',
-  'repetition',
-]
+/** The fields a row takes from its probe (the gold), the keys upstream writes before `status`. */
+const BASE_FIELDS = PREDICTION_KEY_ORDER.slice(0, PREDICTION_KEY_ORDER.indexOf('status')) as readonly (keyof PredictionBase)[]
 
 /** Refusals of one shard's records, each `probe …: field: why`; gold is read once per suite's data. */
 export class ShardEvidence {

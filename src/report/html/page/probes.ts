@@ -6,7 +6,7 @@
  */
 import { FAILURE_KINDS, type FailingProbe, type FailureKind, failingCaption, type TivarqPage } from '../page-data.js'
 import { el, section, words } from './dom.js'
-import { timeline } from './timeline.js'
+import { timelineRow } from './timeline-row.js'
 
 interface Row {
   probe: FailingProbe
@@ -22,26 +22,18 @@ function kindBadge(probe: FailingProbe): HTMLElement {
 }
 
 function buildRow(probe: FailingProbe, page: TivarqPage): Row {
-  const detailId = `tg-timeline-${probe.id}`
-  const button = el('button', { type: 'button', class: 'expand', 'aria-expanded': 'false', 'aria-controls': detailId }, probe.id)
-  const row = el(
-    'tr',
+  const { row, detail, button } = timelineRow(
+    probe,
+    page.episodes[probe.episode],
     { 'data-probe': probe.id, 'data-kind': probe.kind, 'data-family': probe.family },
-    el('td', {}, button),
-    el('td', {}, probe.family),
-    el('td', {}, kindBadge(probe)),
-    el('td', {}, probe.question ?? '—'),
-    el('td', {}, el('code', {}, probe.expected)),
-    el('td', {}, el('code', {}, probe.answer)),
+    [
+      el('td', {}, probe.family),
+      el('td', {}, kindBadge(probe)),
+      el('td', {}, probe.question ?? '—'),
+      el('td', {}, el('code', {}, probe.expected)),
+      el('td', {}, el('code', {}, probe.answer)),
+    ],
   )
-  const holder = el('td', { colspan: 6 })
-  const detail = el('tr', { class: 'detail', id: detailId, hidden: true }, holder)
-  button.addEventListener('click', () => {
-    const open = button.getAttribute('aria-expanded') !== 'true'
-    button.setAttribute('aria-expanded', String(open))
-    detail.hidden = !open
-    if (open && holder.childElementCount === 0) holder.append(timeline(probe, page.episodes[probe.episode]))
-  })
   const haystack = [probe.id, probe.family, probe.question ?? '', probe.expected, probe.answer, probe.meaning].join('\n').toLowerCase()
   return { probe, row, detail, button, haystack }
 }

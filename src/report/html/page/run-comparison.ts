@@ -7,7 +7,7 @@
 import { dot, plot, ruleX, ruleY } from '@observablehq/plot'
 import type { ChangedProbe, ComparedCard, ComparedVerdict, DifferenceChart, DifferencePoint, RunComparisonPage } from '../page-data.js'
 import { el, numbersTable, section } from './dom.js'
-import { timeline } from './timeline.js'
+import { timelineRow } from './timeline-row.js'
 
 const VERDICT_CLASS: Record<ComparedVerdict, string> = {
   better: 'change-better',
@@ -94,27 +94,20 @@ function differenceChart(chart: DifferenceChart, families: string[]): HTMLElemen
 
 function changeRow(changed: ChangedProbe, page: RunComparisonPage): HTMLTableRowElement[] {
   const probe = changed.view
-  const detailId = `tg-timeline-${probe.id}`
-  const button = el('button', { type: 'button', class: 'expand', 'aria-expanded': 'false', 'aria-controls': detailId }, probe.id)
-  const row = el(
-    'tr',
+  const badge = el('span', { class: `badge ${changed.change === 'fixed' ? 'change-better' : 'change-worse'}` }, changed.change)
+  const { row, detail } = timelineRow(
+    probe,
+    page.episodes[probe.episode],
     { 'data-probe': probe.id, 'data-change': changed.change, 'data-family': probe.family },
-    el('td', {}, button),
-    el('td', {}, probe.family),
-    el('td', {}, el('span', { class: `badge ${changed.change === 'fixed' ? 'change-better' : 'change-worse'}` }, changed.change)),
-    el('td', {}, probe.question ?? '—'),
-    el('td', {}, el('code', {}, probe.expected)),
-    el('td', {}, el('code', {}, changed.answerA)),
-    el('td', {}, el('code', {}, changed.answerB)),
+    [
+      el('td', {}, probe.family),
+      el('td', {}, badge),
+      el('td', {}, probe.question ?? '—'),
+      el('td', {}, el('code', {}, probe.expected)),
+      el('td', {}, el('code', {}, changed.answerA)),
+      el('td', {}, el('code', {}, changed.answerB)),
+    ],
   )
-  const holder = el('td', { colspan: 7 })
-  const detail = el('tr', { class: 'detail', id: detailId, hidden: true }, holder)
-  button.addEventListener('click', () => {
-    const open = button.getAttribute('aria-expanded') !== 'true'
-    button.setAttribute('aria-expanded', String(open))
-    detail.hidden = !open
-    if (open && holder.childElementCount === 0) holder.append(timeline(probe, page.episodes[probe.episode]))
-  })
   return [row, detail]
 }
 

@@ -16,8 +16,9 @@ const HAS_INVOCATION_COUNTS = Number(process.versions.v8.split('.')[0]) >= 12
 const userSet = (name: string): boolean =>
   [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) => arg.includes(name) || arg.includes(name.replaceAll('-', '_')))
 
-const setUnlessUserSet = (name: string, value: number): void => {
-  if (!userSet(name)) setFlagsFromString(`--${name}=${value}`)
+/** Sets `--name=value` unless the user gave a flag that `guard` names (by default the flag itself). */
+const setUnlessUserSet = (name: string, value: number, guard = name): void => {
+  if (!userSet(guard)) setFlagsFromString(`--${name}=${value}`)
 }
 
 /** Sets the young generation's growth and the tiering thresholds of both compilers' lines. */
@@ -27,7 +28,8 @@ export function applyV8Settings(): void {
   // size it costs a few more quick collections and 13 MiB less peak memory. The
   // maximum cannot be changed once the process runs, but the growth factor is read
   // each time it would grow.
-  setUnlessUserSet('semi-space-growth-factor', 1)
+  // Any semi-space flag of the user's (its size too) is theirs to tune: the factor stays V8's.
+  setUnlessUserSet('semi-space-growth-factor', 1, 'semi-space')
   // V8's optimising compilers are tuned for pages and servers that run for
   // minutes: a command would compile dozens of functions it then calls a few
   // hundred times more, and page in the compilers' own machine code to do it

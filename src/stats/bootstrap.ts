@@ -366,6 +366,29 @@ export interface RatioDifference extends BootstrapInterval {
 }
 
 /**
+ * Whether every unit was measured alike on both sides, with cases: then each
+ * resample pools the same finite sums in the same order on both sides, so its
+ * ratios are the same double and their difference is exactly +0, with a case
+ * in every resample. The interval is [0, 0] over all resamples without drawing
+ * them: two builds of one store agree on most families, and a comparison's
+ * intervals are mostly those (50 of the 78 of builtin:hybrid against
+ * builtin:hybrid-corrections on the test split). A unit without cases could
+ * leave a resample undefined, and huge counts could overflow a sum to
+ * Infinity (Infinity − Infinity is NaN): those are drawn.
+ */
+function measuredAlike(units: readonly PairedRatios[]): boolean {
+  if (units.length === 0) return false
+  let numerators = 0
+  let denominators = 0
+  for (const { before, after } of units) {
+    if (before.numerator !== after.numerator || before.denominator !== after.denominator || !(before.denominator > 0)) return false
+    numerators += Math.abs(before.numerator)
+    denominators += before.denominator
+  }
+  return Number.isFinite(numerators) && Number.isFinite(denominators)
+}
+
+/**
  * Paired bootstrap of pooled(after) − pooled(before): each resample draws
  * units with replacement and keeps both measurements of a drawn unit
  * together, so what the units share (an episode that is hard for any store)
@@ -373,6 +396,10 @@ export interface RatioDifference extends BootstrapInterval {
  * drawn.
  */
 export function pairedRatioDifference(units: readonly PairedRatios[], options: BootstrapOptions): RatioDifference {
+  if (measuredAlike(units)) {
+    const { seed, resamples, level } = resolve(options)
+    return { low: 0, high: 0, level, seed, resamples, defined: resamples, difference: 0, units: units.length }
+  }
   const after = countArrays(units.map((unit) => unit.after))
   const before = countArrays(units.map((unit) => unit.before))
   const difference = (indices: Indices, start: number, end: number): number | null => {

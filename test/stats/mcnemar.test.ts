@@ -6,7 +6,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { binomialUpperTail } from '../../src/stats/binomial.js'
-import { type PairedRatios, pairedRatioDifference } from '../../src/stats/bootstrap.js'
+import { bootstrapPercentileInterval, type PairedRatios, pairedRatioDifference, pooledRatio } from '../../src/stats/bootstrap.js'
 import { bonferroniLevel, discordance, exactMcNemar, type ProbeShares } from '../../src/stats/mcnemar.js'
 
 const once = (a: boolean, b: boolean): ProbeShares => ({ a: { right: a ? 1 : 0, asked: 1 }, b: { right: b ? 1 : 0, asked: 1 } })
@@ -116,6 +116,32 @@ describe('pairedRatioDifference: the same episodes resampled for both sides', ()
         },
       ),
       { numRuns: 200 },
+    )
+  })
+
+  test('property: units measured alike give the interval the definition gives, drawn or not', () => {
+    // The definition: a generic percentile bootstrap (same seed, same stream) of pooled(after) − pooled(before)
+    // over the drawn units. pairedRatioDifference skips the draws when every unit is alike with cases, and draws
+    // them when one unit has none (a resample of only such units is undefined); both must agree with it.
+    const definition = (units: readonly PairedRatios[], seed: number) =>
+      bootstrapPercentileInterval(
+        units,
+        (drawn) => {
+          const after = pooledRatio(drawn.map((unit) => unit.after))
+          const before = pooledRatio(drawn.map((unit) => unit.before))
+          return after === null || before === null ? null : after - before
+        },
+        { seed, resamples: 500, level: 0.99 },
+      )
+    fc.assert(
+      fc.property(fc.array(counts, { minLength: 1, maxLength: 12 }), fc.nat(1_000_000), (episodes, seed) => {
+        const units = episodes.map((unit) => ({ before: unit, after: { ...unit } }))
+        const paired = pairedRatioDifference(units, { seed, resamples: 500, level: 0.99 })
+        const expected = definition(units, seed)
+        expect({ low: paired.low, high: paired.high, defined: paired.defined }).toEqual({ low: expected.low, high: expected.high, defined: expected.defined })
+        if (expected.defined > 0) expect(Object.is(paired.low, 0) && Object.is(paired.high, 0)).toBe(true)
+      }),
+      { numRuns: 300 },
     )
   })
 })

@@ -19,7 +19,8 @@ interface Program {
   main(args: readonly string[]): Promise<void>
 }
 
-applyV8Settings()
+const args = process.argv.slice(2)
+applyV8Settings(bundleFor(args))
 
 // A reader that stops early (`timegrounded run --help | head -3`) closes the pipe: what is left
 // to print has nobody to read it. Leave quietly, with the exit code already decided (a gate's
@@ -36,7 +37,6 @@ async function runBundle(name: string, args: readonly string[]): Promise<void> {
   await (createRequire(bundle)(bundle) as Program).main(args)
 }
 
-const args = process.argv.slice(2)
 if (isBareVersion(args)) process.stdout.write(`${HARNESS_VERSION}\n`)
 else {
   startCompileCache()

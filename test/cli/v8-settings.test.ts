@@ -9,7 +9,8 @@
  * budget is V8 11's (Node 20); V8 12 and later count invocations instead and
  * reject it, so there the CLI raises the invocation counts (that each line gets
  * only flags it knows is checked on every Node by test/compat/cli-cell.mjs,
- * which fails on any error line on stderr).
+ * which fails on any error line on stderr). `compare` keeps V8's WebAssembly
+ * tiering budget, seen with `--trace-wasm-compilation-times`.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -44,6 +45,32 @@ function optimized(nodeFlags: string[], runFlags: string[] = []): string[] {
 }
 
 const V8_MAJOR = Number(process.versions.v8.split('.')[0])
+
+/** The bootstrap kernel's functions (by index: 0 `fill`, 1 `ratios`) that V8 compiled with TurboFan during `compare` of two test-split runs. */
+function kernelTieredUp(nodeFlags: string[]): string[] {
+  const args = [...nodeFlags, '--trace-wasm-compilation-times', CLI, 'compare', join(work, 'a'), join(work, 'b'), '--no-color']
+  const result = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000 })
+  expect(result.status, result.stderr).toBe(0)
+  return [...`${result.stdout}${result.stderr}`.matchAll(/Compiled function 0x[0-9a-f]+#(\d+) using TurboFan/g)].map((match) => match[1] as string).sort()
+}
+
+describe("`compare`'s WebAssembly tiering budget", () => {
+  test("V8's own: the kernel's `ratios`, summing 10,000 resamples an interval, reaches its optimised code; a budget on the node command line wins", () => {
+    for (const [side, store] of [
+      ['a', 'hybrid'],
+      ['b', 'hybrid-corrections'],
+    ] as const) {
+      const ran = spawnSync(process.execPath, [CLI, 'run', '--split', 'test', '--adapter', `builtin:${store}`, '--no-html', '--output', join(work, side)], {
+        encoding: 'utf8',
+        timeout: 120_000,
+      })
+      expect(ran.status, ran.stderr).toBe(0)
+    }
+    expect(kernelTieredUp([])).toEqual(['0', '1'])
+    // The budget every other command gets, given by the user: `ratios` stays on its baseline code.
+    expect(kernelTieredUp(['--wasm-tiering-budget=2000000000'])).not.toContain('1')
+  })
+})
 
 describe.runIf(V8_MAJOR < 12)("the CLI's V8 tiering budget (V8 11)", () => {
   test('few functions are optimized, and a budget on the node command line wins', () => {

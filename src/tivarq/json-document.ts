@@ -7,8 +7,9 @@
  * nesting past `MAX_JSON_DEPTH` is refused before anything walks the value. What to say about each
  * problem, and what the fix is, is the caller's: the words here are the fact, the caller adds the remedy.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, fstatSync, openSync } from 'node:fs'
 import { MAX_JSON_DEPTH, MAX_JSON_DOCUMENT_BYTES } from '../limits.js'
+import { readOpenFile } from './json-lines.js'
 import { jsonSyntaxError } from './json-syntax.js'
 import { jsonDepthOver } from './row-issues.js'
 import { Utf8Check } from './utf8-check.js'
@@ -57,23 +58,11 @@ export function readJsonDocumentFile(path: string): JsonDocument {
   try {
     const size = fstatSync(fd).size
     if (size > MAX_JSON_DOCUMENT_BYTES) return { ok: false, problem: { kind: 'too_large', bytes: size } }
-    return parseJsonDocument(readAll(fd, size))
+    // One byte over the limit is read, so that a file grown since it was measured is still refused.
+    return parseJsonDocument(readOpenFile(fd, size, MAX_JSON_DOCUMENT_BYTES + 1))
   } finally {
     closeSync(fd)
   }
-}
-
-/** Every byte of an open file, up to the limit (it may have grown since it was measured). */
-function readAll(fd: number, size: number): Uint8Array {
-  const buffer = Buffer.alloc(Math.min(MAX_JSON_DOCUMENT_BYTES + 1, Math.max(size, 64 * 1024)))
-  let filled = 0
-  for (;;) {
-    if (filled === buffer.length) break
-    const read = readSync(fd, buffer, filled, buffer.length - filled, null)
-    if (read === 0) break
-    filled += read
-  }
-  return buffer.subarray(0, filled)
 }
 
 /** Bytes already in memory checked and parsed as one JSON document. */

@@ -26,7 +26,8 @@ import { openPool } from '../dist/harness/pool.js'
 import { runSplit } from '../dist/harness/runner.js'
 import { compareRuns } from '../dist/report/compare/compare-runs.js'
 import { loadSplit } from '../dist/tivarq/dataset.js'
-import { scoreRows, transitionOutcomes } from '../dist/tivarq/score.js'
+import { scoreRows } from '../dist/tivarq/score.js'
+import { transitionOutcomes } from '../dist/tivarq/transitions.js'
 
 const args = process.argv.slice(2)
 const option = (name, fallback) => {

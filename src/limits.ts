@@ -118,3 +118,9 @@ export const MAX_PREDICTION_LINE_CHARS = 64 * 1024 * 1024
 
 /** How deep a JSON row's arrays and objects may nest; TIVARQ rows nest 4 levels, a prediction row 3. */
 export const MAX_JSON_DEPTH = 64
+
+/**
+ * Largest JSON document read whole (a baseline file, a shard file), in bytes. A shard holds its probes'
+ * rows, a few MB for the whole v1 test split; a larger file is refused before a byte of it is read.
+ */
+export const MAX_JSON_DOCUMENT_BYTES = 256 * 1024 * 1024

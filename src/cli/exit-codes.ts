@@ -6,7 +6,7 @@ import { InvalidArgumentError } from 'commander'
 import { TimegroundedError } from '../errors.js'
 import { type OptionRangeName, rangeProblem } from '../limits.js'
 import { terminalText } from '../report/escape.js'
-import type { TivarqReport } from '../tivarq/score.js'
+import type { TivarqReport } from '../tivarq/report-shape.js'
 import type { ValidationResult } from '../tivarq/validate.js'
 
 /** The exit codes of `timegrounded`: 0 clean, 1 problems found, 2 usage or data error, 3 internal error, 4 a result file could not be written (I/O error). */

@@ -9,7 +9,7 @@ import type { PredictionRow } from '../tivarq/results.js'
 import { isAnswerValue } from '../tivarq/answer-shape.js'
 import { describeFound, withArticle } from '../tivarq/row-issues.js'
 import { CAPABILITIES, PHASES, ROLES, STATES } from '../tivarq/vocabulary.js'
-import { familyOf } from '../tivarq/score.js'
+import { familyOf } from '../tivarq/transitions.js'
 
 /** Stable identifiers of the problems the predictions reader reports (the validator's names where the problem is the same). */
 export type PredictionsIssueCode =

@@ -15,7 +15,7 @@ import { TimegroundedError } from '../errors.js'
 import type { RunAggregate } from '../tivarq/aggregate.js'
 import { prettyJson, pythonJsonLine, pythonJsonLineInOrder } from '../tivarq/canonical-json.js'
 import { IN_MEMORY_ROW_KEYS, PREDICTION_KEY_ORDER, type PredictionRow, runFileNames } from '../tivarq/results.js'
-import type { TivarqReport } from '../tivarq/score.js'
+import type { TivarqReport } from '../tivarq/report-shape.js'
 import type { RunManifest } from './manifest.js'
 
 /** The codes of `ResultWriteError`, each with what it means. */

@@ -14,7 +14,7 @@
  * and the baseline under `-u`. A shard writes none of them: it sees part of
  * the suite, and the merge writes them.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { writeFileAtomic, RunWriter } from '../harness/result-files.js'
 import { renderMarkdown, renderRepeatsMarkdown } from './markdown.js'
@@ -26,9 +26,12 @@ import type { RunAggregate } from '../tivarq/aggregate.js'
 import { isQuality, type MetricName, metricValuesOf, QUALITY_METRICS, type ScoredMetrics, scoredMetricsOf } from '../tivarq/metrics.js'
 import { countRepetitions, identicalAnswers, pooledMetrics, probeRepetitions, type RepeatedCounts } from '../tivarq/repeats.js'
 import type { PredictionRow } from '../tivarq/results.js'
-import { computeMetrics, familyOf, scoreRows, type TivarqReport } from '../tivarq/score.js'
+import { computeMetrics } from '../tivarq/metrics-tally.js'
+import { familyOf } from '../tivarq/transitions.js'
+import { scoreRows } from '../tivarq/score.js'
+import type { TivarqReport } from '../tivarq/report-shape.js'
 import { HARNESS_VERSION } from '../version.js'
-import { type BaselineFile, type BaselineMatch, type BaselineSuite, baselineText, matchBaseline, parseBaseline, withSuites } from '../suite/baseline.js'
+import { type BaselineFile, type BaselineMatch, type BaselineSuite, baselineText, matchBaseline, readBaselineFile, withSuites } from '../suite/baseline.js'
 import { baseOfRow, entryProblem } from '../suite/baseline-evidence.js'
 import type { RunnerCommands } from '../suite/commands.js'
 import type { HtmlReportInput } from './html/model/input.js'
@@ -169,7 +172,7 @@ function loadBaseline(input: FinishRunInput, shown: (path: string) => string): L
   const path = input.options.baseline === false ? null : resolvePath(input.root, input.options.baseline)
   if (path === null || !existsSync(path)) return { path, file: null, problem: null }
   try {
-    return { path, file: parseBaseline(readFileSync(path, 'utf8'), shown(path), input.commands), problem: null }
+    return { path, file: readBaselineFile(path, shown(path), input.commands), problem: null }
   } catch (error) {
     return { path, file: null, problem: (error as Error).message }
   }

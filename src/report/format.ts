@@ -3,7 +3,8 @@
  * denominator, and a null rate is a dash, never a 0.
  */
 import { DETECTION_GROUPS, FAMILY_COLUMNS, HEADLINE_METRICS, type MetricValue, metricSpec, QUALITY_METRICS } from '../tivarq/metrics.js'
-import { type DetectionMetrics, percentileRank, type Rate, type TivarqReport } from '../tivarq/score.js'
+import type { DetectionMetrics, Rate, TivarqReport } from '../tivarq/report-shape.js'
+import { percentileRank } from '../tivarq/metrics-tally.js'
 import { reportName, type RunAggregate } from '../tivarq/aggregate.js'
 
 /** A score as Python prints it: `1.0`, `0.9`, `0.944444`; `—` for null. */

@@ -1,7 +1,7 @@
 /** GitHub-flavoured Markdown renderings (for a job's step summary or a pull request). */
 import type { RunAggregate } from '../tivarq/aggregate.js'
 import type { PredictionRow } from '../tivarq/results.js'
-import type { TivarqReport } from '../tivarq/score.js'
+import type { TivarqReport } from '../tivarq/report-shape.js'
 import {
   answersWithValue,
   describeBootstrap,

@@ -9,7 +9,7 @@
 import type { RunWriter } from '../harness/result-files.js'
 import { aggregateRepetitions, type RunAggregate } from '../tivarq/aggregate.js'
 import { type PredictionRow, runFileNames } from '../tivarq/results.js'
-import type { TivarqReport } from '../tivarq/score.js'
+import type { TivarqReport } from '../tivarq/report-shape.js'
 
 /** A run's scored repetitions, in order. */
 export interface ScoredRun {

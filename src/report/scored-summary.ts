@@ -5,7 +5,7 @@
  */
 import type { RunAggregate } from '../tivarq/aggregate.js'
 import type { PredictionRow } from '../tivarq/results.js'
-import type { TivarqReport } from '../tivarq/score.js'
+import type { TivarqReport } from '../tivarq/report-shape.js'
 import { renderFirstErrors, renderRepeats, renderReport } from './terminal.js'
 
 /** What the summary shows. */

@@ -1,6 +1,6 @@
 /** Several reports in one table, one column per store: how the demo compares stores. */
 import { METRIC_NAMES, metricSpec } from '../tivarq/metrics.js'
-import type { TivarqReport } from '../tivarq/score.js'
+import type { TivarqReport } from '../tivarq/report-shape.js'
 import { formatInterval, formatRate, formatScore, headlineMetrics, type HeadlineMetric } from './format.js'
 import { renderTable, type TableSpec } from './table.js'
 

@@ -1,7 +1,7 @@
 /** The terminal rendering of a report: headline metrics, family table, counts. */
 import { Chalk } from 'chalk'
 import type { PredictionRow } from '../tivarq/results.js'
-import type { TivarqReport } from '../tivarq/score.js'
+import type { TivarqReport } from '../tivarq/report-shape.js'
 import type { RunAggregate } from '../tivarq/aggregate.js'
 import { terminalText } from './escape.js'
 import {

@@ -3,7 +3,7 @@
  * reading and matching it against the suite that runs, and building the entry
  * a complete run records. "Baseline" in timegrounded means only this file.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { z } from 'zod'
 import { keyedRecord, ownEntry } from '../tivarq/keyed-record.js'
 import { TimegroundedError } from '../errors.js'
@@ -15,6 +15,7 @@ import { episodeRatios, isFlaky, type ProbeRepetitions, type RepeatedCounts } fr
 import type { RunnerCommands } from './commands.js'
 import type { RepetitionSample } from './noise.js'
 import { type Answer, answerSchema } from '../tivarq/schema.js'
+import { type JsonDocument, jsonDocumentProblemAt, parseJsonDocument, readJsonDocumentFile } from '../tivarq/json-document.js'
 
 /** `format` of a baseline file (v2: each probe's answers, from which every figure is derived and checked). */
 export const BASELINE_FORMAT = 'timegrounded.baseline.v2'
@@ -100,14 +101,19 @@ export class BaselineError extends TimegroundedError<keyof BaselineErrorCodes> {
   }
 }
 
-/** Parse a baseline file's text; throws BaselineError naming the file and each bad field. */
+/** Read the baseline file at `path` (named `file` in messages) within the JSON document limits; throws as `parseBaseline`, and what reading it throws. */
+export function readBaselineFile(path: string, file: string, commands: RunnerCommands): BaselineFile {
+  return baselineOf(readJsonDocumentFile(path), file, commands)
+}
+
+/** Parse a baseline file's text; throws BaselineError naming the file, the line and column or each bad field, and the fix. */
 export function parseBaseline(text: string, file: string, commands: RunnerCommands): BaselineFile {
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (error) {
-    throw new BaselineError(`${file}: not JSON (${(error as Error).message}). Delete it and record a new one with ${commands.record}.`)
-  }
+  return baselineOf(parseJsonDocument(Buffer.from(text, 'utf8')), file, commands)
+}
+
+function baselineOf(document: JsonDocument, file: string, commands: RunnerCommands): BaselineFile {
+  if (!document.ok) throw new BaselineError(`${jsonDocumentProblemAt(file, document.problem)}. Delete it and record a new one with ${commands.record}.`)
+  const json = document.value
   const format = (json as { format?: unknown } | null)?.format
   if (typeof format === 'string' && EARLIER_FORMATS.includes(format)) {
     throw new BaselineError(
@@ -292,7 +298,7 @@ export function readBaselineMatch(
 ): BaselineMatch {
   if (path === null || !existsSync(path)) return { status: 'missing' }
   try {
-    return matchBaseline(parseBaseline(readFileSync(path, 'utf8'), path, commands), identity, path, commands, check)
+    return matchBaseline(readBaselineFile(path, path, commands), identity, path, commands, check)
   } catch (error) {
     // Under `-u` the file is about to be rewritten, which is the fix its error names: the run records, and says so at its end.
     if (update && error instanceof BaselineError) return { status: 'missing' }

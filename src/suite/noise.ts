@@ -12,7 +12,7 @@ import type { RatioCounts } from '../stats/bootstrap.js'
 import { normalQuantile } from '../stats/normal.js'
 import { type QualityMetricName, worseBy } from '../tivarq/metrics.js'
 import { type EpisodeRepetitions, episodeRatios, type RepeatedCounts, sumRatios } from '../tivarq/repeats.js'
-import { familyOf } from '../tivarq/score.js'
+import { familyOf } from '../tivarq/transitions.js'
 
 /**
  * Confidence of the noise-aware rule over the whole run: a correct but noisy

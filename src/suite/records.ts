@@ -6,7 +6,7 @@
  */
 import { describeIsolationFailure, type IsolationCheck, type IsolationFailure } from '../harness/runner.js'
 import type { PredictionRow } from '../tivarq/results.js'
-import { isCorrect } from '../tivarq/score.js'
+import { isCorrect } from '../tivarq/row-verdicts.js'
 import { isKnownFailure, type BaselineMatch, type ProbeOutcome, type SuiteIdentity } from './baseline.js'
 import { baselineNoise, type ProbeEvidence, probeEvidence } from './probe-evidence.js'
 

@@ -7,7 +7,6 @@
  * from one shard count, then finishes the run as one unsharded run would.
  * Nothing here imports a test framework.
  */
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { TimegroundedError } from '../errors.js'
@@ -18,6 +17,7 @@ import { identityDifferences, type RunIdentity } from './run-identity.js'
 import { isProbeRecord } from './records.js'
 import { ShardEvidence } from './shard-evidence.js'
 import type { SuiteIdentity } from './baseline.js'
+import { type JsonDocument, jsonDocumentProblemAt, readJsonDocumentFile } from '../tivarq/json-document.js'
 
 /** The format tag of a shard file (2: with the run's identity and its load errors). */
 export const SHARD_FORMAT = 'timegrounded-shard/2'
@@ -75,12 +75,18 @@ export class ShardSetError extends TimegroundedError<keyof ShardSetErrorCodes> {
 
 /** Read one shard file; throws ShardSetError naming the file and the field at fault. */
 export function readShardFile(path: string): ShardFile {
-  let value: unknown
+  let document: JsonDocument
   try {
-    value = JSON.parse(readFileSync(path, 'utf8'))
+    document = readJsonDocumentFile(path)
   } catch (error) {
     throw new ShardSetError(`${path}: cannot be read as JSON (${(error as Error).message})`)
   }
+  if (!document.ok) {
+    throw new ShardSetError(
+      `${jsonDocumentProblemAt(path, document.problem)}; run that shard again to write its file anew (shard runs write them to .timegrounded/shards/)`,
+    )
+  }
+  const value = document.value
   const format = (value as { format?: unknown } | null)?.format
   if (typeof format === 'string' && format.startsWith('timegrounded-shard/') && format !== SHARD_FORMAT) {
     throw new ShardSetError(

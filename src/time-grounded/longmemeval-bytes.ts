@@ -1,10 +1,11 @@
 /**
  * What a LongMemEval file's bytes are checked for before and while they are parsed: the SHA-256 of its
- * text with newlines normalised, strict UTF-8 (with the byte offset of the first bad sequence, which a
- * decoder does not give), a byte order mark, and where a syntax error lies.
+ * text with newlines normalised, the words of an encoding issue (a byte order mark, or bytes that are
+ * not UTF-8, found by `tivarq/utf8-check.ts` as for every whole-file reader), and where a syntax error
+ * lies (`tivarq/json-syntax.ts`, shared with the JSON document reader).
  */
 import { createHash, type Hash } from 'node:crypto'
-import { jsonSyntaxError } from './json-syntax.js'
+import { jsonSyntaxError } from '../tivarq/json-syntax.js'
 import type { LongMemEvalIssue, LongMemEvalIssueCode } from './longmemeval-schema.js'
 
 /** SHA-256 of text with CRLF and lone CR turned into LF, fed chunk by chunk. */
@@ -47,51 +48,6 @@ export function normalisedTextSha256(text: string): string {
   const hash = new NormalisedTextHash()
   hash.update(Buffer.from(text, 'utf8'))
   return hash.digest()
-}
-
-/**
- * Checks bytes are UTF-8 as they stream past (the rules of a strict decoder:
- * no overlong forms, no surrogates, nothing past U+10FFFF), and says where the
- * first bad sequence starts, as a byte offset into the whole file.
- */
-export class Utf8Check {
-  private need = 0
-  private lower = 0x80
-  private upper = 0xbf
-  private sequenceStart = 0
-  private offset = 0
-
-  /** The file offset of the first invalid sequence in `chunk`, or -1 when all is well so far. */
-  update(chunk: Uint8Array): number {
-    for (let i = 0; i < chunk.length; i++, this.offset++) {
-      const byte = chunk[i]!
-      if (this.need === 0) {
-        if (byte <= 0x7f) continue
-        this.sequenceStart = this.offset
-        if (byte >= 0xc2 && byte <= 0xdf) this.need = 1
-        else if (byte >= 0xe0 && byte <= 0xef) {
-          this.need = 2
-          if (byte === 0xe0) this.lower = 0xa0
-          if (byte === 0xed) this.upper = 0x9f
-        } else if (byte >= 0xf0 && byte <= 0xf4) {
-          this.need = 3
-          if (byte === 0xf0) this.lower = 0x90
-          if (byte === 0xf4) this.upper = 0x8f
-        } else return this.offset
-        continue
-      }
-      if (byte < this.lower || byte > this.upper) return this.sequenceStart
-      this.lower = 0x80
-      this.upper = 0xbf
-      this.need--
-    }
-    return -1
-  }
-
-  /** At the end of the file: the offset of a sequence it cut off, or -1. */
-  end(): number {
-    return this.need > 0 ? this.sequenceStart : -1
-  }
 }
 
 /** The issue of bytes that are not UTF-8 text, or that start with a byte order mark; null when they are fine. */

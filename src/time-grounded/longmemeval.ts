@@ -11,7 +11,8 @@ import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import streamArray from 'stream-json/streamers/stream-array.js'
 import { TimegroundedError } from '../errors.js'
-import { encodingIssue, fileIssue, NormalisedTextHash, normalisedTextSha256, RELOCATE_LIMIT_BYTES, syntaxErrorAt, Utf8Check } from './longmemeval-bytes.js'
+import { encodingIssue, fileIssue, NormalisedTextHash, normalisedTextSha256, RELOCATE_LIMIT_BYTES, syntaxErrorAt } from './longmemeval-bytes.js'
+import { Utf8Check } from '../tivarq/utf8-check.js'
 import {
   checkEntry,
   type LongMemEvalEntry,
@@ -21,7 +22,8 @@ import {
   LongMemEvalReadError,
 } from './longmemeval-schema.js'
 
-export { NormalisedTextHash, normalisedTextSha256, Utf8Check } from './longmemeval-bytes.js'
+export { NormalisedTextHash, normalisedTextSha256 } from './longmemeval-bytes.js'
+export { Utf8Check } from '../tivarq/utf8-check.js'
 export {
   type LongMemEvalDatasetErrorCodes,
   LongMemEvalDatasetError,

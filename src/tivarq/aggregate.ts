@@ -21,7 +21,7 @@ import {
   sumRatios,
 } from './repeats.js'
 import { runFileNames, type PredictionRow } from './results.js'
-import type { TivarqReport } from './score.js'
+import type { TivarqReport } from './report-shape.js'
 
 /** Level of the pooled intervals. */
 const POOLED_LEVEL = 0.95

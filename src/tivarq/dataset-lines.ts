@@ -4,11 +4,11 @@
  * mark, CRLF endings, blank lines, a row over the line limit, a last row without its newline) reported
  * once each and then tolerated, so the rows behind it are still checked.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs'
+import { closeSync, constants, fstatSync, lstatSync, openSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import { MAX_DATASET_FILE_BYTES, MAX_DATASET_LINE_CHARS, MAX_JSON_DEPTH } from '../limits.js'
 import type { DatasetIssues } from './dataset-issues.js'
-import { type JsonLine, readJsonLinesBytes } from './json-lines.js'
+import { type JsonLine, readJsonLinesBytes, readOpenFile } from './json-lines.js'
 import { jsonDepthOver, preview } from './row-issues.js'
 
 /** A file's bytes: null when it does not exist, undefined when it exists but could not be read (already reported). */
@@ -55,26 +55,13 @@ export function readBytes(root: string, name: string, issues: DatasetIssues): Ui
     if (stat.size > MAX_DATASET_FILE_BYTES)
       issues.add('file_too_large', name, null, null, stat.size, `is ${stat.size} bytes, over the ${MAX_DATASET_FILE_BYTES}-byte limit of a dataset file`)
     if (stat.size > MAX_DATASET_FILE_BYTES) return undefined
-    return readBounded(fd, stat.size)
+    return readOpenFile(fd, stat.size, MAX_DATASET_FILE_BYTES)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     return refuse(code, `cannot be read (${code ?? String(error)}); check its permissions`)
   } finally {
     closeSync(fd)
   }
-}
-
-/** Up to `MAX_DATASET_FILE_BYTES` of an open file (it may have grown since it was measured; what lies beyond is not read). */
-function readBounded(fd: number, expected: number): Uint8Array {
-  const buffer = Buffer.alloc(Math.min(MAX_DATASET_FILE_BYTES, Math.max(expected, 64 * 1024)))
-  let length = 0
-  for (;;) {
-    if (length === buffer.length) break
-    const read = readSync(fd, buffer, length, buffer.length - length, null)
-    if (read === 0) break
-    length += read
-  }
-  return buffer.subarray(0, length)
 }
 
 /** One kept line of a split file: its number and its text, without the line ending. */

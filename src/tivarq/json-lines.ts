@@ -182,6 +182,23 @@ export function readJsonLinesFile(path: string, maxLineChars: number, onLine: (l
   return splitter.end()
 }
 
+/**
+ * Up to `limit` bytes of an open file measured at `expected` bytes (it may have grown since; what lies
+ * beyond the limit is not read), for a reader that needs a file whole: a dataset file, to be hashed, or
+ * a JSON document.
+ */
+export function readOpenFile(fd: number, expected: number, limit: number): Uint8Array {
+  const buffer = Buffer.alloc(Math.min(limit, Math.max(expected, 64 * 1024)))
+  let length = 0
+  for (;;) {
+    if (length === buffer.length) break
+    const read = readSync(fd, buffer, length, buffer.length - length, null)
+    if (read === 0) break
+    length += read
+  }
+  return buffer.subarray(0, length)
+}
+
 /** Every line of bytes already in memory (a dataset file, read whole to be hashed). */
 export function readJsonLinesBytes(bytes: Uint8Array, maxLineChars: number, onLine: (line: JsonLine) => void): JsonLinesFacts {
   const splitter = new JsonLineSplitter(maxLineChars, onLine)

@@ -9,7 +9,8 @@
  * `NOT_GATED` with the reason, fails to type-check.
  */
 import type { RatioCounts } from '../stats/bootstrap.js'
-import type { Count, DetectionCounts, DetectionMetrics, QualityCounts, Rate, TivarqMetrics, TivarqReport } from './score.js'
+import type { Count, DetectionCounts, DetectionMetrics, Rate, TivarqMetrics, TivarqReport } from './report-shape.js'
+import type { QualityCounts } from './metrics-tally.js'
 
 /** A metric's value and its denominator (`value` is null when there were no cases). */
 export interface MetricValue {

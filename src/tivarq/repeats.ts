@@ -8,7 +8,10 @@
 import { canonical } from './gold.js'
 import { type MetricValues, QUALITY_METRICS, type QualityMetricName, ratioOf, type ScoredMetrics, METRICS } from './metrics.js'
 import type { PredictionRow } from './results.js'
-import { type QualityCounts, countQuality, familyOf, isCorrect, qualityMetricsOf, type TivarqMetrics } from './score.js'
+import { type QualityCounts, countQuality, qualityMetricsOf } from './metrics-tally.js'
+import { familyOf } from './transitions.js'
+import { isCorrect } from './row-verdicts.js'
+import type { TivarqMetrics } from './report-shape.js'
 import type { RatioCounts } from '../stats/bootstrap.js'
 
 /** One episode's counts of every quality metric, repetition by repetition. */

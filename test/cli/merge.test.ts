@@ -167,7 +167,13 @@ describe('timegrounded merge', () => {
     expect(notShard.status).toBe(2)
     const torn = join(dir, 'torn.json')
     writeFileSync(torn, '{"format":')
-    expect(merge(dir, torn).stderr).toContain(`${torn}: cannot be read as JSON`)
+    const tornMerge = merge(dir, torn)
+    // Cut off after `{"format":` (10 characters): the text ends in column 11 of line 1.
+    expect(tornMerge.stderr).toContain(
+      `${torn}:1:11: not JSON (expected a value, found the end of the text); run that shard again to write its file anew (shard runs write them to .timegrounded/shards/)`,
+    )
+    expect(tornMerge.stderr).not.toMatch(/\n\s+at /)
+    expect(tornMerge.status).toBe(2)
   })
 
   test('a fresh shard of one run beside a stale shard of another is refused (exit 2), naming both files and the differing field', async () => {

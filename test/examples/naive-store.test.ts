@@ -14,7 +14,8 @@ import { loadSplit } from '../../src/tivarq/dataset.js'
 import { resolveGold, sameAnswer } from '../../src/tivarq/gold.js'
 import { runSplit } from '../../src/harness/runner.js'
 import { DATASET_SEED, SPLITS, type Answer, type Episode, type Probe, type Split } from '../../src/tivarq/schema.js'
-import { isCorrect, scoreRows } from '../../src/tivarq/score.js'
+import { isCorrect } from '../../src/tivarq/row-verdicts.js'
+import { scoreRows } from '../../src/tivarq/score.js'
 
 /** Gold with time erased: arrival order is the only order, nothing expires, a replay counts again. */
 function timeBlindAnswer(episode: Episode, probe: Probe): Answer {

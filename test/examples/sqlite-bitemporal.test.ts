@@ -15,7 +15,8 @@ import { loadSplit } from '../../src/tivarq/dataset.js'
 import { sameAnswer } from '../../src/tivarq/gold.js'
 import { runSplit } from '../../src/harness/runner.js'
 import { DATASET_SEED, SPLITS, type Split } from '../../src/tivarq/schema.js'
-import { isCorrect, scoreRows } from '../../src/tivarq/score.js'
+import { isCorrect } from '../../src/tivarq/row-verdicts.js'
+import { scoreRows } from '../../src/tivarq/score.js'
 import { replaySplit } from './replay.js'
 
 const opened: SqliteBitemporalStore[] = []

@@ -11,7 +11,7 @@ import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
 import { predictionLine } from '../../src/harness/result-files.js'
 import { EpisodeRun, RunnerError, orderProbes, runSplit, type RunnerOptions } from '../../src/harness/runner.js'
-import { computeMetrics } from '../../src/tivarq/score.js'
+import { computeMetrics } from '../../src/tivarq/metrics-tally.js'
 import type { Episode, Probe } from '../../src/tivarq/schema.js'
 
 let smoke: LoadedSplit

@@ -15,7 +15,7 @@ import { runSplit } from '../../src/harness/runner.js'
 import { counterexampleEpisodes, propertyResultJson, renderCounterexample } from '../../src/properties/counterexample.js'
 import { PropertyOptionError, resolvePropertyOptions } from '../../src/properties/options.js'
 import { type PropertyResult, runProperties } from '../../src/properties/run.js'
-import { isCorrect } from '../../src/tivarq/score.js'
+import { isCorrect } from '../../src/tivarq/row-verdicts.js'
 import { expandRegressionEpisodes } from '../../src/tivarq/regression.js'
 
 const defaults = (options = {}) => resolvePropertyOptions(options, 'test')

@@ -16,7 +16,8 @@ import { renderComparison, verdictLine } from '../../src/report/compare/render.j
 import { CompareError } from '../../src/report/compare/sides.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
-import { classifyRow, scoreRows } from '../../src/tivarq/score.js'
+import { classifyRow } from '../../src/tivarq/row-verdicts.js'
+import { scoreRows } from '../../src/tivarq/score.js'
 import { runStore } from '../support/html-report-input.js'
 
 const UPSTREAM = fileURLToPath(new URL('../fixtures/upstream/', import.meta.url))

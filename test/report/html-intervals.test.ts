@@ -11,7 +11,7 @@ import { NaiveStore } from '../../examples/naive-store/src/store.js'
 import { pageIntervals, staleValueLeakageInterval } from '../../src/report/html/model/intervals.js'
 import { loadSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
-import { transitionSuccessInterval } from '../../src/tivarq/score.js'
+import { transitionSuccessInterval } from '../../src/tivarq/episode-bootstrap.js'
 import { runStore } from '../support/html-report-input.js'
 
 const OPTIONS = { seed: 11, resamples: 500 }

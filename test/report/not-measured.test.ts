@@ -15,7 +15,8 @@ import { renderReport } from '../../src/report/terminal.js'
 import { tivarqPage } from '../../src/report/html/model/tivarq.js'
 import { type LoadedSplit, loadSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
-import { scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
+import { scoreRows } from '../../src/tivarq/score.js'
+import type { TivarqReport } from '../../src/tivarq/report-shape.js'
 import { runStore } from '../support/html-report-input.js'
 
 const LINE =

@@ -4,7 +4,8 @@ import { renderMarkdown, renderRepeatsMarkdown } from '../../src/report/markdown
 import { renderSideBySide } from '../../src/report/side-by-side.js'
 import { renderFirstErrors, renderRepeats, renderReport } from '../../src/report/terminal.js'
 import { aggregateRepetitions } from '../../src/tivarq/aggregate.js'
-import { scoreRows, transitionOutcomes } from '../../src/tivarq/score.js'
+import { scoreRows } from '../../src/tivarq/score.js'
+import { transitionOutcomes } from '../../src/tivarq/transitions.js'
 import type { ErrorRow, PredictionRow } from '../../src/tivarq/results.js'
 import { baseOf, simulatedRows } from '../tivarq/score-fixtures.js'
 

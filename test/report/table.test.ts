@@ -15,7 +15,9 @@ import { type ColumnAlign, renderTable, type TableSpec } from '../../src/report/
 import { renderFamilyTable, renderRepeats, renderReport } from '../../src/report/terminal.js'
 import { aggregateRepetitions } from '../../src/tivarq/aggregate.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
-import { type TivarqReport, scoreRows, transitionOutcomes } from '../../src/tivarq/score.js'
+import type { TivarqReport } from '../../src/tivarq/report-shape.js'
+import { scoreRows } from '../../src/tivarq/score.js'
+import { transitionOutcomes } from '../../src/tivarq/transitions.js'
 import { simulatedRows } from '../tivarq/score-fixtures.js'
 
 const require = createRequire(import.meta.url)

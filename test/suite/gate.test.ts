@@ -142,7 +142,15 @@ describe('the baseline file', () => {
     expect(() => parseBaseline('{"format":"timegrounded.baseline.v2","harness_version":"1","suites":{"x":{"split":3}}}', 'tg.json', VITEST_COMMANDS)).toThrow(
       /tg\.json: suites\.x\.dataset_hash: /,
     )
-    expect(() => parseBaseline('not json', 'tg.json', VITEST_COMMANDS)).toThrow(/^tg\.json: not JSON/)
+    expect(() => parseBaseline('not json', 'tg.json', VITEST_COMMANDS)).toThrow(/^tg\.json:1:1: not JSON/)
+  })
+
+  test('a broken file is named by file, line and column, with the fix', () => {
+    // A hand-edited baseline with a trailing comma on line 3: the brace after it, line 4 column 1, is where JSON breaks.
+    expect(() => parseBaseline('{\n  "format": "timegrounded.baseline.v2",\n  "suites": {},\n}\n', 'tg.json', VITEST_COMMANDS)).toThrow(
+      'tg.json:4:1: not JSON (expected a key in double quotes, found "}"). Delete it and record a new one with `npx vitest run -u`.',
+    )
+    expect(() => parseBaseline('\uFEFF{}', 'tg.json', VITEST_COMMANDS)).toThrow(/^tg\.json:1:1: starts with a byte order mark \(EF BB BF\)/)
   })
 })
 

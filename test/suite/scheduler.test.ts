@@ -13,7 +13,7 @@ import { planSuite } from '../../src/suite/probes.js'
 import { scheduleEpisodes } from '../../src/suite/scheduler.js'
 import { loadSplit } from '../../src/tivarq/dataset.js'
 import { loadSplitSync } from '../../src/tivarq/dataset-sync.js'
-import { isCorrect } from '../../src/tivarq/score.js'
+import { isCorrect } from '../../src/tivarq/row-verdicts.js'
 
 /** Wait up to `turns` turns of the event loop (not a wall-clock time) for `ready()`. */
 async function turnsUntil(ready: () => boolean, turns: number): Promise<void> {

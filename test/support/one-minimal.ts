@@ -10,7 +10,7 @@ import type { MemorySource } from '../../src/adapters/source.js'
 import { openPool } from '../../src/harness/pool.js'
 import { runSplit } from '../../src/harness/runner.js'
 import { expandRegressionEpisodes, type RegressionEpisode } from '../../src/tivarq/regression.js'
-import { isCorrect } from '../../src/tivarq/score.js'
+import { isCorrect } from '../../src/tivarq/row-verdicts.js'
 
 /** A fresh store of `bug`, sharing nothing with any earlier one (the module-level bug gets records of its own). */
 export function freshSource(bug: string): MemorySource {

@@ -12,7 +12,7 @@ import type { Issue } from '../../src/tivarq/issues.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'
 import { describeFound, issuePath, renderPath, valueAt, withArticle } from '../../src/tivarq/row-issues.js'
 import { answerValueSchema, CAPABILITIES, PHASES, ROLES, STATES } from '../../src/tivarq/schema.js'
-import { familyOf } from '../../src/tivarq/score.js'
+import { familyOf } from '../../src/tivarq/transitions.js'
 
 type LineIssue = Omit<Issue, 'file' | 'line'>
 

@@ -10,7 +10,8 @@ import { buildRunManifest } from '../../src/harness/manifest.js'
 import { predictionsText, resultJson } from '../../src/harness/result-files.js'
 import { readPredictions, repetitionsOf } from '../../src/harness/predictions.js'
 import { loadSplit } from '../../src/tivarq/dataset.js'
-import { scoreRows, type TivarqReport } from '../../src/tivarq/score.js'
+import { scoreRows } from '../../src/tivarq/score.js'
+import type { TivarqReport } from '../../src/tivarq/report-shape.js'
 
 const UPSTREAM = new URL('../fixtures/upstream/', import.meta.url)
 const path = (name: string) => new URL(name, UPSTREAM).pathname

@@ -33,7 +33,8 @@ import {
   runSplit,
 } from '../../harness/runner.js'
 import { DATASET_SEED, SPLITS, type Split } from '../../tivarq/vocabulary.js'
-import { scoreRows, type TivarqReport } from '../../tivarq/score.js'
+import { scoreRows } from '../../tivarq/score.js'
+import type { TivarqReport } from '../../tivarq/report-shape.js'
 import { describeVariant } from '../../tivarq/variant.js'
 import { DEFAULT_RESAMPLES } from '../../stats/bootstrap.js'
 import { renderMarkdown, renderRepeatsMarkdown } from '../../report/markdown.js'

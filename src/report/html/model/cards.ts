@@ -16,7 +16,7 @@ import {
   metricSpec,
   worseBy,
 } from '../../../tivarq/metrics.js'
-import type { DetectionMetrics, TivarqReport } from '../../../tivarq/score.js'
+import type { DetectionMetrics, TivarqReport } from '../../../tivarq/report-shape.js'
 import type { BaselineSuite } from '../../../suite/baseline.js'
 
 /** The two metrics the page leads with: the primary one, and the one the CI gate cares about most. */

@@ -7,7 +7,7 @@
 import { type EpisodeView, type EventView, FAILURE_KINDS, type FailingProbe, type FailureKind } from '../page-data.js'
 import type { PredictionRow } from '../../../tivarq/results.js'
 import type { Answer, AnswerValue, Assertion, Episode, Probe } from '../../../tivarq/schema.js'
-import { classifyRow } from '../../../tivarq/score.js'
+import { classifyRow } from '../../../tivarq/row-verdicts.js'
 import type { BaselineSuite } from '../../../suite/baseline.js'
 import { diagnose, formatAnswer, renderDiagnosis } from '../../../suite/messages.js'
 import type { ProbeDecision } from '../../../suite/records.js'

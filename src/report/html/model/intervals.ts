@@ -8,7 +8,9 @@
 import { type BootstrapInterval, type RatioCounts, ratioInterval } from '../../../stats/bootstrap.js'
 import { roundHalfEven } from '../../../stats/quantile.js'
 import type { PredictionRow } from '../../../tivarq/results.js'
-import { episodeTallies, familyOf, isStaleLeak, isStaleRisk, transitionSuccessInterval } from '../../../tivarq/score.js'
+import { episodeTallies, transitionSuccessInterval } from '../../../tivarq/episode-bootstrap.js'
+import { familyOf } from '../../../tivarq/transitions.js'
+import { isStaleLeak, isStaleRisk } from '../../../tivarq/row-verdicts.js'
 
 /** How an interval is drawn: the report's seed and resamples. */
 export interface IntervalOptions {

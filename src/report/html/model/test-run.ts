@@ -8,7 +8,7 @@
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import type { TimeGroundedSuiteSummary } from '../../../time-grounded/summary.js'
 import type { PredictionRow } from '../../../tivarq/results.js'
-import type { TivarqReport } from '../../../tivarq/score.js'
+import type { TivarqReport } from '../../../tivarq/report-shape.js'
 import type { BaselineSuite, SuiteIdentity } from '../../../suite/baseline.js'
 import type { ProbeDecision, ProbeRecord } from '../../../suite/records.js'
 import { drawnEpisodes } from './failing.js'

@@ -10,7 +10,7 @@ import type { Change, Comparison, ComparisonCell, FamilyChart, Spread, TivarqPag
 import { renderErroredProbes } from '../../../suite/probe-lists.js'
 import { spreadOf as spreadOfScores } from '../../../tivarq/aggregate.js'
 import { METRIC_NAMES, type MetricName, type MetricValue, type MetricValues, metricSpec, metricValuesOf, scoredMetricsOf } from '../../../tivarq/metrics.js'
-import type { TivarqReport } from '../../../tivarq/score.js'
+import type { TivarqReport } from '../../../tivarq/report-shape.js'
 import type { BaselineSuite } from '../../../suite/baseline.js'
 import { changeOf, headlineCards } from './cards.js'
 import { failingProbes, knownFailureRule } from './failing.js'

@@ -166,7 +166,8 @@ function mutated(row: Record<string, unknown>, mutations: readonly { at: string[
     if (typeof target !== 'object' || target === null) continue
     const key = second ?? first
     if (to === undefined) delete (target as Record<string, unknown>)[key]
-    else (target as Record<string, unknown>)[key] = to
+    // A copy: the generators hand out shared objects, and setting one inside itself made a cycle (and edited the generator's constant for later runs).
+    else (target as Record<string, unknown>)[key] = structuredClone(to)
   }
   return out
 }

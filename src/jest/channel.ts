@@ -8,10 +8,12 @@
  * Nothing here imports Jest.
  */
 import { createHash } from 'node:crypto'
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { GatheredRecord } from '../suite/gather.js'
 import { type IsolationOutcome, isIsolationOutcome, type WorkerContext } from '../suite/records.js'
+import { readJsonLinesFile } from '../tivarq/json-lines.js'
+import { MAX_PREDICTION_LINE_CHARS } from '../limits.js'
 
 /** The environment variable the reporter sets and the workers read. */
 export const CONTEXT_VARIABLE = 'TIMEGROUNDED_JEST_CONTEXT'
@@ -80,14 +82,15 @@ export function readSideFiles(runDir: string): SideFile[] {
   for (const name of readdirSync(dir).sort()) {
     if (!name.endsWith('.jsonl')) continue
     const lines: SideLine[] = []
-    for (const text of readFileSync(join(dir, name), 'utf8').split('\n')) {
-      if (text.trim() === '') continue
+    // Through the one JSON-lines reader, a line at a time: a line that is not text (not UTF-8, over the limit) is torn like one cut short.
+    readJsonLinesFile(join(dir, name), MAX_PREDICTION_LINE_CHARS, (line) => {
+      if (line.kind !== 'text' || line.text.trim() === '') return
       try {
-        lines.push(JSON.parse(text) as SideLine)
+        lines.push(JSON.parse(line.text) as SideLine)
       } catch {
         // A torn line from a worker that died mid-write: the probe it carried did not finish.
       }
-    }
+    })
     const testPath = lines[0]?.testPath
     if (testPath === undefined || !existsSync(testPath)) continue
     files.push({ testPath, records: gatheredOf(testPath, lines) })

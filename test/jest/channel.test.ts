@@ -1,7 +1,8 @@
 /**
  * The side-file channel between Jest's workers and the reporter: the context
  * the reporter sets, the records a test file appends, and how they read back
- * (errors of a suite attached to its records, a torn last line skipped,
+ * (errors of a suite attached to its records, a torn last line or one that
+ * is not UTF-8 skipped,
  * files of deleted tests dropped).
  */
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -53,6 +54,25 @@ describe('the side-file channel', () => {
     ])
     clearSideFile(runDir, a)
     expect(readSideFiles(runDir).map((file) => file.testPath)).toEqual([b])
+  })
+
+  test('a line that is not UTF-8 is read as torn, not as a record with its bytes replaced', () => {
+    const runDir = join(work, 'run-bytes')
+    const a = join(work, 'bytes.test.ts')
+    writeFileSync(a, '')
+    appendSideLines(runDir, [{ testPath: a, record: probe('one', 'p1') }])
+    // A record whose probe id holds a byte no UTF-8 text has: decoding it leniently would make it "p\ufffd2", a probe nobody ran.
+    appendFileSync(sideFileOf(runDir, a), Buffer.concat([Buffer.from(`{"testPath":${JSON.stringify(a)},"record":{"kind":"tivarq-probe","suite":{"name":"one"},"probeId":"p`), Buffer.from([0xff]), Buffer.from('2"}}\n')]))
+    appendSideLines(runDir, [{ testPath: a, record: probe('one', 'p3') }])
+    expect(readSideFiles(runDir)).toEqual([
+      {
+        testPath: a,
+        records: [
+          { file: a, record: probe('one', 'p1'), blockErrors: [] },
+          { file: a, record: probe('one', 'p3'), blockErrors: [] },
+        ],
+      },
+    ])
   })
 
   test("a suite's isolation outcome reads back on each of its records in that file; a malformed one is dropped", () => {

@@ -5,7 +5,7 @@
  * counterexample and its replay, --json, and usage errors (exit 2).
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -83,6 +83,13 @@ describe('timegrounded fuzz', { timeout: 150_000 }, () => {
     const bad = await timegrounded('run', '--episodes', file, '--adapter', 'builtin:oracle', '--output', join(dir, 'bad'), '--no-html')
     expect(bad.status).toBe(2)
     expect(bad.stderr).toContain('episodes[0] (property-20261001-1) queries[0].after_event_index is 99')
+    // The same episodes one per line, the second line cut short: told at its line and column, nothing run.
+    const lines = episodes.map((episode: unknown) => JSON.stringify(episode))
+    writeFileSync(file, `${lines[0]}\n${lines[0]!.slice(0, 20)}\n`)
+    const torn = await timegrounded('run', '--episodes', file, '--adapter', 'builtin:oracle', '--output', join(dir, 'torn'), '--no-html')
+    expect(torn.status).toBe(2)
+    expect(torn.stderr).toContain(`\`--episodes\` ${file}:2:21: not JSON (`)
+    expect(existsSync(join(dir, 'torn/predictions.jsonl'))).toBe(false)
   })
 
   test('usage errors exit 2 and name the fix', async () => {

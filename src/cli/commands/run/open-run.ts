@@ -3,13 +3,13 @@
  * cleared and run_manifest.json written. Its own file because each step has its
  * own failure, reported before any probe runs.
  */
-import { readFileSync } from 'node:fs'
 import { describeCommand } from '../../../adapters/command.js'
 import { AdapterStartError } from '../../../adapters/errors.js'
 import { openPoolAdopting, type CloseProblem, type StorePool } from '../../../harness/pool.js'
 import type { MemorySource } from '../../../adapters/source.js'
 import { TimegroundedError } from '../../../errors.js'
 import { loadSplit, loadVariantSplit, MANIFEST_FILE } from '../../../tivarq/dataset.js'
+import { RegressionFileError, readRegressionRows } from '../../../tivarq/regression-file.js'
 import { buildRunManifest, closeErrorRecords, harnessCommit, manifestEnvironment, type RunManifest } from '../../../harness/manifest.js'
 import { ResultWriteError, RunWriter } from '../../../harness/result-files.js'
 import { clearEarlierRun } from '../../../report/scored-run.js'
@@ -43,23 +43,13 @@ export function reportCloseProblems(problems: readonly CloseProblem[], writer: R
  * Its checker (and zod with it) loads only for `--episodes`: a split's run never needs it.
  */
 async function readRegressionFile(file: string): Promise<Awaited<ReturnType<typeof loadSplit>>> {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    throw new UsageError(`cannot read \`--episodes ${file}\`: ${(error as Error).message}`)
-  }
   let rows: unknown
   try {
-    const trimmed = text.trim()
-    rows = trimmed.startsWith('[')
-      ? JSON.parse(trimmed)
-      : trimmed
-          .split('\n')
-          .filter((line) => line.trim() !== '')
-          .map((line) => JSON.parse(line))
+    rows = readRegressionRows(file)
   } catch (error) {
-    throw new UsageError(`\`--episodes ${file}\` is not JSON (a list of episodes, or one episode per line): ${(error as Error).message}`)
+    if (error instanceof RegressionFileError)
+      throw new UsageError(`\`--episodes\` ${error.message}; the file holds one JSON list of episodes, or one episode per line`)
+    throw new UsageError(`cannot read \`--episodes ${file}\`: ${(error as Error).message}`)
   }
   const { regressionSplit } = await import('../../../tivarq/regression.js')
   return regressionSplit(rows, file)

@@ -4,7 +4,7 @@
  * (`npm run build`).
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -118,5 +118,30 @@ describe('refusals and usage: exit 2', () => {
     expect(metric.status).toBe(2)
     expect(metric.stderr).toContain('transitionSucess is not a quality metric; choose from transitionSuccessRate,')
     expect(metric.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  test('a damaged run manifest is told at its line and column, or by the field that is wrong; nothing is compared', () => {
+    const copy = (name: string) => {
+      cpSync(run('versioned'), run(name), { recursive: true })
+      return join(run(name), 'run_manifest.json')
+    }
+    const manifest = readFileSync(join(run('versioned'), 'run_manifest.json'), 'utf8')
+    const torn = copy('torn-manifest')
+    // Cut at the end of a line inside the object: the text ends where a key was due, on that line's last column.
+    const kept = manifest.slice(0, manifest.indexOf('\n', 40))
+    writeFileSync(torn, kept)
+    const lines = kept.split('\n')
+    const tornResult = cli(['compare', run('latest'), run('torn-manifest')])
+    expect(tornResult.status).toBe(2)
+    expect(tornResult.stdout).toBe('')
+    expect(tornResult.stderr).toBe(
+      `timegrounded compare: ${torn}:${lines.length}:${lines.at(-1)!.length + 1}: not JSON (expected a key in double quotes, found the end of the text); it is not a readable run manifest: restore it, or compare the predictions files alone after moving it away.\n`,
+    )
+    const variant = copy('odd-variant')
+    writeFileSync(variant, JSON.stringify({ ...JSON.parse(manifest), dataset: { variant: { seed: 1 } } }))
+    const variantResult = cli(['compare', run('latest'), run('odd-variant')])
+    expect(variantResult.status).toBe(2)
+    expect(variantResult.stderr).toContain(`${variant}: dataset.variant is not a variant (seed, generator, generator_version, variations); restore it,`)
+    expect(variantResult.stderr).not.toMatch(/\n\s+at /)
   })
 })

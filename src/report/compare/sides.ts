@@ -6,11 +6,12 @@
  * track, variant) comes from the manifest's upstream keys, and is unknown
  * without one; the rows are checked either way (comparison-identity.ts).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { TimegroundedError } from '../../errors.js'
 import { readPredictionFiles } from '../../harness/predictions.js'
 import { datasetHashOf } from '../../tivarq/dataset-files.js'
+import { type JsonDocument, jsonDocumentProblemAt, readJsonDocumentFile } from '../../tivarq/json-document.js'
 import type { PredictionRow } from '../../tivarq/results.js'
 
 /** The codes of `CompareError`, each with what it means. */
@@ -74,21 +75,47 @@ interface ManifestFields {
   dataset_file_hashes?: Record<string, string>
   split?: string
   track?: string
-  dataset?: { variant?: { seed: number; generator: string; generator_version: number; variations: string[] } | null }
+  dataset?: { variant?: unknown }
 }
+
+/** A variant's name as the refusal of two different datasets words it; a manifest whose variant is not one is refused. */
+function variantName(file: string, variant: unknown): string {
+  const {
+    seed,
+    generator,
+    generator_version: version,
+    variations,
+  } = (typeof variant === 'object' && variant !== null ? variant : {}) as Record<string, unknown>
+  if (
+    typeof seed !== 'number' ||
+    typeof generator !== 'string' ||
+    typeof version !== 'number' ||
+    !Array.isArray(variations) ||
+    !variations.every((name) => typeof name === 'string')
+  )
+    throw new CompareError(
+      'COMPARE_INPUT_INVALID',
+      `${file}: dataset.variant is not a variant (seed, generator, generator_version, variations); ${MANIFEST_FIX}`,
+    )
+  return `variant seed ${seed} (${generator} ${version}; ${variations.join(', ') || 'no variations'})`
+}
+
+const MANIFEST_FIX = 'restore it, or compare the predictions files alone after moving it away.'
 
 /** The identity a `run_manifest.json` records (upstream's keys, and our variant), or every field unknown when there is none. */
 export function identityOfManifest(file: string): RunIdentity {
   if (!existsSync(file)) return { datasetHash: null, split: null, track: null, variant: null }
-  let manifest: ManifestFields
+  let read: JsonDocument
   try {
-    manifest = JSON.parse(readFileSync(file, 'utf8')) as ManifestFields
+    read = readJsonDocumentFile(file)
   } catch (error) {
-    throw new CompareError(
-      'COMPARE_INPUT_INVALID',
-      `${file} is not a readable run manifest (${error instanceof Error ? error.message : String(error)}); restore it, or compare the predictions files alone after moving it away.`,
-    )
+    throw new CompareError('COMPARE_INPUT_INVALID', `${file} is not a readable run manifest (${(error as Error).message}); ${MANIFEST_FIX}`)
   }
+  if (!read.ok)
+    throw new CompareError('COMPARE_INPUT_INVALID', `${jsonDocumentProblemAt(file, read.problem)}; it is not a readable run manifest: ${MANIFEST_FIX}`)
+  if (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value))
+    throw new CompareError('COMPARE_INPUT_INVALID', `${file} is not a run manifest (not a JSON object); ${MANIFEST_FIX}`)
+  const manifest = read.value as ManifestFields
   const split = typeof manifest.split === 'string' ? manifest.split : null
   const hashes = manifest.dataset_file_hashes ?? {}
   const episodes = split === null ? undefined : hashes[`episodes_${split}.jsonl`]
@@ -100,12 +127,7 @@ export function identityOfManifest(file: string): RunIdentity {
     datasetHash,
     split,
     track: typeof manifest.track === 'string' ? manifest.track : null,
-    variant:
-      variant === undefined
-        ? null
-        : variant === null
-          ? 'TIVARQ v1'
-          : `variant seed ${variant.seed} (${variant.generator} ${variant.generator_version}; ${variant.variations.join(', ') || 'no variations'})`,
+    variant: variant === undefined ? null : variant === null ? 'TIVARQ v1' : variantName(file, variant),
   }
 }
 

@@ -124,3 +124,12 @@ export const MAX_JSON_DEPTH = 64
  * rows, a few MB for the whole v1 test split; a larger file is refused before a byte of it is read.
  */
 export const MAX_JSON_DOCUMENT_BYTES = 256 * 1024 * 1024
+
+/**
+ * Longest entry of a cassette, in characters: an entry holds one model response, whose body is refused
+ * over `MAX_MODEL_REPLY_BYTES`, so four times that leaves room for JSON's escaping of any text.
+ */
+export const MAX_CASSETTE_LINE_CHARS = 4 * MAX_MODEL_REPLY_BYTES
+
+/** Largest cassette file, in bytes: every entry is held in memory while a run replays it. */
+export const MAX_CASSETTE_FILE_BYTES = 256 * 1024 * 1024

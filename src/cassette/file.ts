@@ -6,9 +6,11 @@
  * call is recorded, so that a worker that is killed loses nothing.
  */
 import { randomBytes } from 'node:crypto'
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { threadId } from 'node:worker_threads'
+import { MAX_CASSETTE_FILE_BYTES, MAX_CASSETTE_LINE_CHARS } from '../limits.js'
+import { type JsonLine, readJsonLinesFile } from '../tivarq/json-lines.js'
 import { CASSETTE_HEADER, type CassetteEntry, checkEntry } from './entry.js'
 import { CassetteError } from './errors.js'
 
@@ -31,49 +33,62 @@ function invalid(file: string, line: number, field: string, message: string): Ca
 }
 
 /**
- * The entries of a cassette's text. `strict` throws on the first bad line; otherwise bad lines are left
- * out (a re-recording replaces them).
+ * The entries of cassette lines as the one JSON-lines reader gives them. `strict` throws on the first bad
+ * line; otherwise bad lines are left out (a re-recording replaces them). `headed`: the first line must be
+ * the header (a cassette; a writer's side file has none).
  */
-export function parseCassette(file: string, text: string, strict: boolean): CassetteEntry[] {
-  const lines = text.split('\n')
+function entriesOf(file: string, read: (onLine: (line: JsonLine) => void) => unknown, strict: boolean, headed: boolean): CassetteEntry[] {
   const entries: CassetteEntry[] = []
-  let headerSeen = false
-  for (const [index, line] of lines.entries()) {
-    if (line.trim() === '') continue
-    const number = index + 1
+  let headerSeen = !headed
+  let rejected = false
+  read((line) => {
+    if (rejected) return
+    const text = lineText(file, line, strict)
+    if (text === null || text.trim() === '') return
     let value: unknown
     try {
-      value = JSON.parse(line)
+      value = JSON.parse(text)
     } catch (error) {
-      if (strict) throw invalid(file, number, '(line)', `is not JSON (${(error as Error).message})`)
-      continue
+      if (strict) throw invalid(file, line.line, '(line)', `is not JSON (${(error as Error).message})`)
+      return
     }
     if (!headerSeen) {
       headerSeen = true
       const header = value as { format?: unknown; version?: unknown }
       if (header?.format !== CASSETTE_HEADER.format || header.version !== CASSETTE_HEADER.version) {
-        if (strict) throw invalid(file, number, 'format', `the first line is ${line.slice(0, 80)}; expected ${JSON.stringify(CASSETTE_HEADER)}`)
-        return []
+        if (strict) throw invalid(file, line.line, 'format', `the first line is ${text.slice(0, 80)}; expected ${JSON.stringify(CASSETTE_HEADER)}`)
+        rejected = true
       }
-      continue
+      return
     }
     const checked = checkEntry(value)
     if (checked.ok) entries.push(checked.value)
-    else if (strict) throw invalid(file, number, checked.problem.field, checked.problem.message)
-  }
-  return entries
+    else if (strict) throw invalid(file, line.line, checked.problem.field, checked.problem.message)
+  })
+  return rejected ? [] : entries
+}
+
+/** A line's text; null for a line that cannot be an entry (told when `strict`: bytes that are not UTF-8 would be read as other text). */
+function lineText(file: string, line: JsonLine, strict: boolean): string | null {
+  if (line.kind === 'text') return line.text
+  if (!strict) return null
+  if (line.kind === 'bom') throw invalid(file, 1, '(file)', 'starts with a byte order mark (EF BB BF), which the cassette writer never writes')
+  if (line.kind === 'not_utf8') throw invalid(file, line.line, '(line)', 'is not UTF-8')
+  throw invalid(file, line.line, '(line)', `is ${line.chars} characters long, over the ${MAX_CASSETTE_LINE_CHARS}-character limit of an entry`)
 }
 
 /** The entries of the cassette at `file`, or null when there is none. */
 export function readCassette(file: string, strict: boolean): CassetteEntry[] | null {
-  let text: string
   try {
-    text = readFileSync(file, 'utf8')
+    const size = statSync(file).size
+    if (size > MAX_CASSETTE_FILE_BYTES)
+      throw new CassetteError('CASSETTE_INVALID', `the cassette ${shownPath(file)} is ${size} bytes, over the ${MAX_CASSETTE_FILE_BYTES}-byte limit`, file)
+    return entriesOf(file, (onLine) => readJsonLinesFile(file, MAX_CASSETTE_LINE_CHARS, onLine), strict, true)
   } catch (error) {
+    if (error instanceof CassetteError) throw error
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw new CassetteError('CASSETTE_INVALID', `cannot read the cassette ${shownPath(file)}: ${(error as Error).message}`, file)
   }
-  return parseCassette(file, text, strict)
 }
 
 /** The cassette's text: the header, then the entries in a stable order (by key, then repetition), so a re-recording diffs cleanly. */
@@ -173,6 +188,10 @@ export function sideFilesToMerge(file: string, own: string | null): string[] {
 
 /** The entries of a side file (a bad or broken-off last line is left out: it was being written when its writer died). */
 export function readSideFile(file: string, path: string): CassetteEntry[] {
-  if (!existsSync(path) || statSync(path).size === 0) return []
-  return parseCassette(file, `${JSON.stringify(CASSETTE_HEADER)}\n${readFileSafe(path)}`, false)
+  try {
+    return entriesOf(file, (onLine) => readJsonLinesFile(path, MAX_CASSETTE_LINE_CHARS, onLine), false, false)
+  } catch {
+    // Gone since it was listed (its writer merged it), or unreadable: what it held is in no other file only if its writer died unmerged.
+    return []
+  }
 }

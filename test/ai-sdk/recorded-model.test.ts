@@ -187,6 +187,32 @@ describe('recordedModel', () => {
     expect(cause.message).toMatch(/calls\.jsonl:3: response\.content: is "fine"; expected a list of parts/)
   })
 
+  test('bytes that are not UTF-8, or a byte order mark, are told at their line, never read as other text', async () => {
+    const recording = recordedModel(
+      mockModel(() => 'caf\u00e9'),
+      { cassette, mode: 'record', env },
+    )
+    await ask(recording, 'Q1')
+    flushCassettes()
+    const recorded = readFileSync(cassette)
+    const replay = (session: string) =>
+      ask(
+        recordedModel(
+          mockModel(() => 'y'),
+          { cassette, mode: 'replay', env: { TIMEGROUNDED_MODEL_CALLS_SESSION: session } },
+        ),
+        'Q1',
+      ).catch((caught: unknown) => caught)
+    // The answer's é (C3 A9) with its second byte gone: a lenient reader would make it U+FFFD.
+    const e = recorded.indexOf(Buffer.from('caf\u00e9'))
+    writeFileSync(cassette, Buffer.concat([recorded.subarray(0, e + 4), recorded.subarray(e + 5)]))
+    const broken = findCassetteError(await replay('r-utf8'))
+    expect(broken.code).toBe('CASSETTE_INVALID')
+    expect(broken.message).toMatch(/calls\.jsonl:2: \(line\): is not UTF-8\. A cassette holds calls exactly as they were recorded; re-record it/)
+    writeFileSync(cassette, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), recorded]))
+    expect(findCassetteError(await replay('r-bom')).message).toMatch(/calls\.jsonl:1: \(file\): starts with a byte order mark/)
+  })
+
   test('an answer edited in place (same shape, other text) no longer matches its checksum', async () => {
     const recording = recordedModel(
       mockModel(() => 'email'),

@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildSync } from 'esbuild'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { parseCassette } from '../../src/cassette/file.js'
+import { readCassette } from '../../src/cassette/file.js'
 
 const SOURCE = fileURLToPath(new URL('../../src/cassette/cassette.ts', import.meta.url))
 let folder: string
@@ -58,7 +58,7 @@ test('two workers and a killed one recording into one cassette lose nothing, and
   const codes = await Promise.all([run([cassette, 'a', '150', '7'], env), run([cassette, 'b', '150', '5'], env)])
   expect(codes).toEqual([0, 0])
 
-  const entries = parseCassette(cassette, readFileSync(cassette, 'utf8'), true)
+  const entries = readCassette(cassette, true) ?? []
   const probes = new Set(entries.map((entry) => entry.probe))
   expect(probes.size).toBe(325)
   for (const tag of ['a', 'b']) for (let i = 0; i < 150; i++) expect(probes.has(`${tag}/${i}`)).toBe(true)
@@ -67,6 +67,6 @@ test('two workers and a killed one recording into one cassette lose nothing, and
 
   // The next session re-records only a's calls: b's and the killed worker's are dropped, as nobody asked for them.
   expect(await run([cassette, 'a', '150', '50'], { ...env, TIMEGROUNDED_MODEL_CALLS_SESSION: 'run-2' })).toBe(0)
-  const rerecorded = parseCassette(cassette, readFileSync(cassette, 'utf8'), true)
+  const rerecorded = readCassette(cassette, true) ?? []
   expect(rerecorded.map((entry) => entry.probe?.split('/')[0])).toEqual(Array(150).fill('a'))
 })

@@ -62,7 +62,14 @@ describe('the side-file channel', () => {
     writeFileSync(a, '')
     appendSideLines(runDir, [{ testPath: a, record: probe('one', 'p1') }])
     // A record whose probe id holds a byte no UTF-8 text has: decoding it leniently would make it "p\ufffd2", a probe nobody ran.
-    appendFileSync(sideFileOf(runDir, a), Buffer.concat([Buffer.from(`{"testPath":${JSON.stringify(a)},"record":{"kind":"tivarq-probe","suite":{"name":"one"},"probeId":"p`), Buffer.from([0xff]), Buffer.from('2"}}\n')]))
+    appendFileSync(
+      sideFileOf(runDir, a),
+      Buffer.concat([
+        Buffer.from(`{"testPath":${JSON.stringify(a)},"record":{"kind":"tivarq-probe","suite":{"name":"one"},"probeId":"p`),
+        Buffer.from([0xff]),
+        Buffer.from('2"}}\n'),
+      ]),
+    )
     appendSideLines(runDir, [{ testPath: a, record: probe('one', 'p3') }])
     expect(readSideFiles(runDir)).toEqual([
       {

@@ -28,7 +28,7 @@ import { countRepetitions, identicalAnswers, pooledMetrics, probeRepetitions, ty
 import type { PredictionRow } from '../tivarq/results.js'
 import { computeMetrics } from '../tivarq/metrics-tally.js'
 import { familyOf } from '../tivarq/transitions.js'
-import { scoreRows } from '../tivarq/score.js'
+import { scoreRepetitions } from './run-scoring.js'
 import type { TivarqReport } from '../tivarq/report-shape.js'
 import { HARNESS_VERSION } from '../version.js'
 import { type BaselineFile, type BaselineMatch, type BaselineSuite, baselineText, matchBaseline, readBaselineFile, withSuites } from '../suite/baseline.js'
@@ -240,9 +240,9 @@ function scoreAndWriteSuite(
 ): { reports: TivarqReport[]; aggregate: RunAggregate | null } {
   const calls = totalModelCalls(suite.modelCalls.values())
   // The calls are counted over the whole run, so every repetition's report carries the run's counts.
-  const reports = repetitions
-    .map((rows) => scoreRows(rows, { seed, resamples, expectedProbes: suite.probeTotal, missingRows: unrun }))
-    .map((report) => (calls === null ? report : { ...report, model_calls: calls }))
+  const reports = scoreRepetitions(repetitions, { seed, resamples, expectedProbes: suite.probeTotal, missingRows: unrun }).map((report) =>
+    calls === null ? report : { ...report, model_calls: calls },
+  )
   const { aggregate } = writeScoredRun(new RunWriter(outputDir), { repetitions, reports, bootstrap: { seed, resamples } }, { predictions: 'write' })
   return { reports, aggregate }
 }

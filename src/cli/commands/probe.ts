@@ -19,7 +19,7 @@ import { EXIT, fail, UsageError, rangeArgument } from '../exit-codes.js'
 import { startProgress } from '../progress.js'
 import { type HtmlOption, htmlOption, noHtmlOption, writeCliPage } from '../html.js'
 import { DEFAULT_HTML_FILE } from '../../harness/result-files.js'
-import { HARNESS_VERSION } from '../../version.js'
+import { timeGroundedPageInput } from '../../report/html/model/input.js'
 import { DEFAULT_RESAMPLES } from '../../stats/bootstrap.js'
 import { assertGroundingChannel, GroundingModeError, type TimeGroundedAgent } from '../../time-grounded/agent.js'
 import { BUILTIN_AGENTS, openAiCompatibleAgent, type BuiltinAgentName } from '../../time-grounded/agents.js'
@@ -233,12 +233,12 @@ async function compare(options: ProbeCommandOptions, agent: TimeGroundedAgent, d
   const page =
     options.html === false
       ? null
-      : writeCliPage('probe', options.html ?? PROBE_HTML_DEFAULT, {
-          title: `timegrounded — time-grounded probe of ${comparison.agent}`,
-          harnessVersion: HARNESS_VERSION,
+      : writeCliPage(
+          'probe',
+          options.html ?? PROBE_HTML_DEFAULT,
           // The page reads the suite summary, folded from the same records as the comparison.
-          timeGrounded: summarizeTimeGrounded(ran.records).suites,
-        })
+          timeGroundedPageInput(`timegrounded — time-grounded probe of ${comparison.agent}`, summarizeTimeGrounded(ran.records).suites),
+        )
   const color = wantsColor(options.color, process.stdout)
   process.stdout.write(options.json ? `${JSON.stringify(comparison, null, 2)}\n` : `${renderProbeComparison(comparison, { color })}\n`)
   // With --json, stdout is the JSON alone.

@@ -15,7 +15,7 @@ import { TimegroundedError } from '../../errors.js'
 import { type MissingProbes, missingProbes, readPredictionFiles, repetitionsOf } from '../../harness/predictions.js'
 import { RunWriter } from '../../harness/result-files.js'
 import { DATASET_SEED } from '../../tivarq/vocabulary.js'
-import { scoreRows } from '../../tivarq/score.js'
+import { scoreRepetitions } from '../../report/run-scoring.js'
 import type { TivarqReport } from '../../tivarq/report-shape.js'
 import type { PredictionRow } from '../../tivarq/results.js'
 import { DEFAULT_RESAMPLES } from '../../stats/bootstrap.js'
@@ -140,7 +140,7 @@ export function registerScore(program: Command): void {
       // A repetition lacking probes another one holds is not whole: its report is incomplete, and the lack is said.
       const missing = missingProbes(repetitions)
       const probeCount = new Set(rows.map((row) => row.probe_id)).size
-      const reports = repetitions.map((group) => scoreRows(group, { seed, resamples, expectedProbes: probeCount, missingRows: 'absent' }))
+      const reports = scoreRepetitions(repetitions, { seed, resamples, expectedProbes: probeCount, missingRows: 'absent' })
       let writer: RunWriter | null = null
       let result: WrittenRun
       try {

@@ -9,7 +9,7 @@
  * the repetitions. The figures come from the scorer's counts (`scoreRows`
  * and the per-episode counts of `tivarq/repeats.ts`), never a second scorer.
  */
-import { type PairedRatios, pairedRatioDifference } from '../../stats/bootstrap.js'
+import { DEFAULT_RESAMPLES, type PairedRatios, pairedRatioDifference } from '../../stats/bootstrap.js'
 import { bonferroniLevel, discordance, exactMcNemar, type ProbeShares } from '../../stats/mcnemar.js'
 import { repetitionsOf } from '../../harness/predictions.js'
 import { HEADLINE_METRICS, isQuality, METRICS, type QualityMetricName, QUALITY_METRICS, worseBy } from '../../tivarq/metrics.js'
@@ -18,7 +18,7 @@ import type { Answer } from '../../tivarq/schema.js'
 import type { PredictionRow } from '../../tivarq/results.js'
 import { familyOf } from '../../tivarq/transitions.js'
 import { isCorrect } from '../../tivarq/row-verdicts.js'
-import { scoreRows } from '../../tivarq/score.js'
+import { scoreRepetitions } from '../run-scoring.js'
 import type { TivarqReport } from '../../tivarq/report-shape.js'
 import { DATASET_SEED } from '../../tivarq/vocabulary.js'
 import { MIN_NOISE_EPISODES, NOISE_CONFIDENCE } from '../../suite/noise.js'
@@ -356,7 +356,8 @@ function sideSummary(name: string, repetitions: readonly PredictionRow[][], seed
   return {
     name,
     repetitions: repetitions.length,
-    reports: repetitions.map((rows) => scoreRows(rows, { seed })),
+    // Each side is a finished run: its rows are all each repetition has.
+    reports: scoreRepetitions(repetitions, { seed, resamples: DEFAULT_RESAMPLES, expectedProbes: null, missingRows: 'interrupted' }),
     errors: repetitions.reduce((total, rows) => total + rows.filter((row) => row.status === 'error').length, 0),
   }
 }

@@ -12,7 +12,7 @@ import { runFileNames } from '../../../tivarq/results.js'
 import { ResultWriteError, type PredictionsFile } from '../../../harness/result-files.js'
 import type { PredictionRow } from '../../../tivarq/results.js'
 import { checkIsolation, type IsolationCheck, type IsolationFailure, runSplit } from '../../../harness/runner.js'
-import { scoreRows } from '../../../tivarq/score.js'
+import { type RunScoring, scoreRepetitions } from '../../../report/run-scoring.js'
 import type { TivarqReport } from '../../../tivarq/report-shape.js'
 import { type WrittenRun, writeScoredRun } from '../../../report/scored-run.js'
 import { modelCallCounts } from '../../../cassette/cassette.js'
@@ -41,7 +41,7 @@ export interface RanRepetitions {
  * process leaves (adapter processes get EOF). Null after a result file could not be written.
  */
 export async function runRepetitions(run: OpenRun, writePage: PageWriter): Promise<RanRepetitions | null> {
-  const { settings, split, seed, pool, writer } = run
+  const { settings, split, pool, writer } = run
   const expected = split.probes.length
   const ran: RanRepetitions = {
     reports: [],
@@ -86,7 +86,7 @@ export async function runRepetitions(run: OpenRun, writePage: PageWriter): Promi
       if (repetition === settings.repeat - 1 && settings.isolationCheck) await runIsolationCheck(run, ran)
       // The stores are done with: they shut down (an adapter process exits) while the last rows are scored and written.
       if (repetition === settings.repeat - 1) closing = pool.close()
-      reports.push(scoreRows(rows, { seed, resamples: settings.resamples, expectedProbes: expected }))
+      reports.push(...scoreRepetitions([rows], runScoring(run)))
       const files = writeScoredSoFar(run, ran, false)
       ran.written.splice(1, ran.written.length - 1, ...files.written)
       ran.repeated = files.aggregate
@@ -126,7 +126,7 @@ function writeInterrupted(run: OpenRun, ran: RanRepetitions, current: { file: Pr
   const { settings, writer } = run
   const expected = run.split.probes.length
   current.file.close()
-  const partial = scoreRows(current.file.rows(), { seed: run.seed, resamples: settings.resamples, expectedProbes: expected })
+  const [partial] = scoreRepetitions([current.file.rows()], runScoring(run)) as [TivarqReport]
   ran.reports.push(partial)
   ran.repetitions.push(current.file.rows())
   writeScoredSoFar(run, ran, true)
@@ -136,6 +136,11 @@ function writeInterrupted(run: OpenRun, ran: RanRepetitions, current: { file: Pr
     `\ntimegrounded run: interrupted after ${partial.probe_counts.total} of ${expected} probes of repetition ${current.repetition + 1}; ` +
       `wrote ${names.predictions} and ${names.report} (marked incomplete) to ${writer.dir}\n${page === null ? '' : `${page}\n`}`,
   )
+}
+
+/** How `run` scores a repetition: a whole one has every probe of the split, and one with fewer was interrupted. */
+function runScoring(run: OpenRun): RunScoring {
+  return { seed: run.seed, resamples: run.settings.resamples, expectedProbes: run.split.probes.length, missingRows: 'interrupted' }
 }
 
 /** The isolation check of every repetition's episodes, kept in `ran` and in run_manifest.json (`isolation_check`). */

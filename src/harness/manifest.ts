@@ -5,7 +5,7 @@
 import { existsSync, realpathSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { AdapterInfo, CloseProblem } from './pool.js'
+import type { AdapterInfo, CloseProblem } from './store-lease.js'
 import { PROTOCOL } from '../adapters/protocol.js'
 import type { Track } from '../adapters/types.js'
 import { bundledDatasetDir, MANIFEST_FILE } from '../tivarq/dataset-files.js'

@@ -8,8 +8,10 @@
  */
 import fc from 'fast-check'
 import type { MemorySource } from '../adapters/source.js'
-import { type CloseProblem, openPool, type StorePool } from '../harness/pool.js'
-import { EpisodeRun, orderProbes } from '../harness/runner.js'
+import { openPool } from '../harness/pool.js'
+import type { CloseProblem, StorePool } from '../harness/store-lease.js'
+import { EpisodeRun } from '../harness/episode-run.js'
+import { orderProbes } from '../harness/runner-options.js'
 import { sameAnswer } from '../tivarq/gold.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { caseArbitrary } from './arbitraries.js'

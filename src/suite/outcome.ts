@@ -9,7 +9,7 @@
  * still checks the thresholds, and says what it accepted; every violation
  * names its counts, its families and the next step.
  */
-import { describeIsolationCheck, describeIsolationFailure, type IsolationFailure } from '../harness/runner.js'
+import { describeIsolationCheck, describeIsolationFailure, type IsolationFailure } from '../harness/isolation-check.js'
 import { listProbes, renderErroredProbes } from './probe-lists.js'
 import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { isFlaky, type ProbeRepetitions, type RepeatedCounts } from '../tivarq/repeats.js'

@@ -4,7 +4,7 @@
  * from the reporter to the workers, plus the per-probe policy both sides
  * share. Everything here is plain JSON: no Date, Map, BigInt or functions.
  */
-import { describeIsolationFailure, type IsolationCheck, type IsolationFailure } from '../harness/runner.js'
+import { describeIsolationFailure, type IsolationCheck, type IsolationFailure } from '../harness/isolation-check.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { isCorrect } from '../tivarq/row-verdicts.js'
 import type { TivarqReport } from '../tivarq/report-shape.js'

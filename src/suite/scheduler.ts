@@ -6,8 +6,9 @@
  * probes in order in every repetition, while each probe's test only awaits
  * its rows. Nothing here imports a test framework.
  */
-import type { StorePool } from '../harness/pool.js'
-import { EpisodeRun, type RunnerOptions } from '../harness/runner.js'
+import type { StorePool } from '../harness/store-lease.js'
+import { EpisodeRun } from '../harness/episode-run.js'
+import type { RunnerOptions } from '../harness/runner-options.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { type AskedEpisode, askEpisode, type PlannedEpisode } from './probes.js'
 

@@ -9,7 +9,7 @@
  * the field. Suites run on given `episodes` name no dataset the merge can
  * read: their rows are still held to each other and to their outcome.
  */
-import { rowBaseFor } from '../harness/runner.js'
+import { rowBaseFor } from '../harness/row-builders.js'
 import { checkPredictionRow } from '../harness/predictions.js'
 import type { LoadedSplit } from '../tivarq/loaded-split.js'
 import { loadSplitSync, loadVariantSplitSync } from '../tivarq/dataset-sync.js'

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { DEFAULT_TIMEOUT_MS } from '../adapters/command.js'
 import type { Track } from '../adapters/types.js'
-import { RUNNER_DEFAULTS } from '../harness/runner.js'
+import { RUNNER_DEFAULTS } from '../harness/runner-options.js'
 import { TRACKS } from '../adapters/protocol.js'
 import { checkOptions, namedChoices, OptionError, rangedNumber } from '../option-checks.js'
 import type { TimeGroundedAgent } from '../time-grounded/agent.js'

@@ -8,7 +8,8 @@
  */
 import { describe, expect, test } from 'vitest'
 import { modelAdapter, type ModelAdapterOptions, type ModelMode } from '../../src/adapters/models/index.js'
-import { openPool, type AdapterInfo } from '../../src/harness/pool.js'
+import { openPool } from '../../src/harness/pool.js'
+import type { AdapterInfo } from '../../src/harness/store-lease.js'
 import type { ChatRetry } from '../../src/chat/client.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
 import type { PredictionRow } from '../../src/tivarq/results.js'

@@ -7,7 +7,8 @@ import { beforeAll, expect, test } from 'vitest'
 import { openPool } from '../../src/harness/pool.js'
 import type { MemoryStore } from '../../src/adapters/types.js'
 import { loadSplit, type LoadedSplit } from '../../src/tivarq/dataset.js'
-import { errorRowFor, runSplit } from '../../src/harness/runner.js'
+import { errorRowFor } from '../../src/harness/row-builders.js'
+import { runSplit } from '../../src/harness/runner.js'
 
 let smoke: LoadedSplit
 beforeAll(async () => {

@@ -6,7 +6,7 @@
  */
 import { referenceStore } from '../../src/adapters/reference/index.js'
 import { openPool } from '../../src/harness/pool.js'
-import { EpisodeRun } from '../../src/harness/runner.js'
+import { EpisodeRun } from '../../src/harness/episode-run.js'
 import type { BaselineMatch } from '../../src/suite/baseline.js'
 import type { GatheredRecord } from '../../src/suite/gather.js'
 import { resolveSuiteOptions } from '../../src/suite/options.js'

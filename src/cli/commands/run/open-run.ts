@@ -5,7 +5,8 @@
  */
 import { describeCommand } from '../../../adapters/command.js'
 import { AdapterStartError } from '../../../adapters/errors.js'
-import { openPoolAdopting, type CloseProblem, type StorePool } from '../../../harness/pool.js'
+import { openPoolAdopting } from '../../../harness/pool.js'
+import type { CloseProblem, StorePool } from '../../../harness/store-lease.js'
 import type { MemorySource } from '../../../adapters/source.js'
 import { TimegroundedError } from '../../../errors.js'
 import { loadSplit, loadVariantSplit, MANIFEST_FILE } from '../../../tivarq/dataset.js'

@@ -4,7 +4,7 @@
  * repetitions left.
  */
 import type { PredictionRow } from '../../../tivarq/results.js'
-import { describeIsolationCheck, describeIsolationFailure, type IsolationCheck } from '../../../harness/runner.js'
+import { describeIsolationCheck, describeIsolationFailure, type IsolationCheck } from '../../../harness/isolation-check.js'
 import type { TivarqReport } from '../../../tivarq/report-shape.js'
 import { describeVariant } from '../../../tivarq/variant.js'
 import { renderMarkdown, renderRepeatsMarkdown } from '../../../report/markdown.js'

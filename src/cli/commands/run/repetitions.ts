@@ -4,14 +4,15 @@
  * Ctrl-C turning the rows so far into a report marked incomplete. Its own
  * file because the interrupt handling shares the loop's state and nothing else.
  */
-import type { CloseProblem } from '../../../harness/pool.js'
+import type { CloseProblem } from '../../../harness/store-lease.js'
 import { closeOnInterrupt } from '../../../interrupt.js'
 import type { RunAggregate } from '../../../tivarq/aggregate.js'
 import type { RunManifest } from '../../../harness/manifest.js'
 import { runFileNames } from '../../../tivarq/results.js'
 import { ResultWriteError, type PredictionsFile } from '../../../harness/result-files.js'
 import type { PredictionRow } from '../../../tivarq/results.js'
-import { checkIsolation, type IsolationCheck, type IsolationFailure, runSplit } from '../../../harness/runner.js'
+import { checkIsolation, type IsolationCheck, type IsolationFailure } from '../../../harness/isolation-check.js'
+import { runSplit } from '../../../harness/runner.js'
 import { type RunScoring, scoreRepetitions } from '../../../report/run-scoring.js'
 import type { TivarqReport } from '../../../tivarq/report-shape.js'
 import { type WrittenRun, writeScoredRun } from '../../../report/scored-run.js'

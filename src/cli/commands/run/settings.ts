@@ -10,7 +10,7 @@ import { isModelAdapterName, MODEL_ADAPTER_NAMES } from '../../../adapters/model
 import type { ModelMode } from '../../../adapters/models/prompts.js'
 import type { MemorySource } from '../../../adapters/source.js'
 import type { Track } from '../../../adapters/types.js'
-import { RUNNER_DEFAULTS } from '../../../harness/runner.js'
+import { RUNNER_DEFAULTS } from '../../../harness/runner-options.js'
 import type { Split } from '../../../tivarq/vocabulary.js'
 import { DEFAULT_RESAMPLES } from '../../../stats/bootstrap.js'
 import type { HtmlOption } from '../../html.js'

@@ -118,6 +118,23 @@ export class Cassette {
     return response
   }
 
+  /**
+   * The recorded answer to `request`, taken as `call` would take it (this sending's repetition used up,
+   * counted as replayed) when there is one and `usable` accepts it; otherwise undefined with nothing
+   * taken, so that the caller can still make the call through `call`. Never records, never misses.
+   */
+  replayIfRecorded(request: CassetteRequest, usable: (response: CassetteResponse) => boolean): CassetteResponse | undefined {
+    if (this.mode === 'record') return undefined
+    const key = requestKey(request)
+    const repetition = this.sent.get(key) ?? 0
+    const id = entryId(key, repetition)
+    const hit = this.entries().get(id) ?? this.fresh.get(id)
+    if (hit === undefined || !usable(hit.response)) return undefined
+    this.sent.set(key, repetition + 1)
+    counts.replayed++
+    return hit.response
+  }
+
   private keep(entry: CassetteEntry): void {
     this.fresh.set(entryId(entry.key, entry.repetition), entry)
     this.dirty = true

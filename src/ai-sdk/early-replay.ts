@@ -16,8 +16,8 @@
  * or whose recording holds more than text, always goes through the SDK, so a
  * miss is reported and a recording made exactly as without the shortcut.
  */
+import { sha256 } from '../cassette/canonical.js'
 import type { CassetteRequest, CassetteResponse } from '../cassette/entry.js'
-import { requestKey } from '../cassette/entry.js'
 import { type RecordedCalls, recordedCallsOf, type WrappableModel } from './model.js'
 
 /** How an asker's call goes: answered from the cassette here, or made through the SDK (carrying the key it was foreseen to have while its shape is unchecked). */
@@ -32,7 +32,7 @@ export interface SentSettings {
 
 type Trust = 'unchecked' | 'foreseen' | 'differs'
 
-/** The request `generateText` makes of a model for a system message (or none) and a text prompt, with an asker's settings. */
+/** The request `generateText` makes of a model for a system message (or none) and a text prompt, with an asker's settings (as the recorder keys it). */
 export function foreseenRequest(recording: RecordedCalls, settings: SentSettings, system: string | null, prompt: string): CassetteRequest {
   const user = { content: [{ text: prompt, type: 'text' }], role: 'user' }
   const settingsSent: CassetteRequest['settings'] = {}
@@ -46,6 +46,22 @@ export function foreseenRequest(recording: RecordedCalls, settings: SentSettings
     tools: [],
     settings: settingsSent,
   }
+}
+
+/**
+ * `canonicalJson(foreseenRequest(…))`, written out directly: a replay takes the key of every call it answers,
+ * and building the request only to copy it into canonical form was most of that key's cost.
+ */
+export function foreseenRequestText(recording: RecordedCalls, settings: SentSettings, system: string | null, prompt: string): string {
+  const user = `{"content":[{"text":${JSON.stringify(prompt)},"type":"text"}],"role":"user"}`
+  const messages = system === null ? user : `{"content":${JSON.stringify(system)},"role":"system"},${user}`
+  const sent = [
+    settings.maxOutputTokens === undefined ? null : `"maxOutputTokens":${JSON.stringify(settings.maxOutputTokens)}`,
+    settings.jsonMode ? '"responseFormat":{"type":"json"}' : null,
+    `"temperature":${JSON.stringify(settings.temperature)}`,
+  ]
+  const model = `"model":${JSON.stringify(recording.modelId)},"provider":${JSON.stringify(recording.provider)}`
+  return `{"messages":[${messages}],${model},"settings":{${sent.filter((one) => one !== null).join(',')}},"tools":[]}`
 }
 
 /** A recording `generateText` gives back as text alone: tool calls (and anything new) take the SDK's own path. */
@@ -66,9 +82,9 @@ export class EarlyReplay {
   answer(system: string | null, prompt: string): EarlyAnswer {
     const trust = this.trust.get(system !== null) ?? 'unchecked'
     if (trust === 'differs') return { kind: 'through-sdk', expect: null }
-    const request = foreseenRequest(this.recording, this.settings, system, prompt)
-    if (trust === 'unchecked') return { kind: 'through-sdk', expect: requestKey(request) }
-    const response = this.recording.cassette.replayIfRecorded(request, plainText)
+    const key = sha256(foreseenRequestText(this.recording, this.settings, system, prompt))
+    if (trust === 'unchecked') return { kind: 'through-sdk', expect: key }
+    const response = this.recording.cassette.replayIfRecorded(key, plainText)
     return response === undefined ? { kind: 'through-sdk', expect: null } : { kind: 'replayed', response }
   }
 

@@ -119,13 +119,14 @@ export class Cassette {
   }
 
   /**
-   * The recorded answer to `request`, taken as `call` would take it (this sending's repetition used up,
-   * counted as replayed) when there is one and `usable` accepts it; otherwise undefined with nothing
-   * taken, so that the caller can still make the call through `call`. Never records, never misses.
+   * The recorded answer to the request whose key is `key` (its `requestKey`), taken as `call` would take it
+   * (this sending's repetition used up, counted as replayed) when there is one and `usable` accepts it;
+   * otherwise undefined with nothing taken, so that the caller can still make the call through `call`.
+   * Never records, never misses: a caller that knows its request's key without building the request answers
+   * a replay with no more than this lookup.
    */
-  replayIfRecorded(request: CassetteRequest, usable: (response: CassetteResponse) => boolean): CassetteResponse | undefined {
+  replayIfRecorded(key: string, usable: (response: CassetteResponse) => boolean): CassetteResponse | undefined {
     if (this.mode === 'record') return undefined
-    const key = requestKey(request)
     const repetition = this.sent.get(key) ?? 0
     const id = entryId(key, repetition)
     const hit = this.entries().get(id) ?? this.fresh.get(id)

@@ -14,9 +14,10 @@ import { join } from 'node:path'
 import { MockLanguageModelV3 } from 'ai/test'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { type AskSettings, asker } from '../../src/ai-sdk/ask.js'
-import { foreseenRequest } from '../../src/ai-sdk/early-replay.js'
+import { foreseenRequest, foreseenRequestText } from '../../src/ai-sdk/early-replay.js'
 import { recordedCallsOf, type WrappableModel } from '../../src/ai-sdk/model.js'
 import { recordedModel } from '../../src/ai-sdk/recorded-model.js'
+import { canonicalJson } from '../../src/cassette/canonical.js'
 import { flushCassettes, modelCallCounts } from '../../src/cassette/cassette.js'
 import { CassetteError } from '../../src/cassette/errors.js'
 
@@ -121,6 +122,19 @@ describe('early replay', () => {
     expect(recorded).toHaveLength(4)
     // The cassette sorts by key: compare as sets.
     for (const request of foreseen) expect(recorded).toContainEqual(request)
+  })
+
+  test('the foreseen request is keyed on its canonical JSON, written out directly', () => {
+    const calls = recordedCallsOf(recordedModel(mockModel(), { cassette, mode: 'replay', env }))
+    if (calls === undefined) throw new Error('recordedModel left no recording on its model')
+    const awkward = ['', 'quotes " and \\ backslashes', 'a\nnew line, a tab\t, \u0001', 'caf\u00e9 \u{1f600} \ud800 lone', '{"json":"inside"}']
+    for (const settings of [JSON_SETTINGS, TEXT_SETTINGS, { ...JSON_SETTINGS, temperature: 1.25, maxOutputTokens: 200 }]) {
+      for (const system of [null, ...awkward]) {
+        for (const prompt of awkward) {
+          expect(foreseenRequestText(calls, settings, system, prompt)).toBe(canonicalJson(foreseenRequest(calls, settings, system, prompt)))
+        }
+      }
+    }
   })
 
   test('a replay reaches the model through the SDK once per shape and answers the rest early, as recorded', async () => {

@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto'
 import { dirname, resolve } from 'node:path'
 import { explainMiss } from './difference.js'
 import { type CassetteEntry, type CassetteRequest, type CassetteResponse, entryId, requestKey, responseChecksum } from './entry.js'
+import { entryLine } from './entry-line.js'
 import { CassetteError } from './errors.js'
 import { cassetteText, readCassette, readSideFile, shownPath, sideFileFor, sideFilesToMerge, withLock, writeAtomically } from './file.js'
 import { MODEL_CALLS_ENV, MODEL_CALLS_SESSION_ENV, type ModelCallsMode, resolveModelCallsMode } from './mode.js'
@@ -144,7 +145,7 @@ export class Cassette {
         mkdirSync(dirname(this.file), { recursive: true })
         this.sideFile = sideFileFor(this.file)
       }
-      appendFileSync(this.sideFile, `${JSON.stringify(entry)}\n`)
+      appendFileSync(this.sideFile, `${entryLine(entry)}\n`)
     } catch (error) {
       throw new CassetteError('CASSETTE_WRITE_FAILED', `cannot record into ${shownPath(this.file)}: ${(error as Error).message}`, this.file)
     }

@@ -16,7 +16,7 @@
  * or whose recording holds more than text, always goes through the SDK, so a
  * miss is reported and a recording made exactly as without the shortcut.
  */
-import { sha256 } from '../cassette/canonical.js'
+import { createHash, type Hash } from 'node:crypto'
 import type { CassetteRequest, CassetteResponse } from '../cassette/entry.js'
 import { type RecordedCalls, recordedCallsOf, type WrappableModel } from './model.js'
 
@@ -48,20 +48,25 @@ export function foreseenRequest(recording: RecordedCalls, settings: SentSettings
   }
 }
 
-/**
- * `canonicalJson(foreseenRequest(…))`, written out directly: a replay takes the key of every call it answers,
- * and building the request only to copy it into canonical form was most of that key's cost.
- */
-export function foreseenRequestText(recording: RecordedCalls, settings: SentSettings, system: string | null, prompt: string): string {
-  const user = `{"content":[{"text":${JSON.stringify(prompt)},"type":"text"}],"role":"user"}`
-  const messages = system === null ? user : `{"content":${JSON.stringify(system)},"role":"system"},${user}`
+/** The canonical text of a foreseen request in the two parts around its prompt: before it (set by the system message) and after it (set by the asker). */
+function foreseenParts(recording: RecordedCalls, settings: SentSettings, system: string | null): { head: string; tail: string } {
+  const head = `{"messages":[${system === null ? '' : `{"content":${JSON.stringify(system)},"role":"system"},`}{"content":[{"text":`
   const sent = [
     settings.maxOutputTokens === undefined ? null : `"maxOutputTokens":${JSON.stringify(settings.maxOutputTokens)}`,
     settings.jsonMode ? '"responseFormat":{"type":"json"}' : null,
     `"temperature":${JSON.stringify(settings.temperature)}`,
   ]
   const model = `"model":${JSON.stringify(recording.modelId)},"provider":${JSON.stringify(recording.provider)}`
-  return `{"messages":[${messages}],${model},"settings":{${sent.filter((one) => one !== null).join(',')}},"tools":[]}`
+  return { head, tail: `,"type":"text"}],"role":"user"}],${model},"settings":{${sent.filter((one) => one !== null).join(',')}},"tools":[]}` }
+}
+
+/**
+ * `canonicalJson(foreseenRequest(…))`, written out directly: a replay takes the key of every call it answers,
+ * and building the request only to copy it into canonical form was most of that key's cost.
+ */
+export function foreseenRequestText(recording: RecordedCalls, settings: SentSettings, system: string | null, prompt: string): string {
+  const { head, tail } = foreseenParts(recording, settings, system)
+  return `${head}${JSON.stringify(prompt)}${tail}`
 }
 
 /** A recording `generateText` gives back as text alone: tool calls (and anything new) take the SDK's own path. */
@@ -72,17 +77,33 @@ function plainText(response: CassetteResponse): boolean {
 /** The early replay of one asker, or null when its model records nothing (or records every call anew). */
 export class EarlyReplay {
   private readonly trust = new Map<boolean, Trust>()
+  private readonly tail: string
+  /** The hash of the text before the prompt, for the last system message asked with: it is most of the text, and the same on every call. */
+  private head: { system: string | null; hashed: Hash } | null = null
 
   constructor(
     private readonly recording: RecordedCalls,
     private readonly settings: SentSettings,
-  ) {}
+  ) {
+    this.tail = foreseenParts(recording, settings, null).tail
+  }
+
+  /** The key of the request foreseen for `system` and `prompt`: `sha256(foreseenRequestText(…))`. */
+  keyOf(system: string | null, prompt: string): string {
+    if (this.head === null || this.head.system !== system) {
+      this.head = { system, hashed: createHash('sha256').update(foreseenParts(this.recording, this.settings, system).head, 'utf8') }
+    }
+    return this.head.hashed
+      .copy()
+      .update(`${JSON.stringify(prompt)}${this.tail}`, 'utf8')
+      .digest('hex')
+  }
 
   /** The call answered from the cassette, or how to make it through the SDK. */
   answer(system: string | null, prompt: string): EarlyAnswer {
     const trust = this.trust.get(system !== null) ?? 'unchecked'
     if (trust === 'differs') return { kind: 'through-sdk', expect: null }
-    const key = sha256(foreseenRequestText(this.recording, this.settings, system, prompt))
+    const key = this.keyOf(system, prompt)
     if (trust === 'unchecked') return { kind: 'through-sdk', expect: key }
     const response = this.recording.cassette.replayIfRecorded(key, plainText)
     return response === undefined ? { kind: 'through-sdk', expect: null } : { kind: 'replayed', response }

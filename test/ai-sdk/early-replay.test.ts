@@ -8,13 +8,14 @@
  * one nothing is answered early, even when the cassette holds an answer to the
  * foreseen request; and a miss after the shortcut is trusted is still named.
  */
+import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { MockLanguageModelV3 } from 'ai/test'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { type AskSettings, asker } from '../../src/ai-sdk/ask.js'
-import { foreseenRequest, foreseenRequestText } from '../../src/ai-sdk/early-replay.js'
+import { EarlyReplay, foreseenRequest, foreseenRequestText } from '../../src/ai-sdk/early-replay.js'
 import { recordedCallsOf, type WrappableModel } from '../../src/ai-sdk/model.js'
 import { recordedModel } from '../../src/ai-sdk/recorded-model.js'
 import { canonicalJson } from '../../src/cassette/canonical.js'
@@ -124,14 +125,17 @@ describe('early replay', () => {
     for (const request of foreseen) expect(recorded).toContainEqual(request)
   })
 
-  test('the foreseen request is keyed on its canonical JSON, written out directly', () => {
+  test('the foreseen request is keyed on its canonical JSON, written out directly, whatever system message came before', () => {
     const calls = recordedCallsOf(recordedModel(mockModel(), { cassette, mode: 'replay', env }))
     if (calls === undefined) throw new Error('recordedModel left no recording on its model')
     const awkward = ['', 'quotes " and \\ backslashes', 'a\nnew line, a tab\t, \u0001', 'caf\u00e9 \u{1f600} \ud800 lone', '{"json":"inside"}']
     for (const settings of [JSON_SETTINGS, TEXT_SETTINGS, { ...JSON_SETTINGS, temperature: 1.25, maxOutputTokens: 200 }]) {
+      const early = new EarlyReplay(calls, settings)
       for (const system of [null, ...awkward]) {
         for (const prompt of awkward) {
-          expect(foreseenRequestText(calls, settings, system, prompt)).toBe(canonicalJson(foreseenRequest(calls, settings, system, prompt)))
+          const canonical = canonicalJson(foreseenRequest(calls, settings, system, prompt))
+          expect(foreseenRequestText(calls, settings, system, prompt)).toBe(canonical)
+          expect(early.keyOf(system, prompt)).toBe(createHash('sha256').update(canonical, 'utf8').digest('hex'))
         }
       }
     }

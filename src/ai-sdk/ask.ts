@@ -10,10 +10,12 @@ import { generateText, wrapLanguageModel } from 'ai'
 import type { ChatUsage } from '../chat/client.js'
 import { redactUrlsIn } from '../chat/url.js'
 import { countLiveCall } from '../cassette/cassette.js'
+import type { CassetteResponse } from '../cassette/entry.js'
 import { CassetteError } from '../cassette/errors.js'
 import type { CallOptions } from './calls.js'
 import { OWN_OPTIONS } from './calls.js'
-import { RECORDED, type WrappableModel } from './model.js'
+import { earlyReplayFor } from './early-replay.js'
+import { recordedCallsOf, type WrappableModel } from './model.js'
 import { modelSpecVersion } from './spec-version.js'
 
 /** How calls are made. */
@@ -46,6 +48,14 @@ function askingForJson(model: WrappableModel): WrappableModel {
   }) as WrappableModel
 }
 
+/** What `generateText` makes of a recorded answer of text parts: the text parts joined, the token totals. */
+function replayedReply(response: CassetteResponse): AskReply {
+  let text = ''
+  for (const part of response.content) if (part.type === 'text') text += part.text
+  const { input_tokens: input, output_tokens: output } = response.usage
+  return { text, usage: input === null || output === null ? null : { promptTokens: input, completionTokens: output } }
+}
+
 /** The error a failed call is reported as: the cassette's own, else the SDK's with its URLs masked. */
 function reported(error: unknown): Error {
   let current: unknown = error
@@ -60,10 +70,15 @@ function reported(error: unknown): Error {
 /** A function that asks `model` one system + user message pair. */
 export function asker(model: WrappableModel, settings: AskSettings): (system: string | null, prompt: string, asked: string) => Promise<AskReply> {
   const target = settings.jsonMode ? askingForJson(model) : model
-  const recorded = (model as unknown as Record<symbol, unknown>)[RECORDED] === true
+  const recorded = recordedCallsOf(model) !== undefined
+  const early = earlyReplayFor(model, settings)
   return async (system, prompt, asked) => {
     let result: Awaited<ReturnType<typeof generateText>>
+    let expect: string | null = null
     try {
+      const answer = early?.answer(system, prompt)
+      if (answer?.kind === 'replayed') return replayedReply(answer.response)
+      expect = answer?.expect ?? null
       result = await generateText({
         model: target as never,
         ...(system !== null ? { system } : {}),
@@ -72,10 +87,12 @@ export function asker(model: WrappableModel, settings: AskSettings): (system: st
         maxRetries: settings.maxRetries,
         abortSignal: AbortSignal.timeout(settings.timeoutMs),
         ...(settings.maxOutputTokens !== undefined ? { maxOutputTokens: settings.maxOutputTokens } : {}),
-        providerOptions: { [OWN_OPTIONS]: { probe: asked } },
+        providerOptions: { [OWN_OPTIONS]: expect === null ? { probe: asked } : { probe: asked, expect } },
       })
     } catch (error) {
       throw reported(error)
+    } finally {
+      if (expect !== null) early?.checked(system, expect)
     }
     if (!recorded) countLiveCall()
     const input = result.usage.inputTokens

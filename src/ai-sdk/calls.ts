@@ -33,7 +33,10 @@ export interface GenerateResult {
   [field: string]: unknown
 }
 
-/** The provider-options namespace timegrounded reads (and strips): `{ timegrounded: { probe: 'replacement-00/p3' } }`. */
+/**
+ * The provider-options namespace timegrounded reads (and strips): `{ timegrounded: { probe: 'replacement-00/p3' } }`,
+ * and `expect`, the key an asker foresaw for the request (see `early-replay.ts`).
+ */
 export const OWN_OPTIONS = 'timegrounded'
 
 /** Call options that do not change the answer, or must never be written. */
@@ -43,6 +46,12 @@ const NOT_KEYED = new Set(['prompt', 'tools', 'headers', 'abortSignal', 'include
 export function probeOf(params: CallOptions): string | null {
   const probe = params.providerOptions?.[OWN_OPTIONS]?.probe
   return typeof probe === 'string' ? probe : null
+}
+
+/** The request key a caller foresaw for this call (`{ timegrounded: { expect: KEY } }`), or null. */
+export function expectedKeyOf(params: CallOptions): string | null {
+  const expected = params.providerOptions?.[OWN_OPTIONS]?.expect
+  return typeof expected === 'string' ? expected : null
 }
 
 /** The options with our own namespace taken out, as the model gets them. */

@@ -5,11 +5,22 @@
  * CI (`CI=true`) calls are replayed by default and none reaches the network.
  */
 import { wrapLanguageModel } from 'ai'
-import { type Cassette, openCassette } from '../cassette/cassette.js'
+import { openCassette } from '../cassette/cassette.js'
+import { requestKey } from '../cassette/entry.js'
 import type { ModelCallsMode } from '../cassette/mode.js'
-import { type CallOptions, cassetteRequest, cassetteResponse, type GenerateResult, generateResultOf, probeOf, streamOf, withoutOwnOptions } from './calls.js'
+import {
+  type CallOptions,
+  cassetteRequest,
+  cassetteResponse,
+  expectedKeyOf,
+  type GenerateResult,
+  generateResultOf,
+  probeOf,
+  streamOf,
+  withoutOwnOptions,
+} from './calls.js'
+import { RECORDED, type RecordedCalls, type WrappableModel } from './model.js'
 import { modelSpecVersion } from './spec-version.js'
-import { RECORDED, type WrappableModel } from './model.js'
 
 /** How a model's calls are recorded and replayed. */
 export interface RecordedModelOptions {
@@ -30,13 +41,14 @@ interface Wrapped {
   modelId: string
 }
 
-function middlewareFor(cassette: Cassette) {
-  const answer = async (params: CallOptions, model: Wrapped, doGenerate: () => PromiseLike<GenerateResult>) =>
-    cassette.call({
-      request: cassetteRequest(model.provider, model.modelId, params),
-      probe: probeOf(params),
-      live: async () => cassetteResponse(await doGenerate(), cassette.file),
-    })
+function middlewareFor(recording: RecordedCalls) {
+  const { cassette } = recording
+  const answer = async (params: CallOptions, model: Wrapped, doGenerate: () => PromiseLike<GenerateResult>) => {
+    const request = cassetteRequest(model.provider, model.modelId, params)
+    const expected = expectedKeyOf(params)
+    if (expected !== null) recording.keysSeen.set(expected, requestKey(request))
+    return cassette.call({ request, probe: probeOf(params), live: async () => cassetteResponse(await doGenerate(), cassette.file) })
+  }
   return {
     specificationVersion: modelSpecVersion(),
     wrapGenerate: async ({ params, model, doGenerate }: { params: CallOptions; model: Wrapped; doGenerate: () => PromiseLike<GenerateResult> }) =>
@@ -63,9 +75,11 @@ export function recordedModel<Model extends WrappableModel>(model: Model, option
     ...(options.mode !== undefined ? { mode: options.mode } : {}),
     ...(options.env ? { env: options.env } : {}),
   })
-  const recorder = middlewareFor(cassette)
+  const { provider, modelId } = model as unknown as Wrapped
+  const recording: RecordedCalls = { cassette, provider, modelId, keysSeen: new Map() }
+  const recorder = middlewareFor(recording)
   // The recorder reads the probe name; the inner step strips it so the provider never sees timegrounded's options.
   const wrapped = wrapLanguageModel({ model, middleware: [recorder, ownOptionsStripped()] as never })
-  Object.defineProperty(wrapped, RECORDED, { value: true })
+  Object.defineProperty(wrapped, RECORDED, { value: recording })
   return wrapped as unknown as Model
 }

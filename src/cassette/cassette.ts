@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto'
 import { dirname, resolve } from 'node:path'
 import { explainMiss } from './difference.js'
 import { type CassetteEntry, type CassetteRequest, type CassetteResponse, entryId, requestKey, responseChecksum } from './entry.js'
+import { entryLine } from './entry-line.js'
 import { CassetteError } from './errors.js'
 import { cassetteText, readCassette, readSideFile, shownPath, sideFileFor, sideFilesToMerge, withLock, writeAtomically } from './file.js'
 import { MODEL_CALLS_ENV, MODEL_CALLS_SESSION_ENV, type ModelCallsMode, resolveModelCallsMode } from './mode.js'
@@ -123,6 +124,24 @@ export class Cassette {
     return response
   }
 
+  /**
+   * The recorded answer to the request whose key is `key` (its `requestKey`), taken as `call` would take it
+   * (this sending's repetition used up, counted as replayed) when there is one and `usable` accepts it;
+   * otherwise undefined with nothing taken, so that the caller can still make the call through `call`.
+   * Never records, never misses: a caller that knows its request's key without building the request answers
+   * a replay with no more than this lookup.
+   */
+  replayIfRecorded(key: string, usable: (response: CassetteResponse) => boolean): CassetteResponse | undefined {
+    if (this.mode === 'record') return undefined
+    const repetition = this.sent.get(key) ?? 0
+    const id = entryId(key, repetition)
+    const hit = this.entries().get(id) ?? this.fresh.get(id)
+    if (hit === undefined || !usable(hit.response)) return undefined
+    this.sent.set(key, repetition + 1)
+    counts.replayed++
+    return hit.response
+  }
+
   private keep(entry: CassetteEntry): void {
     this.fresh.set(entryId(entry.key, entry.repetition), entry)
     this.dirty = true
@@ -131,7 +150,7 @@ export class Cassette {
         mkdirSync(dirname(this.file), { recursive: true })
         this.sideFile = sideFileFor(this.file)
       }
-      appendFileSync(this.sideFile, `${JSON.stringify(entry)}\n`)
+      appendFileSync(this.sideFile, `${entryLine(entry)}\n`)
     } catch (error) {
       throw new CassetteError('CASSETTE_WRITE_FAILED', `cannot record into ${shownPath(this.file)}: ${(error as Error).message}`, this.file)
     }

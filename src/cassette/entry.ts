@@ -5,6 +5,7 @@
  * error and never replayed as if it had been recorded.
  */
 import { canonicalJson, type PlainJson, sha256 } from './canonical.js'
+import { textHashesTo, writtenTexts } from './entry-line.js'
 
 /** The first line of every cassette. */
 export const CASSETTE_HEADER = { format: 'timegrounded-cassette', version: 1 } as const
@@ -65,6 +66,10 @@ export interface CassetteEntry {
 export function requestKey(request: CassetteRequest): string {
   return sha256(canonicalJson(request))
 }
+
+/** How a request and a response begin in canonical form (their first keys, sorted). */
+const CANONICAL_REQUEST_START = '{"messages":'
+const CANONICAL_RESPONSE_START = '{"content":'
 
 /** A problem with a field of one line. */
 export interface EntryProblem {
@@ -142,8 +147,11 @@ function checkRequest(value: unknown): Checked<CassetteRequest> {
   return { ok: true, value: value as unknown as CassetteRequest }
 }
 
-/** Reads one parsed entry line: its shape, then its key and checksum. */
-export function checkEntry(value: unknown): Checked<CassetteEntry> {
+/**
+ * Reads one parsed entry line: its shape, then its key and checksum, on the line's own text when `line` is
+ * given and laid out as the writer lays it out (see `entry-line.ts`), else on the canonical forms.
+ */
+export function checkEntry(value: unknown, line?: string): Checked<CassetteEntry> {
   if (!isObject(value)) return bad('(line)', `is ${describe(value)}; expected a recorded call`)
   if (typeof value.key !== 'string' || !/^[0-9a-f]{64}$/.test(value.key)) return bad('key', `is ${describe(value.key)}; expected a SHA-256 in hex`)
   if (typeof value.repetition !== 'number' || !Number.isInteger(value.repetition) || value.repetition < 0) {
@@ -157,8 +165,13 @@ export function checkEntry(value: unknown): Checked<CassetteEntry> {
   if (!request.ok) return request
   const response = checkResponse(value.response)
   if (!response.ok) return response
-  if (requestKey(request.value) !== value.key) return bad('request', 'does not hash to `key`: the recorded request was edited after it was recorded')
-  if (responseChecksum(response.value) !== value.response_sha256) {
+  const written = line === undefined ? null : writtenTexts(line, value as unknown as Parameters<typeof writtenTexts>[1])
+  const keyHolds = written !== null && textHashesTo(written.request, value.key, CANONICAL_REQUEST_START)
+  if (!keyHolds && requestKey(request.value) !== value.key) {
+    return bad('request', 'does not hash to `key`: the recorded request was edited after it was recorded')
+  }
+  const checksumHolds = written !== null && textHashesTo(written.response, value.response_sha256 as string, CANONICAL_RESPONSE_START)
+  if (!checksumHolds && responseChecksum(response.value) !== value.response_sha256) {
     return bad('response', 'does not match `response_sha256`: the recorded answer was edited after it was recorded')
   }
   return {

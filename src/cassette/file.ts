@@ -12,6 +12,7 @@ import { threadId } from 'node:worker_threads'
 import { MAX_CASSETTE_FILE_BYTES, MAX_CASSETTE_LINE_CHARS } from '../limits.js'
 import { type JsonLine, readJsonLinesFile } from '../tivarq/json-lines.js'
 import { CASSETTE_HEADER, type CassetteEntry, checkEntry } from './entry.js'
+import { entryLine } from './entry-line.js'
 import { CassetteError } from './errors.js'
 
 /** How long a writer waits for another's lock before it gives up and says whose lock it is. */
@@ -61,7 +62,7 @@ function entriesOf(file: string, read: (onLine: (line: JsonLine) => void) => unk
       }
       return
     }
-    const checked = checkEntry(value)
+    const checked = checkEntry(value, text)
     if (checked.ok) entries.push(checked.value)
     else if (strict) throw invalid(file, line.line, checked.problem.field, checked.problem.message)
   })
@@ -94,7 +95,7 @@ export function readCassette(file: string, strict: boolean): CassetteEntry[] | n
 /** The cassette's text: the header, then the entries in a stable order (by key, then repetition), so a re-recording diffs cleanly. */
 export function cassetteText(entries: Iterable<CassetteEntry>): string {
   const sorted = [...entries].sort((a, b) => (a.key === b.key ? a.repetition - b.repetition : a.key < b.key ? -1 : 1))
-  return [JSON.stringify(CASSETTE_HEADER), ...sorted.map((entry) => JSON.stringify(entry))].join('\n').concat('\n')
+  return [JSON.stringify(CASSETTE_HEADER), ...sorted.map(entryLine)].join('\n').concat('\n')
 }
 
 /** Writes `text` to `file` whole or not at all: an exclusive temporary file beside it, then a rename over it. */

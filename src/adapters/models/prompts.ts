@@ -76,6 +76,19 @@ export function answerMessage(turns: readonly SentTurn[], question: string, asOf
  * (for hybrid, with the slot list), and the shape of its user message.
  */
 export function promptFingerprint(mode: ModelMode, slots: readonly string[]): string {
+  // Every store of a run records it (a store per episode): hashed once per mode and slot list.
+  const id = JSON.stringify([mode, ...slots])
+  let fingerprint = fingerprints.get(id)
+  if (fingerprint === undefined) {
+    fingerprint = fingerprintOf(mode, slots)
+    fingerprints.set(id, fingerprint)
+  }
+  return fingerprint
+}
+
+const fingerprints = new Map<string, string>()
+
+function fingerprintOf(mode: ModelMode, slots: readonly string[]): string {
   const instructions = mode === 'hybrid' ? extractionInstructions(slots) : ANSWER_TEMPLATE
   const message = mode === 'hybrid' ? 'user: {event_id, arrived_at, speaker, text}' : 'user: {turns: [{event_id, arrived_at, speaker, text}], question, as_of}'
   return `sha256:${sha256Hex(`${MODEL_PROMPT_VERSION}\n${instructions}\n${message}`)}`

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { basicScenarios, REPO, type VitestRun } from './run-vitest.js'
+import { basicScenarios, FIXTURES, REPO, runVitest, type VitestRun } from './run-vitest.js'
 
 const CLI = join(REPO, 'dist/cli/main.js')
 const scenarios = basicScenarios('vitest-reference')
@@ -109,5 +109,27 @@ describe('a suite compared with a reference store under real Vitest', () => {
     const record = compareFile(output) as { probes: { mcnemar: { concordant: number } } }
     expect(record.probes.mcnemar.concordant).toBe(16)
     expect(figures(record)).toEqual(figures(cliCompare(join(output, 'reference'), output).record))
+  })
+
+  test('sharded over two partition files: a shard only says the comparison waits for the merge; the merge compares exactly as the unsharded run did', async () => {
+    const bugs = { TG_BUG: 'stale', TG_REFERENCE_BUG: 'none', TG_INCLUDE: 'probes/reference-part*.probes.ts' }
+    const whole = scenarios.env('shards-whole').TG_OUTPUT!
+    const unsharded = await scenarios.run([], { ...scenarios.env('shards-whole'), ...bugs })
+    expect(unsharded.output).toContain('compared with reference "previous-release" (A) on all 240 probes')
+
+    const env = { ...scenarios.env('shards'), ...bugs }
+    const output = env.TG_OUTPUT!
+    const blobs = join(scenarios.scratch(), 'reference-blobs')
+    for (const shard of ['1/2', '2/2']) {
+      const part = await scenarios.run([`--shard=${shard}`, '--reporter=blob', `--outputFile=${join(blobs, `blob-${shard.replace('/', '-')}.json`)}`], env)
+      expect(part.output).toContain(`shard ${shard}: the comparison with reference "previous-release" is made after`)
+      expect(part.output).not.toContain('timegrounded compare: is B better than A?')
+      expect(existsSync(join(output, 'compare.json'))).toBe(false)
+    }
+    const project = join(FIXTURES, 'basic')
+    const merged = await runVitest(['--root', project, `--merge-reports=${blobs}`], { cwd: project, env })
+    expect(merged.output).toContain('timegrounded compare: is B better than A?')
+    expect(merged.output).toContain('compared with reference "previous-release" (A) on all 240 probes')
+    expect(figures(compareFile(output))).toEqual(figures(compareFile(whole)))
   })
 })

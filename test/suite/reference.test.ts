@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { MemoryStore } from '../../src/adapters/types.js'
 import { finishRun } from '../../src/report/finish-run.js'
 import type { GatheredRecord } from '../../src/suite/gather.js'
 import { resolveReporterOptions, resolveSuiteOptions, SuiteOptionError } from '../../src/suite/options.js'
@@ -17,7 +18,7 @@ import type { ProbeRecord } from '../../src/suite/records.js'
 import { VITEST_COMMANDS } from '../../src/vitest/commands.js'
 import { runSmokeSuite, smokePlan } from '../support/smoke-suite.js'
 
-const store = { capabilities: { tracks: ['structured'] }, reset() {}, ingest() {}, query: () => ({ state: 'unknown' }) }
+const store: MemoryStore = { capabilities: { tracks: ['structured'] }, reset() {}, ingest() {}, query: () => ({ state: 'unknown', value: null }) }
 
 function refusal(options: unknown): string {
   try {

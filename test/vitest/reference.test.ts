@@ -117,7 +117,7 @@ describe('a suite compared with a reference store under real Vitest', () => {
     const unsharded = await scenarios.run([], { ...scenarios.env('shards-whole'), ...bugs })
     expect(unsharded.output).toContain('compared with reference "previous-release" (A) on all 240 probes')
 
-    const env = { ...scenarios.env('shards'), ...bugs }
+    const env: Record<string, string> = { ...scenarios.env('shards'), ...bugs }
     const output = env.TG_OUTPUT!
     const blobs = join(scenarios.scratch(), 'reference-blobs')
     for (const shard of ['1/2', '2/2']) {

@@ -2572,6 +2572,12 @@ export declare interface TivarqReport {
         expected_probes: number;
         selected_probes: number;
     };
+    /** Ours, present only when the run made model calls: how many were answered from a cassette, recorded into one, or made with none. */
+    model_calls?: {
+        replayed: number;
+        recorded: number;
+        live: number;
+    };
 }
 
 /** What the store is shown: `structured` adds assertions and a query's slot and scope; `conversation` only text and questions. */

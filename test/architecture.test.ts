@@ -32,7 +32,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   tivarq: ['stats', 'errors', 'version', 'limits'],
   chat: ['errors', 'limits'],
   // Recorded model calls: the cassette file, its keys, modes and merging; knows nothing of any SDK.
-  cassette: ['errors'],
+  // It reads its files through the dataset layer's one JSON-lines reader, with the project's limits.
+  cassette: ['tivarq', 'errors', 'limits'],
   adapters: ['interrupt', 'tivarq', 'chat', 'cassette', 'errors', 'version', 'limits'],
   harness: ['interrupt', 'adapters', 'tivarq', 'stats', 'errors', 'version', 'limits'],
   'time-grounded': ['adapters', 'chat', 'tivarq', 'stats', 'errors', 'option-checks', 'version', 'limits'],

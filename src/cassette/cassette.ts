@@ -41,6 +41,11 @@ export function modelCallCounts(): ModelCallCounts {
   return { ...counts }
 }
 
+/** The calls this process made since `before` (an earlier `modelCallCounts()`): what one suite's stores asked. */
+export function modelCallsSince(before: ModelCallCounts): ModelCallCounts {
+  return { replayed: counts.replayed - before.replayed, recorded: counts.recorded - before.recorded, live: counts.live - before.live }
+}
+
 /** Counts a call made with no cassette. */
 export function countLiveCall(): void {
   counts.live++

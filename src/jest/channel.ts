@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto'
 import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { GatheredRecord } from '../suite/gather.js'
-import { type IsolationOutcome, isIsolationOutcome, type WorkerContext } from '../suite/records.js'
+import { type IsolationOutcome, isIsolationOutcome, isModelCalls, type ModelCalls, type WorkerContext } from '../suite/records.js'
 import { readJsonLinesFile } from '../tivarq/json-lines.js'
 import { MAX_PREDICTION_LINE_CHARS } from '../limits.js'
 
@@ -39,12 +39,13 @@ export function readWorkerContext(environment: NodeJS.ProcessEnv = process.env):
 
 /**
  * One line of a side file: a test's record, an error of a whole suite (its store failed to start or
- * close), or what a suite's isolation check came to once its episodes were over.
+ * close), or what a suite's isolation check came to once its episodes were over and the model calls it made.
  */
 export type SideLine =
   | { testPath: string; record: unknown }
   | { testPath: string; suite: string; blockError: string }
   | { testPath: string; suite: string; isolation: IsolationOutcome }
+  | { testPath: string; suite: string; modelCalls: ModelCalls }
 
 /** The side file of one test file. */
 export function sideFileOf(runDir: string, testPath: string): string {
@@ -102,8 +103,10 @@ export function readSideFiles(runDir: string): SideFile[] {
 export function gatheredOf(testPath: string, lines: readonly SideLine[]): GatheredRecord[] {
   const errors = new Map<string, string[]>()
   const isolation = new Map<string, IsolationOutcome>()
+  const modelCalls = new Map<string, ModelCalls>()
   for (const line of lines) {
     if ('isolation' in line && isIsolationOutcome(line.isolation)) isolation.set(line.suite, line.isolation)
+    if ('modelCalls' in line && isModelCalls(line.modelCalls)) modelCalls.set(line.suite, line.modelCalls)
     if (!('blockError' in line)) continue
     const list = errors.get(line.suite) ?? []
     if (!list.includes(line.blockError)) list.push(line.blockError)
@@ -115,6 +118,8 @@ export function gatheredOf(testPath: string, lines: readonly SideLine[]): Gather
     const gathered: GatheredRecord = { file: testPath, record: line.record, blockErrors: typeof suite === 'string' ? (errors.get(suite) ?? []) : [] }
     const outcome = typeof suite === 'string' ? isolation.get(suite) : undefined
     if (outcome !== undefined) gathered.isolation = outcome
+    const calls = typeof suite === 'string' ? modelCalls.get(suite) : undefined
+    if (calls !== undefined) gathered.modelCalls = calls
     return [gathered]
   })
 }

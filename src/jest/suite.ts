@@ -8,7 +8,7 @@
  * appends its record to the test file's side file, and passes or throws.
  */
 import { afterAll, beforeAll, describe, test } from '@jest/globals'
-import { flushCassettes } from '../cassette/cassette.js'
+import { flushCassettes, type ModelCallCounts, modelCallCounts, modelCallsSince } from '../cassette/cassette.js'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { joinInterruptRelay } from '../interrupt.js'
@@ -77,7 +77,10 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
     let scheduled: ScheduledSuite | undefined
     let referencePool: StorePool | null = null
     let referenceScheduled: ScheduledSuite | undefined
+    let callsBefore: ModelCallCounts | undefined
     beforeAll(async () => {
+      // The suite's own calls: the process's counters before its stores open, taken away at its end.
+      callsBefore = modelCallCounts()
       if (!gated) warnNoReporter(plan.identity.name)
       const selected = selectionOf(block)
       // In a worker thread (`workerThreads: true`) no signal arrives: the stores close when the main thread says so.
@@ -104,7 +107,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
       // The reference answers the same selected probes, on stores of its own, beside the suite's store.
       if (referencePool !== null) referenceScheduled = schedule(referencePool)
     }, settings.timeoutMs * 2)
-    afterAll(() => closeSuite(suite, pool, scheduled, referencePool, referenceScheduled), NO_TIMEOUT)
+    afterAll(() => closeSuite(suite, pool, scheduled, callsBefore, { pool: referencePool, scheduled: referenceScheduled }), NO_TIMEOUT)
     for (const { episode, probes } of plan.episodes) {
       describe(episode.episode_id, () => {
         for (const planned of probes)
@@ -152,16 +155,18 @@ async function closeSuite(
   suite: JestSuite,
   pool: StorePool | undefined,
   scheduled: ScheduledSuite | undefined,
-  referencePool: StorePool | null,
-  referenceScheduled: ScheduledSuite | undefined,
+  callsBefore: ModelCallCounts | undefined,
+  reference: { pool: StorePool | null; scheduled: ScheduledSuite | undefined },
 ): Promise<void> {
-  const closeFailures = [...((await scheduled?.done) ?? []), ...((await referenceScheduled?.done) ?? [])]
+  const closeFailures = [...((await scheduled?.done) ?? []), ...((await reference.scheduled?.done) ?? [])]
   // Every episode is over: the isolation check's calls come after all the measured ones.
   const check = pool !== undefined && suite.settings.isolationCheck ? await checkIsolation(pool) : null
   if (pool !== undefined) suite.record([{ testPath: suite.testPath, suite: suite.plan.identity.name, isolation: isolationOutcome(check) }])
-  const problems = [...((await pool?.close()) ?? []), ...((await referencePool?.close()) ?? [])]
+  const problems = [...((await pool?.close()) ?? []), ...((await reference.pool?.close()) ?? [])]
   // A worker may be ended without its exit handlers running: the calls this suite recorded are written now.
   flushCassettes()
+  // Counted after the isolation check and the close, whose model calls are the run's too.
+  if (callsBefore !== undefined) suite.record([{ testPath: suite.testPath, suite: suite.plan.identity.name, modelCalls: modelCallsSince(callsBefore) }])
   const closeError = problems.length > 0 ? new StoreCloseError(problems) : null
   const messages = closeFailures.map((failure) => (failure instanceof Error ? failure.message : String(failure)))
   if (closeError !== null) messages.push(closeError.message)

@@ -42,7 +42,7 @@ import type { ResolvedReporterOptions } from '../suite/options.js'
 import { decideSuite, type UpdateRequest } from '../suite/outcome.js'
 import { sampleOf } from '../suite/noise.js'
 import { gatherSuites, type GatheredRecord, type SuiteRecords } from '../suite/gather.js'
-import type { ProbeRecord } from '../suite/records.js'
+import { type ProbeRecord, totalModelCalls } from '../suite/records.js'
 import { compareWithReference, referenceShardLine } from './compare/suite-reference.js'
 import type { RunComparison } from './compare/compare-runs.js'
 import { renderComparison } from './compare/render.js'
@@ -250,7 +250,11 @@ function scoreAndWriteSuite(
   { seed, resamples }: { seed: number; resamples: number },
   unrun: 'selected' | 'interrupted',
 ): { reports: TivarqReport[]; aggregate: RunAggregate | null } {
-  const reports = repetitions.map((rows) => scoreRows(rows, { seed, resamples, expectedProbes: suite.probeTotal, missingRows: unrun }))
+  const calls = totalModelCalls(suite.modelCalls.values())
+  // The calls are counted over the whole run, so every repetition's report carries the run's counts.
+  const reports = repetitions
+    .map((rows) => scoreRows(rows, { seed, resamples, expectedProbes: suite.probeTotal, missingRows: unrun }))
+    .map((report) => (calls === null ? report : { ...report, model_calls: calls }))
   const { aggregate } = writeScoredRun(new RunWriter(outputDir), { repetitions, reports, bootstrap: { seed, resamples } }, { predictions: 'write' })
   return { reports, aggregate }
 }

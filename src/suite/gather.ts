@@ -5,7 +5,7 @@
  * one suite differently, a probe run twice), named. Pure.
  */
 import type { SuiteIdentity } from './baseline.js'
-import { type IsolationOutcome, isIsolationOutcome, isProbeRecord, type ProbeRecord } from './records.js'
+import { type IsolationOutcome, isIsolationOutcome, isModelCalls, isProbeRecord, type ModelCalls, type ProbeRecord } from './records.js'
 
 /** One test's record as the runner's reporter found it. */
 export interface GatheredRecord {
@@ -17,6 +17,8 @@ export interface GatheredRecord {
   blockErrors: readonly string[]
   /** What the isolation check of the test's suite, in its file, came to (absent when it never ran: no store opened). */
   isolation?: IsolationOutcome
+  /** The model calls the test's suite made in its file (absent when none was counted). */
+  modelCalls?: ModelCalls
 }
 
 /** One suite's records gathered from the test files. */
@@ -34,12 +36,14 @@ export interface SuiteRecords {
   blockErrors: Set<string>
   /** The isolation check's outcome in each file that ran the suite, by file. */
   isolation: Map<string, IsolationOutcome>
+  /** The model calls the suite made in each file, by file. */
+  modelCalls: Map<string, ModelCalls>
 }
 
 /** The probe records by suite, with the mistakes that make a suite's records untrustworthy named. */
 export function gatherSuites(gathered: readonly GatheredRecord[]): Map<string, SuiteRecords> {
   const suites = new Map<string, SuiteRecords>()
-  for (const { file, record: candidate, blockErrors, isolation } of gathered) {
+  for (const { file, record: candidate, blockErrors, isolation, modelCalls } of gathered) {
     const record = isProbeRecord(candidate) ? candidate : null
     if (record === null) continue
     let suite = suites.get(record.suite.name)
@@ -53,6 +57,7 @@ export function gatherSuites(gathered: readonly GatheredRecord[]): Map<string, S
         probeFiles: new Map(),
         blockErrors: new Set(),
         isolation: new Map(),
+        modelCalls: new Map(),
       }
       suites.set(record.suite.name, suite)
     }
@@ -79,6 +84,7 @@ export function gatherSuites(gathered: readonly GatheredRecord[]): Map<string, S
     for (const error of blockErrors) suite.blockErrors.add(error)
     // A shard file is read back from disk: only a well-formed outcome counts.
     if (isIsolationOutcome(isolation)) suite.isolation.set(file, isolation)
+    if (isModelCalls(modelCalls)) suite.modelCalls.set(file, modelCalls)
   }
   return suites
 }

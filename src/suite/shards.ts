@@ -57,7 +57,15 @@ const shardFileSchema = z.object({
   options: z.record(z.string(), z.unknown()),
   run: z.strictObject({ package: z.string(), commit: z.string().nullable(), runId: z.string().nullable() }),
   loadErrors: z.array(z.string()),
-  records: z.array(z.object({ file: z.string(), record: z.unknown(), blockErrors: z.array(z.string()), isolation: z.unknown().optional() })),
+  records: z.array(
+    z.object({
+      file: z.string(),
+      record: z.unknown(),
+      blockErrors: z.array(z.string()),
+      isolation: z.unknown().optional(),
+      modelCalls: z.unknown().optional(),
+    }),
+  ),
 })
 
 /** The codes of `ShardSetError`, each with what it means. */

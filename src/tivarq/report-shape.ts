@@ -114,6 +114,8 @@ export interface TivarqReport {
   interrupted?: { expected_probes: number; finished_probes: number }
   /** Present instead of `interrupted` when the run finished but was given fewer probes to run (`-t`, files left out). */
   selected?: { expected_probes: number; selected_probes: number }
+  /** Ours, present only when the run made model calls: how many were answered from a cassette, recorded into one, or made with none. */
+  model_calls?: { replayed: number; recorded: number; live: number }
 }
 
 /** Options of `scoreRows`. */

@@ -17,7 +17,7 @@ import type { ScoredMetrics } from '../tivarq/metrics.js'
 import { type ResolvedReporterOptions, resolveReporterOptions, type TimegroundedReporterOptions } from '../suite/options.js'
 import type { UpdateRequest } from '../suite/outcome.js'
 import { logPerf, perfNow } from '../suite/perf-log.js'
-import { CHANNEL_KEY, ISOLATION_KEY, isIsolationOutcome, type WorkerContext } from '../suite/records.js'
+import { CHANNEL_KEY, ISOLATION_KEY, isIsolationOutcome, isModelCalls, MODEL_CALLS_KEY, type WorkerContext } from '../suite/records.js'
 import { currentRunIdentity, type RunIdentity } from '../suite/run-identity.js'
 import { checkShardSet, type MergedModule, SHARD_STAMP_KEY, ShardSetError, type ShardStamp, shardPartsOfModules } from '../suite/shards.js'
 import './context.js'
@@ -247,12 +247,15 @@ function gatherRecords(modules: ReadonlyArray<TestModule>): GatheredRecord[] {
       if (record === undefined) continue
       const blockErrors: string[] = []
       let isolation: unknown
+      let modelCalls: unknown
       for (let parent = testCase.parent; parent.type === 'suite'; parent = parent.parent) {
         for (const error of parent.errors()) blockErrors.push(error.message)
         isolation ??= (parent.meta() as Record<string, unknown>)[ISOLATION_KEY]
+        modelCalls ??= (parent.meta() as Record<string, unknown>)[MODEL_CALLS_KEY]
       }
       const entry: GatheredRecord = { file: module.moduleId, record, blockErrors }
       if (isIsolationOutcome(isolation)) entry.isolation = isolation
+      if (isModelCalls(modelCalls)) entry.modelCalls = modelCalls
       gathered.push(entry)
     }
   }

@@ -6,7 +6,7 @@
  */
 import type { RunnerTestFile, RunnerTestSuite } from 'vitest'
 import { afterAll, beforeAll, describe, inject, test } from 'vitest'
-import { flushCassettes } from '../cassette/cassette.js'
+import { flushCassettes, type ModelCallCounts, modelCallCounts, modelCallsSince } from '../cassette/cassette.js'
 import type { MemorySource } from '../adapters/source.js'
 import { openPool, type StorePool } from '../harness/pool.js'
 import { joinInterruptRelay } from '../interrupt.js'
@@ -30,7 +30,7 @@ import {
   suiteTitle,
   timeGroundedAgentOf,
 } from '../suite/probes.js'
-import { finishedRecord, ISOLATION_KEY, isolationMessage, isolationOutcome, CHANNEL_KEY, type WorkerContext } from '../suite/records.js'
+import { finishedRecord, ISOLATION_KEY, isolationMessage, isolationOutcome, CHANNEL_KEY, MODEL_CALLS_KEY, type WorkerContext } from '../suite/records.js'
 import { type GateAbsence, ungatedNotice } from '../suite/ungated.js'
 import { openReferencePool, withReferenceRows } from '../suite/reference.js'
 import { logPerf, perfNow } from '../suite/perf-log.js'
@@ -95,14 +95,17 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
     }
     let pool: StorePool | undefined
     let referencePool: StorePool | null = null
+    let callsBefore: ModelCallCounts | undefined
     beforeAll(async () => {
+      // The suite's own calls: the process's counters before its stores open, taken away at its end.
+      callsBefore = modelCallCounts()
       // In a worker thread (`pool: 'threads'`) no signal arrives: the stores close when the main thread says so.
       await joinInterruptRelay()
       pool = await openPool(checked, { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, name: settings.name })
       referencePool = await openReferencePool(reference, settings)
     }, settings.timeoutMs * 2)
     // biome-ignore lint/correctness/noEmptyPattern: Vitest reads this parameter as the (empty) list of fixtures the hook uses.
-    afterAll(({}, block: Readonly<RunnerTestSuite | RunnerTestFile>) => closePool(pool, block, settings.isolationCheck, referencePool), 0)
+    afterAll(({}, block: Readonly<RunnerTestSuite | RunnerTestFile>) => closePool(pool, block, settings.isolationCheck, callsBefore, referencePool), 0)
     const suite: CollectedSuite = { settings, context, baseline, runnerOptions, pool: () => pool!, referencePool: () => referencePool }
     for (const planned of plan.episodes) registerEpisode(suite, planned)
   })
@@ -118,6 +121,7 @@ async function closePool(
   pool: StorePool | undefined,
   block: Readonly<RunnerTestSuite | RunnerTestFile>,
   isolationCheck: boolean,
+  callsBefore: ModelCallCounts | undefined,
   referencePool: StorePool | null,
 ): Promise<void> {
   const check = pool !== undefined && isolationCheck ? await checkIsolation(pool) : null
@@ -125,6 +129,8 @@ async function closePool(
   const problems = [...((await pool?.close()) ?? []), ...((await referencePool?.close()) ?? [])]
   // A worker may be ended without its exit handlers running: the calls this suite recorded are written now.
   flushCassettes()
+  // Counted after the isolation check and the close, whose model calls are the run's too.
+  if (callsBefore !== undefined) block.meta[MODEL_CALLS_KEY as keyof typeof block.meta] = modelCallsSince(callsBefore) as never
   if (problems.length > 0) throw new StoreCloseError(problems)
   const carried = isolationMessage(check?.failures ?? [])
   if (carried !== null) throw new ProbeFailure(carried)

@@ -91,6 +91,8 @@ describe('run --adapter model:MODE against a local server', () => {
 
       const spent = { prompt: server.reported.prompt_tokens - before.prompt, completion: server.reported.completion_tokens - before.completion }
       expect(json(join(out, 'report.json')).metrics.reported_tokens).toEqual({ ...spent, cases_with_usage: 60 })
+      // No cassette: every call the server answered was a live one, and report.json says so.
+      expect(json(join(out, 'report.json')).model_calls).toEqual({ replayed: 0, recorded: 0, live: server.requests.length - before.requests })
       expect(ran.stdout).toContain(`Reported usage`)
       expect(ran.stdout).toContain(`${spent.prompt} prompt + ${spent.completion} completion tokens (60 cases)`)
       expect(server.requests.slice(before.requests).every((request) => request.authorization === 'Bearer sk-local-test')).toBe(true)

@@ -22,6 +22,13 @@ import { assertBuilt, REPO, runVitest } from '../vitest/run-vitest.js'
 const EXAMPLE = join(REPO, 'examples/llm-memory')
 const PLANTED_KEY = 'sk-planted-llm-memory-key-5150'
 let episodes: Episode[]
+/** The example's two suites, each with its own cassette and result folder. */
+const SUITES = ['llm-memory', 'model-hybrid'] as const
+
+/** report.json's `model_calls` of one of the example's suites, from the last run. */
+function modelCallsOf(suite: string): { replayed: number; recorded: number; live: number } {
+  return JSON.parse(readFileSync(join(EXAMPLE, '.timegrounded', suite, 'report.json'), 'utf8')).model_calls
+}
 
 beforeAll(async () => {
   assertBuilt()
@@ -38,6 +45,15 @@ test('offline, as CI runs it, the committed cassettes are replayed: every smoke 
     expect(result.output).toContain('gate passed')
     expect(result.code).toBe(0)
     expect(server.requests).toHaveLength(0)
+    // Each suite says its calls were all replayed: one per entry of its committed cassette (each line past the header).
+    for (const suite of SUITES) {
+      const entries =
+        readFileSync(join(EXAMPLE, 'test/cassettes', `${suite}.jsonl`), 'utf8')
+          .trim()
+          .split('\n').length - 1
+      expect(modelCallsOf(suite)).toEqual({ replayed: entries, recorded: 0, live: 0 })
+    }
+    expect(readFileSync(join(EXAMPLE, '.timegrounded', 'llm-memory', 'report.html'), 'utf8')).toContain('replayed from a cassette')
   } finally {
     await server.close()
   }
@@ -78,6 +94,21 @@ test('recorded anew against a local server, both suites pass every smoke probe, 
     // One line per call the server answered, besides each header; the key in neither.
     expect(recorded.reduce((lines, text) => lines + text.trim().split('\n').length - 1, 0)).toBe(server.requests.length)
     for (const text of recorded) expect(text).not.toContain(PLANTED_KEY)
+    // Counted by the server: every call the two suites made was recorded, none replayed, none live.
+    const recordedCalls = SUITES.map(modelCallsOf)
+    expect(recordedCalls.every((calls) => calls.replayed === 0 && calls.live === 0 && calls.recorded > 0)).toBe(true)
+    expect(recordedCalls.reduce((sum, calls) => sum + calls.recorded, 0)).toBe(server.requests.length)
+    // Replayed from what was just recorded: as many calls, all replayed, and the server is sent nothing more.
+    const sent = server.requests.length
+    const replay = await runVitest(['run', '--root', 'examples/llm-memory'], {
+      cwd: REPO,
+      env: { ...env, TIMEGROUNDED_MODEL_CALLS: 'replay' },
+      timeoutMs: 120_000,
+    })
+    expect(replay.code).toBe(0)
+    expect(server.requests).toHaveLength(sent)
+    const replayedCalls = SUITES.map(modelCallsOf)
+    expect(replayedCalls).toEqual(recordedCalls.map((calls) => ({ replayed: calls.recorded, recorded: 0, live: 0 })))
   } finally {
     await server.close()
     rmSync(cassettes, { recursive: true, force: true })

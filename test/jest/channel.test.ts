@@ -103,4 +103,28 @@ describe('the side-file channel', () => {
       },
     ])
   })
+
+  test("a suite's model calls read back on each of its records in that file; a count that is not one is dropped", () => {
+    const runDir = join(work, 'calls-run')
+    const a = join(work, 'calls-a.test.ts')
+    writeFileSync(a, '')
+    const calls = { replayed: 7, recorded: 2, live: 0 }
+    appendSideLines(runDir, [
+      { testPath: a, record: probe('one', 'p1') },
+      { testPath: a, record: probe('one', 'p2') },
+      { testPath: a, record: probe('two', 'p3') },
+      { testPath: a, suite: 'one', modelCalls: calls },
+      { testPath: a, suite: 'two', modelCalls: { replayed: -1, recorded: 0, live: 0 } },
+    ])
+    expect(readSideFiles(runDir)).toEqual([
+      {
+        testPath: a,
+        records: [
+          { file: a, record: probe('one', 'p1'), blockErrors: [], modelCalls: calls },
+          { file: a, record: probe('one', 'p2'), blockErrors: [], modelCalls: calls },
+          { file: a, record: probe('two', 'p3'), blockErrors: [] },
+        ],
+      },
+    ])
+  })
 })

@@ -96,6 +96,24 @@ describe('finishRun', () => {
     )
   })
 
+  test("the model calls each file's suite made are summed into report.json and shown on the page; a run with none writes no model_calls", async () => {
+    const records = await runSuite('oracle')
+    // Two test files ran the suite: the first made 5 replayed and 1 recorded call, the second 3 replayed and 2 live.
+    const counted = records.map((record, index) =>
+      index % 2 === 0
+        ? { ...record, file: 'a.test.ts', modelCalls: { replayed: 5, recorded: 1, live: 0 } }
+        : { ...record, file: 'b.test.ts', modelCalls: { replayed: 3, recorded: 0, live: 2 } },
+    )
+    const outputDir = join(root, 'model-calls')
+    finish(counted, resolveReporterOptions({ outputDir, baseline: false }, 'test'))
+    expect(JSON.parse(readFileSync(join(outputDir, 'report.json'), 'utf8')).model_calls).toEqual({ replayed: 8, recorded: 1, live: 2 })
+    expect(readFileSync(join(outputDir, 'report.html'), 'utf8')).toContain('8 replayed from a cassette, 1 recorded into one, 2 live with none')
+
+    const plainDir = join(root, 'no-model-calls')
+    finish(records, resolveReporterOptions({ outputDir: plainDir, baseline: false, html: false }, 'test'))
+    expect(JSON.parse(readFileSync(join(plainDir, 'report.json'), 'utf8'))).not.toHaveProperty('model_calls')
+  })
+
   test('the files an earlier run with repeats left are removed, so the folder holds one run; other files stay', async () => {
     const outputDir = join(root, 'earlier-repeats')
     mkdirSync(outputDir)

@@ -15,6 +15,8 @@ import { checkIsolation, type IsolationCheck, type IsolationFailure, runSplit } 
 import { scoreRows } from '../../../tivarq/score.js'
 import type { TivarqReport } from '../../../tivarq/report-shape.js'
 import { type WrittenRun, writeScoredRun } from '../../../report/scored-run.js'
+import { modelCallCounts } from '../../../cassette/cassette.js'
+import { totalModelCalls } from '../../../suite/records.js'
 import { EXIT } from '../../exit-codes.js'
 import { startProgress } from '../../progress.js'
 import { failedWrite, type OpenRun, reportCloseProblems } from './open-run.js'
@@ -113,6 +115,9 @@ export async function runRepetitions(run: OpenRun, writePage: PageWriter): Promi
 function writeScoredSoFar(run: OpenRun, ran: RanRepetitions, partial: boolean): WrittenRun {
   const { repetitions, reports } = ran
   const bootstrap = { seed: run.seed, resamples: run.settings.resamples }
+  // This process is the run: its counts so far go in every report (and so on the page, made from them).
+  const calls = totalModelCalls([modelCallCounts()])
+  if (calls !== null) for (const report of reports) report.model_calls = calls
   return writeScoredRun(run.writer, { repetitions, reports, repeats: run.settings.repeat, bootstrap }, { predictions: 'written', partial })
 }
 

@@ -131,5 +131,22 @@ export function headlineCards(report: TivarqReport, current: MetricValues, leaka
       primary: false,
     })
   }
+  const calls = modelCallsCard(report)
+  if (calls !== null) cards.push(calls)
   return cards
+}
+
+/** How the run's model calls were answered, when it made any: a replayed run's figures came from a cassette, not the model. */
+function modelCallsCard(report: TivarqReport): HeadlineCard | null {
+  const calls = report.model_calls
+  if (calls === undefined) return null
+  return {
+    label: 'Model calls',
+    value: `${calls.replayed + calls.recorded + calls.live} calls`,
+    detail: `${calls.replayed} replayed from a cassette, ${calls.recorded} recorded into one, ${calls.live} live with none`,
+    interval: null,
+    better: null,
+    baseline: null,
+    primary: false,
+  }
 }

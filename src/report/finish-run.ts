@@ -215,14 +215,13 @@ function finishSuite(context: RunContext, name: string, suite: SuiteRecords): Fi
     const page = suitePageInput({ identity: suite.identity, records: ran, rows, report, baseline, timeGrounded: context.timeGrounded?.suites ?? [] })
     lines.push(writePage(context, pagePath, page))
   }
-  const reference = compareWithReference({
-    ...{ identity: suite.identity, probeTotal: suite.probeTotal, ran, repetitions, outputDir, pagePath },
-    ...{ bootstrap: { seed: input.options.seed, resamples: input.options.resamples }, shown: context.shown },
-  })
+  const { seed, resamples } = input.options
+  const { identity, probeTotal } = suite
+  const reference = compareWithReference({ identity, probeTotal, ran, repetitions, outputDir, pagePath, bootstrap: { seed, resamples }, shown: context.shown })
   if (reference?.htmlReport) context.htmlReports.push(reference.htmlReport)
   lines.push(...(reference?.lines ?? []), ...verdict.lines.slice(-1))
   const failed = suite.conflicts.length > 0 || verdict.failed || reference?.failed === true
-  const comparison = reference?.comparison == null ? {} : { comparison: reference.comparison }
+  const comparison = reference === null || reference.comparison === null ? {} : { comparison: reference.comparison }
   return { outcome: { name, data: suite.identity.data, report, aggregate, rows, lines, failed, ...comparison }, scored, entry: verdict.entry }
 }
 

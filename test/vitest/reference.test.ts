@@ -97,6 +97,18 @@ describe('a suite compared with a reference store under real Vitest', () => {
     expect(figures(compareFile(output))).toEqual(figures(cli.record))
   })
 
+  test('with `repeats`, both stores run every repetition: the reference folder holds one predictions file per repetition, and compare.json is what `timegrounded compare` computes of them', async () => {
+    const output = scenarios.env('repeated').TG_OUTPUT!
+    const run = await scenarios.run([], { ...suiteEnv('repeated', { store: 'none', reference: 'none' }), TG_SUITE_OPTIONS: JSON.stringify({ repeats: 2 }) })
+    expect(run.code, explain(run)).toBe(0)
+    expect(run.output).toMatch(/A: previous-release \(the reference, [^\n]*repeated-out\/reference\) \(2 repetitions\)/)
+    expect(run.output).toContain('each by its right answers over the first 2 repetitions of each side')
+    for (const name of ['predictions-1.jsonl', 'predictions-2.jsonl', 'aggregate.json']) expect(existsSync(join(output, 'reference', name)), name).toBe(true)
+    const record = compareFile(output) as { a: { repetitions: number }; b: { repetitions: number } }
+    expect([record.a.repetitions, record.b.repetitions]).toEqual([2, 2])
+    expect(figures(record)).toEqual(figures(cliCompare(join(output, 'reference'), output).record))
+  })
+
   test('-t compares only the probes both stores answered, says the comparison is partial, and never passes `failIfWorse` on it', async () => {
     const output = scenarios.env('filtered').TG_OUTPUT!
     const run = await scenarios.run(['-t', 'replacement'], suiteEnv('filtered', { store: 'none', reference: 'none' }, ['transitionSuccessRate']))

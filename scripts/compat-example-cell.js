@@ -19,7 +19,14 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const repo = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
 
 /** The newest majors of the runners, as `npm i -D vitest vite` and `npm i -D jest` install them at the time of writing; @types/node of the Node line the cells run (Vitest 5 asks for 22 or 24+). */
-export const NEWEST = { vitest: '5.1.2', vite: repo.devDependencies.vite, jest: '30.5.2', typesNode: '24.19.4' }
+export const NEWEST = {
+  vitest: '5.1.2',
+  vite: repo.devDependencies.vite,
+  jest: '30.5.2',
+  typesNode: '24.19.4',
+  ai: '7.0.173',
+  aiOpenAiCompatible: '3.0.92',
+}
 
 /**
  * Per example: the packages its fresh project installs beyond timegrounded (`own` keeps the example's
@@ -61,6 +68,16 @@ export const EXAMPLES = {
     // The event log replayed in arrival order instead of valid time.
     bug: { file: 'src/stores.ts', from: '.sort((a, b) => a.validFrom - b.validFrom || a.arrival - b.arrival)', to: '.sort((a, b) => a.arrival - b.arrival)' },
   },
+  // A model-backed memory on the AI SDK's newest major (ai 7, spec v4; it needs Node 22): its committed
+  // cassettes, recorded through ai 6, must replay with no network, and a store that misreads the model's
+  // answers must fail through the gate (its requests unchanged, so every call is still replayed).
+  'llm-memory': {
+    packages: { vitest: NEWEST.vitest, vite: NEWEST.vite, ai: NEWEST.ai, '@ai-sdk/openai-compatible': NEWEST.aiOpenAiCompatible },
+    env: { TIMEGROUNDED_MODEL_CALLS: 'replay' },
+    command: ['vitest', 'run'],
+    passes: [/\[llm-memory\] 60 of 60 probes ran: 60 passed, 0 failed/, /\[model-hybrid\] 60 of 60 probes ran: 60 passed, 0 failed/, /gate passed/],
+    bug: { file: 'src/memory.ts', from: "state: answer.state as StoreAnswer['state'],", to: "state: 'unknown' as StoreAnswer['state']," },
+  },
   'jest-memory': {
     own: true,
     lockfile: false,
@@ -81,8 +98,8 @@ function userEnv() {
   return env
 }
 
-function run(cwd, command, args) {
-  return spawnSync(command, args, { cwd, env: userEnv(), encoding: 'utf8', timeout: 300_000 })
+function run(cwd, command, args, env = {}) {
+  return spawnSync(command, args, { cwd, env: { ...userEnv(), ...env }, encoding: 'utf8', timeout: 300_000 })
 }
 
 function lastLines(result, count = 8) {
@@ -145,7 +162,7 @@ function main() {
   if (installed.status !== 0) return 1
   if (values.addon !== undefined && example.packages['better-sqlite3'] !== undefined) placeAddon(project, values.addon)
 
-  const passing = run(project, 'npx', example.command)
+  const passing = run(project, 'npx', example.command, example.env)
   const output = `${passing.stdout}\n${passing.stderr}`
   const missing = example.passes.filter((line) => !line.test(output))
   report(
@@ -162,7 +179,7 @@ function main() {
     )
   } else {
     writeFileSync(path, source.replace(example.bug.from, example.bug.to))
-    const failing = run(project, 'npx', example.command)
+    const failing = run(project, 'npx', example.command, example.env)
     const gate = /gate failed/.test(`${failing.stdout}\n${failing.stderr}`)
     report(
       'the store with a bug fails through the gate',

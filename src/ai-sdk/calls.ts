@@ -55,8 +55,12 @@ export function withoutOwnOptions<T extends CallOptions>(params: T): T {
 /** The request a cassette keys a call on. */
 export function cassetteRequest(provider: string, model: string, params: CallOptions): CassetteRequest {
   const settings: { [name: string]: PlainJson } = {}
+  const tools = params.tools ?? []
   for (const [name, value] of Object.entries(params)) {
     if (NOT_KEYED.has(name)) continue
+    // ai 7 sends a tool choice ({type: 'auto'}) with no tools, ai 6 none: with no tool to choose it cannot
+    // change the answer, and keyed it would make every cassette recorded through ai 6 miss under ai 7.
+    if (name === 'toolChoice' && tools.length === 0) continue
     const plain = plainJson(value)
     if (plain !== undefined) settings[name] = plain
   }
@@ -68,7 +72,7 @@ export function cassetteRequest(provider: string, model: string, params: CallOpt
     provider,
     model,
     messages: params.prompt.map((message) => plainJson(message) ?? null),
-    tools: (params.tools ?? []).map((tool) => plainJson(tool) ?? null),
+    tools: tools.map((tool) => plainJson(tool) ?? null),
     settings,
   }
 }

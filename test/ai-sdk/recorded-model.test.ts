@@ -9,7 +9,8 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { generateText, streamText } from 'ai'
+import { generateText, streamText, tool } from 'ai'
+import { z } from 'zod'
 import { MockLanguageModelV3 } from 'ai/test'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { recordedModel } from '../../src/ai-sdk/recorded-model.js'
@@ -92,6 +93,27 @@ describe('recordedModel', () => {
     }).text
     expect(recorded).toBe('streamed answer')
     expect(replayed).toBe('streamed answer')
+  })
+
+  test('a tool choice sent with no tools (as ai 7 sends one, ai 6 none) replays what ai 6 recorded; with tools it is keyed', async () => {
+    const live = mockModel(() => 'plain')
+    const recording = recordedModel(live, { cassette, mode: 'record', env })
+    await ask(recording, 'What is my theme?')
+    const lookup = tool({ description: 'looks a fact up', inputSchema: z.object({ slot: z.string() }) })
+    await generateText({ model: recording, prompt: 'Look it up', tools: { lookup }, toolChoice: 'auto' })
+    flushCassettes()
+    const [plain, withTools] = live.doGenerateCalls
+    expect(plain?.toolChoice).toBeUndefined()
+
+    const replaying = recordedModel(
+      mockModel(() => {
+        throw new Error('replay must not call the model')
+      }),
+      { cassette, mode: 'replay', env: { ...env, TIMEGROUNDED_MODEL_CALLS_SESSION: 'ai-7' } },
+    )
+    const replayed = await replaying.doGenerate({ ...plain!, toolChoice: { type: 'auto' } })
+    expect(replayed.content).toEqual([{ type: 'text', text: 'plain' }])
+    await expect(replaying.doGenerate({ ...withTools!, toolChoice: { type: 'required' } })).rejects.toThrow(/the setting `toolChoice`/)
   })
 
   test('each repetition of the same request replays its own recorded sample', async () => {

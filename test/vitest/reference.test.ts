@@ -4,7 +4,7 @@
 // the store is shown worse. compare.json is held to what the built CLI's `timegrounded compare
 // --json` computes, in its own process, from the two run folders the run wrote.
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { basicScenarios, FIXTURES, REPO, runVitest, type VitestRun } from './run-vitest.js'
@@ -142,6 +142,17 @@ describe('a suite compared with a reference store under real Vitest', () => {
     const merged = await runVitest(['--root', project, `--merge-reports=${blobs}`], { cwd: project, env })
     expect(merged.output).toContain('timegrounded compare: is B better than A?')
     expect(merged.output).toContain('compared with reference "previous-release" (A) on all 240 probes')
+    expect(figures(compareFile(output))).toEqual(figures(compareFile(whole)))
+
+    // Each shard also left its file: `timegrounded merge` of them compares the same way, without blobs.
+    rmSync(join(output, 'compare.json'))
+    const shardFiles = ['1', '2'].map((index) => join(output, 'shards', `shard-${index}-of-2.json`))
+    const cli = spawnSync(process.execPath, [CLI, 'merge', '--root', project, ...shardFiles], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    })
+    expect(cli.stdout).toContain('compared with reference "previous-release" (A) on all 240 probes')
     expect(figures(compareFile(output))).toEqual(figures(compareFile(whole)))
   })
 })

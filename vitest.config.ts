@@ -13,7 +13,7 @@ const ci = process.env.CI === 'true'
  */
 export const E2E_FILES = [
   'test/vitest/**/*.test.ts',
-  'test/jest/{cjs,config,esm,interrupt,jest29,properties,watch}.test.ts',
+  'test/jest/{cjs,config,esm,interrupt,jest29,properties,reference,watch}.test.ts',
   'test/examples/{demo,jest-memory,langgraph-store,llm-memory,mcp-memory,sqlite-suite}.test.ts',
   'test/cli/**/*.test.ts',
   'test/report/{compare-html-browser,html-browser,html-package,html-render,html-runs,escape}.test.ts',

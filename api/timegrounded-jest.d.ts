@@ -112,6 +112,32 @@ declare interface ComparisonOptions extends AskingOptions {
     resamples?: number;
 }
 
+/** The hits among the cases of a rate: the exact numbers a `Rate` rounds. */
+declare interface Count {
+    hits: number;
+    cases: number;
+}
+
+/** What a detection's precision, recall and F1 come from. */
+declare interface DetectionCounts {
+    tp: number;
+    fp: number;
+    fn: number;
+}
+
+/** Precision, recall and F1 of predicting a set of states, with the counts they come from. */
+declare interface DetectionMetrics {
+    /** tp / (tp + fp); null when nothing was predicted in the set. */
+    precision: number | null;
+    /** tp / (tp + fn); null when gold is never in the set. */
+    recall: number | null;
+    /** 2tp / (2tp + fp + fn); null when all three are 0. */
+    f1: number | null;
+    tp: number;
+    fp: number;
+    fn: number;
+}
+
 /** Which episode a store is reset for. */
 declare interface EpisodeContext {
     /** e.g. `replacement-00`. */
@@ -214,6 +240,167 @@ export declare interface MemoryStore {
     close?(): MaybePromise<void>;
 }
 
+/** The camelCase name of a gated metric, e.g. `staleValueLeakageRate`. */
+declare type MetricName = keyof typeof METRICS;
+
+/** Every gated metric, in the order reports and option errors list them. */
+declare const METRICS: {
+    readonly transitionSuccessRate: {
+        readonly reportKey: "transition_success_rate";
+        readonly label: "Transition success";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: true;
+        readonly familyColumn: "Transition success";
+        readonly counts: "transitions";
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly currentStateAccuracy: {
+        readonly reportKey: "current_state_accuracy";
+        readonly label: "Current-state accuracy";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: true;
+        readonly familyColumn: "Current-state acc.";
+        readonly counts: "current answers";
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly staleValueLeakageRate: {
+        readonly reportKey: "stale_value_leakage_rate";
+        readonly label: "Stale-value leakage";
+        readonly better: "lower";
+        readonly kind: "rate";
+        readonly headline: true;
+        readonly familyColumn: "Stale leakage ↓";
+        readonly counts: "stale-risk answers";
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly unaffectedFactRetention: {
+        readonly reportKey: "unaffected_fact_retention";
+        readonly label: "Unaffected-fact retention";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: true;
+        readonly familyColumn: "Retention";
+        readonly counts: "control answers";
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly clarificationPrecision: {
+        readonly reportKey: "clarification";
+        readonly detection: "Clarification";
+        readonly label: "Clarification precision";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: false;
+        readonly whenUnmeasured: "no cases: the store never answered needs_clarification in this run";
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly clarificationRecall: {
+        readonly reportKey: "clarification";
+        readonly detection: "Clarification";
+        readonly label: "Clarification recall";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: false;
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly clarificationF1: {
+        readonly reportKey: "clarification";
+        readonly detection: "Clarification";
+        readonly label: "Clarification F1";
+        readonly better: "higher";
+        readonly kind: "f1";
+        readonly headline: false;
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly abstentionPrecision: {
+        readonly reportKey: "abstention";
+        readonly detection: "Abstention";
+        readonly label: "Abstention precision";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: false;
+        readonly whenUnmeasured: "no cases: the store never answered unknown, withdrawn or expired in this run";
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly abstentionRecall: {
+        readonly reportKey: "abstention";
+        readonly detection: "Abstention";
+        readonly label: "Abstention recall";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: false;
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly abstentionF1: {
+        readonly reportKey: "abstention";
+        readonly detection: "Abstention";
+        readonly label: "Abstention F1";
+        readonly better: "higher";
+        readonly kind: "f1";
+        readonly headline: false;
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly historicalAccuracy: {
+        readonly reportKey: "historical_accuracy";
+        readonly label: "Historical accuracy";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: true;
+        readonly counts: "history answers";
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly expirationAccuracy: {
+        readonly reportKey: "expiration_accuracy";
+        readonly label: "Expiration accuracy";
+        readonly better: "higher";
+        readonly kind: "rate";
+        readonly headline: true;
+        readonly counts: "expired-fact answers";
+        readonly read: (m: TivarqMetrics) => MetricValue;
+        readonly ratio: (c: QualityCounts) => RatioCounts;
+    };
+    readonly queryLatencyP50Ms: {
+        readonly reportKey: "query_latency_ms";
+        readonly label: "Query latency p50";
+        readonly better: "lower";
+        readonly kind: "latency";
+        readonly headline: false;
+        readonly read: (m: TivarqMetrics) => {
+            value: number | null;
+            cases: number;
+        };
+    };
+    readonly queryLatencyP95Ms: {
+        readonly reportKey: "query_latency_ms";
+        readonly label: "Query latency p95";
+        readonly better: "lower";
+        readonly kind: "latency";
+        readonly headline: false;
+        readonly read: (m: TivarqMetrics) => {
+            value: number | null;
+            cases: number;
+        };
+    };
+};
+
+/** A metric's value and its denominator (`value` is null when there were no cases). */
+declare interface MetricValue {
+    value: number | null;
+    cases: number;
+}
+
 /** One of OPS. */
 declare type Op = (typeof OPS)[number];
 
@@ -257,8 +444,54 @@ export declare interface PooledStoresSpec {
     readonly size?: number;
 }
 
+/**
+ * The exact counts behind the quality metrics of some rows: every rate's hits
+ * and cases, every detection's tp, fp and fn. Counts add up over disjoint sets
+ * of episodes (transition success depends on an episode's rows alone), which is
+ * what pooling repetitions and the episode bootstrap rely on.
+ */
+declare interface QualityCounts {
+    transition_success_rate: Count;
+    current_state_accuracy: Count;
+    stale_value_leakage_rate: Count;
+    unaffected_fact_retention: Count;
+    clarification: DetectionCounts;
+    abstention: DetectionCounts;
+    historical_accuracy: Count;
+    expiration_accuracy: Count;
+}
+
+/** A quality metric (a rate or an F1): gated against the baseline and recorded in it. */
+declare type QualityMetricName = {
+    [K in MetricName]: (typeof METRICS)[K] extends {
+        kind: 'latency';
+    } ? never : K;
+}[MetricName];
+
+/** A rate with its denominator. `score` is null when `cases` is 0. */
+declare interface Rate {
+    score: number | null;
+    cases: number;
+}
+
+/** The numerator and denominator of a ratio of sums: a rate's hits and cases, an F1's 2·tp and 2·tp + fp + fn. */
+declare interface RatioCounts {
+    numerator: number;
+    denominator: number;
+}
+
 /** Names of the reference stores, as `--adapter builtin:NAME` and `timegrounded reference NAME` take them. */
 declare const REFERENCE_STORE_NAMES: readonly ["oracle", "versioned", "latest", "hybrid", "hybrid-corrections"];
+
+/** The `reference` option of `timegroundedSuite`. */
+declare interface ReferenceOption {
+    /** How the reference is named in the comparison and its result folder's lines (`previous-release`). */
+    name: string;
+    /** The reference memory: a store, a factory of stores, or `commandAdapter([...])`, as the suite's own memory. */
+    store: MemorySource;
+    /** Fail the run when the suite's store is shown worse than the reference on one of these metrics (camelCase). @default none: the comparison is printed, never gated */
+    failIfWorse?: QualityMetricName[];
+}
 
 /** A factory of fresh reference stores `name` (named `builtin:NAME`); throws `AdapterUsageError` (`REFERENCE_STORE_UNKNOWN`) naming the choices. */
 export declare function referenceStore(name: ReferenceStoreName | string): StoreFactory;
@@ -485,6 +718,13 @@ export declare interface TimegroundedSuiteOptions {
         /** The agent, or a function making it. @default the memory itself */
         agent?: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>);
     };
+    /**
+     * Also run a reference store (the previous release's, say) on the same probes, repetitions and
+     * seeds, and compare this store with it at the end of the run, as `timegrounded compare` does
+     * (the reference is A, this store B). Its answers fail no test; with `failIfWorse` the run fails
+     * when this store is shown worse on one of those metrics. @default none
+     */
+    reference?: ReferenceOption;
 }
 
 /**
@@ -529,6 +769,54 @@ declare interface TimestampedTurn {
     timestamp: string;
     /** Position of the turn's session in the haystack, 0-based. */
     sessionIndex: number;
+}
+
+/** Every metric of section 5, over one set of rows. */
+declare interface TivarqMetrics {
+    /** Primary metric: transitions whose pre and post answers, controls and no-leak all hold. Higher is better. */
+    transition_success_rate: Rate;
+    /** Correct answers among answered non-history rows. Higher is better. */
+    current_state_accuracy: Rate;
+    /** Invalidated values returned as current, among stale-risk rows. Lower is better. */
+    stale_value_leakage_rate: Rate;
+    /** Correct control answers (phase not `pre`) among answered non-history rows. Higher is better. */
+    unaffected_fact_retention: Rate;
+    /** Detection of `needs_clarification`. */
+    clarification: DetectionMetrics;
+    /** Detection of `unknown`, `withdrawn` and `expired`. */
+    abstention: DetectionMetrics;
+    /** Correct answers among answered `history` rows. */
+    historical_accuracy: Rate;
+    /** Correct answers among answered rows whose gold state is `expired`. */
+    expiration_accuracy: Rate;
+    /** Answer latency over answered rows (percentile index rule), 3 decimals; `cases` counts the latencies. */
+    query_latency_ms: {
+        p50: number | null;
+        p95: number | null;
+        cases: number;
+    };
+    /** Time until a post-change answer is right, over the answered rows that carry a lag (post-change target rows). */
+    update_lag_ms: {
+        observed_mean: number | null;
+        observed_p95: number | null;
+        /** Rows with a measured, uncensored lag. */
+        observed: number;
+        /** Rows still wrong after the last poll. */
+        censored: number;
+        /** Answered rows carrying a lag: the answered target rows of phase `post`. */
+        post_change_cases: number;
+    };
+    /** Token counts the adapter reported inside `prediction.usage` (never part of correctness). */
+    reported_tokens: {
+        prompt: number;
+        completion: number;
+        cases_with_usage: number;
+    };
+    /** Cost the adapter reported inside `prediction.cost_usd`, total rounded to 8 decimals (0 when no row reported one). */
+    reported_cost_usd: {
+        total: number;
+        cases_with_cost: number;
+    };
 }
 
 /** What the store is shown: `structured` adds assertions and a query's slot and scope; `conversation` only text and questions. */

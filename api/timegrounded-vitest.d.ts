@@ -475,6 +475,13 @@ declare interface QualityCounts {
     expiration_accuracy: Count;
 }
 
+/** A quality metric (a rate or an F1): gated against the baseline and recorded in it. */
+declare type QualityMetricName = {
+    [K in MetricName]: (typeof METRICS)[K] extends {
+        kind: 'latency';
+    } ? never : K;
+}[MetricName];
+
 /** A rate with its denominator. `score` is null when `cases` is 0. */
 declare interface Rate {
     score: number | null;
@@ -485,6 +492,16 @@ declare interface Rate {
 declare interface RatioCounts {
     numerator: number;
     denominator: number;
+}
+
+/** The `reference` option of `timegroundedSuite`. */
+declare interface ReferenceOption {
+    /** How the reference is named in the comparison and its result folder's lines (`previous-release`). */
+    name: string;
+    /** The reference memory: a store, a factory of stores, or `commandAdapter([...])`, as the suite's own memory. */
+    store: MemorySource;
+    /** Fail the run when the suite's store is shown worse than the reference on one of these metrics (camelCase). @default none: the comparison is printed, never gated */
+    failIfWorse?: QualityMetricName[];
 }
 
 /** How the baseline gates metrics. */
@@ -803,6 +820,13 @@ export declare interface TimegroundedSuiteOptions {
         /** The agent, or a function making it. @default the memory itself */
         agent?: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>);
     };
+    /**
+     * Also run a reference store (the previous release's, say) on the same probes, repetitions and
+     * seeds, and compare this store with it at the end of the run, as `timegrounded compare` does
+     * (the reference is A, this store B). Its answers fail no test; with `failIfWorse` the run fails
+     * when this store is shown worse on one of those metrics. @default none
+     */
+    reference?: ReferenceOption;
 }
 
 /**

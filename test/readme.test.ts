@@ -498,6 +498,11 @@ const COVERED_ELSEWHERE: Record<string, CoveredElsewhere> = {
     why: 'needs a project with a store; that test runs real Vitest on fixture projects',
   },
   'npx vitest': WATCH_MODE,
+  'npx timegrounded compare .timegrounded/reference .timegrounded': {
+    file: 'test/vitest/reference.test.ts',
+    runs: ["[CLI, 'compare', a, b, '--json', ...more]", "cliCompare(join(output, 'reference'), output"],
+    why: "compares the two run folders a Vitest run with a reference store wrote; that test runs it on a fixture project's folders (with --json, to hold compare.json to it)",
+  },
   'npx vitest run -u': {
     file: 'test/vitest/e2e.test.ts',
     test: '-u records a baseline; known failures then pass; a newly failing probe and a regressed metric fail',

@@ -20,6 +20,7 @@ import { type ResolvedSuiteOptions, resolveSuiteOptions, type TimegroundedSuiteO
 import {
   baselineCheckOf,
   checkedMemory,
+  checkedReference,
   type PlannedProbe,
   ProbeFailure,
   planSuite,
@@ -30,6 +31,7 @@ import {
 } from '../suite/probes.js'
 import { finishedRecord, isolationMessage, isolationOutcome, type ProbeRecord } from '../suite/records.js'
 import { type ScheduledSuite, scheduleEpisodes } from '../suite/scheduler.js'
+import { openReferencePool, withReferenceRows } from '../suite/reference.js'
 import { loadSuiteSplitSync } from '../suite/split.js'
 import type { Episode } from '../tivarq/schema.js'
 import { appendSideLines, type SideLine } from './channel.js'
@@ -51,6 +53,7 @@ const NO_TIMEOUT = 2 ** 31 - 1
 export function timegroundedSuite(memory: MemorySource, options: TimegroundedSuiteOptions = {}): void {
   const settings = resolveSuiteOptions(options)
   const checked = checkedMemory(memory)
+  const reference = checkedReference(memory, settings.reference)
   if (settings.timeGrounded) {
     const grounded = timeGroundedAgentOf(memory, settings.timeGrounded)
     timeGroundedTests(grounded.agent, grounded.options)
@@ -73,6 +76,8 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
     const block = currentBlock()
     let pool: StorePool | undefined
     let scheduled: ScheduledSuite | undefined
+    let referencePool: StorePool | null = null
+    let referenceScheduled: ScheduledSuite | undefined
     let callsBefore: ModelCallCounts | undefined
     beforeAll(async () => {
       // The suite's own calls: the process's counters before its stores open, taken away at its end.
@@ -81,20 +86,39 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
       const selected = selectionOf(block)
       // In a worker thread (`workerThreads: true`) no signal arrives: the stores close when the main thread says so.
       await joinInterruptRelay()
-      pool = await openSuitePool(suite, checked, selected)
-      scheduled = scheduleEpisodes({
-        pool,
-        episodes: plan.episodes,
-        selected,
-        runner: { track: settings.track, updatePolls: settings.updatePolls, pollIntervalMs: settings.pollIntervalMs, isolationCheck: settings.isolationCheck },
-        concurrency: settings.concurrency,
-        repeats: settings.repeats,
-      })
+      pool = await openSuitePool(suite, selected, () =>
+        openPool(checked, { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, name: settings.name }),
+      )
+      referencePool = await openSuitePool(suite, selected, () => openReferencePool(reference, settings))
+      const schedule = (on: StorePool) =>
+        scheduleEpisodes({
+          pool: on,
+          episodes: plan.episodes,
+          selected,
+          runner: {
+            track: settings.track,
+            updatePolls: settings.updatePolls,
+            pollIntervalMs: settings.pollIntervalMs,
+            isolationCheck: settings.isolationCheck,
+          },
+          concurrency: settings.concurrency,
+          repeats: settings.repeats,
+        })
+      scheduled = schedule(pool)
+      // The reference answers the same selected probes, on stores of its own, beside the suite's store.
+      if (referencePool !== null) referenceScheduled = schedule(referencePool)
     }, settings.timeoutMs * 2)
-    afterAll(() => closeSuite(suite, pool, scheduled, callsBefore), NO_TIMEOUT)
+    afterAll(() => closeSuite(suite, pool, scheduled, callsBefore, { pool: referencePool, scheduled: referenceScheduled }), NO_TIMEOUT)
     for (const { episode, probes } of plan.episodes) {
       describe(episode.episode_id, () => {
-        for (const planned of probes) registerProbe(suite, episode, planned, () => scheduled)
+        for (const planned of probes)
+          registerProbe(
+            suite,
+            episode,
+            planned,
+            () => scheduled,
+            () => referenceScheduled,
+          )
       })
     }
   })
@@ -112,11 +136,11 @@ interface JestSuite {
   record: (lines: SideLine[]) => void
 }
 
-/** Open the suite's stores; when they cannot start, every selected probe's record is kept, unanswered, with why. */
-async function openSuitePool(suite: JestSuite, checked: MemorySource, selected: (name: string) => boolean): Promise<StorePool> {
-  const { settings, plan, testPath } = suite
+/** Open the suite's stores (or its reference's); when they cannot start, every selected probe's record is kept, unanswered, with why. */
+async function openSuitePool<T>(suite: JestSuite, selected: (name: string) => boolean, open: () => Promise<T>): Promise<T> {
+  const { plan, testPath } = suite
   try {
-    return await openPool(checked, { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, name: settings.name })
+    return await open()
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     suite.record([
@@ -133,12 +157,13 @@ async function closeSuite(
   pool: StorePool | undefined,
   scheduled: ScheduledSuite | undefined,
   callsBefore: ModelCallCounts | undefined,
+  reference: { pool: StorePool | null; scheduled: ScheduledSuite | undefined },
 ): Promise<void> {
-  const closeFailures = (await scheduled?.done) ?? []
+  const closeFailures = [...((await scheduled?.done) ?? []), ...((await reference.scheduled?.done) ?? [])]
   // Every episode is over: the isolation check's calls come after all the measured ones.
   const check = pool !== undefined && suite.settings.isolationCheck ? await checkIsolation(pool) : null
   if (pool !== undefined) suite.record([{ testPath: suite.testPath, suite: suite.plan.identity.name, isolation: isolationOutcome(check) }])
-  const problems = (await pool?.close()) ?? []
+  const problems = [...((await pool?.close()) ?? []), ...((await reference.pool?.close()) ?? [])]
   // A worker may be ended without its exit handlers running: the calls this suite recorded are written now.
   flushCassettes()
   // Counted after the isolation check and the close, whose model calls are the run's too.
@@ -154,7 +179,13 @@ async function closeSuite(
 }
 
 /** One probe's test: await its rows, judge them, append its record to the side file, and pass or throw. */
-function registerProbe(suite: JestSuite, episode: Episode, planned: PlannedProbe, scheduledOf: () => ScheduledSuite | undefined): void {
+function registerProbe(
+  suite: JestSuite,
+  episode: Episode,
+  planned: PlannedProbe,
+  scheduledOf: () => ScheduledSuite | undefined,
+  referenceOf: () => ScheduledSuite | undefined,
+): void {
   const { probe, name, record: collected } = planned
   const { settings, baseline, update, gated, testPath } = suite
   test(
@@ -164,7 +195,8 @@ function registerProbe(suite: JestSuite, episode: Episode, planned: PlannedProbe
       const rows = scheduled ? await scheduled.rows(probe.probe_id) : []
       if (rows.length === 0) throw new Error(`timegrounded: ${probe.probe_id} was not asked (its suite did not start); see the suite's error`)
       const settled = settleProbe(rows, episode, probe, baseline, update, settings.flaky, gated, collected.probeTotal)
-      suite.record([{ testPath, record: finishedRecord(collected as ProbeRecord, rows, settled) }])
+      const referenceRows = await referenceOf()?.rows(probe.probe_id)
+      suite.record([{ testPath, record: withReferenceRows(finishedRecord(collected as ProbeRecord, rows, settled), referenceRows) }])
       if (settled.decision === 'fail') throw new ProbeFailure(settled.message())
     },
     NO_TIMEOUT,

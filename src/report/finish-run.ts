@@ -43,6 +43,9 @@ import { decideSuite, type UpdateRequest } from '../suite/outcome.js'
 import { sampleOf } from '../suite/noise.js'
 import { gatherSuites, type GatheredRecord, type SuiteRecords } from '../suite/gather.js'
 import { type ProbeRecord, totalModelCalls } from '../suite/records.js'
+import { compareWithReference, referenceShardLine } from './compare/suite-reference.js'
+import type { RunComparison } from './compare/compare-runs.js'
+import { renderComparison } from './compare/render.js'
 
 /** Everything the end of a run needs. */
 export interface FinishRunInput {
@@ -84,6 +87,8 @@ export interface SuiteOutcome {
   /** The suite's lines, without the `timegrounded [suite] ` prefix the text gives them. */
   lines: string[]
   failed: boolean
+  /** With a `reference` store: its comparison with the suite's store, which the text prints as `timegrounded compare` does. @default none */
+  comparison?: RunComparison
 }
 
 /** The run's result: whether it fails, and what to print. */
@@ -204,14 +209,20 @@ function finishSuite(context: RunContext, name: string, suite: SuiteRecords): Fi
   const { match, verdict } = judgeSuite(context, suite, ran, { repetitions, counted, scored, outputDir })
   // The verdict's closing line stays the suite's last: the page's line goes before it.
   lines.push(...verdict.lines.slice(0, -1))
-  if (input.options.html !== false) {
+  const pagePath = input.options.html === false ? null : htmlPathOf(input.options.html, input.root, context.multiple ? name : null)
+  if (pagePath !== null) {
     const baseline = match.status === 'ok' ? match.entry : null
     const page = suitePageInput({ identity: suite.identity, records: ran, rows, report, baseline, timeGrounded: context.timeGrounded?.suites ?? [] })
-    lines.push(writePage(context, htmlPathOf(input.options.html, input.root, context.multiple ? name : null), page))
+    lines.push(writePage(context, pagePath, page))
   }
-  lines.push(...verdict.lines.slice(-1))
-  const failed = suite.conflicts.length > 0 || verdict.failed
-  return { outcome: { name, data: suite.identity.data, report, aggregate, rows, lines, failed }, scored, entry: verdict.entry }
+  const { seed, resamples } = input.options
+  const { identity, probeTotal } = suite
+  const reference = compareWithReference({ identity, probeTotal, ran, repetitions, outputDir, pagePath, bootstrap: { seed, resamples }, shown: context.shown })
+  if (reference?.htmlReport) context.htmlReports.push(reference.htmlReport)
+  lines.push(...(reference?.lines ?? []), ...verdict.lines.slice(-1))
+  const failed = suite.conflicts.length > 0 || verdict.failed || reference?.failed === true
+  const comparison = reference === null || reference.comparison === null ? {} : { comparison: reference.comparison }
+  return { outcome: { name, data: suite.identity.data, report, aggregate, rows, lines, failed, ...comparison }, scored, entry: verdict.entry }
 }
 
 /** The probes of a suite that ran, in their order, and their rows repetition by repetition. */
@@ -379,6 +390,8 @@ function shardLines(
     lines.push(
       `timegrounded [${name}] shard ${shard.index}/${shard.count}: ${ran} of ${suite.probeTotal} probe results carried in this shard's report; merge the shards with ${commands.merge} to score and gate (a shard never gates).`,
     )
+    const reference = referenceShardLine(suite.records, commands.merge)
+    if (reference !== null) lines.push(`timegrounded [${name}] shard ${shard.index}/${shard.count}: ${reference}`)
     if (update.kind === 'update') {
       lines.push(
         `timegrounded [${name}] shard ${shard.index}/${shard.count}: \`-u\` recorded this shard's wrong answers as known failures; nothing is written until ${commands.mergeAndRecord} writes the baseline from all shards.`,
@@ -397,6 +410,7 @@ function runText(outcomes: readonly SuiteOutcome[], timeGrounded: TimeGroundedSu
     const repetition = outcome.aggregate === null ? '' : ` · repetition ${outcome.aggregate.repeats} of ${outcome.aggregate.repeats}`
     if (outcome.report) out.push(renderReport(outcome.report, { color, title: `timegrounded — ${outcome.name}${data}${repetition}`, rows: outcome.rows }))
     if (outcome.aggregate) out.push(renderRepeats(outcome.aggregate, { color }))
+    if (outcome.comparison !== undefined) out.push('', renderComparison(outcome.comparison, { color }), '')
     out.push(...outcome.lines.map((line) => `timegrounded [${outcome.name}] ${line}`))
   }
   return out.join('\n')
@@ -409,6 +423,7 @@ function runMarkdown(outcomes: readonly SuiteOutcome[], timeGrounded: TimeGround
       multiple ? `### Suite \`${outcome.name}\`\n` : '',
       outcome.report ? renderMarkdown(outcome.report, { rows: outcome.rows }) : '',
       outcome.aggregate ? renderRepeatsMarkdown(outcome.aggregate) : '',
+      outcome.comparison === undefined ? '' : `\`\`\`\n${renderComparison(outcome.comparison)}\n\`\`\``,
       ...outcome.lines.map((line) => `- ${line}`),
     ]
       .filter(Boolean)

@@ -24,6 +24,7 @@ import { entryProblem } from './baseline-evidence.js'
 import { probeFailureMessage } from './messages.js'
 import { baselineRight, renderEvidence } from './probe-evidence.js'
 import { type ResolvedSuiteOptions, SuiteOptionError } from './options.js'
+import { type ReferenceOption, referenceRecordOf } from './reference.js'
 import { type FlakyPolicy, judgeProbe, type Partition, type ProbeDecision, type ProbeRecord, type ProbeVerdict } from './records.js'
 
 /** One probe's test, as planned. */
@@ -117,6 +118,7 @@ export function planSuite(loaded: LoadedSplit, settings: ResolvedSuiteOptions): 
         order: order.get(probe.probe_id) as number,
         probeId: probe.probe_id,
         repeats: settings.repeats,
+        ...referenceRecordOf(settings.reference),
       } satisfies ProbeRecord,
       timeoutMs:
         settings.repeats > 1
@@ -338,6 +340,19 @@ export function checkedMemory(memory: MemorySource): MemorySource {
   // Keep the factory's name: the pool shows it in messages.
   Object.defineProperty(checked, 'name', { value: factory.name })
   return checked
+}
+
+/**
+ * The suite's reference store, checked as its memory is (`checkedMemory`), or undefined without one.
+ * The very object the suite runs is refused: the two would share one store's state. Throws `SuiteOptionError`.
+ */
+export function checkedReference(memory: MemorySource, reference: ReferenceOption | undefined): ReferenceOption | undefined {
+  if (reference === undefined) return undefined
+  if (reference.store === memory)
+    throw new SuiteOptionError(
+      `timegroundedSuite(memory, options): \`reference.store\` is the suite's own \`memory\`; give the reference a store of its own (another object, or a factory), so that the two never share state`,
+    )
+  return { ...reference, store: checkedMemory(reference.store) }
 }
 
 /** The codes of `StoreCloseError`, each with what it means. */

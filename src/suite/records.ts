@@ -10,6 +10,7 @@ import { isCorrect } from '../tivarq/row-verdicts.js'
 import type { TivarqReport } from '../tivarq/report-shape.js'
 import { isKnownFailure, type BaselineMatch, type ProbeOutcome, type SuiteIdentity } from './baseline.js'
 import { baselineNoise, type ProbeEvidence, probeEvidence } from './probe-evidence.js'
+import type { ReferenceRecord } from './reference.js'
 
 /** Key of our record in a test's metadata and of the context given to the workers. */
 export const CHANNEL_KEY = 'timegrounded'
@@ -61,6 +62,8 @@ export interface ProbeRecord {
   /** Over the repetitions, as the baseline records it: `wrong` when wrong in any of them, `error` when any errored. */
   outcome?: ProbeOutcome
   decision?: ProbeDecision
+  /** The suite's reference store (`reference` option), with its rows of this probe once it ran. */
+  reference?: ReferenceRecord
 }
 
 /** What a probe came to over the repetitions: an outcome as in one run, or `flaky` (right in some, wrong in others). */

@@ -8,6 +8,7 @@ import type { TimeGroundedAgent } from '../time-grounded/agent.js'
 import { TIME_GROUNDED_OPTION_SHAPE, type TimeGroundedTestsOptions } from '../time-grounded/probe-options.js'
 import { FAMILIES, SPLITS, type Family, type Split } from '../tivarq/vocabulary.js'
 import type { FlakyPolicy, Partition } from './records.js'
+import { REFERENCE_OPTION_SCHEMA, type ReferenceOption } from './reference.js'
 
 /** Options of `timegroundedSuite`. Every one has a default. */
 export interface TimegroundedSuiteOptions {
@@ -64,6 +65,13 @@ export interface TimegroundedSuiteOptions {
     /** The agent, or a function making it. @default the memory itself */
     agent?: TimeGroundedAgent | (() => TimeGroundedAgent | Promise<TimeGroundedAgent>)
   }
+  /**
+   * Also run a reference store (the previous release's, say) on the same probes, repetitions and
+   * seeds, and compare this store with it at the end of the run, as `timegrounded compare` does
+   * (the reference is A, this store B). Its answers fail no test; with `failIfWorse` the run fails
+   * when this store is shown worse on one of those metrics. @default none
+   */
+  reference?: ReferenceOption
 }
 
 /** The codes of `SuiteOptionError`, each with what it means. */
@@ -93,7 +101,7 @@ export const SUITE_DEFAULTS = {
   flaky: 'report',
 } as const satisfies Partial<TimegroundedSuiteOptions>
 
-type Optional = 'families' | 'partition' | 'datasetDir' | 'variant' | 'timeGrounded' | 'episodes'
+type Optional = 'families' | 'partition' | 'datasetDir' | 'variant' | 'timeGrounded' | 'episodes' | 'reference'
 /** The suite's options with every default applied. */
 export type ResolvedSuiteOptions = Required<Omit<TimegroundedSuiteOptions, Optional>> & Pick<TimegroundedSuiteOptions, Optional>
 
@@ -132,6 +140,7 @@ const SUITE_OPTION_SHAPE = {
       { error: namedChoices('an option of `timeGrounded`', [...Object.keys(TIME_GROUNDED_OPTION_SHAPE), 'agent']) },
     )
     .optional(),
+  reference: REFERENCE_OPTION_SCHEMA.optional(),
 }
 const suiteOptionsSchema = z
   .strictObject(SUITE_OPTION_SHAPE, { error: namedChoices('an option of timegroundedSuite()', Object.keys(SUITE_OPTION_SHAPE)) })

@@ -22,6 +22,7 @@ import {
   answerProbe,
   askEpisode,
   checkedMemory,
+  checkedReference,
   type PlannedEpisode,
   type PlannedProbe,
   baselineCheckOf,
@@ -34,6 +35,7 @@ import {
 } from '../suite/probes.js'
 import { finishedRecord, ISOLATION_KEY, isolationMessage, isolationOutcome, CHANNEL_KEY, MODEL_CALLS_KEY, type WorkerContext } from '../suite/records.js'
 import { type GateAbsence, ungatedNotice } from '../suite/ungated.js'
+import { openReferencePool, withReferenceRows } from '../suite/reference.js'
 import { logPerf, perfNow } from '../suite/perf-log.js'
 import { loadSuiteSplit } from '../suite/split.js'
 import type { Episode } from '../tivarq/schema.js'
@@ -61,6 +63,8 @@ interface CollectedSuite {
   baseline: BaselineMatch
   runnerOptions: RunnerOptions
   pool: () => StorePool
+  /** The reference store's pool, when the suite has a `reference`: it answers the same probes. */
+  referencePool: () => StorePool | null
 }
 
 /**
@@ -73,6 +77,7 @@ interface CollectedSuite {
 export function timegroundedSuite(memory: MemorySource, options: TimegroundedSuiteOptions = {}): void {
   const settings = resolveSuiteOptions(options)
   const checked = checkedMemory(memory)
+  const reference = checkedReference(memory, settings.reference)
   if (settings.timeGrounded) {
     const grounded = timeGroundedAgentOf(memory, settings.timeGrounded)
     timeGroundedTests(grounded.agent, grounded.options)
@@ -92,6 +97,7 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
       isolationCheck: settings.isolationCheck,
     }
     let pool: StorePool | undefined
+    let referencePool: StorePool | null = null
     let callsBefore: ModelCallCounts | undefined
     beforeAll(async () => {
       // The suite's own calls: the process's counters before its stores open, taken away at its end.
@@ -99,10 +105,11 @@ export function timegroundedSuite(memory: MemorySource, options: TimegroundedSui
       // In a worker thread (`pool: 'threads'`) no signal arrives: the stores close when the main thread says so.
       await joinInterruptRelay()
       pool = await openPool(checked, { track: settings.track, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, name: settings.name })
+      referencePool = await openReferencePool(reference, settings)
     }, settings.timeoutMs * 2)
     // biome-ignore lint/correctness/noEmptyPattern: Vitest reads this parameter as the (empty) list of fixtures the hook uses.
-    afterAll(({}, block: Readonly<RunnerTestSuite | RunnerTestFile>) => closePool(pool, block, settings.isolationCheck, callsBefore), 0)
-    const suite: CollectedSuite = { settings, context, baseline, runnerOptions, pool: () => pool! }
+    afterAll(({}, block: Readonly<RunnerTestSuite | RunnerTestFile>) => closePool(pool, block, settings.isolationCheck, callsBefore, referencePool), 0)
+    const suite: CollectedSuite = { settings, context, baseline, runnerOptions, pool: () => pool!, referencePool: () => referencePool }
     for (const planned of plan.episodes) registerEpisode(suite, planned)
   })
 }
@@ -118,10 +125,11 @@ async function closePool(
   block: Readonly<RunnerTestSuite | RunnerTestFile>,
   isolationCheck: boolean,
   callsBefore: ModelCallCounts | undefined,
+  referencePool: StorePool | null,
 ): Promise<void> {
   const check = pool !== undefined && isolationCheck ? await checkIsolation(pool) : null
   if (pool !== undefined) block.meta[ISOLATION_KEY as keyof typeof block.meta] = isolationOutcome(check) as never
-  const problems = (await pool?.close()) ?? []
+  const problems = [...((await pool?.close()) ?? []), ...((await referencePool?.close()) ?? [])]
   // A worker may be ended without its exit handlers running: the calls this suite recorded are written now.
   flushCassettes()
   // Counted after the isolation check and the close, whose model calls are the run's too.
@@ -136,6 +144,7 @@ function registerEpisode(suite: CollectedSuite, { episode, probes }: PlannedEpis
   const { settings, runnerOptions } = suite
   describe.concurrent(episode.episode_id, () => {
     let asked: AskedEpisode | undefined
+    let referenceAsked: AskedEpisode | undefined
     // The pool leases at most `concurrency` stores (one for a single store object), so an episode may wait
     // here as long as other episodes run: no timeout on this hook (each store call has its own).
     // Vitest parses the first parameter as a fixture pattern: it must be a (here empty) destructuring.
@@ -144,24 +153,38 @@ function registerEpisode(suite: CollectedSuite, { episode, probes }: PlannedEpis
       // Only the probes the run selected (`-t`) are asked, in every repetition.
       const selected = new Set(group.tasks.filter((task) => task.mode !== 'skip' && task.mode !== 'todo').map((task) => task.name))
       if (selected.size === 0) return
-      asked = askEpisode(
-        (repetition) => EpisodeRun.open(suite.pool(), episode, { ...runnerOptions, repetition }),
-        episode,
-        probes.filter(({ name }) => selected.has(name)).map(({ probe }) => probe),
-        settings.repeats,
-      )
-      await asked.started
+      const chosen = probes.filter(({ name }) => selected.has(name)).map(({ probe }) => probe)
+      const askOn = (pool: StorePool) =>
+        askEpisode((repetition) => EpisodeRun.open(pool, episode, { ...runnerOptions, repetition }), episode, chosen, settings.repeats)
+      asked = askOn(suite.pool())
+      const referencePool = suite.referencePool()
+      // The reference answers the same probes, on stores of its own, beside the suite's store.
+      if (referencePool !== null) referenceAsked = askOn(referencePool)
+      await Promise.all([asked.started, referenceAsked?.started])
     }, 0)
     // By now every selected probe has its rows: what is left is closing the last repetition's store.
     afterAll(async () => {
-      await asked?.done
+      await Promise.all([asked?.done, referenceAsked?.done])
     }, settings.timeoutMs * 2)
-    for (const planned of probes) registerProbe(suite, episode, planned, () => asked)
+    for (const planned of probes)
+      registerProbe(
+        suite,
+        episode,
+        planned,
+        () => asked,
+        () => referenceAsked,
+      )
   })
 }
 
 /** One probe's test: judge its rows, record them in `task.meta` for the reporter, and pass, skip, annotate or fail. */
-function registerProbe(suite: CollectedSuite, episode: Episode, planned: PlannedProbe, askedOf: () => AskedEpisode | undefined): void {
+function registerProbe(
+  suite: CollectedSuite,
+  episode: Episode,
+  planned: PlannedProbe,
+  askedOf: () => AskedEpisode | undefined,
+  referenceOf: () => AskedEpisode | undefined,
+): void {
   const { probe, name, record, timeoutMs } = planned
   const { settings, context, baseline } = suite
   // `concurrent: false`, not `test.sequential`: Vitest 5 removed `sequential`, and both majors keep such a test in order inside its concurrent episode.
@@ -169,7 +192,7 @@ function registerProbe(suite: CollectedSuite, episode: Episode, planned: Planned
     const asked = askedOf()
     const rows = asked ? await asked.rows(probe.probe_id) : [await answerProbe(undefined, episode, probe)]
     const settled = settleProbe(rows, episode, probe, baseline, context.update, settings.flaky, context.gated, record.probeTotal)
-    putRecord(task.meta, finishedRecord(record, rows, settled))
+    putRecord(task.meta, withReferenceRows(finishedRecord(record, rows, settled), await referenceOf()?.rows(probe.probe_id)))
     switch (settled.decision) {
       case 'pass':
         return

@@ -106,3 +106,18 @@ test('a re-run whose tests all pass (known failures) but which breaks a threshol
   expect(screen).not.toContain('PASS  Waiting for file changes...')
   children.at(-1)!.kill('SIGTERM')
 })
+
+test('with a reference store, every re-run compares again over all the probes: a store edit that fixes the leaks leaves nothing broken', async () => {
+  const root = startWatch('reference', [], { TG_REFERENCE: '1' })
+  let at = await waitFor('Probes: B fixed 0 and broke 12 of 60 compared.', 0)
+  at = await waitFor('compared with reference "previous-release" (A) on all 60 probes', at)
+  const bugFile = join(root, 'bug.ts')
+  writeFileSync(bugFile, readFileSync(bugFile, 'utf8').replace("'stale'", "'none'"))
+  // The re-run's comparison, printed before its suite's lines.
+  const rerun = at
+  at = await waitFor('Probes: B fixed 0 and broke 0 of 60 compared.', at)
+  at = await waitFor('60 of 60 probes ran: 60 passed, 0 failed', at)
+  await waitFor('compared with reference "previous-release" (A) on all 60 probes', at)
+  expect(stripAnsi(output).slice(rerun)).not.toContain('broke 12')
+  children.at(-1)!.kill('SIGTERM')
+})

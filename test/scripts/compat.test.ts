@@ -29,7 +29,7 @@ test('--only that matches no cell is refused with the cells there are, of the ti
 
   const examples = node(['scripts/compat.js', '--examples', '--only', 'no such cell'])
   expect(examples.code).toBe(2)
-  for (const name of ['in-memory', 'sqlite-bitemporal', 'mcp-memory', 'langgraph-store', 'jest-memory'])
+  for (const name of ['in-memory', 'sqlite-bitemporal', 'mcp-memory', 'langgraph-store', 'llm-memory', 'jest-memory'])
     expect(examples.stderr).toContain(`examples/${name} · node 24`)
 })
 
@@ -43,7 +43,7 @@ test('an example cell without its arguments prints one FAIL line with its usage'
   const ran = node(['scripts/compat-example-cell.js', '--example', 'no-such-example'])
   expect(ran.code).toBe(2)
   expect(ran.stdout).toBe(
-    'FAIL arguments: usage: --example in-memory|sqlite-bitemporal|mcp-memory|langgraph-store|jest-memory --tarball T --work DIR [--addon better_sqlite3.node] [--vitest V]\n',
+    'FAIL arguments: usage: --example in-memory|sqlite-bitemporal|mcp-memory|langgraph-store|llm-memory|jest-memory --tarball T --work DIR [--addon better_sqlite3.node] [--vitest V]\n',
   )
 })
 
@@ -55,7 +55,7 @@ test("every bug an example cell puts into a store is found, once, in that exampl
   ])
   expect(listed.code, listed.stderr).toBe(0)
   const bugs = JSON.parse(listed.stdout) as { name: string; file: string; from: string; to: string }[]
-  expect(bugs.map(({ name }) => name)).toEqual(['in-memory', 'sqlite-bitemporal', 'mcp-memory', 'langgraph-store', 'jest-memory'])
+  expect(bugs.map(({ name }) => name)).toEqual(['in-memory', 'sqlite-bitemporal', 'mcp-memory', 'langgraph-store', 'llm-memory', 'jest-memory'])
   for (const { name, file, from, to } of bugs) {
     const source = readFileSync(join(REPO, 'examples', name, file), 'utf8')
     expect(source.split(from).length - 1, `examples/${name}/${file} should contain ${from} once`).toBe(1)

@@ -209,7 +209,7 @@ export declare function modelAdapter(mode: ModelMode, options: AiSdkModelAdapter
 /** The reference reader with an AI SDK model as its answerer: it writes each turn's instant into its prompt. */
 export declare function modelAgent(options: AiSdkProbeModelOptions): TimestampedHistoryAgent;
 
-/** How a run's model calls went: answered from a cassette, recorded into one, or made with none. */
+/** How a run's model calls were answered: from a cassette, recorded into one, or made with none. */
 export declare interface ModelCallCounts {
     replayed: number;
     recorded: number;

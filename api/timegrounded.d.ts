@@ -1542,6 +1542,13 @@ export declare interface ModelAdapterOptions extends Partial<Pick<ChatEndpoint, 
     callsMode?: ModelCallsMode;
 }
 
+/** How a run's model calls were answered: from a cassette, recorded into one, or made with none. */
+export declare interface ModelCallCounts {
+    replayed: number;
+    recorded: number;
+    live: number;
+}
+
 /** How a cassette's calls go: `record` anew, `replay` only, or `auto` (replay what is recorded, record the rest). */
 declare type ModelCallsMode = 'record' | 'replay' | 'auto';
 
@@ -2573,11 +2580,7 @@ export declare interface TivarqReport {
         selected_probes: number;
     };
     /** Ours, present only when the run made model calls: how many were answered from a cassette, recorded into one, or made with none. */
-    model_calls?: {
-        replayed: number;
-        recorded: number;
-        live: number;
-    };
+    model_calls?: ModelCallCounts;
 }
 
 /** What the store is shown: `structured` adds assertions and a query's slot and scope; `conversation` only text and questions. */

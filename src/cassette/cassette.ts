@@ -16,15 +16,11 @@ import { explainMiss } from './difference.js'
 import { type CassetteEntry, type CassetteRequest, type CassetteResponse, entryId, requestKey, responseChecksum } from './entry.js'
 import { entryLine } from './entry-line.js'
 import { CassetteError } from './errors.js'
+import type { ModelCallCounts } from '../tivarq/report-shape.js'
 import { cassetteText, readCassette, readSideFile, shownPath, sideFileFor, sideFilesToMerge, withLock, writeAtomically } from './file.js'
 import { MODEL_CALLS_ENV, MODEL_CALLS_SESSION_ENV, type ModelCallsMode, resolveModelCallsMode } from './mode.js'
 
-/** How a run's model calls went: answered from a cassette, recorded into one, or made with none. */
-export interface ModelCallCounts {
-  replayed: number
-  recorded: number
-  live: number
-}
+export type { ModelCallCounts }
 
 /** What one call through a cassette is asked with. */
 export interface CassetteCall {

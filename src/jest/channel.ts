@@ -11,7 +11,8 @@ import { createHash } from 'node:crypto'
 import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { GatheredRecord } from '../suite/gather.js'
-import { type IsolationOutcome, isIsolationOutcome, isModelCalls, type ModelCalls, type WorkerContext } from '../suite/records.js'
+import { type IsolationOutcome, isIsolationOutcome, isModelCalls, type WorkerContext } from '../suite/records.js'
+import type { ModelCallCounts } from '../tivarq/report-shape.js'
 import { readJsonLinesFile } from '../tivarq/json-lines.js'
 import { MAX_PREDICTION_LINE_CHARS } from '../limits.js'
 
@@ -45,7 +46,7 @@ export type SideLine =
   | { testPath: string; record: unknown }
   | { testPath: string; suite: string; blockError: string }
   | { testPath: string; suite: string; isolation: IsolationOutcome }
-  | { testPath: string; suite: string; modelCalls: ModelCalls }
+  | { testPath: string; suite: string; modelCalls: ModelCallCounts }
 
 /** The side file of one test file. */
 export function sideFileOf(runDir: string, testPath: string): string {
@@ -103,7 +104,7 @@ export function readSideFiles(runDir: string): SideFile[] {
 export function gatheredOf(testPath: string, lines: readonly SideLine[]): GatheredRecord[] {
   const errors = new Map<string, string[]>()
   const isolation = new Map<string, IsolationOutcome>()
-  const modelCalls = new Map<string, ModelCalls>()
+  const modelCalls = new Map<string, ModelCallCounts>()
   for (const line of lines) {
     if ('isolation' in line && isIsolationOutcome(line.isolation)) isolation.set(line.suite, line.isolation)
     if ('modelCalls' in line && isModelCalls(line.modelCalls)) modelCalls.set(line.suite, line.modelCalls)

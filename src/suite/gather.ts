@@ -5,7 +5,8 @@
  * one suite differently, a probe run twice), named. Pure.
  */
 import type { SuiteIdentity } from './baseline.js'
-import { type IsolationOutcome, isIsolationOutcome, isModelCalls, isProbeRecord, type ModelCalls, type ProbeRecord } from './records.js'
+import { type IsolationOutcome, isIsolationOutcome, isModelCalls, isProbeRecord, type ProbeRecord } from './records.js'
+import type { ModelCallCounts } from '../tivarq/report-shape.js'
 
 /** One test's record as the runner's reporter found it. */
 export interface GatheredRecord {
@@ -18,7 +19,7 @@ export interface GatheredRecord {
   /** What the isolation check of the test's suite, in its file, came to (absent when it never ran: no store opened). */
   isolation?: IsolationOutcome
   /** The model calls the test's suite made in its file (absent when none was counted). */
-  modelCalls?: ModelCalls
+  modelCalls?: ModelCallCounts
 }
 
 /** One suite's records gathered from the test files. */
@@ -37,7 +38,7 @@ export interface SuiteRecords {
   /** The isolation check's outcome in each file that ran the suite, by file. */
   isolation: Map<string, IsolationOutcome>
   /** The model calls the suite made in each file, by file. */
-  modelCalls: Map<string, ModelCalls>
+  modelCalls: Map<string, ModelCallCounts>
 }
 
 /** The probe records by suite, with the mistakes that make a suite's records untrustworthy named. */

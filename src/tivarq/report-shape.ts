@@ -115,7 +115,14 @@ export interface TivarqReport {
   /** Present instead of `interrupted` when the run finished but was given fewer probes to run (`-t`, files left out). */
   selected?: { expected_probes: number; selected_probes: number }
   /** Ours, present only when the run made model calls: how many were answered from a cassette, recorded into one, or made with none. */
-  model_calls?: { replayed: number; recorded: number; live: number }
+  model_calls?: ModelCallCounts
+}
+
+/** How a run's model calls were answered: from a cassette, recorded into one, or made with none. */
+export interface ModelCallCounts {
+  replayed: number
+  recorded: number
+  live: number
 }
 
 /** Options of `scoreRows`. */

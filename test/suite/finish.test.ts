@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runSmokeSuite, smokePlan } from '../support/smoke-suite.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { finishPlainRun } from '../support/plain-finish.js'
 import type { BaselineMatch } from '../../src/suite/baseline.js'
-import { type FinishedRun, type FinishRunInput, finishRun } from '../../src/report/finish-run.js'
+import type { FinishedRun, FinishRunInput } from '../../src/report/finish-run.js'
 import type { GatheredRecord } from '../../src/suite/gather.js'
 import { type ResolvedReporterOptions, resolveReporterOptions } from '../../src/suite/options.js'
 import { VITEST_COMMANDS } from '../../src/vitest/commands.js'
@@ -31,18 +32,7 @@ async function runSuite(store: 'oracle' | 'latest', baseline: BaselineMatch = { 
 
 /** finishRun with the plain run's settings, overridden where a test says. */
 function finish(records: GatheredRecord[], options: ResolvedReporterOptions, overrides: Partial<FinishRunInput> = {}): FinishedRun {
-  return finishRun({
-    records,
-    root,
-    options,
-    update: { kind: 'none' },
-    previous: null,
-    shard: null,
-    color: false,
-    commands: VITEST_COMMANDS,
-    cwd: root,
-    ...overrides,
-  })
+  return finishPlainRun(records, root, options, overrides)
 }
 
 describe('finishRun', () => {

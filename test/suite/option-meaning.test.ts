@@ -7,7 +7,8 @@
  * option that only acts beside another one left out, a name given twice.
  */
 import { describe, expect, test } from 'vitest'
-import { ReporterOptionError, resolveReporterOptions, resolveSuiteOptions, SuiteOptionError } from '../../src/suite/options.js'
+import { suiteOptionRefusal } from '../support/suite-option-refusal.js'
+import { ReporterOptionError, resolveReporterOptions, resolveSuiteOptions } from '../../src/suite/options.js'
 
 function refusal(options: unknown): string {
   try {
@@ -19,15 +20,7 @@ function refusal(options: unknown): string {
   throw new Error(`accepted: ${JSON.stringify(options)}`)
 }
 
-function suiteRefusal(options: unknown): string {
-  try {
-    resolveSuiteOptions(options as never)
-  } catch (error) {
-    expect(error).toBeInstanceOf(SuiteOptionError)
-    return (error as Error).message
-  }
-  throw new Error(`accepted: ${JSON.stringify(options)}`)
-}
+const suiteRefusal = suiteOptionRefusal
 
 describe('bounds that cannot hold a store back', () => {
   test('`min` on a lower-is-better metric and `max` on a higher-is-better one are refused, naming the side to use', () => {

@@ -9,26 +9,18 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { suiteOptionRefusal } from '../support/suite-option-refusal.js'
+import { finishPlainRun } from '../support/plain-finish.js'
 import type { MemoryStore } from '../../src/adapters/types.js'
-import { finishRun } from '../../src/report/finish-run.js'
 import type { GatheredRecord } from '../../src/suite/gather.js'
-import { resolveReporterOptions, resolveSuiteOptions, SuiteOptionError } from '../../src/suite/options.js'
+import { resolveReporterOptions, resolveSuiteOptions } from '../../src/suite/options.js'
 import { checkedReference } from '../../src/suite/probes.js'
 import type { ProbeRecord } from '../../src/suite/records.js'
-import { VITEST_COMMANDS } from '../../src/vitest/commands.js'
 import { runSmokeSuite, smokePlan } from '../support/smoke-suite.js'
 
 const store: MemoryStore = { capabilities: { tracks: ['structured'] }, reset() {}, ingest() {}, query: () => ({ state: 'unknown', value: null }) }
 
-function refusal(options: unknown): string {
-  try {
-    resolveSuiteOptions(options as never)
-  } catch (error) {
-    expect(error).toBeInstanceOf(SuiteOptionError)
-    return (error as Error).message
-  }
-  throw new Error(`accepted: ${JSON.stringify(options)}`)
-}
+const refusal = suiteOptionRefusal
 
 describe('the `reference` option', () => {
   test('each field is checked: a name, a memory, quality metrics by their camelCase names, nothing else', () => {
@@ -75,17 +67,7 @@ describe('the end of a run with a reference', () => {
 
   function finish(gathered: GatheredRecord[], name: string) {
     const options = resolveReporterOptions({ outputDir: join(root, name), baseline: false, html: false }, 'test')
-    return finishRun({
-      records: gathered,
-      root,
-      options,
-      update: { kind: 'none' },
-      previous: null,
-      shard: null,
-      color: false,
-      commands: VITEST_COMMANDS,
-      cwd: root,
-    })
+    return finishPlainRun(gathered, root, options)
   }
 
   test('probes that ran without the reference answers (a file of the suite without `reference`) are not compared, and with `failIfWorse` the run fails', async () => {

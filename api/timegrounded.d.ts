@@ -441,8 +441,15 @@ declare interface CommandAgentOptions {
 declare interface ComparedSide {
     name: string;
     repetitions: number;
-    /** The report of each repetition (`scoreRows`): what `score` writes for it. */
-    reports: TivarqReport[];
+    /**
+     * The report of each repetition (`scoreRows`): what `score` writes for it. Scored when first read,
+     * since the comparison itself needs only its counts (`probeCounts`, `complete`).
+     */
+    readonly reports: TivarqReport[];
+    /** Each repetition's rows by status, as its report's `probe_counts` has them. */
+    probeCounts: ProbeCounts[];
+    /** Whether every repetition is complete, as its report says (no error row). */
+    complete: boolean;
     /** Error rows over every repetition: an error is never a right answer. */
     errors: number;
 }

@@ -263,6 +263,36 @@ describe('reading run folders and predictions files', () => {
   })
 })
 
+describe('each side’s counts', () => {
+  test('probe counts and completeness per repetition, by hand, and as the side’s reports (scored when read) give them', () => {
+    // Repetition 2 of B: two answered rows turned into error rows and one into unsupported.
+    const answered = versioned.filter((row) => row.status === 'answered')
+    const errored = new Set(answered.slice(0, 2).map((row) => row.probe_id))
+    const unsupported = answered[2]!.probe_id
+    const changed = versioned.map((row): PredictionRow => {
+      if (row.status !== 'answered') return row
+      const { prediction: _answer, latency_ms: _latency, ...rest } = row
+      if (errored.has(row.probe_id)) return { ...rest, status: 'error', error: 'query: planted' } as PredictionRow
+      if (row.probe_id === unsupported) return { ...rest, status: 'unsupported' } as PredictionRow
+      return row
+    })
+    const before = { total: versioned.length, answered: answered.length, unsupported: versioned.length - answered.length, error: 0 }
+    expect(versioned.every((row) => row.status !== 'error')).toBe(true)
+    const comparison = compareRuns(runFolder('clean', [versioned, versioned]), runFolder('errors', [versioned, changed]))
+    expect(comparison.a.probeCounts).toEqual([before, before])
+    expect(comparison.a.complete).toBe(true)
+    expect(comparison.b.probeCounts).toEqual([before, { ...before, answered: before.answered - 3, unsupported: before.unsupported + 1, error: 2 }])
+    expect(comparison.b.complete).toBe(false)
+    expect(comparison.b.errors).toBe(2)
+    for (const compared of [comparison.a, comparison.b]) {
+      expect(compared.reports.map((report) => report.probe_counts)).toEqual(compared.probeCounts)
+      expect(compared.reports.every((report) => report.complete)).toBe(compared.complete)
+    }
+    // Read twice, scored once: the same reports.
+    expect(comparison.b.reports).toBe(comparison.b.reports)
+  })
+})
+
 describe('refusals: runs that cannot be compared', () => {
   const refusal = (run: () => unknown) => {
     try {

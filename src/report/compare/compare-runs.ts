@@ -19,7 +19,7 @@ import type { PredictionRow } from '../../tivarq/results.js'
 import { familyOf } from '../../tivarq/transitions.js'
 import { isCorrect } from '../../tivarq/row-verdicts.js'
 import { scoreRepetitions } from '../run-scoring.js'
-import type { TivarqReport } from '../../tivarq/report-shape.js'
+import type { ProbeCounts, TivarqReport } from '../../tivarq/report-shape.js'
 import { DATASET_SEED } from '../../tivarq/vocabulary.js'
 import { MIN_NOISE_EPISODES, NOISE_CONFIDENCE } from '../../suite/noise.js'
 import { checkSameProbes, sharedIdentity } from './identity.js'
@@ -121,8 +121,15 @@ export interface FamilyComparison {
 export interface ComparedSide {
   name: string
   repetitions: number
-  /** The report of each repetition (`scoreRows`): what `score` writes for it. */
-  reports: TivarqReport[]
+  /**
+   * The report of each repetition (`scoreRows`): what `score` writes for it. Scored when first read,
+   * since the comparison itself needs only its counts (`probeCounts`, `complete`).
+   */
+  readonly reports: TivarqReport[]
+  /** Each repetition's rows by status, as its report's `probe_counts` has them. */
+  probeCounts: ProbeCounts[]
+  /** Whether every repetition is complete, as its report says (no error row). */
+  complete: boolean
   /** Error rows over every repetition: an error is never a right answer. */
   errors: number
 }
@@ -352,13 +359,28 @@ export function compareRuns(a: ComparisonSide, b: ComparisonSide, options: Compa
   }
 }
 
+/** A repetition's rows by status. */
+function probeCountsOf(rows: readonly PredictionRow[]): ProbeCounts {
+  const counts: ProbeCounts = { total: rows.length, answered: 0, unsupported: 0, error: 0 }
+  for (const row of rows) counts[row.status]++
+  return counts
+}
+
 function sideSummary(name: string, repetitions: readonly PredictionRow[][], seed: number): ComparedSide {
+  const probeCounts = repetitions.map(probeCountsOf)
+  let reports: TivarqReport[] | undefined
   return {
     name,
     repetitions: repetitions.length,
-    // Each side is a finished run: its rows are all each repetition has.
-    reports: scoreRepetitions(repetitions, { seed, resamples: DEFAULT_RESAMPLES, expectedProbes: null, missingRows: 'interrupted' }),
-    errors: repetitions.reduce((total, rows) => total + rows.filter((row) => row.status === 'error').length, 0),
+    // Scoring both sides again costs about a sixth of a comparison, which reads only their counts: a caller
+    // that wants the reports pays for them. Each side is a finished run: its rows are all each repetition has.
+    get reports() {
+      reports ??= scoreRepetitions(repetitions, { seed, resamples: DEFAULT_RESAMPLES, expectedProbes: null, missingRows: 'interrupted' })
+      return reports
+    },
+    probeCounts,
+    complete: probeCounts.every((counts) => counts.error === 0),
+    errors: probeCounts.reduce((total, counts) => total + counts.error, 0),
   }
 }
 

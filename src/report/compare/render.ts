@@ -100,7 +100,7 @@ function identityLine(comparison: RunComparison): string {
     variant,
     datasetHash === null ? null : `dataset ${datasetHash}`,
   ].filter((part) => part !== null)
-  return `Same data: ${known.length === 0 ? 'no manifest on either side; ' : `${known.join(', ')}; `}the same ${comparison.a.reports[0]?.probe_counts.total ?? 0} probes with the same gold on both sides`
+  return `Same data: ${known.length === 0 ? 'no manifest on either side; ' : `${known.join(', ')}; `}the same ${comparison.a.probeCounts[0]?.total ?? 0} probes with the same gold on both sides`
 }
 
 function sideLine(letter: string, side: RunComparison['a']): string {
@@ -155,10 +155,13 @@ export function renderComparison(comparison: RunComparison, options: { color?: b
 
 /** The comparison as `--json` prints it: everything but the per-repetition reports, of which each side keeps its probe counts and completeness. */
 export function comparisonRecord(comparison: RunComparison): unknown {
-  const side = ({ reports, ...rest }: RunComparison['a']) => ({
-    ...rest,
-    complete: reports.every((report) => report.complete),
-    probe_counts: reports.map((report) => report.probe_counts),
+  // Field by field: spreading the side would read its reports, which are scored only when read.
+  const side = ({ name, repetitions, errors, complete, probeCounts }: RunComparison['a']) => ({
+    name,
+    repetitions,
+    errors,
+    complete,
+    probe_counts: probeCounts,
   })
   return { ...comparison, a: side(comparison.a), b: side(comparison.b), verdicts: comparison.metrics.map(verdictLine) }
 }

@@ -5,7 +5,8 @@
  * one suite differently, a probe run twice), named. Pure.
  */
 import type { SuiteIdentity } from './baseline.js'
-import { type IsolationOutcome, isIsolationOutcome, isModelCalls, isProbeRecord, type ProbeRecord } from './records.js'
+import { type IsolationOutcome, isIsolationOutcome, isProbeRecord, type ProbeRecord } from './records.js'
+import { isModelCalls } from './model-calls.js'
 import type { ModelCallCounts } from '../tivarq/report-shape.js'
 
 /** One test's record as the runner's reporter found it. */

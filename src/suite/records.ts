@@ -7,7 +7,6 @@
 import { describeIsolationFailure, type IsolationCheck, type IsolationFailure } from '../harness/isolation-check.js'
 import type { PredictionRow } from '../tivarq/results.js'
 import { isCorrect } from '../tivarq/row-verdicts.js'
-import type { ModelCallCounts } from '../tivarq/report-shape.js'
 import { isKnownFailure, type BaselineMatch, type ProbeOutcome, type SuiteIdentity } from './baseline.js'
 import { baselineNoise, type ProbeEvidence, probeEvidence } from './probe-evidence.js'
 import type { ReferenceRecord } from './reference.js'
@@ -191,27 +190,6 @@ export function isIsolationOutcome(value: unknown): value is IsolationOutcome {
   const outcome = value as Partial<Omit<Extract<IsolationOutcome, { checked: true }>, 'checked'>> & { checked?: unknown }
   if (outcome.checked === false) return true
   return outcome.checked === true && Array.isArray(outcome.failures) && typeof outcome.asked === 'number' && typeof outcome.usage === 'object'
-}
-
-/** Key of the model calls a suite made in its file, in a Vitest suite's metadata. */
-export const MODEL_CALLS_KEY = 'timegrounded:model-calls'
-
-/** Whether `value` (read back from a runner's metadata or a shard file) is a count of model calls. */
-export function isModelCalls(value: unknown): value is ModelCallCounts {
-  if (typeof value !== 'object' || value === null) return false
-  const calls = value as Record<string, unknown>
-  return (['replayed', 'recorded', 'live'] as const).every((name) => Number.isSafeInteger(calls[name]) && (calls[name] as number) >= 0)
-}
-
-/** The calls of a suite's files together; null when none was made (a store with no model: report.json stays as upstream's). */
-export function totalModelCalls(files: Iterable<ModelCallCounts>): ModelCallCounts | null {
-  const total: ModelCallCounts = { replayed: 0, recorded: 0, live: 0 }
-  for (const calls of files) {
-    total.replayed += calls.replayed
-    total.recorded += calls.recorded
-    total.live += calls.live
-  }
-  return total.replayed + total.recorded + total.live === 0 ? null : total
 }
 
 /** The outcomes of a suite's files as one check; null when any file had it off (what its summary then says). */

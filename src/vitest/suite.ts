@@ -33,7 +33,8 @@ import {
   suiteTitle,
   timeGroundedAgentOf,
 } from '../suite/probes.js'
-import { finishedRecord, ISOLATION_KEY, isolationMessage, isolationOutcome, CHANNEL_KEY, MODEL_CALLS_KEY, type WorkerContext } from '../suite/records.js'
+import { finishedRecord, ISOLATION_KEY, isolationMessage, isolationOutcome, CHANNEL_KEY, type WorkerContext } from '../suite/records.js'
+import { MODEL_CALLS_KEY } from '../suite/model-calls.js'
 import { type GateAbsence, ungatedNotice } from '../suite/ungated.js'
 import { openReferencePool, withReferenceRows } from '../suite/reference.js'
 import { logPerf, perfNow } from '../suite/perf-log.js'

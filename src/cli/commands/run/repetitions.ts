@@ -17,7 +17,7 @@ import { type RunScoring, scoreRepetitions } from '../../../report/run-scoring.j
 import type { TivarqReport } from '../../../tivarq/report-shape.js'
 import { type WrittenRun, writeScoredRun } from '../../../report/scored-run.js'
 import { modelCallCounts } from '../../../cassette/cassette.js'
-import { totalModelCalls } from '../../../suite/records.js'
+import { totalModelCalls } from '../../../suite/model-calls.js'
 import { EXIT } from '../../exit-codes.js'
 import { startProgress } from '../../progress.js'
 import { failedWrite, type OpenRun, reportCloseProblems } from './open-run.js'

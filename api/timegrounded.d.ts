@@ -2103,6 +2103,8 @@ export declare interface RunComparison {
     /** Two-sided level of each metric's interval: 1 − (1 − confidence) / metrics judged. */
     metricLevel: number;
     correction: 'bonferroni';
+    /** The seeded stream of the intervals' draws: seedrandom's xor4096 of `String(seed)`. */
+    generator: 'xor4096';
     seed: number;
     resamples: number;
     metrics: MetricComparison[];

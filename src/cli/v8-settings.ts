@@ -24,7 +24,7 @@ const setUnlessUserSet = (name: string, value: number, guard = name): void => {
 /**
  * Commands whose bootstrap kernel runs long enough for its optimised code to pay: `compare` sums
  * 10,000 resamples an interval, about 30 ms of the kernel's `ratios` on its baseline code against 7 ms
- * optimised (its `fill`, 2 million draws, reaches even the budget below, so the optimising compiler is paged in anyway).
+ * optimised (its draws come from xor4096 in JavaScript, not from the kernel's `fill`).
  */
 const LONG_KERNEL_COMMANDS: readonly string[] = ['compare']
 

@@ -157,6 +157,9 @@ class Arc4 {
   }
 }
 
+/** The seeded streams this package draws from: seedrandom's default (ARC4) and its xor4096. */
+export type GeneratorName = 'arc4' | 'xor4096'
+
 /** A seeded random stream; the same seed always yields the same sequence. */
 export function seededRandom(seed: number | string): SeededRandom {
   const arc4 = new Arc4(String(seed))
@@ -166,4 +169,115 @@ export function seededRandom(seed: number | string): SeededRandom {
     below: (bound: number) => Math.floor(arc4.double() * bound),
     fillBelow: (into: Int32Array | Uint16Array, bound: number) => arc4.fillBelow(into, bound),
   }
+}
+
+/** xor4096's Weyl increment (2^32 over the golden ratio). */
+const WEYL = 0x61c88647
+const TWO_TO_32 = 2 ** 32
+
+/**
+ * seedrandom 3.0.5's xor4096 (Brent's xorgens, 4096 bits of state, with a
+ * Weyl sequence added to each output) over a typed array. A seed is taken as
+ * the string `String(seed)`, as `seededRandom` takes it: seedrandom seeds an
+ * int32 differently, so `xor4096(String(seed))` is the stream to replay.
+ */
+class Xor4096 {
+  readonly x = new Int32Array(128)
+  i = 0
+  w = 0
+
+  constructor(seed: string) {
+    const key = `${seed}\0`
+    const x = this.x
+    let v = 0
+    let w = 0
+    let zeros = 0
+    for (let j = -32; j < Math.max(128, key.length); j++) {
+      v ^= key.charCodeAt((j + 32) % key.length)
+      if (j === 0) w = v
+      v ^= v << 10
+      v ^= v >>> 15
+      v ^= v << 4
+      v ^= v >>> 13
+      if (j >= 0) {
+        w = (w + WEYL) | 0
+        const word = ((x[j & 127] as number) ^ (v + w)) | 0
+        x[j & 127] = word
+        zeros = word === 0 ? zeros + 1 : 0
+      }
+    }
+    // An all-zero state would stay zero: seedrandom sets one word.
+    if (zeros >= 128) x[key.length & 127] = -1
+    let i = 127
+    for (let k = 0; k < 512; k++) {
+      let u = x[(i + 34) & 127] as number
+      i = (i + 1) & 127
+      let t = x[i] as number
+      u ^= u << 13
+      t ^= t << 17
+      u ^= u >>> 15
+      t ^= t >>> 12
+      x[i] = u ^ t
+    }
+    this.i = i
+    this.w = w
+  }
+
+  /** The next output as seedrandom's `xor4096(seed)()` gives it: an unsigned 32-bit integer over 2^32. */
+  next(): number {
+    return this.word() / TWO_TO_32
+  }
+
+  /** The next output word, unsigned: one step of the generator (the step `fillBelow` runs inline). */
+  private word(): number {
+    const x = this.x
+    this.w = (this.w + WEYL) | 0
+    let u = x[(this.i + 34) & 127] as number
+    this.i = (this.i + 1) & 127
+    let t = x[this.i] as number
+    u ^= u << 13
+    t ^= t << 17
+    u ^= u >>> 15
+    t ^= t >>> 12
+    u ^= t
+    x[this.i] = u
+    return (u + (this.w ^ (this.w >>> 16))) >>> 0
+  }
+
+  /** `into[k] = Math.floor(next() × bound)` for every k, in one loop over local state. */
+  fillBelow(into: Int32Array | Uint16Array, bound: number): void {
+    const x = this.x
+    let { i, w } = this
+    for (let k = 0; k < into.length; k++) {
+      w = (w + WEYL) | 0
+      let u = x[(i + 34) & 127] as number
+      i = (i + 1) & 127
+      let t = x[i] as number
+      u ^= u << 13
+      t ^= t << 17
+      u ^= u >>> 15
+      t ^= t >>> 12
+      u ^= t
+      x[i] = u
+      into[k] = Math.floor((((u + (w ^ (w >>> 16))) >>> 0) / TWO_TO_32) * bound)
+    }
+    this.i = i
+    this.w = w
+  }
+}
+
+/** seedrandom's xor4096 stream of `String(seed)`: what a comparison's paired intervals draw from. */
+export function xor4096Random(seed: number | string): SeededRandom {
+  const xor = new Xor4096(String(seed))
+  return {
+    seed,
+    next: () => xor.next(),
+    below: (bound: number) => Math.floor(xor.next() * bound),
+    fillBelow: (into: Int32Array | Uint16Array, bound: number) => xor.fillBelow(into, bound),
+  }
+}
+
+/** The stream named `generator` of a seed. */
+export function generatorStream(generator: GeneratorName, seed: number | string): SeededRandom {
+  return generator === 'xor4096' ? xor4096Random(seed) : seededRandom(seed)
 }

@@ -41,7 +41,7 @@ describe('timegrounded compare on dev runs of builtin:latest (A) and builtin:ver
     expect(result.stdout).toContain('Same data: split dev, track structured, TIVARQ v1, dataset sha256:')
     expect(result.stdout).toMatch(/│ Current-state accuracy +│ 0\.944444 \(204 of 216\) │ 1 \(232 of 232\) │ {2}0\.056 │ +0\.\d{3} to 0\.\d{3} │ B better/)
     expect(result.stdout).toContain(
-      '10000 resamples, seed 20261001; each interval two-sided at 99.83% so that the 6 together hold 99% (Bonferroni, as the gate)',
+      "10000 resamples, seed 20261001 (seedrandom's xor4096 stream); each interval two-sided at 99.83% so that the 6 together hold 99% (Bonferroni, as the gate)",
     )
     expect(result.stdout).toMatch(/^Transition success: (no difference shown \(interval|B better \()/m)
     // b=0, c=12: p = 2·2^-12 = 4.9e-4.

@@ -6,8 +6,10 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { binomialUpperTail } from '../../src/stats/binomial.js'
-import { bootstrapPercentileInterval, type PairedRatios, pairedRatioDifference, pooledRatio } from '../../src/stats/bootstrap.js'
+import seedrandom from 'seedrandom'
+import { type PairedRatios, pairedRatioDifference, pooledRatio } from '../../src/stats/bootstrap.js'
 import { bonferroniLevel, discordance, exactMcNemar, type ProbeShares } from '../../src/stats/mcnemar.js'
+import { quantileSorted, sortSamples } from '../../src/stats/quantile.js'
 
 const once = (a: boolean, b: boolean): ProbeShares => ({ a: { right: a ? 1 : 0, asked: 1 }, b: { right: b ? 1 : 0, asked: 1 } })
 
@@ -119,29 +121,58 @@ describe('pairedRatioDifference: the same episodes resampled for both sides', ()
     )
   })
 
+  // The definition, written out here: each resample draws units.length indices, Math.floor(xor4096() × n) of
+  // seedrandom's own xor4096 stream of String(seed), resample after resample; pooled(after) − pooled(before)
+  // over the drawn units; resamples where either side has no cases left out; the percentiles of quantile.ts.
+  const definition = (units: readonly PairedRatios[], seed: number, resamples: number, level: number) => {
+    const random = seedrandom.xor4096(String(seed))
+    const values: number[] = []
+    for (let r = 0; r < resamples; r++) {
+      const drawn = Array.from(units, () => units[Math.floor(random() * units.length)] as PairedRatios)
+      const after = pooledRatio(drawn.map((unit) => unit.after))
+      const before = pooledRatio(drawn.map((unit) => unit.before))
+      if (after !== null && before !== null) values.push(after - before)
+    }
+    const sorted = sortSamples(values)
+    return { low: quantileSorted(sorted, (1 - level) / 2), high: quantileSorted(sorted, 1 - (1 - level) / 2), defined: values.length }
+  }
+
   test('property: units measured alike give the interval the definition gives, drawn or not', () => {
-    // The definition: a generic percentile bootstrap (same seed, same stream) of pooled(after) − pooled(before)
-    // over the drawn units. pairedRatioDifference skips the draws when every unit is alike with cases, and draws
-    // them when one unit has none (a resample of only such units is undefined); both must agree with it.
-    const definition = (units: readonly PairedRatios[], seed: number) =>
-      bootstrapPercentileInterval(
-        units,
-        (drawn) => {
-          const after = pooledRatio(drawn.map((unit) => unit.after))
-          const before = pooledRatio(drawn.map((unit) => unit.before))
-          return after === null || before === null ? null : after - before
-        },
-        { seed, resamples: 500, level: 0.99 },
-      )
+    // pairedRatioDifference skips the draws when every unit is alike with cases, and draws them when one unit has
+    // none (a resample of only such units is undefined); both must agree with the definition.
     fc.assert(
       fc.property(fc.array(counts, { minLength: 1, maxLength: 12 }), fc.nat(1_000_000), (episodes, seed) => {
         const units = episodes.map((unit) => ({ before: unit, after: { ...unit } }))
         const paired = pairedRatioDifference(units, { seed, resamples: 500, level: 0.99 })
-        const expected = definition(units, seed)
-        expect({ low: paired.low, high: paired.high, defined: paired.defined }).toEqual({ low: expected.low, high: expected.high, defined: expected.defined })
+        const expected = definition(units, seed, 500, 0.99)
+        expect({ low: paired.low, high: paired.high, defined: paired.defined }).toEqual(expected)
         if (expected.defined > 0) expect(Object.is(paired.low, 0) && Object.is(paired.high, 0)).toBe(true)
       }),
       { numRuns: 300 },
     )
+  })
+
+  test('property: any two measurements of the units give the interval the definition gives, from seedrandom’s xor4096', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ before: counts, after: counts }), { minLength: 1, maxLength: 40 }),
+        fc.nat(1_000_000),
+        fc.constantFrom(0.9, 0.95, 0.99),
+        (units, seed, level) => {
+          const paired = pairedRatioDifference(units, { seed, resamples: 500, level })
+          expect({ low: paired.low, high: paired.high, defined: paired.defined }).toEqual(definition(units, seed, 500, level))
+        },
+      ),
+      { numRuns: 200 },
+    )
+  })
+
+  test('more draws than are kept (4,500 units × 500 resamples) are streamed from the same xor4096 stream', () => {
+    const units = Array.from({ length: 4500 }, (_, i) => ({
+      before: { numerator: i % 3, denominator: 3 },
+      after: { numerator: (i * 7) % 4, denominator: 4 },
+    }))
+    const paired = pairedRatioDifference(units, { seed: 11, resamples: 500, level: 0.95 })
+    expect({ low: paired.low, high: paired.high, defined: paired.defined }).toEqual(definition(units, 11, 500, 0.95))
   })
 })

@@ -4,7 +4,7 @@ import seedrandom from 'seedrandom'
 import { naiveRatioInterval } from '../support/naive-ratio-interval.js'
 import { bootstrapPercentileInterval, pairedBootstrapDelta, ratioInterval } from '../../src/stats/bootstrap.js'
 import { mean, percentileIndex, quantileSorted, roundHalfEven, sampleStddev, sortSamples } from '../../src/stats/quantile.js'
-import { seededRandom } from '../../src/stats/random.js'
+import { seededRandom, xor4096Random } from '../../src/stats/random.js'
 
 describe('percentile index rule min(n-1, floor((n-1)·p))', () => {
   test('reference indices', () => {
@@ -144,6 +144,40 @@ describe('seededRandom is seedrandom ARC4, number for number', () => {
       }
       expect(got).toEqual(want)
     }
+  })
+})
+
+describe('xor4096Random is seedrandom xor4096, number for number', () => {
+  // Short, long (over xor4096's 128 words), empty, non-ASCII and numeric seeds: a comparison's seed is a number, taken as its string.
+  const seeds: (number | string)[] = [0, 7, -3.5, 20261001, '', 'abc', 'x'.repeat(300), 'é🙂ß'.repeat(120)]
+
+  test.each(seeds)('next() of seed %j over 5,000 numbers', (seed) => {
+    const ours = xor4096Random(seed)
+    const reference = seedrandom.xor4096(String(seed))
+    const mismatches: number[] = []
+    for (let i = 0; i < 5000; i++) if (ours.next() !== reference()) mismatches.push(i)
+    expect(mismatches).toEqual([])
+  })
+
+  test('fillBelow, below and next interleaved consume one stream, as that many Math.floor(xor4096() * bound)', () => {
+    for (const seed of seeds) {
+      const ours = xor4096Random(seed)
+      const reference = seedrandom.xor4096(String(seed))
+      const got: number[] = []
+      const want: number[] = []
+      for (const bound of [1, 2, 15, 180, 1000, 65536, 2 ** 31 - 1]) {
+        const into = bound <= 65536 ? new Uint16Array(257) : new Int32Array(257)
+        ours.fillBelow(into, bound)
+        got.push(...into, ours.below(bound), ours.next())
+        for (let i = 0; i < 257; i++) want.push(Math.floor(reference() * bound))
+        want.push(Math.floor(reference() * bound), reference())
+      }
+      expect(got).toEqual(want)
+    }
+  })
+
+  test('its stream is not ARC4’s: a comparison and a report of one seed draw apart', () => {
+    expect(xor4096Random(20261001).next()).not.toBe(seededRandom(20261001).next())
   })
 })
 

@@ -9,7 +9,7 @@
  * the repetitions. The figures come from the scorer's counts (`scoreRows`
  * and the per-episode counts of `tivarq/repeats.ts`), never a second scorer.
  */
-import { DEFAULT_RESAMPLES, type PairedRatios, pairedRatioDifference } from '../../stats/bootstrap.js'
+import { DEFAULT_RESAMPLES, PAIRED_GENERATOR, type PairedRatios, pairedRatioDifference } from '../../stats/bootstrap.js'
 import { bonferroniLevel, discordance, exactMcNemar, type ProbeShares } from '../../stats/mcnemar.js'
 import { repetitionsOf } from '../../harness/predictions.js'
 import { HEADLINE_METRICS, isQuality, METRICS, type QualityMetricName, QUALITY_METRICS, worseBy } from '../../tivarq/metrics.js'
@@ -144,6 +144,8 @@ export interface RunComparison {
   /** Two-sided level of each metric's interval: 1 − (1 − confidence) / metrics judged. */
   metricLevel: number
   correction: 'bonferroni'
+  /** The seeded stream of the intervals' draws: seedrandom's xor4096 of `String(seed)`. */
+  generator: 'xor4096'
   seed: number
   resamples: number
   metrics: MetricComparison[]
@@ -336,6 +338,7 @@ export function compareRuns(a: ComparisonSide, b: ComparisonSide, options: Compa
     confidence: resolved.confidence,
     metricLevel,
     correction: 'bonferroni',
+    generator: PAIRED_GENERATOR,
     seed: resolved.seed,
     resamples: resolved.resamples,
     metrics,

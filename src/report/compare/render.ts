@@ -122,7 +122,7 @@ export function renderComparison(comparison: RunComparison, options: { color?: b
     identityLine(comparison),
     '',
     renderTable({ head, rows: metricRows(comparison.metrics), align: ['left', 'right', 'right', 'right', 'right', 'left'], color: options.color }),
-    `Paired bootstrap over the episodes carrying each metric (${comparison.metrics[0]?.episodes ?? 0} for ${metricSpec(comparison.metrics[0]!.metric).label.toLowerCase()}; the same episodes resampled for A and B, each with all its repetitions), ${comparison.resamples} resamples, seed ${comparison.seed}; each interval two-sided at ${percent(comparison.metricLevel)} so that the ${k} together hold ${percent(comparison.confidence)} (Bonferroni, as the gate).`,
+    `Paired bootstrap over the episodes carrying each metric (${comparison.metrics[0]?.episodes ?? 0} for ${metricSpec(comparison.metrics[0]!.metric).label.toLowerCase()}; the same episodes resampled for A and B, each with all its repetitions), ${comparison.resamples} resamples, seed ${comparison.seed} (seedrandom's ${comparison.generator} stream); each interval two-sided at ${percent(comparison.metricLevel)} so that the ${k} together hold ${percent(comparison.confidence)} (Bonferroni, as the gate).`,
     '',
     ...comparison.metrics.map(verdictLine),
     '',

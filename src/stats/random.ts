@@ -176,6 +176,25 @@ const WEYL = 0x61c88647
 const TWO_TO_32 = 2 ** 32
 
 /**
+ * One xorgens step at `i`, the index just advanced to: the new word of
+ * `x[i]` from the words 1 and 95 steps back, stored and returned.
+ */
+function xorStep(x: Int32Array, i: number): number {
+  let u = x[(i + 33) & 127] as number
+  let t = x[i] as number
+  u ^= u << 13
+  t ^= t << 17
+  u ^= u >>> 15
+  t ^= t >>> 12
+  u ^= t
+  x[i] = u
+  return u
+}
+
+/** A step's output as seedrandom gives it: the new word plus the Weyl sequence, unsigned. */
+const output = (word: number, weyl: number): number => (word + (weyl ^ (weyl >>> 16))) >>> 0
+
+/**
  * seedrandom 3.0.5's xor4096 (Brent's xorgens, 4096 bits of state, with a
  * Weyl sequence added to each output) over a typed array. A seed is taken as
  * the string `String(seed)`, as `seededRandom` takes it: seedrandom seeds an
@@ -208,16 +227,11 @@ class Xor4096 {
     }
     // An all-zero state would stay zero: seedrandom sets one word.
     if (zeros >= 128) x[key.length & 127] = -1
+    // seedrandom discards the first 512 steps.
     let i = 127
     for (let k = 0; k < 512; k++) {
-      let u = x[(i + 34) & 127] as number
       i = (i + 1) & 127
-      let t = x[i] as number
-      u ^= u << 13
-      t ^= t << 17
-      u ^= u >>> 15
-      t ^= t >>> 12
-      x[i] = u ^ t
+      xorStep(x, i)
     }
     this.i = i
     this.w = w
@@ -228,20 +242,11 @@ class Xor4096 {
     return this.word() / TWO_TO_32
   }
 
-  /** The next output word, unsigned: one step of the generator (the step `fillBelow` runs inline). */
+  /** The next output word, unsigned. */
   private word(): number {
-    const x = this.x
     this.w = (this.w + WEYL) | 0
-    let u = x[(this.i + 34) & 127] as number
     this.i = (this.i + 1) & 127
-    let t = x[this.i] as number
-    u ^= u << 13
-    t ^= t << 17
-    u ^= u >>> 15
-    t ^= t >>> 12
-    u ^= t
-    x[this.i] = u
-    return (u + (this.w ^ (this.w >>> 16))) >>> 0
+    return output(xorStep(this.x, this.i), this.w)
   }
 
   /** `into[k] = Math.floor(next() × bound)` for every k, in one loop over local state. */
@@ -250,16 +255,8 @@ class Xor4096 {
     let { i, w } = this
     for (let k = 0; k < into.length; k++) {
       w = (w + WEYL) | 0
-      let u = x[(i + 34) & 127] as number
       i = (i + 1) & 127
-      let t = x[i] as number
-      u ^= u << 13
-      t ^= t << 17
-      u ^= u >>> 15
-      t ^= t >>> 12
-      u ^= t
-      x[i] = u
-      into[k] = Math.floor((((u + (w ^ (w >>> 16))) >>> 0) / TWO_TO_32) * bound)
+      into[k] = Math.floor((output(xorStep(x, i), w) / TWO_TO_32) * bound)
     }
     this.i = i
     this.w = w

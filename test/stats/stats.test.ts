@@ -117,68 +117,42 @@ describe('seededRandom', () => {
   })
 })
 
-describe('seededRandom is seedrandom ARC4, number for number', () => {
-  // Short, long (over the 256-byte key), empty, non-ASCII and numeric seeds, as the variant and corpus streams name them.
-  const seeds: (number | string)[] = [0, 7, -3.5, 20261001, '', 'abc', 'x'.repeat(300), 'é🙂ß'.repeat(120), 'tivarq-variant/1/42/replacement/3/arrival']
+// Short, long (over ARC4's 256-byte key and xor4096's 128 words), empty, non-ASCII and numeric seeds, as the
+// variant, corpus and comparison streams name them.
+const SEEDS: (number | string)[] = [0, 7, -3.5, 20261001, '', 'abc', 'x'.repeat(300), 'é🙂ß'.repeat(120), 'tivarq-variant/1/42/replacement/3/arrival']
 
-  test.each(seeds)('next() of seed %j over 5,000 numbers', (seed) => {
-    const ours = seededRandom(seed)
-    const reference = seedrandom(String(seed))
+describe.each([
+  { ours: 'seededRandom', stream: seededRandom, theirs: 'seedrandom (ARC4)', reference: (seed: string) => seedrandom(seed) },
+  { ours: 'xor4096Random', stream: xor4096Random, theirs: 'seedrandom.xor4096', reference: (seed: string) => seedrandom.xor4096(seed) },
+])('$ours is $theirs of String(seed), number for number', ({ stream, reference }) => {
+  test.each(SEEDS)('next() of seed %j over 5,000 numbers', (seed) => {
+    const ours = stream(seed)
+    const theirs = reference(String(seed))
     const mismatches: number[] = []
-    for (let i = 0; i < 5000; i++) if (ours.next() !== reference()) mismatches.push(i)
+    for (let i = 0; i < 5000; i++) if (ours.next() !== theirs()) mismatches.push(i)
     expect(mismatches).toEqual([])
   })
 
-  test('fillBelow, below and next interleaved consume one stream, as that many Math.floor(seedrandom() * bound)', () => {
-    for (const seed of seeds) {
-      const ours = seededRandom(seed)
-      const reference = seedrandom(String(seed))
-      const got: number[] = []
-      const want: number[] = []
-      for (const bound of [1, 2, 15, 180, 1000, 2 ** 31 - 1]) {
-        const into = new Int32Array(257)
-        ours.fillBelow(into, bound)
-        got.push(...into, ours.below(bound), ours.next())
-        for (let i = 0; i < 257; i++) want.push(Math.floor(reference() * bound))
-        want.push(Math.floor(reference() * bound), reference())
-      }
-      expect(got).toEqual(want)
-    }
-  })
-})
-
-describe('xor4096Random is seedrandom xor4096, number for number', () => {
-  // Short, long (over xor4096's 128 words), empty, non-ASCII and numeric seeds: a comparison's seed is a number, taken as its string.
-  const seeds: (number | string)[] = [0, 7, -3.5, 20261001, '', 'abc', 'x'.repeat(300), 'é🙂ß'.repeat(120)]
-
-  test.each(seeds)('next() of seed %j over 5,000 numbers', (seed) => {
-    const ours = xor4096Random(seed)
-    const reference = seedrandom.xor4096(String(seed))
-    const mismatches: number[] = []
-    for (let i = 0; i < 5000; i++) if (ours.next() !== reference()) mismatches.push(i)
-    expect(mismatches).toEqual([])
-  })
-
-  test('fillBelow, below and next interleaved consume one stream, as that many Math.floor(xor4096() * bound)', () => {
-    for (const seed of seeds) {
-      const ours = xor4096Random(seed)
-      const reference = seedrandom.xor4096(String(seed))
+  test('fillBelow, below and next interleaved consume one stream, as that many Math.floor(reference() * bound)', () => {
+    for (const seed of SEEDS) {
+      const ours = stream(seed)
+      const theirs = reference(String(seed))
       const got: number[] = []
       const want: number[] = []
       for (const bound of [1, 2, 15, 180, 1000, 65536, 2 ** 31 - 1]) {
         const into = bound <= 65536 ? new Uint16Array(257) : new Int32Array(257)
         ours.fillBelow(into, bound)
         got.push(...into, ours.below(bound), ours.next())
-        for (let i = 0; i < 257; i++) want.push(Math.floor(reference() * bound))
-        want.push(Math.floor(reference() * bound), reference())
+        for (let i = 0; i < 257; i++) want.push(Math.floor(theirs() * bound))
+        want.push(Math.floor(theirs() * bound), theirs())
       }
       expect(got).toEqual(want)
     }
   })
+})
 
-  test('its stream is not ARC4’s: a comparison and a report of one seed draw apart', () => {
-    expect(xor4096Random(20261001).next()).not.toBe(seededRandom(20261001).next())
-  })
+test('xor4096 is not ARC4: a comparison and a report of one seed draw apart', () => {
+  expect(xor4096Random(20261001).next()).not.toBe(seededRandom(20261001).next())
 })
 
 describe('bootstrapPercentileInterval', () => {

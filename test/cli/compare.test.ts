@@ -91,6 +91,7 @@ describe('--html FILE: the comparison page', () => {
     expect(Object.keys(data.runComparison.episodes)).toHaveLength(12)
     expect(data.runComparison.timelineNote).toBeNull()
     expect(data.identity.map((item: { label: string }) => item.label)).toEqual(['A', 'B', 'data', 'seed', 'resamples', 'harness'])
+    expect(data.runComparison.intervalNote).toContain("500 resamples, seed 20261001 (seedrandom's xor4096 stream)")
   })
 
   test('an empty file name is a usage error', () => {

@@ -141,7 +141,7 @@ export function runComparisonPage(comparison: RunComparison, timelines: Comparis
   return {
     a: comparison.a.name,
     b: comparison.b.name,
-    intervalNote: `Each difference is B − A with a paired bootstrap interval: the same episodes resampled for A and B, each with all its repetitions; ${comparison.resamples} resamples, seed ${comparison.seed}; each interval two-sided at ${Number((comparison.metricLevel * 100).toFixed(2))}% so that the ${k} together hold ${comparison.confidence * 100}% (Bonferroni, as the gate). The family intervals locate a difference; the verdicts are the overall ones.`,
+    intervalNote: `Each difference is B − A with a paired bootstrap interval: the same episodes resampled for A and B, each with all its repetitions; ${comparison.resamples} resamples, seed ${comparison.seed} (seedrandom's ${comparison.generator} stream); each interval two-sided at ${Number((comparison.metricLevel * 100).toFixed(2))}% so that the ${k} together hold ${comparison.confidence * 100}% (Bonferroni, as the gate). The family intervals locate a difference; the verdicts are the overall ones.`,
     cards: comparison.metrics.map((metric) => card(metric, comparison.metricLevel)),
     families: comparison.families.map((family) => family.family),
     charts: charts(comparison),

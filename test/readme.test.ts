@@ -282,7 +282,7 @@ const RUN_HERE: Record<string, RunHere> = {
       const record = JSON.parse(ran.stdout) as Record<string, unknown>
       // The fields the page's table lists, and no other.
       expect(Object.keys(record).sort()).toEqual(
-        ['a', 'b', 'confidence', 'correction', 'families', 'identity', 'metricLevel', 'metrics', 'probes', 'resamples', 'seed', 'verdicts'].sort(),
+        ['a', 'b', 'confidence', 'correction', 'families', 'generator', 'identity', 'metricLevel', 'metrics', 'probes', 'resamples', 'seed', 'verdicts'].sort(),
       )
       expect(record).toMatchObject({
         a: { name: 'out/hybrid-test', repetitions: 1, errors: 0, complete: true },

@@ -288,6 +288,7 @@ const RUN_HERE: Record<string, RunHere> = {
         a: { name: 'out/hybrid-test', repetitions: 1, errors: 0, complete: true },
         identity: { split: 'test', track: 'conversation', variant: 'TIVARQ v1' },
         correction: 'bonferroni',
+        generator: 'xor4096',
         metricLevel: 0.99,
         metrics: [
           {

@@ -93,10 +93,8 @@ export class EarlyReplay {
     if (this.head === null || this.head.system !== system) {
       this.head = { system, hashed: createHash('sha256').update(foreseenParts(this.recording, this.settings, system).head, 'utf8') }
     }
-    return this.head.hashed
-      .copy()
-      .update(`${JSON.stringify(prompt)}${this.tail}`, 'utf8')
-      .digest('hex')
+    // In two updates: joined first, a managed prompt (every turn so far) would be copied once more per call.
+    return this.head.hashed.copy().update(JSON.stringify(prompt), 'utf8').update(this.tail, 'utf8').digest('hex')
   }
 
   /** The call answered from the cassette, or how to make it through the SDK. */

@@ -77,6 +77,22 @@ describe('recordedModel', () => {
     expect(modelCallCounts().replayed - before.replayed).toBe(2)
   })
 
+  test('replay reads the cassette when the model is wrapped, so the first probe does not pay for it', async () => {
+    const recording = recordedModel(
+      mockModel(() => 'dark'),
+      { cassette, mode: 'record', env },
+    )
+    await ask(recording, 'What is my theme?')
+    flushCassettes()
+    const replaying = recordedModel(
+      mockModel(() => 'not this'),
+      { cassette, mode: 'replay', env: { TIMEGROUNDED_MODEL_CALLS_SESSION: 'early' } },
+    )
+    // Gone before the first call: only a cassette already read can answer it.
+    rmSync(cassette)
+    expect((await ask(replaying, 'What is my theme?')).text).toBe('dark')
+  })
+
   test('a stream replays the recorded text', async () => {
     const recording = recordedModel(
       mockModel(() => 'streamed answer'),

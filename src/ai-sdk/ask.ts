@@ -76,7 +76,11 @@ export function asker(model: WrappableModel, settings: AskSettings): (system: st
     let result: Awaited<ReturnType<typeof generateText>>
     let expect: string | null = null
     try {
-      const answer = early?.answer(system, prompt)
+      let answer = early?.answer(system, prompt)
+      while (answer?.kind === 'wait') {
+        await answer.until
+        answer = early?.answer(system, prompt)
+      }
       if (answer?.kind === 'replayed') return replayedReply(answer.response)
       expect = answer?.expect ?? null
       result = await generateText({

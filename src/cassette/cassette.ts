@@ -104,6 +104,15 @@ export class Cassette {
     }
   }
 
+  /**
+   * The entries the cassette file holds (none in record mode), read on first use: for a caller that finds
+   * its request's key by what it asks rather than by hashing the request. Throws as the first call would
+   * when there is no cassette to replay, or it cannot be read.
+   */
+  recordedEntries(): IterableIterator<CassetteEntry> {
+    return this.entries().values()
+  }
+
   /** The answer to one call: replayed, or made and recorded, as the mode says. */
   async call(call: CassetteCall): Promise<CassetteResponse> {
     const key = requestKey(call.request)

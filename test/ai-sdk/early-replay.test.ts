@@ -177,6 +177,47 @@ describe('early replay', () => {
     expect(replaying.reached.count).toBe(5)
   })
 
+  test('calls sent at once check their shape once: the first reaches the SDK, the others wait for it and are answered early', async () => {
+    const recording = recordedModel(mockModel(), { cassette, mode: 'record', env })
+    const recorded = await askAll(asker(recording, JSON_SETTINGS))
+    flushCassettes()
+    const { model, reached } = watched(recordedModel(silentModel(), { cassette, mode: 'replay', env: { ...env, TIMEGROUNDED_MODEL_CALLS_SESSION: 'r' } }))
+    const ask = asker(model, JSON_SETTINGS)
+    const replayed = await Promise.all(CALLS.map(([system, prompt]) => ask(system, prompt, `probe ${prompt.length}`)))
+    // Each repetition still gets its own recording: the two sendings of one request answer as recorded, in order.
+    expect(replayed).toEqual(recorded)
+    expect(reached.count).toBe(2)
+  })
+
+  test('calls waiting on a check that fails are not left hanging: each is made and fails on its own', async () => {
+    await askAll(asker(recordedModel(mockModel(), { cassette, mode: 'record', env }), JSON_SETTINGS))
+    flushCassettes()
+    const ask = asker(recordedModel(silentModel(), { cassette, mode: 'replay', env: { ...env, TIMEGROUNDED_MODEL_CALLS_SESSION: 'r' } }), JSON_SETTINGS)
+    const unrecorded = ['{"text":"I use emacs"}', '{"text":"I use nano"}', '{"text":"I use ed"}']
+    const settled = await Promise.allSettled(unrecorded.map((prompt, index) => ask(SYSTEM, prompt, `probe q${index}`)))
+    expect(settled.map((one) => one.status)).toEqual(['rejected', 'rejected', 'rejected'])
+    settled.forEach((one, index) => {
+      expect(((one as PromiseRejectedResult).reason as CassetteError).code).toBe('CASSETTE_MISS')
+      expect(((one as PromiseRejectedResult).reason as Error).message).toContain(`probe q${index}`)
+    })
+  })
+
+  test('a recording of the same system message and prompt sent with other settings is never answered early', async () => {
+    // Recorded at temperature 0.3 with an output cap, replayed at temperature 0 in JSON mode: same texts, other requests.
+    const recorded = await askAll(asker(recordedModel(mockModel(), { cassette, mode: 'record', env }), TEXT_SETTINGS))
+    flushCassettes()
+    const ask = asker(recordedModel(silentModel(), { cassette, mode: 'replay', env: { ...env, TIMEGROUNDED_MODEL_CALLS_SESSION: 'r' } }), {
+      ...TEXT_SETTINGS,
+      temperature: 0,
+    })
+    for (const [system, prompt] of CALLS) {
+      const error = await ask(system, prompt, 'probe t').catch((thrown: unknown) => thrown)
+      expect(error).toBeInstanceOf(CassetteError)
+      expect((error as Error).message).toContain('temperature')
+    }
+    expect(recorded).toHaveLength(CALLS.length)
+  })
+
   test('a request with no recording, asked once the shortcut is trusted, still fails naming what changed', async () => {
     await askAll(asker(recordedModel(mockModel(), { cassette, mode: 'record', env }), JSON_SETTINGS))
     flushCassettes()

@@ -5,12 +5,15 @@
  * their text) rather than guessed at.
  */
 import { createHash } from 'node:crypto'
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
+import { z } from 'zod'
 import { ModelConfigError, modelConfigRecord, resolveModelConfig, TIVARQ_V1_SLOTS } from '../../src/adapters/models/config.js'
 import { modelAdapter } from '../../src/adapters/models/index.js'
 import { ANSWER_TEMPLATE, extractionInstructions, MODEL_PROMPT_VERSION, promptConfigRecord, promptFingerprint } from '../../src/adapters/models/prompts.js'
 import { ModelOutputError, readAnswer, readExtraction } from '../../src/adapters/models/replies.js'
 import { loadDataset } from '../../src/tivarq/dataset.js'
+import { STATES } from '../../src/tivarq/vocabulary.js'
 
 const BASE = { TIVARQ_BASE_URL: 'http://127.0.0.1:8080/v1', TIVARQ_MODEL: 'small' }
 
@@ -204,6 +207,34 @@ describe('reading replies', () => {
     expect(readAnswer('{"state":"maybe","value":null}')).toMatchObject({ ok: false, problems: [expect.stringMatching(/^`state`: /)] })
     expect(readAnswer('{"state":"known","value":3}')).toMatchObject({ ok: false, problems: [expect.stringMatching(/^`value`: /)] })
     expect(readAnswer('```json\n{"state":"unknown","value":null}\n```')).toMatchObject({ ok: false })
+  })
+
+  test('answers: the reading without the schema accepts exactly what the schema accepts, with the same value', () => {
+    // The schema as the replies module declares it, standing apart from the shortcut it is held to.
+    const schema = z.object({ state: z.enum(STATES), value: z.union([z.string(), z.array(z.string()), z.null()]).optional() })
+    const anyState = fc.oneof(fc.constantFrom(...STATES), fc.constantFrom('KNOWN', 'known ', '', 'maybe'), fc.jsonValue())
+    const anyValue = fc.oneof(
+      fc.constant(null),
+      fc.string(),
+      fc.array(fc.string()),
+      fc.array(fc.oneof(fc.string(), fc.integer(), fc.constant(null))),
+      fc.jsonValue(),
+    )
+    const reply = fc.oneof(
+      fc.record({ state: anyState, value: anyValue }, { requiredKeys: [] }),
+      fc.tuple(fc.record({ state: anyState, value: anyValue }), fc.dictionary(fc.string(), fc.jsonValue())).map(([answer, extra]) => ({ ...extra, ...answer })),
+      fc.jsonValue(),
+    )
+    fc.assert(
+      fc.property(reply, (sent) => {
+        const text = JSON.stringify(sent)
+        const expected = schema.safeParse(JSON.parse(text))
+        const read = readAnswer(text)
+        expect(read.ok).toBe(expected.success)
+        if (read.ok && expected.success) expect(read.value).toEqual({ state: expected.data.state, value: expected.data.value ?? null })
+      }),
+      { numRuns: 3000 },
+    )
   })
 
   test('the error carries the reply, cut when long, and the tokens the call used', () => {

@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import type { ChatUsage } from '../../chat/client.js'
 import { TimegroundedError } from '../../errors.js'
+import { isAnswerValue } from '../../tivarq/answer-shape.js'
 import type { AnswerValue } from '../../tivarq/schema.js'
 import { OPS, SCOPES, STATES, type AnswerState, type Op, type Scope } from '../../tivarq/vocabulary.js'
 
@@ -109,10 +110,24 @@ export function readExtraction(text: string, slots: readonly string[]): Read<Ext
   }
 }
 
+/**
+ * An answer reply `answerSchema` accepts, found without it: a managed run reads one per question, and
+ * the schema's parse was a tenth of a replayed split. The schema still words every refusal.
+ */
+function acceptedAnswer(json: unknown): ModelAnswer | null {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return null
+  const { state, value } = json as { state?: unknown; value?: unknown }
+  if (typeof state !== 'string' || !(STATES as readonly string[]).includes(state)) return null
+  if (value !== undefined && !isAnswerValue(value)) return null
+  return { state: state as AnswerState, value: (value ?? null) as AnswerValue }
+}
+
 /** Read an answer reply: `{state, value}`. */
 export function readAnswer(text: string): Read<ModelAnswer> {
   const json = parseJson(text)
   if (!json.ok) return json
+  const accepted = acceptedAnswer(json.value)
+  if (accepted !== null) return { ok: true, value: accepted }
   const parsed = answerSchema.safeParse(json.value)
   if (!parsed.success) return { ok: false, problems: issuesOf(parsed.error) }
   return { ok: true, value: { state: parsed.data.state, value: parsed.data.value ?? null } }

@@ -36,7 +36,8 @@ const MAIN_LINE = 24
 
 /**
  * Every cell: its name, the Node major it runs on, its script (relative to the repository) and the
- * script's arguments; `tarball` and `addon` are filled in once they are made. Vitest 5 needs Node 22.12+.
+ * script's arguments; `tarball` and `addon` are filled in once they are made. Vitest 5 needs Node 22.12+;
+ * on Node 20 its cell checks the one-line refusal.
  */
 function plan() {
   const cells = []
@@ -44,6 +45,8 @@ function plan() {
   for (const major of [20, 22, 24, 26])
     cell(`vitest ${VITEST_4} · node ${major}`, major, 'test/compat/vitest-cell.mjs', ['--vitest', VITEST_4], { tarball: true })
   for (const major of [22, 24, 26]) cell(`vitest ${VITEST_5} · node ${major}`, major, 'test/compat/vitest-cell.mjs', ['--vitest', VITEST_5], { tarball: true })
+  // Vitest 5 does not refuse Node 20 itself: this cell checks that the plugin does, in one line.
+  cell(`vitest ${VITEST_5} · node 20, refused`, 20, 'test/compat/vitest-cell.mjs', ['--vitest', VITEST_5], { tarball: true })
   for (const jest of [JEST_29, JEST_30])
     for (const major of [20, 24, 26]) cell(`jest ${jest} · node ${major}`, major, 'test/compat/jest-cell.mjs', ['--jest', jest], { tarball: true })
   for (const major of [20, 22, 24, 26]) cell(`cli · node ${major}`, major, 'test/compat/cli-cell.mjs', [], { tarball: true })

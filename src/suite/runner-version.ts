@@ -34,6 +34,16 @@ export interface SupportedRange {
   belowMajor?: number
 }
 
+/** The Node a runner's major needs, as that runner's `engines.node` states it, and the fix for an older Node. */
+export interface NodeRequirement {
+  /** What users read, as in the runner's package.json: `^22.12.0 || ^24.0.0 || >=26.0.0`. */
+  words: string
+  /** Node is supported when it lies in any of these. */
+  ranges: readonly SupportedRange[]
+  /** What else the user can do: `install Vitest 4, which runs on Node 20: \`npm i -D vitest@4\``. */
+  otherwise: string
+}
+
 /** A runner and its supported range: `{ name: 'Vitest', packageName: 'vitest', range, install: 'vitest@5' }`. */
 export interface SupportedRunner {
   name: string
@@ -41,6 +51,8 @@ export interface SupportedRunner {
   range: SupportedRange
   /** What the fix installs: `vitest@5`. */
   install: string
+  /** The Node each major needs, where it needs more than this package does. */
+  nodeByMajor?: Readonly<Record<number, NodeRequirement>>
 }
 
 /** Whether `version` (`5.1.2`, `5.0.0-beta.3`) lies in `range`; a version that is not numbers is let through (nothing to compare). */
@@ -79,8 +91,15 @@ export function installedVersion(packageName: string, fromUrl: string): { versio
 }
 
 /** Throws `RunnerVersionError` when the runner `fromUrl` resolves is installed outside its supported range. */
-export function checkRunnerVersion(runner: SupportedRunner, fromUrl: string): void {
+export function checkRunnerVersion(runner: SupportedRunner, fromUrl: string, nodeVersion = process.versions.node): void {
   const installed = installedVersion(runner.packageName, fromUrl)
-  if (installed === null || versionInRange(installed.version, runner.range)) return
-  throw new RunnerVersionError(unsupportedRunnerMessage(runner, installed.version, installed.file))
+  if (installed === null) return
+  if (!versionInRange(installed.version, runner.range)) throw new RunnerVersionError(unsupportedRunnerMessage(runner, installed.version, installed.file))
+  const needs = runner.nodeByMajor?.[Number(/^\d+/.exec(installed.version)?.[0])]
+  if (needs === undefined || needs.ranges.some((range) => versionInRange(nodeVersion, range))) return
+  // Vitest 5 does not check its engines itself: on Node 20 it runs, then its own printer fails on a missing built-in.
+  throw new RunnerVersionError(
+    `timegrounded: the installed ${runner.name} ${installed.version} (${installed.file}) needs Node ${needs.words}; this is Node ${nodeVersion}. ` +
+      `Run it on a Node in that range, or ${needs.otherwise}.`,
+  )
 }

@@ -14,7 +14,9 @@
  *   a `describe.concurrent` episode, whatever `sequence.concurrent` says.
  * - Vitest 5.0 no longer publishes `@vitest/runner`. context.ts types the
  *   records through the `TaskMeta` that `vitest` itself exports on both.
- * - Vitest 5 needs Node ^22.12, ^24 or >=26 (Vitest checks that itself).
+ * - Vitest 5 needs Node ^22.12, ^24 or >=26, and does not check it: on Node
+ *   20 it runs the tests, then its own printer fails on `Map.groupBy`. So
+ *   `nodeByMajor` below refuses that pair at the config's import, in one line.
  * The reporter's hooks and the node API it reads (`onInit`, `onWatcherRerun`,
  * `onTestRunStart`, `onTestModuleCollected`, `onTestModuleEnd`,
  * `onTestRunEnd`, `configureVitest`, `project.provide`, `state.getTestModules`,
@@ -30,6 +32,17 @@ export const SUPPORTED_VITEST: SupportedRunner = {
   packageName: 'vitest',
   range: { words: '^4.1.12 || ^5', lowest: [4, 1, 12], belowMajor: 6 },
   install: 'vitest@5',
+  nodeByMajor: {
+    5: {
+      words: '^22.12.0 || ^24.0.0 || >=26.0.0',
+      ranges: [
+        { words: '^22.12.0', lowest: [22, 12, 0], belowMajor: 23 },
+        { words: '^24.0.0', lowest: [24, 0, 0], belowMajor: 25 },
+        { words: '>=26.0.0', lowest: [26, 0, 0] },
+      ],
+      otherwise: 'install Vitest 4, which runs on Node 20: `npm i -D vitest@4`',
+    },
+  },
 }
 
 checkRunnerVersion(SUPPORTED_VITEST, import.meta.url)

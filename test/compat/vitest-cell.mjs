@@ -292,19 +292,43 @@ async function watchDiff() {
   }
 }
 
-await runScenarios([
-  [`install timegrounded + vitest@${version} on node ${process.version}`, installed],
-  ['passing store: exit 0, gate passed', passingStore],
-  ['report.html and the job summary written', reportPageAndSummary],
-  ["an episode's probes run in order, episodes as concurrent groups", probeOrder],
-  ['leaking store: exit 1, the gate line says why', leakingStore],
-  ['no timegrounded reporter: fails closed', noReporterFailsClosed],
-  ['-u writes the baseline; a violated threshold still fails', updateKeepsThreshold],
-  ['an edited baseline is refused', editedBaselineRefused],
-  ['test.projects with extends: true', projects],
-  ['--shard 1/2 + 2/2, blob reports, --merge-reports equals the unsharded run; a missing shard fails', shardsAndMergeReports],
-  ['-t filter does not turn the run green', filterNotGreen],
-  ['--bail does not turn the run green', bailNotGreen],
-  ['timegroundedProperties', properties],
-  ['watch mode: per-run diff after a store edit', watchDiff],
-])
+/** Vitest 5 on a Node its engines exclude (it does not check them itself): the plugin refuses the pair in one line. */
+async function refusedOnThisNode() {
+  const run = await vitest([], { TG_OUTPUT: out('refused') })
+  expectRun(run, {
+    code: 1,
+    contains: [
+      `timegrounded: the installed Vitest ${version} (`,
+      `needs Node ^22.12.0 || ^24.0.0 || >=26.0.0; this is Node ${process.versions.node}. Run it on a Node in that range, or install Vitest 4`,
+    ],
+    lacks: ['TypeError', 'Map.groupBy', 'Test Files'],
+  })
+  check(!existsSync(out('refused')), 'the refused run wrote results')
+}
+
+const vitestMajor = Number(version.split('.')[0])
+const nodeTooOld = vitestMajor >= 5 && Number(process.versions.node.split('.')[0]) < 22
+
+await runScenarios(
+  nodeTooOld
+    ? [
+        [`install timegrounded + vitest@${version} on node ${process.version}`, installed],
+        [`vitest ${version} on node ${process.version}: refused in one line naming both versions and the fix`, refusedOnThisNode],
+      ]
+    : [
+        [`install timegrounded + vitest@${version} on node ${process.version}`, installed],
+        ['passing store: exit 0, gate passed', passingStore],
+        ['report.html and the job summary written', reportPageAndSummary],
+        ["an episode's probes run in order, episodes as concurrent groups", probeOrder],
+        ['leaking store: exit 1, the gate line says why', leakingStore],
+        ['no timegrounded reporter: fails closed', noReporterFailsClosed],
+        ['-u writes the baseline; a violated threshold still fails', updateKeepsThreshold],
+        ['an edited baseline is refused', editedBaselineRefused],
+        ['test.projects with extends: true', projects],
+        ['--shard 1/2 + 2/2, blob reports, --merge-reports equals the unsharded run; a missing shard fails', shardsAndMergeReports],
+        ['-t filter does not turn the run green', filterNotGreen],
+        ['--bail does not turn the run green', bailNotGreen],
+        ['timegroundedProperties', properties],
+        ['watch mode: per-run diff after a store edit', watchDiff],
+      ],
+)

@@ -86,9 +86,24 @@ describe('checkRunnerVersion reads the version installed where the package resol
     )
   })
 
+  test('Vitest 5 on a Node its engines exclude is refused in one line naming both versions, the range and the fix', () => {
+    const from = projectWith('vitest', '5.1.2')
+    expect(() => checkRunnerVersion(SUPPORTED_VITEST, from, '20.20.2')).toThrow(
+      /^timegrounded: the installed Vitest 5\.1\.2 \(.*\/node_modules\/vitest\/package\.json\) needs Node \^22\.12\.0 \|\| \^24\.0\.0 \|\| >=26\.0\.0; this is Node 20\.20\.2\. Run it on a Node in that range, or install Vitest 4, which runs on Node 20: `npm i -D vitest@4`\.$/,
+    )
+    for (const node of ['22.11.0', '23.11.1', '18.20.8']) expect(() => checkRunnerVersion(SUPPORTED_VITEST, from, node)).toThrow(RunnerVersionError)
+    for (const node of ['22.12.0', '22.23.5', '24.0.0', '24.22.3', '26.12.1', '27.0.0'])
+      expect(() => checkRunnerVersion(SUPPORTED_VITEST, from, node)).not.toThrow()
+  })
+
+  test('Vitest 4.1 runs on Node 20, and Jest asks nothing of Node beyond this package', () => {
+    expect(() => checkRunnerVersion(SUPPORTED_VITEST, projectWith('vitest', '4.1.12'), '20.20.2')).not.toThrow()
+    expect(() => checkRunnerVersion(SUPPORTED_JEST, projectWith('jest', '30.5.2'), '20.20.2')).not.toThrow()
+  })
+
   test('Vitest 4.1.12 and 5.1.2 pass, and so does a project where none is installed (its import fails in its own words)', () => {
     expect(() => checkRunnerVersion(SUPPORTED_VITEST, projectWith('vitest', '4.1.12'))).not.toThrow()
-    expect(() => checkRunnerVersion(SUPPORTED_VITEST, projectWith('vitest', '5.1.2'))).not.toThrow()
+    expect(() => checkRunnerVersion(SUPPORTED_VITEST, projectWith('vitest', '5.1.2'), '24.22.3')).not.toThrow()
     expect(() => checkRunnerVersion(SUPPORTED_VITEST, projectWith('something-else', '1.0.0'))).not.toThrow()
   })
 })

@@ -1,7 +1,8 @@
 // What the compatibility cells (vitest-cell.mjs, jest-cell.mjs) share: their
 // command line, a fresh project installed from the packed tarball with the
 // npm of the node running the cell, a child process with a bound and a clean
-// environment, and the `ok`/`FAIL` lines. Plain Node ESM with no dependency:
+// environment, the `ok`/`FAIL` lines, and what counts as an alarming line of
+// stderr (cli-cell.mjs reads that too). Plain Node ESM with no dependency:
 // any Node binary of the matrix runs it as is.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs'
@@ -119,10 +120,23 @@ export async function runScenarios(scenarios) {
   process.exitCode = failed === 0 ? 0 : 1
 }
 
-/** A check of a run: throws naming what was expected, with the end of the output. */
-export function expectRun(run, { code, contains = [], lacks = [] }) {
+/**
+ * Lines of stderr a user would read as something gone wrong: an error, a warning or a deprecation. A count
+ * (`0 errors` in our summary, which Jest prints on stderr) says how many, not that one happened.
+ */
+export function alarmingLines(stderr) {
+  return stderr.split('\n').filter((line) => /error|warning|deprecat/i.test(line.replace(/\b\d+ (errors?|warnings?)\b/gi, '')))
+}
+
+/**
+ * A check of a run: throws naming what was expected, with the end of the output. `quiet` (a clean run)
+ * also fails on any alarming line of its stderr: Node, Vitest or Jest warning about us on some line of the matrix.
+ */
+export function expectRun(run, { code, contains = [], lacks = [], quiet = false }) {
   const problems = []
   if (code !== undefined && run.code !== code) problems.push(`exit code ${run.code}, expected ${code}`)
+  const loud = quiet ? alarmingLines(run.stderr) : []
+  if (loud.length > 0) problems.push(`stderr of a clean run says: ${loud.slice(0, 3).join(' | ')}`)
   for (const text of contains) if (!matches(run.output, text)) problems.push(`no ${describe(text)} in the output`)
   for (const text of lacks) if (matches(run.output, text)) problems.push(`${describe(text)} in the output, which should not be there`)
   if (problems.length > 0) throw new Error(`${problems.join('; ')}\n--- end of output ---\n${indent(lastLines(run.output, 25))}`)

@@ -19,6 +19,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync,
 import * as nodeModule from 'node:module'
 import { delimiter, dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { alarmingLines } from './cell-kit.mjs'
 
 const USAGE = 'usage: node test/compat/cli-cell.mjs --tarball <timegrounded-*.tgz> --work <dir>'
 
@@ -80,7 +81,7 @@ function execute(args, timeout = 120_000) {
 /** The CLI's progress lines, on stderr by design: `run: 6/60 probes (10%), 0 errors`. */
 const PROGRESS = /^(run|probe): \d+\/\d+ \w+ \(\d+%\), \d+ errors?$/
 /** Lines of stderr a user would read as something gone wrong. */
-const alarming = (stderr) => stderr.split('\n').filter((line) => /error|warning|deprecat/i.test(line) && !PROGRESS.test(line))
+const alarming = (stderr) => alarmingLines(stderr).filter((line) => !PROGRESS.test(line))
 /** A stack frame: never shown to a user, failing run or not. */
 const stackFrames = (text) => text.split('\n').filter((line) => /^\s+at .+:\d+:\d+\)?$/.test(line))
 

@@ -136,6 +136,7 @@ async function passingStore() {
   expectRun(run, {
     code: 0,
     contains: ['Tests  60 passed (60)', 'timegrounded [tivarq] 60 of 60 probes ran: 60 passed, 0 failed', GATE_PASSED],
+    quiet: true,
   })
 }
 
@@ -317,7 +318,7 @@ await runScenarios(
       ]
     : [
         [`install timegrounded + vitest@${version} on node ${process.version}`, installed],
-        ['passing store: exit 0, gate passed', passingStore],
+        ['passing store: exit 0, gate passed, no error, warning or deprecation line on stderr', passingStore],
         ['report.html and the job summary written', reportPageAndSummary],
         ["an episode's probes run in order, episodes as concurrent groups", probeOrder],
         ['leaking store: exit 1, the gate line says why', leakingStore],

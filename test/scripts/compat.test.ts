@@ -63,3 +63,22 @@ test("every bug an example cell puts into a store is found, once, in that exampl
     expect(to).not.toBe(from)
   }
 })
+
+test("a clean cell's stderr is alarming on Node's warnings and an error, never on our counts of errors", () => {
+  const stderr = [
+    'timegrounded [tivarq] 60 of 60 probes ran: 60 passed, 0 failed, 0 known failures, 0 unsupported (passed as tests), 0 errors; report in /w/report.json',
+    '60 probes: 60 answered, 0 unsupported, 0 errors; complete',
+    'run: 6/60 probes (10%), 1 error',
+    '(node:4242) [DEP0040] DeprecationWarning: The `punycode` module is deprecated.',
+    '(node:4242) ExperimentalWarning: CommonJS module /w/a.js is loading ES Module /w/b.mjs using require().',
+    'Error: Cannot find module timegrounded/vitest',
+    'timegrounded: 2 errors recorded, and the store threw an error',
+  ].join('\n')
+  const listed = node([
+    '--input-type=module',
+    '-e',
+    `import { alarmingLines } from './test/compat/cell-kit.mjs'; console.log(JSON.stringify(alarmingLines(${JSON.stringify(stderr)})))`,
+  ])
+  expect(listed.code, listed.stderr).toBe(0)
+  expect(JSON.parse(listed.stdout)).toEqual(stderr.split('\n').slice(3))
+})

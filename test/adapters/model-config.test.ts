@@ -13,7 +13,7 @@ import { modelAdapter } from '../../src/adapters/models/index.js'
 import { ANSWER_TEMPLATE, extractionInstructions, MODEL_PROMPT_VERSION, promptConfigRecord, promptFingerprint } from '../../src/adapters/models/prompts.js'
 import { ModelOutputError, readAnswer, readExtraction } from '../../src/adapters/models/replies.js'
 import { loadDataset } from '../../src/tivarq/dataset.js'
-import { STATES } from '../../src/tivarq/vocabulary.js'
+import { OPS, SCOPES, STATES } from '../../src/tivarq/vocabulary.js'
 
 const BASE = { TIVARQ_BASE_URL: 'http://127.0.0.1:8080/v1', TIVARQ_MODEL: 'small' }
 
@@ -232,6 +232,56 @@ describe('reading replies', () => {
         const read = readAnswer(text)
         expect(read.ok).toBe(expected.success)
         if (read.ok && expected.success) expect(read.value).toEqual({ state: expected.data.state, value: expected.data.value ?? null })
+      }),
+      { numRuns: 3000 },
+    )
+  })
+
+  test('extractions: the reading without the schema accepts exactly what the schema accepts, with the same extraction', () => {
+    // The schema and the rules after it as the replies module states them, standing apart from its shortcut.
+    const instant = z.union([z.iso.datetime({ offset: true }), z.iso.date().transform((day) => `${day}T00:00:00Z`)])
+    const schema = z.object({
+      op: z.enum(OPS),
+      slot: z.string().nullish(),
+      scope: z.enum(SCOPES).nullish(),
+      value: z.string().nullish(),
+      effective_at: instant.nullish(),
+      expires_at: instant.nullish(),
+    })
+    const expected = (json: unknown) => {
+      const parsed = schema.safeParse(json)
+      if (!parsed.success) return { ok: false }
+      const { op, slot, scope, value, effective_at, expires_at } = parsed.data
+      if (op === 'noop') return { ok: true, value: { op } }
+      const needsValue = op === 'set' || op === 'add'
+      if (slot == null || !slots.includes(slot) || scope == null || (needsValue && (value == null || value.trim() === ''))) return { ok: false }
+      return { ok: true, value: { op, slot, scope, value: needsValue ? value : null, effectiveAt: effective_at ?? null, expiresAt: expires_at ?? null } }
+    }
+    const oneOf = (list: readonly string[]) => fc.oneof(fc.constantFrom(...list), fc.constantFrom('', 'SET', 'work ', 'home'), fc.jsonValue())
+    const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof(fc.constant(null), arbitrary, fc.jsonValue())
+    const anInstant = fc.constantFrom('2025-03-01', '2025-03-01T09:30:00Z', '2025-03-01T09:30:00+02:00', '2025-02-30', 'next week', '2025-03-01T09:30:00')
+    const reply = fc.oneof(
+      fc.record(
+        {
+          op: oneOf(OPS),
+          slot: maybe(fc.oneof(fc.constantFrom(...slots), fc.string())),
+          scope: maybe(oneOf(SCOPES)),
+          value: maybe(fc.oneof(fc.string(), fc.constant(' '))),
+          effective_at: maybe(anInstant),
+          expires_at: maybe(anInstant),
+        },
+        { requiredKeys: ['op'] },
+      ),
+      fc.tuple(fc.record({ op: oneOf(OPS) }), fc.dictionary(fc.string(), fc.jsonValue())).map(([extraction, extra]) => ({ ...extra, ...extraction })),
+      fc.jsonValue(),
+    )
+    fc.assert(
+      fc.property(reply, (sent) => {
+        const text = JSON.stringify(sent)
+        const read = readExtraction(text, slots)
+        const want = expected(JSON.parse(text))
+        expect(read.ok).toBe(want.ok)
+        if (read.ok) expect(read.value).toEqual(want.value)
       }),
       { numRuns: 3000 },
     )

@@ -310,14 +310,11 @@ async function refusedOnThisNode() {
 const vitestMajor = Number(version.split('.')[0])
 const nodeTooOld = vitestMajor >= 5 && Number(process.versions.node.split('.')[0]) < 22
 
-await runScenarios(
-  nodeTooOld
-    ? [
-        [`install timegrounded + vitest@${version} on node ${process.version}`, installed],
-        [`vitest ${version} on node ${process.version}: refused in one line naming both versions and the fix`, refusedOnThisNode],
-      ]
+await runScenarios([
+  [`install timegrounded + vitest@${version} on node ${process.version}`, installed],
+  ...(nodeTooOld
+    ? [[`vitest ${version} on node ${process.version}: refused in one line naming both versions and the fix`, refusedOnThisNode]]
     : [
-        [`install timegrounded + vitest@${version} on node ${process.version}`, installed],
         ['passing store: exit 0, gate passed, no error, warning or deprecation line on stderr', passingStore],
         ['report.html and the job summary written', reportPageAndSummary],
         ["an episode's probes run in order, episodes as concurrent groups", probeOrder],
@@ -331,5 +328,5 @@ await runScenarios(
         ['--bail does not turn the run green', bailNotGreen],
         ['timegroundedProperties', properties],
         ['watch mode: per-run diff after a store edit', watchDiff],
-      ],
-)
+      ]),
+])
